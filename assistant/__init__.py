@@ -1,0 +1,1 @@
+"""kgen front ends: the ``kgen`` command line, configuration, the terminal app, sessions."""

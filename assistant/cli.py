@@ -1,0 +1,45 @@
+"""The ``kgen`` command line: a parser and a dispatch table; each command lives in assistant/commands/."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, NoReturn
+
+from assistant.commands import sim as sim_cmd
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``kgen: error: ...`` and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        if "invalid choice" in message and "argument COMMAND" in message:
+            bad = message.split("'")[1] if "'" in message else message
+            message = f"unknown command '{bad}' (run 'kgen --help' for the list)"
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="kgen", description="kgen: write, check and benchmark AscendC kernels (CPU emulator backend 'sim').")
+    p.add_argument("--version", action="version", version="kgen 0.1.0")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    sim_cmd.register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Callable[[argparse.Namespace], int] = args.handler
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("kgen: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""``kgen sim build`` / ``kgen sim run``: the AscendC emulator as a compiler driver."""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from assistant.progress import status
+from bench_bridge.sim import build, run
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("sim", help="compile and run AscendC programs on the CPU emulator")
+    simsub = p.add_subparsers(dest="sim_command", metavar="SUBCOMMAND", parser_class=type(p))
+    simsub.required = True
+
+    b = simsub.add_parser("build", help="compile a kernel-launch program (.asc/.cpp with <<<>>>) into a CPU executable")
+    _common(b)
+    b.add_argument("-o", "--output", required=True, metavar="BINARY", help="executable to write")
+    b.set_defaults(handler=cmd_build)
+
+    r = simsub.add_parser("run", help="build (cached) and run a kernel-launch program, reporting emulator findings")
+    _common(r)
+    r.add_argument("--timeout", type=float, default=60.0, metavar="SEC", help="wall-clock limit for the run (default 60)")
+    r.add_argument("--cwd", metavar="DIR", help="working directory of the program (default: the current one)")
+    r.add_argument("--trace", metavar="FILE", help="write the per-core instruction trace (JSON lines) to FILE")
+    r.add_argument("args", nargs=argparse.REMAINDER, metavar="-- ARGS", help="arguments passed to the program")
+    r.set_defaults(handler=cmd_run)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE", help="AscendC source files (.asc, .cpp)")
+    p.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR", help="add an include directory")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]", help="define a macro")
+    p.add_argument("--no-cache", action="store_true", help="rebuild even when an identical build is cached")
+
+
+def _check_files(files: list[str]) -> bool:
+    ok = True
+    for f in files:
+        if not Path(f).is_file():
+            print(f"kgen: error: no such file: {f}", file=sys.stderr)
+            ok = False
+    return ok
+
+
+def _build(args: argparse.Namespace, output: str | None):
+    with status(f"compiling {', '.join(Path(f).name for f in args.files)} for the emulator"):
+        res = build(args.files, output=output, include_dirs=args.includes, defines=args.defines, use_cache=not args.no_cache)
+    for d in res.diagnostics:
+        print(d.format(), file=sys.stderr)
+        for n in d.notes[:3]:
+            print(f"    note: {n}", file=sys.stderr)
+    return res
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    if not _check_files(args.files):
+        return 2
+    res = _build(args, args.output)
+    if not res.ok:
+        print(f"kgen: build failed ({len(res.errors)} error(s))", file=sys.stderr)
+        return 1
+    print(f"kgen: built {res.binary} in {res.seconds:.1f} s{' (cached)' if res.cached else ''}", file=sys.stderr)
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    if not _check_files(args.files):
+        return 2
+    res = _build(args, None)
+    if not res.ok:
+        print(f"kgen: build failed ({len(res.errors)} error(s))", file=sys.stderr)
+        return 1
+    prog_args = args.args[1:] if args.args[:1] == ["--"] else args.args
+    with status("running on the emulator"):
+        out = run(res.binary, prog_args, cwd=args.cwd, timeout=args.timeout, trace=bool(args.trace))
+    sys.stdout.write(out.stdout)
+    # the program's own stderr already holds the emulator's located messages
+    sys.stderr.write(out.stderr)
+    for d in out.diagnostics:
+        if d.code in ("timeout", "killed"):
+            print(d.format(), file=sys.stderr)
+    if args.trace and out.trace_file and out.trace_file.exists():
+        shutil.copy(out.trace_file, args.trace)
+    if out.ok:
+        return 0
+    errs = [d for d in out.diagnostics if d.severity == "error"]
+    print(f"kgen: the program failed (exit status {out.returncode}, {len(errs)} emulator error(s))", file=sys.stderr)
+    return out.returncode if out.returncode > 0 else 1

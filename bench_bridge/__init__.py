@@ -1,0 +1,1 @@
+"""kgen bench bridge: task formats, backends (``sim`` emulator, ``npu``), verification, reports."""

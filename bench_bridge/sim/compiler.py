@@ -1,0 +1,215 @@
+"""``kgen sim build``: compile AscendC sources against the emulator headers with g++.
+
+What a CANN user hands to the toolchain (a kernel-launch program: ``.asc``/``.cpp`` holding
+kernels and a host ``main`` with ``<<<>>>`` launches) is rewritten for g++ (launch syntax only,
+line numbers kept), then compiled with the emulator's precompiled header so a typical kernel
+builds in a couple of seconds. Builds are cached by content: sources, the headers they
+included (from g++'s dependency list), flags and the emulator version.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench_bridge.sim.diagnostics import Diagnostic, parse_gcc
+from bench_bridge.sim.launch_syntax import LaunchSyntaxError, rewrite_launches
+
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+CXX = os.environ.get("KGEN_CXX", "g++")
+BASE_FLAGS = ["-std=c++17", "-O1", "-g", "-pthread", "-fno-strict-aliasing", "-Wno-attributes"]
+PRELUDE = "#include <kernel_operator.h>\n#include <acl/acl.h>\n"
+
+
+@dataclass
+class BuildResult:
+    """Outcome of one build: ``ok`` means a runnable binary exists at ``binary``."""
+
+    ok: bool
+    binary: Path | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    command: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    cached: bool = False
+    kernels: list[str] = field(default_factory=list)
+    log: str = ""
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def cache_root() -> Path:
+    base = os.environ.get("KGEN_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kgen"
+    )
+    return Path(base)
+
+
+def _sha(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode() if isinstance(p, str) else p)
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _headers_digest() -> str:
+    """Digest of every emulator header: a change invalidates the PCH and cached builds."""
+    h = hashlib.sha256()
+    for p in sorted(INCLUDE_DIR.rglob("*.h")):
+        h.update(str(p.relative_to(INCLUDE_DIR)).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def _compiler_id() -> str:
+    try:
+        return subprocess.run([CXX, "--version"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0]
+    except (OSError, subprocess.SubprocessError, IndexError):
+        return CXX
+
+
+def _flags(defines: list[str], extra: list[str]) -> list[str]:
+    return [*BASE_FLAGS, *[f"-D{d}" for d in defines], *extra]
+
+
+def ensure_pch(defines: list[str] = (), extra: list[str] = ()) -> Path:
+    """Build (once per header version and flag set) the precompiled emulator prelude.
+
+    Returns the prelude header path; g++ picks up ``prelude.h.gch`` beside it.
+    """
+    flags = _flags(list(defines), list(extra))
+    key = _sha(_headers_digest(), _compiler_id(), " ".join(flags))[:20]
+    d = cache_root() / "pch" / key
+    prelude = d / "prelude.h"
+    gch = d / "prelude.h.gch"
+    if gch.exists():
+        return prelude
+    d.mkdir(parents=True, exist_ok=True)
+    tmpdir = Path(tempfile.mkdtemp(dir=d))
+    (tmpdir / "prelude.h").write_text(PRELUDE)
+    cmd = [CXX, *flags, "-I", str(INCLUDE_DIR), "-x", "c++-header", str(tmpdir / "prelude.h"), "-o", str(tmpdir / "prelude.h.gch")]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+        raise RuntimeError(f"building the emulator's precompiled header failed:\n{proc.stderr}")
+    # publish atomically: header first, then the .gch that makes it usable
+    os.replace(tmpdir / "prelude.h", prelude)
+    os.replace(tmpdir / "prelude.h.gch", gch)
+    shutil.rmtree(tmpdir, ignore_errors=True)
+    return prelude
+
+
+def _prepare_sources(sources: list[Path], workdir: Path) -> tuple[list[Path], list[str], list[Diagnostic]]:
+    """Rewrite launch syntax into ``workdir``; ``#line`` keeps diagnostics on the original files."""
+    out, kernels, diags = [], [], []
+    for i, src in enumerate(sources):
+        try:
+            text = src.read_text(errors="replace")
+        except OSError as e:
+            diags.append(Diagnostic("error", f"cannot read source: {e.strerror}", str(src), 0, 0, "io"))
+            continue
+        try:
+            new, names = rewrite_launches(text)
+        except LaunchSyntaxError as e:
+            diags.append(Diagnostic("error", str(e), str(src), e.line, 0, "launch-syntax"))
+            continue
+        kernels += names
+        dst = workdir / f"src{i}_{src.stem}.cpp"
+        dst.write_text(f'#line 1 "{src}"\n{new}')
+        out.append(dst)
+    return out, kernels, diags
+
+
+def _deps_from_depfile(depfile: Path) -> list[str]:
+    if not depfile.exists():
+        return []
+    text = depfile.read_text().replace("\\\n", " ")
+    _, _, rest = text.partition(":")
+    return [p for p in rest.split() if p and not p.startswith(str(INCLUDE_DIR)) and not p.startswith("/usr/")]
+
+
+def _file_sha(p: str) -> str:
+    try:
+        return hashlib.sha256(Path(p).read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
+def build(
+    sources: list[str | Path],
+    output: str | Path | None = None,
+    include_dirs: list[str | Path] = (),
+    defines: list[str] = (),
+    extra_flags: list[str] = (),
+    use_cache: bool = True,
+    timeout: float = 300.0,
+) -> BuildResult:
+    """Compile ``sources`` into an emulator executable at ``output`` (default: in the cache)."""
+    t0 = time.monotonic()
+    srcs = [Path(s).resolve() for s in sources]
+    missing = [s for s in srcs if not s.is_file()]
+    if missing:
+        return BuildResult(False, None, [Diagnostic("error", "no such source file", str(m), 0, 0, "io") for m in missing])
+    incs = [str(Path(i).resolve()) for i in include_dirs]
+    defs = list(defines)
+    flags = _flags(defs, list(extra_flags))
+    key = _sha(_headers_digest(), _compiler_id(), " ".join(flags), *incs, *[str(s) + _file_sha(str(s)) for s in srcs])[:24]
+    entry = cache_root() / "builds" / key
+    manifest = entry / "manifest.json"
+    out_path = Path(output).resolve() if output else entry / "a.out"
+
+    if use_cache and manifest.exists():
+        info = json.loads(manifest.read_text())
+        if all(_file_sha(p) == h for p, h in info["deps"].items()) and (entry / "a.out").exists():
+            if out_path != entry / "a.out":
+                out_path.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(entry / "a.out", out_path)
+            return BuildResult(True, out_path, [Diagnostic(**d) for d in info.get("diagnostics", [])], info["command"],
+                               time.monotonic() - t0, True, info.get("kernels", []))
+
+    prelude = ensure_pch(defs, list(extra_flags))
+    entry.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="build-", dir=entry))
+    try:
+        prepared, kernels, diags = _prepare_sources(srcs, work)
+        if diags:
+            return BuildResult(False, None, diags, [], time.monotonic() - t0, False, kernels)
+        tmp_bin = work / "a.out"
+        cmd = [CXX, *flags, "-include", str(prelude), "-I", str(INCLUDE_DIR)]
+        for s in srcs:
+            cmd += ["-iquote", str(s.parent)]
+        for i in incs:
+            cmd += ["-I", i]
+        cmd += ["-MD", "-x", "c++", *[str(p) for p in prepared], "-x", "none", "-o", str(tmp_bin), "-ldl"]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=work)
+        except subprocess.TimeoutExpired:
+            return BuildResult(False, None, [Diagnostic("error", f"compilation did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
+                               cmd, time.monotonic() - t0, False, kernels)
+        diags = parse_gcc(proc.stderr, (str(INCLUDE_DIR), str(prelude.parent)))
+        if proc.returncode != 0 or not tmp_bin.exists():
+            if not any(d.severity == "error" for d in diags):
+                diags.append(Diagnostic("error", proc.stderr.strip()[-2000:] or "compiler failed", str(srcs[0]), 0, 0, "compile"))
+            return BuildResult(False, None, diags, cmd, time.monotonic() - t0, False, kernels, proc.stderr)
+        deps: dict[str, str] = {str(s): _file_sha(str(s)) for s in srcs}
+        for dep in work.glob("*.d"):
+            for p in _deps_from_depfile(dep):
+                if not p.startswith(str(work)):
+                    deps[p] = _file_sha(p)
+        os.replace(tmp_bin, entry / "a.out")
+        manifest.write_text(json.dumps({"deps": deps, "command": cmd, "kernels": kernels,
+                                        "diagnostics": [d.to_dict() for d in diags]}))
+        if out_path != entry / "a.out":
+            out_path.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(entry / "a.out", out_path)
+        return BuildResult(True, out_path, diags, cmd, time.monotonic() - t0, False, kernels, proc.stderr)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

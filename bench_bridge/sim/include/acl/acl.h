@@ -1,0 +1,113 @@
+// kgen AscendC CPU emulator -- the aclrt runtime subset used by kernel-launch programs.
+//
+// Documented behaviour followed: aclInit/aclFinalize bracket the program; aclrtSetDevice
+// selects a device; streams order work (the emulator runs each launch to completion, so
+// every stream is always synchronised); aclrtMalloc returns device (GM) memory, here host
+// memory registered for bounds checks, 512-byte aligned and filled with 0xCD so reads of
+// never-written memory show up; aclrtMemcpy(dst, destMax, src, count, kind) fails with
+// ACL_ERROR_INVALID_PARAM when count > destMax. Functions return ACL_SUCCESS (0) on success.
+//
+// @api aclInit aclFinalize aclrtSetDevice aclrtResetDevice aclrtGetDevice aclrtCreateStream aclrtDestroyStream
+// @api aclrtSynchronizeStream aclrtSynchronizeDevice aclrtMalloc aclrtMallocHost aclrtFree aclrtFreeHost
+// @api aclrtMemcpy aclrtMemcpyAsync aclrtMemset aclrtCreateContext aclrtDestroyContext aclGetRecentErrMsg
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "kgen_sim/core.h"
+
+typedef int aclError;
+typedef void* aclrtStream;
+typedef void* aclrtContext;
+typedef void* aclrtEvent;
+
+constexpr aclError ACL_SUCCESS = 0;
+constexpr aclError ACL_ERROR_INVALID_PARAM = 100000;
+constexpr aclError ACL_ERROR_UNINITIALIZE = 100001;
+constexpr aclError ACL_ERROR_BAD_ALLOC = 200000;
+constexpr aclError ACL_ERROR_RT_PARAM_INVALID = 107000;
+
+enum aclrtMemMallocPolicy {
+    ACL_MEM_MALLOC_HUGE_FIRST = 0,
+    ACL_MEM_MALLOC_HUGE_ONLY,
+    ACL_MEM_MALLOC_NORMAL_ONLY,
+    ACL_MEM_MALLOC_HUGE_FIRST_P2P,
+    ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+    ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+};
+enum aclrtMemcpyKind {
+    ACL_MEMCPY_HOST_TO_HOST = 0,
+    ACL_MEMCPY_HOST_TO_DEVICE,
+    ACL_MEMCPY_DEVICE_TO_HOST,
+    ACL_MEMCPY_DEVICE_TO_DEVICE,
+    ACL_MEMCPY_DEFAULT,
+};
+
+namespace kgen {
+struct AclState {
+    bool inited = false;
+    int32_t device = -1;
+    std::string last_error;
+};
+inline AclState& acl_state() { static AclState s; return s; }
+inline aclError acl_fail(aclError code, const std::string& msg) {
+    acl_state().last_error = msg;
+    std::fprintf(stderr, "kgen-sim: acl error %d: %s\n", code, msg.c_str());
+    return code;
+}
+}  // namespace kgen
+
+inline aclError aclInit(const char* = nullptr) { kgen::acl_state().inited = true; return ACL_SUCCESS; }
+inline aclError aclFinalize() { kgen::acl_state().inited = false; return ACL_SUCCESS; }
+inline aclError aclrtSetDevice(int32_t id) {
+    if (id != 0) return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtSetDevice(" + std::to_string(id) + "): the emulator has device 0 only");
+    kgen::acl_state().device = id;
+    return ACL_SUCCESS;
+}
+inline aclError aclrtResetDevice(int32_t) { kgen::acl_state().device = -1; return ACL_SUCCESS; }
+inline aclError aclrtGetDevice(int32_t* id) { if (id) *id = kgen::acl_state().device < 0 ? 0 : kgen::acl_state().device; return ACL_SUCCESS; }
+inline aclError aclrtCreateContext(aclrtContext* ctx, int32_t) { if (ctx) *ctx = reinterpret_cast<void*>(1); return ACL_SUCCESS; }
+inline aclError aclrtDestroyContext(aclrtContext) { return ACL_SUCCESS; }
+inline aclError aclrtSetCurrentContext(aclrtContext) { return ACL_SUCCESS; }
+inline aclError aclrtCreateStream(aclrtStream* s) { if (s) *s = reinterpret_cast<void*>(new int(0)); return ACL_SUCCESS; }
+inline aclError aclrtDestroyStream(aclrtStream s) { delete static_cast<int*>(s); return ACL_SUCCESS; }
+inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
+inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
+
+inline aclError aclrtMalloc(void** p, size_t size, aclrtMemMallocPolicy = ACL_MEM_MALLOC_HUGE_FIRST) {
+    if (!p) return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: null output pointer");
+    if (size == 0) return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size 0");
+    size_t rounded = (size + 511) / 512 * 512;
+    void* m = std::aligned_alloc(512, rounded);
+    if (!m) return kgen::acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtMalloc: out of memory");
+    std::memset(m, 0xCD, rounded);
+    kgen::gm_registry().add(m, size);
+    *p = m;
+    return ACL_SUCCESS;
+}
+inline aclError aclrtMallocHost(void** p, size_t size) {
+    if (!p) return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: null output pointer");
+    *p = std::malloc(size ? size : 1);
+    return *p ? ACL_SUCCESS : kgen::acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost: out of memory");
+}
+inline aclError aclrtFree(void* p) { kgen::gm_registry().remove(p); std::free(p); return ACL_SUCCESS; }
+inline aclError aclrtFreeHost(void* p) { std::free(p); return ACL_SUCCESS; }
+
+inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind) {
+    if (count > destMax)
+        return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: count " + std::to_string(count) + " > destMax " + std::to_string(destMax));
+    if (count && (!dst || !src)) return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: null pointer");
+    std::memmove(dst, src, count);
+    return ACL_SUCCESS;
+}
+inline aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind k, aclrtStream) {
+    return aclrtMemcpy(dst, destMax, src, count, k);
+}
+inline aclError aclrtMemset(void* dst, size_t destMax, int32_t value, size_t count) {
+    if (count > destMax)
+        return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count " + std::to_string(count) + " > destMax " + std::to_string(destMax));
+    std::memset(dst, value, count);
+    return ACL_SUCCESS;
+}
+inline const char* aclGetRecentErrMsg() { return kgen::acl_state().last_error.c_str(); }

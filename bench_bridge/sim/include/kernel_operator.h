@@ -1,0 +1,30 @@
+// kgen AscendC CPU emulator -- umbrella header, in place of CANN's kernel_operator.h.
+//
+// Clean-room: written from AscendC's documented behaviour, not from CANN sources.
+// One header per API family, in the order of AscendC's own documentation; the runtime
+// layer (checks, diagnostics, trace) is kgen_sim/core.h + diag.h.
+#pragma once
+#include <cstdint>
+#include <cmath>
+#include <type_traits>
+
+#include "kgen_sim/core.h"        // qualifiers, constants, per-core context, trace
+#include "kgen_sim/diag.h"        // located diagnostics
+#include "kgen_sim/half.h"        // half, bfloat16_t
+#include "kgen_sim/tensor.h"      // TPosition, GlobalTensor, LocalTensor
+#include "kgen_sim/pipe.h"        // TPipe, TQue, TQueBind, TBuf, TBufPool
+#include "kgen_sim/sync.h"        // PipeBarrier, SetFlag/WaitFlag, atomics
+#include "kgen_sim/launch.h"      // blocks, SyncAll, kernel launch
+#include "kgen_sim/debug.h"       // printf, DumpTensor, ASSERT
+#include "kgen_sim/data_copy.h"   // DataCopy
+#include "kgen_sim/vec_engine.h"  // repeat parameters, masks
+#include "kgen_sim/data_copy_pad.h"   // DataCopyPad and its parameter structs
+#include "kgen_sim/vec_binary.h"      // Add, Sub, Mul, Div, Max, Min, And, Or
+#include "kgen_sim/vec_unary.h"       // Exp, Ln, Abs, Sqrt, Rsqrt, Reciprocal, Relu, Not
+#include "kgen_sim/vec_scalar.h"      // Adds, Muls, Maxs, Mins, ShiftLeft/Right, LeakyRelu
+#include "kgen_sim/vec_compound.h"    // Axpy, MulAddDst, FusedMulAdd, Duplicate
+#include "kgen_sim/cast.h"            // Cast and RoundMode
+#include "kgen_sim/compare_select.h"  // Compare, CompareScalar, Select
+#include "kgen_sim/reduce.h"          // ReduceSum/Max/Min, WholeReduce*, BlockReduce*, PairReduceSum, RepeatReduceSum
+#include "kgen_sim/gather_transpose.h"  // Gather, Transpose, Brcb, CreateVecIndex
+#include "kgen_sim/sort.h"            // Sort32, MrgSort, proposals

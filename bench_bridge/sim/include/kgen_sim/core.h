@@ -1,0 +1,176 @@
+// kgen AscendC CPU emulator -- the runtime layer every API family calls.
+//
+// One place for: the qualifiers (empty on the CPU, as in CANN's own CPU debug mode),
+// the hardware constants of dav-2201, the per-core context (block index, Unified Buffer),
+// diagnostics that name the kernel source line, the registry of device (GM) allocations
+// used for bounds checks, and the per-core instruction trace for the performance model.
+#pragma once
+#include <atomic>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kgen_sim/half.h"
+
+// ---- qualifiers: empty on the CPU -------------------------------------------------------
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
+#ifndef __mix__
+#define __mix__(...)
+#endif
+#define __gm__
+#define __ubuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __cbuf__
+#define __fbuf__
+#define __sync_alias__
+#define __sync_noalias__
+#define __inout_pipe__(...)
+#define __in_pipe__(...)
+#define __out_pipe__(...)
+#ifndef __forceinline__
+#define __forceinline__ inline
+#endif
+#define GM_ADDR uint8_t*
+
+namespace kgen {
+
+// ---- dav-2201 (Atlas A2 / 910B) constants -----------------------------------------------
+inline constexpr uint32_t UB_SIZE = 196608;     // Unified Buffer bytes per vector core
+inline constexpr uint32_t UB_RESERVED = 256;    // always reserved at the top of UB (a further 8 KB is
+                                                 // reserved on hardware unless disabled; not enforced)
+inline constexpr uint32_t UB_USABLE = UB_SIZE - UB_RESERVED;  // bytes TPipe may hand out
+inline constexpr uint32_t ONE_BLK = 32;         // bytes per data block
+inline constexpr uint32_t ONE_REP = 256;        // bytes per vector repeat (8 blocks)
+inline constexpr uint32_t BLK_PER_REP = 8;
+inline constexpr uint32_t MAX_REPEAT = 255;     // repeatTimes is a uint8_t
+
+/// Number of cores a launch may occupy at once (910B2: 48 vector cores, 24 AI cores).
+inline uint32_t vector_core_num() {
+    const char* s = std::getenv("KGEN_SIM_VECTOR_CORES");
+    return s ? static_cast<uint32_t>(std::atoi(s)) : 48u;
+}
+
+// ---- diagnostics ------------------------------------------------------------------------
+enum class Severity { Warning, Error };
+
+/// Thrown by an error diagnostic inside a kernel; the launcher stops the program.
+struct KernelAbort { };
+
+/// Report a diagnostic at the innermost user-source frame. Defined in diag.h.
+void report(Severity sev, const char* code, const std::string& message);
+
+inline std::string vformat(const char* fmt, va_list ap) {
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    return buf;
+}
+[[noreturn]] inline void fail(const char* code, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::string msg = vformat(fmt, ap);
+    va_end(ap);
+    report(Severity::Error, code, msg);
+    throw KernelAbort{};
+}
+inline void warn(const char* code, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::string msg = vformat(fmt, ap);
+    va_end(ap);
+    report(Severity::Warning, code, msg);
+}
+
+// ---- trace --------------------------------------------------------------------------------
+/// Hardware pipes an instruction is issued to.
+enum class Pipe : uint8_t { S, V, M, MTE1, MTE2, MTE3, FIX, ALL };
+inline const char* pipe_name(Pipe p) {
+    static const char* names[] = {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX", "ALL"};
+    return names[static_cast<int>(p)];
+}
+
+/// One emulated instruction as the performance model sees it.
+struct TraceEvent {
+    const char* api;    // API name, e.g. "DataCopy"
+    Pipe pipe;
+    uint64_t bytes;     // bytes moved (data movement) or touched (vector)
+    uint32_t repeats;   // 256-byte vector repeats issued
+    int32_t sync;       // 0 none, 1 set-flag, 2 wait-flag, 3 barrier, 4 enque, 5 deque, 6 sync-all
+    int32_t arg;        // event id / queue id for sync events
+};
+
+// ---- per-core context ---------------------------------------------------------------------
+struct LaunchShared;  // launch.h: what the blocks of one launch share (SyncAll barrier)
+
+struct CoreContext {
+    LaunchShared* launch = nullptr;
+    int64_t block_idx = 0;
+    int64_t block_num = 1;
+    int64_t sub_block_idx = 0;
+    alignas(64) uint8_t ub[UB_SIZE];
+    uint32_t ub_used = 0;             // bytes handed out by TPipe::InitBuffer
+    int atomic_mode = 0;              // 0 none, 1 add, 2 max, 3 min
+    int atomic_dtype = 0;             // sizeof of the atomic element type, 0 = from the copy
+    std::vector<TraceEvent> trace;
+    uint64_t mask[2] = {~0ull, ~0ull};  // vector mask register (SetVectorMask)
+    bool mask_counter_mode = false;
+};
+
+inline thread_local CoreContext* tls_core = nullptr;
+
+/// The calling core. Kernel-side APIs called from host code get a standalone core 0.
+inline CoreContext& core() {
+    if (!tls_core) {
+        static thread_local CoreContext* host_core = new CoreContext();
+        tls_core = host_core;
+    }
+    return *tls_core;
+}
+
+inline bool tracing_enabled() {
+    static const bool on = std::getenv("KGEN_TRACE_FILE") != nullptr;
+    return on;
+}
+inline void trace(const char* api, Pipe pipe, uint64_t bytes, uint32_t repeats = 0, int32_t sync = 0, int32_t arg = 0) {
+    if (tracing_enabled()) core().trace.push_back(TraceEvent{api, pipe, bytes, repeats, sync, arg});
+}
+
+// ---- device (GM) allocations ----------------------------------------------------------------
+struct GmRegistry {
+    std::mutex mu;
+    std::map<uintptr_t, size_t> blocks;  // start -> bytes
+    void add(const void* p, size_t n) { std::lock_guard<std::mutex> g(mu); blocks[reinterpret_cast<uintptr_t>(p)] = n; }
+    void remove(const void* p) { std::lock_guard<std::mutex> g(mu); blocks.erase(reinterpret_cast<uintptr_t>(p)); }
+    bool empty() { std::lock_guard<std::mutex> g(mu); return blocks.empty(); }
+    /// The allocation holding [p, p+n), or false when it spills out of every allocation.
+    bool contains(const void* p, size_t n, uintptr_t* start = nullptr, size_t* size = nullptr) {
+        std::lock_guard<std::mutex> g(mu);
+        uintptr_t a = reinterpret_cast<uintptr_t>(p);
+        auto it = blocks.upper_bound(a);
+        if (it == blocks.begin()) return false;
+        --it;
+        if (start) *start = it->first;
+        if (size) *size = it->second;
+        return a + n <= it->first + it->second;
+    }
+};
+inline GmRegistry& gm_registry() { static GmRegistry r; return r; }
+
+}  // namespace kgen

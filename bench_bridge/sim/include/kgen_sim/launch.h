@@ -1,0 +1,160 @@
+// kgen AscendC CPU emulator -- kernel launch: blocks as concurrent cores sharing GM.
+//
+// Documented rules followed:
+//  * `kernel<<<numBlocks, l2ctrl, stream>>>(args)` runs the kernel once per block; each block
+//    sees its own GetBlockIdx() in [0, numBlocks) and GetBlockNum() == numBlocks.
+//  * Blocks run concurrently on the cores and share global memory, so SyncAll and GM
+//    atomics behave as on hardware. Launches with more blocks than cores run in waves of
+//    `cores` blocks; a SyncAll in such a launch would deadlock on hardware and is reported.
+//  * Each core has its own Unified Buffer; nothing in UB survives from one block to the next.
+// The `<<<>>>` syntax is rewritten by `kgen sim build` into a call of kgen::launch.
+//
+// @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll
+#pragma once
+#include <condition_variable>
+#include <csignal>
+#include <thread>
+
+#include "kgen_sim/diag.h"
+#include "kgen_sim/tensor.h"
+
+namespace kgen {
+
+struct LaunchShared {
+    uint32_t block_num = 1;
+    bool waves = false;
+    std::mutex mu;
+    std::condition_variable cv;
+    uint32_t arrived = 0;
+    uint64_t phase = 0;
+
+    /// All-block barrier (SyncAll).
+    void barrier() {
+        std::unique_lock<std::mutex> lk(mu);
+        uint64_t my = phase;
+        if (++arrived == block_num) {
+            arrived = 0;
+            ++phase;
+            cv.notify_all();
+            return;
+        }
+        cv.wait(lk, [&] { return phase != my; });
+    }
+};
+
+inline int& launch_counter() { static int n = 0; return n; }
+
+/// Append this core's trace to KGEN_TRACE_FILE as one JSON line.
+inline void flush_trace(int launch_id, const char* kernel_name) {
+    const char* path = std::getenv("KGEN_TRACE_FILE");
+    CoreContext& c = core();
+    if (!path) return;
+    static std::mutex mu;
+    std::lock_guard<std::mutex> g(mu);
+    FILE* f = fopen(path, "a");
+    if (!f) return;
+    fprintf(f, "{\"launch\":%d,\"kernel\":\"%s\",\"block\":%lld,\"ub_bytes\":%u,\"events\":[", launch_id, kernel_name,
+            (long long)c.block_idx, c.ub_used);
+    for (size_t i = 0; i < c.trace.size(); ++i) {
+        const TraceEvent& e = c.trace[i];
+        fprintf(f, "%s[\"%s\",\"%s\",%llu,%u,%d,%d]", i ? "," : "", e.api, pipe_name(e.pipe), (unsigned long long)e.bytes,
+                e.repeats, e.sync, e.arg);
+    }
+    fprintf(f, "]}\n");
+    fclose(f);
+}
+
+inline void timeout_handler(int) {
+    report(Severity::Error, "timeout", "the kernel did not finish within KGEN_SIM_TIMEOUT seconds (a hang or an endless loop)");
+    abort_program();
+}
+
+struct LaunchCfg {
+    uint32_t block_dim;
+    template <typename L2, typename S>
+    LaunchCfg(uint32_t blocks, L2&&, S&&) : block_dim(blocks) {}
+    template <typename L2>
+    LaunchCfg(uint32_t blocks, L2&&) : block_dim(blocks) {}
+    explicit LaunchCfg(uint32_t blocks) : block_dim(blocks) {}
+};
+
+/// Run `kernel(args...)` once per block, `cores` blocks at a time, and wait for all.
+template <typename... P, typename... A>
+void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... args) {
+    install_crash_handlers();
+    if (const char* t = std::getenv("KGEN_SIM_TIMEOUT")) {
+        std::signal(SIGALRM, timeout_handler);
+        alarm(static_cast<unsigned>(std::atoi(t)));
+    }
+    if (cfg.block_dim == 0 || cfg.block_dim > 65535) {
+        report(Severity::Error, "bad-launch", "kernel launch with numBlocks = " + std::to_string(cfg.block_dim) +
+                                                  " (must be 1..65535)");
+        abort_program();
+    }
+    int id = ++launch_counter();
+    LaunchShared shared;
+    shared.block_num = cfg.block_dim;
+    uint32_t cores = std::max(1u, vector_core_num());
+    shared.waves = cfg.block_dim > cores;
+    for (uint32_t start = 0; start < cfg.block_dim; start += cores) {
+        uint32_t end = std::min(cfg.block_dim, start + cores);
+        std::vector<std::thread> threads;
+        for (uint32_t b = start; b < end; ++b) {
+            threads.emplace_back([&, b] {
+                CoreContext* ctx = new CoreContext();
+                ctx->block_idx = b;
+                ctx->block_num = cfg.block_dim;
+                ctx->launch = &shared;
+                tls_core = ctx;
+                try {
+                    kernel(args...);
+                } catch (const KernelAbort&) {
+                    abort_program();
+                }
+                flush_trace(id, name);
+                tls_core = nullptr;
+                delete ctx;
+            });
+        }
+        for (auto& t : threads) t.join();
+    }
+    if (std::getenv("KGEN_SIM_TIMEOUT")) alarm(0);
+}
+
+template <typename... P, typename... A>
+void launch(void (*kernel)(P...), LaunchCfg cfg, A&&... args) {
+    launch_named("kernel", kernel, cfg, std::forward<A>(args)...);
+}
+
+}  // namespace kgen
+
+namespace AscendC {
+
+inline int64_t GetBlockIdx() { return kgen::core().block_idx; }
+inline int64_t GetBlockNum() { return kgen::core().block_num; }
+inline int64_t GetSubBlockIdx() { return kgen::core().sub_block_idx; }
+inline int64_t GetSubBlockNum() { return 1; }
+inline int64_t GetTaskRation() { return 1; }
+inline int64_t GetSystemCycle() { return static_cast<int64_t>(std::chrono::steady_clock::now().time_since_epoch().count()); }
+
+/// Hard all-core barrier: every block of the launch waits here until all have arrived.
+template <bool isAIVOnly = true>
+inline void SyncAll() {
+    kgen::CoreContext& c = kgen::core();
+    if (!c.launch) return;  // called from host code: a single core
+    if (c.launch->waves)
+        kgen::fail("syncall-waves", "SyncAll in a launch of %u blocks on %u cores: blocks of the later waves never start, "
+                   "so the hardware would deadlock (use numBlocks <= core count)", c.launch->block_num, kgen::vector_core_num());
+    kgen::trace("SyncAll", kgen::Pipe::ALL, 0, 0, 6, 0);
+    c.launch->barrier();
+}
+/// Soft SyncAll through a GM workspace (one int32 slot per core) and a UB scratch tensor.
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
+    gmWorkspace.check(0, 1, "SyncAll(workspace)");
+    ubWorkspace.live("SyncAll(workspace)");
+    (void)usedCores;
+    SyncAll<isAIVOnly>();
+}
+
+}  // namespace AscendC

@@ -1,0 +1,330 @@
+// kgen AscendC CPU emulator -- memory management: TPipe, TQue, TQueBind, TBuf, TBufPool.
+//
+// Documented rules followed:
+//  * TPipe::InitBuffer(que, num, len) reserves `num` buffers of `len` bytes in the Unified
+//    Buffer (each rounded up to 32 bytes); the total must fit in UB (`ub-overflow`).
+//  * AllocTensor takes a free buffer of the queue; asking for more buffers than InitBuffer
+//    gave hangs the hardware (`alloc-exhausted`).
+//  * EnQue/DeQue pass a tensor between pipeline stages in FIFO order; DeQue on an empty
+//    queue waits forever on hardware (`deque-empty`, reported as the deadlock it is).
+//  * FreeTensor returns the buffer; any later use of that tensor is `use-after-free`.
+//  * TBuf::Get gives scratch space with no queue discipline; TBufPool carves a region
+//    that queues and buffers can then be initialised in, and Reset reuses it.
+//
+// @api TPipe TQue TQueBind TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue
+// @api VacantInQue HasTensorInQue GetTensorCountInQue HasIdleBuffer Get GetWithOffset InitBufPool
+// @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID
+#pragma once
+#include <array>
+#include <deque>
+#include <vector>
+
+#include "kgen_sim/tensor.h"
+
+namespace AscendC {
+
+/// Pipe-to-pipe synchronisation events: the producer pipe, then the consumer pipe.
+enum class HardEvent : uint8_t {
+    MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V,
+    MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3,
+    S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MTE1_FIX,
+    FIX_MTE1, FIX_FIX, MAX,
+};
+using TEventID = int8_t;
+
+}  // namespace AscendC
+
+namespace kgen {
+
+/// Bump allocator over one core's UB (or a TBufPool region of it).
+struct UbArena {
+    uint32_t base = 0;
+    uint32_t limit = UB_USABLE;
+    uint32_t cursor = 0;
+    const char* name = "TPipe";
+
+    uint32_t take(uint32_t bytes, const char* what) {
+        uint32_t rounded = (bytes + ONE_BLK - 1) / ONE_BLK * ONE_BLK;
+        if (uint64_t(base) + cursor + rounded > uint64_t(base) + limit)
+            fail("ub-overflow", "%s: %s of %u bytes does not fit: %u of %u bytes already in use (Unified Buffer %u B, %u B reserved)",
+                 name, what, bytes, cursor, limit, UB_SIZE, UB_RESERVED);
+        uint32_t off = base + cursor;
+        cursor += rounded;
+        if (off + rounded > core().ub_used) core().ub_used = off + rounded;
+        return off;
+    }
+};
+
+}  // namespace kgen
+
+namespace AscendC {
+
+class TPipe;
+template <TPosition pos, uint32_t bufIDSize> class TBufPool;
+
+/// A queue of UB buffers binding a source and destination position.
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind {
+public:
+    TQueBind() = default;
+    TQueBind(const TQueBind&) = delete;
+    TQueBind& operator=(const TQueBind&) = delete;
+
+    template <typename T>
+    LocalTensor<T> AllocTensor() {
+        require_init("AllocTensor");
+        for (auto& s : slots_) {
+            if (!s.in_use) {
+                s.in_use = true;
+                kgen::trace("AllocTensor", kgen::Pipe::S, 0);
+                return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + s.offset),
+                                            s.bytes / sizeof(T), &s, src);
+            }
+        }
+        kgen::fail("alloc-exhausted", "AllocTensor on a queue whose %zu buffer(s) are all in use: FreeTensor is missing or "
+                   "InitBuffer gave too few buffers (the hardware would wait forever)", slots_.size());
+    }
+    template <typename T>
+    void AllocTensor(LocalTensor<T>& t) { t = AllocTensor<T>(); }
+
+    template <typename T>
+    void FreeTensor(LocalTensor<T>& t) {
+        kgen::BufferSlot* s = own(t, "FreeTensor");
+        if (!s->in_use || s->generation != t.generation())
+            kgen::fail("double-free", "FreeTensor of a tensor whose buffer was already freed");
+        for (auto& q : fifo_)
+            if (q.slot == s) kgen::fail("free-enqueued", "FreeTensor of a tensor that is still in the queue (EnQue without DeQue)");
+        s->in_use = false;
+        ++s->generation;
+        kgen::trace("FreeTensor", kgen::Pipe::S, 0);
+    }
+
+    template <typename T>
+    bool EnQue(const LocalTensor<T>& t) {
+        kgen::BufferSlot* s = own(t, "EnQue");
+        t.live("EnQue");
+        fifo_.push_back(Entry{s, static_cast<uint32_t>(reinterpret_cast<uint8_t*>(t.raw()) - (kgen::core().ub + s->offset)),
+                              static_cast<uint32_t>(t.GetSize() * sizeof(T))});
+        kgen::trace("EnQue", kgen::Pipe::S, 0, 0, 4, id_);
+        return true;
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    bool EnQue(const LocalTensor<T>& t) { return EnQue(t); }
+
+    template <typename T>
+    LocalTensor<T> DeQue() {
+        require_init("DeQue");
+        if (fifo_.empty())
+            kgen::fail("deque-empty", "DeQue on an empty queue: nothing was EnQue'd, so the hardware would wait forever (deadlock)");
+        Entry e = fifo_.front();
+        fifo_.pop_front();
+        kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + e.slot->offset + e.byte_offset),
+                                    e.bytes / sizeof(T), e.slot, dst);
+    }
+    template <typename T>
+    void DeQue(LocalTensor<T>& t) { t = DeQue<T>(); }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    LocalTensor<T> DeQue() { return DeQue<T>(); }
+
+    bool VacantInQue() const { return fifo_.size() < static_cast<size_t>(depth > 0 ? depth : 1) ; }
+    bool HasTensorInQue() const { return !fifo_.empty(); }
+    int32_t GetTensorCountInQue() const { return static_cast<int32_t>(fifo_.size()); }
+    bool HasIdleBuffer() const {
+        for (auto& s : slots_) if (!s.in_use) return true;
+        return false;
+    }
+    void FreeAllEvent() {}
+    void InitStartBufHandle(...) {}
+
+    // ---- emulator-internal ----
+    void init(uint32_t first_offset, uint8_t num, uint32_t len) {
+        if (num > kMaxBuffers) kgen::fail("bad-initbuffer", "InitBuffer(queue, num=%u): at most %u buffers per queue", num, kMaxBuffers);
+        for (auto& s : slots_) {
+            if (s.in_use) kgen::fail("queue-reinit", "InitBuffer on a queue that still holds an allocated tensor");
+            ++s.generation;  // tensors of an earlier layout are dead
+        }
+        fifo_.clear();
+        uint32_t rounded = (len + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK;
+        slots_ = Slots(storage_.data(), num);
+        for (uint8_t i = 0; i < num; ++i) {
+            slots_[i].offset = first_offset + i * rounded;
+            slots_[i].bytes = len;
+            slots_[i].owner = "TQue";
+            slots_[i].in_use = false;
+        }
+        static int next_id = 0;
+        id_ = ++next_id;
+    }
+
+private:
+    struct Entry {
+        kgen::BufferSlot* slot;
+        uint32_t byte_offset;
+        uint32_t bytes;
+    };
+    void require_init(const char* api) const {
+        if (slots_.empty()) kgen::fail("queue-uninit", "%s on a queue that TPipe::InitBuffer never initialised", api);
+    }
+    template <typename T>
+    kgen::BufferSlot* own(const LocalTensor<T>& t, const char* api) {
+        require_init(api);
+        kgen::BufferSlot* s = t.slot();
+        if (!t.valid()) kgen::fail("tensor-unallocated", "%s of a LocalTensor that was never allocated", api);
+        if (!s || s < slots_.data() || s >= slots_.data() + slots_.size())
+            kgen::fail("foreign-tensor", "%s of a tensor that does not belong to this queue", api);
+        return s;
+    }
+    static constexpr uint32_t kMaxBuffers = 32;
+    /// Fixed storage so LocalTensors can point at their slot for the queue's whole life.
+    struct Slots {
+        kgen::BufferSlot* p = nullptr;
+        size_t n = 0;
+        Slots() = default;
+        Slots(kgen::BufferSlot* p_, size_t n_) : p(p_), n(n_) {}
+        kgen::BufferSlot* begin() const { return p; }
+        kgen::BufferSlot* end() const { return p + n; }
+        kgen::BufferSlot& operator[](size_t i) const { return p[i]; }
+        size_t size() const { return n; }
+        bool empty() const { return n == 0; }
+        kgen::BufferSlot* data() const { return p; }
+    };
+    std::array<kgen::BufferSlot, kMaxBuffers> storage_{};
+    Slots slots_;
+    std::deque<Entry> fifo_;
+    int id_ = 0;
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0>
+class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+/// Scratch buffer: one UB region, no queue discipline.
+template <TPosition pos = TPosition::VECCALC>
+class TBuf {
+public:
+    TBuf() = default;
+    TBuf(const TBuf&) = delete;
+    TBuf& operator=(const TBuf&) = delete;
+
+    template <typename T>
+    LocalTensor<T> Get() {
+        require_init("Get");
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + slot_.offset), slot_.bytes / sizeof(T), &slot_, pos);
+    }
+    template <typename T>
+    LocalTensor<T> Get(uint32_t len) {
+        require_init("Get");
+        if (uint64_t(len) * sizeof(T) > slot_.bytes)
+            kgen::fail("ub-out-of-bounds", "TBuf::Get<%zu-byte type>(%u) asks for %llu bytes of a %u-byte buffer", sizeof(T), len,
+                       (unsigned long long)(uint64_t(len) * sizeof(T)), slot_.bytes);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + slot_.offset), len, &slot_, pos);
+    }
+    template <typename T>
+    LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
+        require_init("GetWithOffset");
+        if (uint64_t(bufOffset) + uint64_t(size) * sizeof(T) > slot_.bytes)
+            kgen::fail("ub-out-of-bounds", "TBuf::GetWithOffset(%u elements, %u bytes) runs past the %u-byte buffer", size, bufOffset,
+                       slot_.bytes);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + slot_.offset + bufOffset), size, &slot_, pos);
+    }
+    template <typename T>
+    LocalTensor<T> AllocTensor() { return Get<T>(); }
+    template <typename T>
+    void FreeTensor(LocalTensor<T>&) {}
+    template <typename T>
+    bool EnQue(const LocalTensor<T>&) { return true; }
+    template <typename T>
+    LocalTensor<T> DeQue() { return Get<T>(); }
+
+    // ---- emulator-internal ----
+    void init(uint32_t offset, uint32_t len) {
+        ++slot_.generation;  // tensors of an earlier layout are dead
+        slot_.offset = offset;
+        slot_.bytes = len;
+        slot_.owner = "TBuf";
+        slot_.in_use = true;
+        inited_ = true;
+    }
+
+private:
+    void require_init(const char* api) const {
+        if (!inited_) kgen::fail("queue-uninit", "TBuf::%s on a buffer that TPipe::InitBuffer never initialised", api);
+    }
+    kgen::BufferSlot slot_;
+    bool inited_ = false;
+};
+
+/// Shared allocation logic of TPipe and TBufPool.
+class BufferOwner {
+public:
+    template <TPosition s, TPosition d, int32_t depth, auto mask>
+    bool InitBuffer(TQueBind<s, d, depth, mask>& que, uint8_t num, uint32_t len) {
+        if (num == 0 || len == 0) kgen::fail("bad-initbuffer", "InitBuffer(queue, num=%u, len=%u): num and len must be positive", num, len);
+        uint32_t rounded = (len + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK;
+        uint32_t off = arena_.take(rounded * num, "InitBuffer(queue)");
+        que.init(off, num, len);
+        kgen::trace("InitBuffer", kgen::Pipe::S, 0);
+        return true;
+    }
+    template <TPosition p>
+    bool InitBuffer(TBuf<p>& buf, uint32_t len) {
+        if (len == 0) kgen::fail("bad-initbuffer", "InitBuffer(TBuf, len=0): len must be positive");
+        uint32_t off = arena_.take(len, "InitBuffer(TBuf)");
+        buf.init(off, len);
+        return true;
+    }
+    template <TPosition p, uint32_t n>
+    bool InitBufPool(TBufPool<p, n>& pool, uint32_t len);
+    template <TPosition p, uint32_t n, TPosition p2, uint32_t n2>
+    bool InitBufPool(TBufPool<p, n>& pool, uint32_t len, TBufPool<p2, n2>& shareWith);
+
+protected:
+    kgen::UbArena arena_;
+};
+
+template <TPosition pos, uint32_t bufIDSize = 4>
+class TBufPool : public BufferOwner {
+public:
+    /// Reuse the whole pool region; queues initialised in it must be initialised again.
+    void Reset() { arena_.cursor = 0; }
+    void init_region(uint32_t base, uint32_t len) {
+        arena_.base = base;
+        arena_.limit = len;
+        arena_.cursor = 0;
+        arena_.name = "TBufPool";
+    }
+};
+
+template <TPosition p, uint32_t n>
+bool BufferOwner::InitBufPool(TBufPool<p, n>& pool, uint32_t len) {
+    uint32_t off = arena_.take(len, "InitBufPool");
+    pool.init_region(off, (len + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK);
+    return true;
+}
+template <TPosition p, uint32_t n, TPosition p2, uint32_t n2>
+bool BufferOwner::InitBufPool(TBufPool<p, n>& pool, uint32_t len, TBufPool<p2, n2>& shareWith) {
+    pool.init_region(0, len);
+    (void)shareWith;
+    return true;
+}
+
+class TPipe : public BufferOwner {
+public:
+    TPipe() { kgen::core().ub_used = 0; }
+    /// Release every buffer so InitBuffer can lay UB out again (queues must be re-initialised).
+    void Reset() { arena_.cursor = 0; }
+    void Destroy() { arena_.cursor = 0; }
+    void Init() {}
+    template <HardEvent evt>
+    TEventID AllocEventID() { return next_event_++ & 7; }
+    template <HardEvent evt>
+    void ReleaseEventID(TEventID) {}
+    TEventID FetchEventID(HardEvent) { return next_event_++ & 7; }
+    template <HardEvent evt>
+    TEventID FetchEventID() { return next_event_++ & 7; }
+
+private:
+    TEventID next_event_ = 0;
+};
+
+}  // namespace AscendC

@@ -1,0 +1,241 @@
+// kgen AscendC CPU emulator -- tensors: positions, GlobalTensor (GM), LocalTensor (UB).
+//
+// Documented rules followed:
+//  * GlobalTensor wraps a __gm__ pointer; SetGlobalBuffer(ptr, size) bounds the view.
+//    Accessing outside that view, or outside the device allocation, is reported
+//    (`gm-out-of-bounds`): the hardware would read or corrupt a neighbour's data.
+//  * LocalTensor is a typed view of Unified Buffer memory handed out by a queue or TBuf;
+//    operator[](offset) is a sub-view starting `offset` elements later.
+//  * Using a LocalTensor after FreeTensor returned its buffer is reported
+//    (`use-after-free`); accessing outside the tensor is reported (`ub-out-of-bounds`).
+//  * Vector instructions and DataCopy need 32-byte aligned UB addresses (`ub-misaligned`).
+//
+// @api TPosition QuePosition GlobalTensor LocalTensor
+#pragma once
+#include <cstdint>
+#include <type_traits>
+
+#include "kgen_sim/core.h"
+
+namespace AscendC {
+
+enum class TPosition : uint8_t {
+    GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC,
+    LCM = VECCALC, SPM, SHM = SPM, TSCM, C2PIPE2GM, C2PIPE2LOCAL, MAX,
+};
+using QuePosition = TPosition;
+
+inline const char* position_name(TPosition p) {
+    switch (p) {
+        case TPosition::GM: return "GM";
+        case TPosition::VECIN: return "VECIN";
+        case TPosition::VECOUT: return "VECOUT";
+        case TPosition::VECCALC: return "VECCALC";
+        case TPosition::A1: return "A1";
+        case TPosition::A2: return "A2";
+        case TPosition::B1: return "B1";
+        case TPosition::B2: return "B2";
+        case TPosition::C1: return "C1";
+        case TPosition::C2: return "C2";
+        case TPosition::CO1: return "CO1";
+        case TPosition::CO2: return "CO2";
+        default: return "OTHER";
+    }
+}
+
+/// Shape metadata some APIs carry along with a tensor (not used for addressing).
+struct ShapeInfo {
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[8] = {0};
+    uint32_t originalShape[8] = {0};
+    ShapeInfo() = default;
+    ShapeInfo(uint8_t dim, const uint32_t* s) : shapeDim(dim), originalShapeDim(dim) {
+        for (uint8_t i = 0; i < dim && i < 8; ++i) shape[i] = originalShape[i] = s[i];
+    }
+};
+
+}  // namespace AscendC
+
+namespace kgen {
+
+/// One UB buffer handed out by a queue or TBuf: its generation changes on FreeTensor,
+/// which invalidates every LocalTensor still pointing at the old allocation.
+struct BufferSlot {
+    uint32_t offset = 0;   // byte offset in UB
+    uint32_t bytes = 0;
+    uint32_t generation = 1;
+    bool in_use = false;
+    const char* owner = "";  // "TQue", "TBuf", ...
+};
+
+}  // namespace kgen
+
+namespace AscendC {
+
+template <typename T>
+class LocalTensor {
+public:
+    using PrimType = T;
+    LocalTensor() = default;
+
+    // ---- emulator-internal construction ----
+    static LocalTensor make(T* ptr, uint32_t size, kgen::BufferSlot* slot, TPosition pos) {
+        LocalTensor t;
+        t.ptr_ = ptr;
+        t.size_ = size;
+        t.slot_ = slot;
+        t.gen_ = slot ? slot->generation : 0;
+        t.pos_ = pos;
+        return t;
+    }
+
+    /// Element access, bounds- and lifetime-checked.
+    T GetValue(uint32_t i) const { check(i, 1, "GetValue"); return ptr_[i]; }
+    template <typename U>
+    void SetValue(uint32_t i, U v) const { check(i, 1, "SetValue"); ptr_[i] = static_cast<T>(v); }
+    T& operator()(uint32_t i) const { check(i, 1, "operator()"); return ptr_[i]; }
+
+    /// Sub-view starting `offset` elements later.
+    LocalTensor operator[](uint32_t offset) const {
+        live("operator[]");
+        if (offset > size_)
+            kgen::fail("ub-out-of-bounds", "LocalTensor[%u] is past the end of a tensor of %u elements", offset, size_);
+        LocalTensor t = *this;
+        t.ptr_ = ptr_ + offset;
+        t.size_ = size_ - offset;
+        return t;
+    }
+
+    uint32_t GetSize() const { return size_; }
+    void SetSize(uint32_t n) {
+        if (slot_ && (reinterpret_cast<uint8_t*>(ptr_) - slot_base()) + uint64_t(n) * sizeof(T) > slot_->bytes)
+            kgen::fail("ub-out-of-bounds", "SetSize(%u) exceeds the %u-byte buffer", n, slot_->bytes);
+        size_ = n;
+    }
+    uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+    uint64_t GetPhyAddr() const { return static_cast<uint64_t>(reinterpret_cast<uint8_t*>(ptr_) - kgen::core().ub); }
+    uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset * sizeof(T); }
+    TPosition GetPosition() const { return pos_; }
+    void SetUserTag(int32_t tag) { tag_ = tag; }
+    int32_t GetUserTag() const { return tag_; }
+    void SetShapeInfo(const ShapeInfo& s) { shape_ = s; }
+    ShapeInfo GetShapeInfo() const { return shape_; }
+    void SetAddrWithOffset(const LocalTensor& src, uint32_t offset) { *this = src[offset]; }
+
+    /// The same bytes seen as another element type.
+    template <typename U>
+    LocalTensor<U> ReinterpretCast() const {
+        live("ReinterpretCast");
+        LocalTensor<U> t = LocalTensor<U>::make(reinterpret_cast<U*>(ptr_),
+                                                static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), slot_, pos_);
+        t.gen_override(gen_);
+        return t;
+    }
+
+    // ---- emulator-internal access (used by the API families) ----
+    T* raw() const { return ptr_; }
+    kgen::BufferSlot* slot() const { return slot_; }
+    uint32_t generation() const { return gen_; }
+    void gen_override(uint32_t g) { gen_ = g; }
+    bool valid() const { return ptr_ != nullptr; }
+    uint32_t ub_offset() const { return static_cast<uint32_t>(reinterpret_cast<uint8_t*>(ptr_) - kgen::core().ub); }
+
+    /// Fail unless the tensor is allocated and its buffer has not been freed.
+    void live(const char* api) const {
+        if (!ptr_) kgen::fail("tensor-unallocated", "%s on a LocalTensor that was never allocated (AllocTensor/DeQue/Get)", api);
+        if (slot_ && slot_->generation != gen_)
+            kgen::fail("use-after-free", "%s uses a LocalTensor after FreeTensor returned its buffer", api);
+    }
+    /// Fail unless elements [i, i+n) lie inside the tensor.
+    void check(uint64_t i, uint64_t n, const char* api) const {
+        live(api);
+        if (i + n > size_)
+            kgen::fail("ub-out-of-bounds", "%s touches elements [%llu, %llu) of a LocalTensor of %u elements", api,
+                       (unsigned long long)i, (unsigned long long)(i + n), size_);
+    }
+    /// Fail unless the tensor starts at a 32-byte aligned UB address.
+    void check_aligned(const char* api) const {
+        live(api);
+        if (GetPhyAddr() % kgen::ONE_BLK)
+            kgen::fail("ub-misaligned", "%s needs a 32-byte aligned UB address; this tensor starts at UB offset %llu",
+                       api, (unsigned long long)GetPhyAddr());
+    }
+
+private:
+    uint8_t* slot_base() const { return kgen::core().ub + slot_->offset; }
+    T* ptr_ = nullptr;
+    uint32_t size_ = 0;
+    kgen::BufferSlot* slot_ = nullptr;
+    uint32_t gen_ = 0;
+    TPosition pos_ = TPosition::VECCALC;
+    int32_t tag_ = 0;
+    ShapeInfo shape_;
+};
+
+/// Cache hints accepted and ignored by the emulator.
+enum class CacheMode : uint8_t { CACHE_MODE_NORMAL, CACHE_MODE_DISABLE, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
+
+template <typename T>
+class GlobalTensor {
+public:
+    using PrimType = T;
+    GlobalTensor() = default;
+
+    void SetGlobalBuffer(T* buffer, uint64_t bufferSize) { ptr_ = buffer; size_ = bufferSize; bounded_ = true; }
+    void SetGlobalBuffer(T* buffer) { ptr_ = buffer; size_ = 0; bounded_ = false; }
+
+    T GetValue(uint64_t i) const { check(i, 1, "GetValue"); return ptr_[i]; }
+    template <typename U>
+    void SetValue(uint64_t i, U v) const { check(i, 1, "SetValue"); ptr_[i] = static_cast<T>(v); }
+    T& operator()(uint64_t i) const { check(i, 1, "operator()"); return ptr_[i]; }
+
+    GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor t = *this;
+        t.ptr_ = ptr_ + offset;
+        if (bounded_) {
+            if (offset > size_)
+                kgen::fail("gm-out-of-bounds", "GlobalTensor[%llu] is past the end of a %llu-element SetGlobalBuffer region",
+                           (unsigned long long)offset, (unsigned long long)size_);
+            t.size_ = size_ - offset;
+        }
+        return t;
+    }
+    uint64_t GetSize() const { return size_; }
+    T* GetPhyAddr() const { return ptr_; }
+    T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+    void SetL2CacheHint(CacheMode) {}
+    template <int M> void SetL2CacheHint() {}
+    void SetShapeInfo(const ShapeInfo& s) { shape_ = s; }
+    ShapeInfo GetShapeInfo() const { return shape_; }
+
+    // ---- emulator-internal ----
+    T* raw() const { return ptr_; }
+    bool bounded() const { return bounded_; }
+    /// Fail unless elements [i, i+n) are inside the SetGlobalBuffer view and a device allocation.
+    void check(uint64_t i, uint64_t n, const char* api) const {
+        if (!ptr_) kgen::fail("gm-null", "%s on a GlobalTensor whose SetGlobalBuffer was never called", api);
+        if (bounded_ && i + n > size_)
+            kgen::fail("gm-out-of-bounds", "%s touches elements [%llu, %llu) of a GlobalTensor of %llu elements (SetGlobalBuffer size)",
+                       api, (unsigned long long)i, (unsigned long long)(i + n), (unsigned long long)size_);
+        auto& reg = kgen::gm_registry();
+        uintptr_t start = 0;
+        size_t bytes = 0;
+        if (!reg.empty() && !reg.contains(ptr_ + i, n * sizeof(T), &start, &bytes)) {
+            if (start && reinterpret_cast<uintptr_t>(ptr_ + i) < start + bytes)
+                kgen::fail("gm-out-of-bounds", "%s touches bytes [%llu, %llu) of a %llu-byte device allocation", api,
+                           (unsigned long long)(reinterpret_cast<uintptr_t>(ptr_ + i) - start),
+                           (unsigned long long)(reinterpret_cast<uintptr_t>(ptr_ + i + n) - start), (unsigned long long)bytes);
+            kgen::fail("gm-out-of-bounds", "%s touches GM outside every device allocation (address %p)", api,
+                       static_cast<const void*>(ptr_ + i));
+        }
+    }
+
+private:
+    T* ptr_ = nullptr;
+    uint64_t size_ = 0;
+    bool bounded_ = false;
+    ShapeInfo shape_;
+};
+
+}  // namespace AscendC

@@ -1,0 +1,112 @@
+"""Rewrite CANN's kernel-launch syntax ``kernel<<<blocks, l2ctrl, stream>>>(args)`` into plain C++.
+
+g++ cannot parse ``<<<...>>>``; the rewrite turns it into
+``::kgen::launch_named("kernel", kernel, ::kgen::LaunchCfg(blocks, l2ctrl, stream), args)``.
+Line structure is preserved (newlines inside the call stay where they were), so compiler and
+emulator diagnostics point at the user's original lines.
+"""
+from __future__ import annotations
+
+import re
+
+_CALLEE_CHARS = re.compile(r"[A-Za-z0-9_:]")
+
+
+class LaunchSyntaxError(ValueError):
+    """A ``<<<`` that does not form a well-formed launch; carries the 1-based line."""
+
+    def __init__(self, message: str, line: int):
+        super().__init__(message)
+        self.line = line
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _skip_code_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of comments and string/char literals, where ``<<<`` must not be rewritten."""
+    spans = []
+    for m in re.finditer(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', text, re.S):
+        spans.append((m.start(), m.end()))
+    return spans
+
+
+def _callee_start(text: str, end: int) -> int:
+    """Walk back from ``end`` over an identifier with optional template arguments."""
+    i = end
+    while i > 0 and text[i - 1].isspace():
+        i -= 1
+    if i > 0 and text[i - 1] == ">":  # template arguments: kernel<half, 8>
+        depth = 0
+        while i > 0:
+            i -= 1
+            if text[i] == ">":
+                depth += 1
+            elif text[i] == "<":
+                depth -= 1
+                if depth == 0:
+                    break
+    while i > 0 and _CALLEE_CHARS.match(text[i - 1]):
+        i -= 1
+    return i
+
+
+def _match_close(text: str, start: int, open_ch: str, close_ch: str) -> int:
+    """Index of the bracket closing the one at ``start``."""
+    depth = 0
+    for i in range(start, len(text)):
+        c = text[i]
+        if c == open_ch:
+            depth += 1
+        elif c == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def rewrite_launches(text: str) -> tuple[str, list[str]]:
+    """Return the rewritten source and the names of the kernels launched."""
+    skip = _skip_code_spans(text)
+    out: list[str] = []
+    kernels: list[str] = []
+    pos = 0
+    search = 0
+    while True:
+        k = text.find("<<<", search)
+        if k < 0:
+            break
+        if any(a <= k < b for a, b in skip):
+            search = k + 3
+            continue
+        close = text.find(">>>", k + 3)
+        if close < 0:
+            raise LaunchSyntaxError("'<<<' without a closing '>>>'", _line_of(text, k))
+        cstart = _callee_start(text, k)
+        callee = text[cstart:k].strip()
+        if not callee:
+            raise LaunchSyntaxError("'<<<' is not preceded by a kernel name", _line_of(text, k))
+        j = close + 3
+        while j < len(text) and text[j].isspace():
+            j += 1
+        if j >= len(text) or text[j] != "(":
+            raise LaunchSyntaxError("kernel launch '<<<...>>>' must be followed by an argument list", _line_of(text, k))
+        pend = _match_close(text, j, "(", ")")
+        if pend < 0:
+            raise LaunchSyntaxError("unbalanced parentheses in kernel launch arguments", _line_of(text, k))
+        cfg = text[k + 3 : close]
+        args = text[j + 1 : pend]
+        gap_newlines = text.count("\n", cstart, k) + text.count("\n", close, j)
+        name = re.sub(r"<.*", "", callee).split("::")[-1]
+        kernels.append(name)
+        out.append(text[pos:cstart])
+        call = f'::kgen::launch_named("{name}", {callee}, ::kgen::LaunchCfg({cfg})'
+        if args.strip():
+            call += f", {args}"
+        call += ")" + "\n" * gap_newlines
+        out.append(call)
+        pos = pend + 1
+        search = pend + 1
+    out.append(text[pos:])
+    return "".join(out), kernels

@@ -1,0 +1,1 @@
+"""kgen's AscendC language server (``kgen lsp``)."""

@@ -1,0 +1,1 @@
+"""kgen's AscendC knowledge base, doc ingestion, Chroma index and symbol table."""

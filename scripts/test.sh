@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set up kgen with its test dependencies and run the whole test suite (2 workers).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m pip install -q torch==2.13.0 >/dev/null
+python3 -m pip install -q -e '.[test]' >/dev/null
+python3 -m pytest -n 2 --dist loadfile "$@"
