@@ -11,6 +11,9 @@
 //    mask[1] (64 <= i < 128) enables element i; for 32-bit types only mask[0] counts.
 //    Masked-off destination elements keep their old values.
 //  * repeatTimes is 0..255; 0 does nothing.
+//  * Counter mode (SetMaskCount): the mask (register, or the argument when isSetMask = true)
+//    is the total number of elements; repeatTimes is ignored, repeats follow from the total
+//    and the last repeat computes only the tail. SetMaskNorm returns to the normal mode.
 //  * Count form Op(dst, src..., count): the first `count` elements, contiguous.
 //  * Every vector operand must start at a 32-byte aligned UB address.
 //
@@ -72,6 +75,7 @@ struct MaskSpec {
     bool bits = false;       // bit mask (lo/hi) or normal mask (count)
     uint64_t lo = 0, hi = 0; // bit mask words
     uint32_t count = 0;      // normal mask: first `count` elements
+    uint64_t limit = ~0ull;  // counter mode: elements computed in total (r * per_rep + i < limit)
     bool on(uint32_t i) const {
         if (!bits) return i < count;
         return i < 64 ? ((lo >> i) & 1ull) : ((hi >> (i - 64)) & 1ull);
@@ -128,8 +132,10 @@ template <typename... Ts> constexpr uint32_t per_repeat() { return ONE_REP / max
 template <typename Body>
 inline void for_each_masked(const MaskSpec& m, uint32_t repeat, uint32_t per_rep, Body body) {
     for (uint32_t r = 0; r < repeat; ++r)
-        for (uint32_t i = 0; i < per_rep; ++i)
+        for (uint32_t i = 0; i < per_rep; ++i) {
+            if (uint64_t(r) * per_rep + i >= m.limit) return;
             if (m.on(i)) body(r, i);
+        }
 }
 
 /// Check a count-form length against each operand; all operands must be aligned.
@@ -189,18 +195,21 @@ void binary_repeat(const char* api, const AscendC::LocalTensor<TD>& dst, const A
     trace(api, Pipe::V, uint64_t(repeat) * ONE_REP, repeat);
 }
 
+/// Counter mode (SetMaskCount): `total` elements in all, repeatTimes is ignored and follows
+/// from the total; the last repeat computes only the tail.
+inline MaskSpec counter_mask(uint64_t total, uint32_t per_rep, uint32_t* repeat_inout) {
+    MaskSpec s;
+    s.count = per_rep;
+    s.limit = total;
+    *repeat_inout = static_cast<uint32_t>((total + per_rep - 1) / per_rep);
+    return s;
+}
+
 /// The mask register state for isSetMask = false calls (SetVectorMask / SetMaskCount).
 inline MaskSpec register_mask(uint32_t per_rep, uint32_t* repeat_inout) {
     CoreContext& c = core();
     MaskSpec s;
-    if (c.mask_counter_mode) {
-        // counter mode: the mask holds the total element count; repeats follow from it.
-        uint64_t total = c.mask[0];
-        *repeat_inout = static_cast<uint32_t>((total + per_rep - 1) / per_rep);
-        s.bits = false;
-        s.count = per_rep;  // full repeats; the tail is cut by the caller's element bound
-        return s;
-    }
+    if (c.mask_counter_mode) return counter_mask(c.mask[0], per_rep, repeat_inout);
     s.bits = true;
     s.lo = c.mask[0];
     s.hi = per_rep > 64 ? c.mask[1] : 0;
@@ -213,9 +222,31 @@ inline MaskSpec make_mask(const char* api, uint64_t m) { return normal_mask(api,
 template <typename... Ts>
 inline MaskSpec make_mask(const char* api, const uint64_t* m) { return bit_mask(api, m, per_repeat<Ts...>()); }
 
+/// The mask of a mask/repeat call: the mask argument (isSetMask = true) or the mask register
+/// (false). In counter mode the argument (its low 64 bits) is the total element count.
+template <typename... Ts>
+inline MaskSpec call_mask(const char* api, bool isSetMask, uint64_t m, uint32_t* repeat_inout) {
+    if (!isSetMask) return register_mask(per_repeat<Ts...>(), repeat_inout);
+    if (core().mask_counter_mode) return counter_mask(m, per_repeat<Ts...>(), repeat_inout);
+    return make_mask<Ts...>(api, m);
+}
+template <typename... Ts>
+inline MaskSpec call_mask(const char* api, bool isSetMask, const uint64_t* m, uint32_t* repeat_inout) {
+    if (!isSetMask) return register_mask(per_repeat<Ts...>(), repeat_inout);
+    if (core().mask_counter_mode) {
+        if (!m) fail("bad-mask", "%s: null bit mask", api);
+        return counter_mask(m[0], per_repeat<Ts...>(), repeat_inout);
+    }
+    return make_mask<Ts...>(api, m);
+}
+
 }  // namespace kgen
 
 namespace AscendC {
+
+/// Placeholder mask arguments for calls with isSetMask = false (the register is used instead).
+constexpr uint64_t MASK_PLACEHOLDER = 0;
+constexpr uint64_t MASK_PLACEHOLDER_LIST[2] = {0, 0};
 
 /// Set the vector mask register used by calls with isSetMask = false.
 template <typename T, MaskMode mode = MaskMode::NORMAL>
