@@ -5,6 +5,8 @@ import argparse
 import sys
 from typing import Callable, NoReturn
 
+from assistant.commands import bench as bench_cmd
+from assistant.commands import docs as docs_cmd
 from assistant.commands import sim as sim_cmd
 
 EXIT_USAGE = 2
@@ -27,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     sim_cmd.register(sub)
+    docs_cmd.register(sub)
+    bench_cmd.register(sub)
     return p
 
 

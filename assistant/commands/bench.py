@@ -1,0 +1,49 @@
+"""``kgen bench PATH``: build, run and verify a kernel against its reference on the emulator (or an NPU)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("bench", help="build, run and verify an op project or kernel against its reference")
+    p.add_argument("path", metavar="PATH", help="NPUKernelBench task dir, KernelBench .py, kgen spec (.toml), op project "
+                                                "dir with kgen-task.toml, or a kernel-launch program (.asc/.cpp)")
+    p.add_argument("--project", metavar="DIR", help="op project to bench (default: the task's answer/0 or the spec's project)")
+    p.add_argument("--case", metavar="N", help="run only this case (id or position)")
+    p.add_argument("--backend", choices=["sim", "npu"], default="sim", help="sim: CPU emulator (default); npu: CANN + torch_npu")
+    p.add_argument("--dry-run", action="store_true", help="with --backend npu: print the commands instead of running them")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (schema: docs/report-schema.md)")
+    p.add_argument("--timeout", type=float, default=120.0, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
+    p.set_defaults(handler=cmd_bench)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from bench_bridge.bench import BenchError, BenchOptions, bench
+    from bench_bridge.report import render_text
+
+    if not Path(args.path).exists():
+        print(f"kgen: error: no such file or directory: {args.path}", file=sys.stderr)
+        return 2
+    if args.project and not Path(args.project).is_dir():
+        print(f"kgen: error: no such project directory: {args.project}", file=sys.stderr)
+        return 2
+    if args.backend == "npu":
+        from assistant.commands.bench_npu import run_npu
+
+        return run_npu(args)
+    if args.dry_run:
+        print("kgen: error: --dry-run applies to --backend npu", file=sys.stderr)
+        return 2
+    opts = BenchOptions(case=args.case, backend=args.backend, project=Path(args.project) if args.project else None,
+                        timeout=args.timeout)
+    try:
+        rep = bench(args.path, opts, progress=None if args.json else (lambda m: print(f"kgen: {m}…", file=sys.stderr)))
+    except BenchError as e:
+        print(f"kgen: error: {e}", file=sys.stderr)
+        return 2
+    print(rep.to_json() if args.json else render_text(rep))
+    return 0 if rep.correct else 1
+

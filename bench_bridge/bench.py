@@ -1,0 +1,157 @@
+"""``kgen bench``: build, run and verify a kernel against its reference, case by case.
+
+PATH can be an NPUKernelBench task dir (its ``answer/0`` or ``--project``), a KernelBench reference
+``.py`` or a kgen spec with ``--project`` (or a spec beside its project), or a kernel-launch program
+(``.asc``/``.cpp`` with its own host ``main``: built and run, verdict from its exit status).
+The PyTorch reference runs in a child process (``bench_bridge.tasks.worker``); every build and run
+of kernel code happens in a child process with limits (``bench_bridge.sim``).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from bench_bridge import tensorio
+from bench_bridge.report import BenchReport, CaseReport, OutputCheck
+from bench_bridge.sim import build as sim_build
+from bench_bridge.sim import run as sim_run
+from bench_bridge.tasks import Task, TaskError, load_task
+from bench_bridge.verify import compare
+
+Progress = Callable[[str], None]
+LAUNCH_SUFFIXES = {".asc", ".cpp", ".cc", ".cxx"}
+
+
+class BenchError(Exception):
+    """A user mistake that stops the bench as a whole (message is one clear sentence)."""
+
+
+@dataclass
+class BenchOptions:
+    case: str | None = None       # only this case id (or position)
+    backend: str = "sim"
+    project: Path | None = None
+    timeout: float = 120.0
+    reference_timeout: float = 300.0
+
+
+def bench(path: str | Path, opts: BenchOptions | None = None, progress: Progress | None = None) -> BenchReport:
+    opts = opts or BenchOptions()
+    say = progress or (lambda _m: None)
+    p = Path(path)
+    t0 = time.monotonic()
+    if p.is_file() and p.suffix in LAUNCH_SUFFIXES:
+        rep = _bench_launch_program(p, opts, say)
+    else:
+        try:
+            task = load_task(p)
+        except TaskError as e:
+            raise BenchError(str(e)) from e
+        rep = _bench_task(task, p, opts, say)
+    rep.seconds = time.monotonic() - t0
+    return rep
+
+
+# ---- kernel-launch programs ------------------------------------------------------------------
+
+def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchReport:
+    say(f"building {p.name}")
+    b = sim_build([p])
+    rep = BenchReport(task=p.stem, task_format="kernel-launch", path=str(p.resolve()), backend=opts.backend, project=None,
+                      compiled=b.ok, correct=False, build_diagnostics=[d.to_dict() for d in b.diagnostics])
+    if not b.ok:
+        rep.message = f"build failed with {len(b.errors)} error(s)"
+        return rep
+    say(f"running {p.name}")
+    r = sim_run(b.binary, cwd=p.parent, timeout=opts.timeout)
+    errors = [d for d in r.diagnostics if d.severity == "error"]
+    status = "pass" if r.ok else ("error" if errors or r.timed_out or r.returncode < 0 else "fail")
+    last = (r.stdout.strip().splitlines() or [""])[-1]
+    msg = errors[0].format() if errors else (f"exit status {r.returncode}: {last}" if r.returncode else last)
+    rep.cases.append(CaseReport(case_id="0", params={}, input_shapes=[], dtypes=[], status=status, message=msg,
+                                checker="program", seconds=r.seconds, diagnostics=[d.to_dict() for d in r.diagnostics]))
+    rep.correct = status == "pass"
+    return rep
+
+
+# ---- tasks with an op project ----------------------------------------------------------------
+
+def _prepare_references(task: Task, work: Path, opts: BenchOptions, say: Progress) -> list[dict]:
+    say(f"running the PyTorch reference for {len(task.cases)} case(s)")
+    (work / "task.json").write_text(json.dumps(task.to_json_dict()))
+    r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "prepare", str(work / "task.json"), str(work)],
+                cwd=work, timeout=opts.reference_timeout, memory_mb=16384)
+    cases_file = work / "cases.json"
+    if r.returncode != 0 or not cases_file.exists():
+        detail = ""
+        try:
+            detail = json.loads(r.stdout.strip().splitlines()[-1]).get("error", "")
+        except (ValueError, IndexError, AttributeError):
+            detail = (r.stderr.strip().splitlines() or ["the reference process failed"])[-1]
+        if r.timed_out:
+            detail = f"the reference did not finish within {opts.reference_timeout:g} s"
+        raise BenchError(f"cannot run the reference {task.reference}: {detail}")
+    return json.loads(cases_file.read_text())
+
+
+def _select(entries: list[dict], case: str | None) -> list[dict]:
+    if case is None:
+        return entries
+    chosen = [e for e in entries if e["id"] == case] or [e for e in entries if str(e["index"]) == case]
+    if not chosen:
+        raise BenchError(f"no case {case!r}: the task has cases {', '.join(e['id'] for e in entries)}")
+    return chosen
+
+
+def _bench_task(task: Task, given: Path, opts: BenchOptions, say: Progress) -> BenchReport:
+    from bench_bridge.bench_case import CaseRunner  # the op-project half (build per dtype combination, run, verify)
+
+    project = opts.project or task.project
+    if project is None:
+        raise BenchError(f"{given}: no op project to bench (the task has no answer/0 and no project): pass --project DIR")
+    project = Path(project).resolve()
+    if not (project / "op_host").is_dir() or not (project / "op_kernel").is_dir():
+        raise BenchError(f"{project}: not an op project (expected op_host/ and op_kernel/)")
+    if opts.backend != "sim":
+        raise BenchError("backend 'npu' is handled by bench_npu()")
+    work = Path(tempfile.mkdtemp(prefix="kgen-bench-"))
+    entries = _select(_prepare_references(task, work, opts, say), opts.case)
+    rep = BenchReport(task=task.name, task_format=task.format, path=str(given.resolve()), backend=opts.backend,
+                      project=str(project), compiled=True, correct=False)
+    runner = CaseRunner(task, project, work, opts.timeout, say)
+    for e in entries:
+        rep.cases.append(runner.run_case(e))
+        if runner.build_failed:
+            rep.compiled = False
+            rep.build_diagnostics = [d.to_dict() for d in runner.build_diagnostics]
+            rep.message = runner.build_message
+            break
+    rep.correct = rep.compiled and bool(rep.cases) and all(c.status == "pass" for c in rep.cases)
+    return rep
+
+
+def load_outputs(meta: list[dict], cdir: Path) -> list[np.ndarray]:
+    return [tensorio.load(cdir / m["file"]) for m in meta]
+
+
+def compare_outputs(names: list[str], refs_meta: list[dict], outs: list[np.ndarray], out_dtypes: list[str], cdir: Path) -> list[OutputCheck]:
+    checks = []
+    for k, m in enumerate(refs_meta):
+        ref = tensorio.as_float(tensorio.load(cdir / m["file"]), m["dtype"])
+        name = names[k] if k < len(names) else f"output{k}"
+        if k >= len(outs):
+            checks.append(OutputCheck(name, m["dtype"], m["shape"], False, float("inf"), float("inf"), int(ref.size),
+                                      int(ref.size), reason="the kernel produced no such output"))
+            continue
+        got = tensorio.as_float(outs[k], out_dtypes[k] if k < len(out_dtypes) else m["dtype"])
+        c = compare(ref, got, tensorio.canonical(m["dtype"]))
+        checks.append(OutputCheck(name, m["dtype"], m["shape"], c.passed, c.max_abs_error, c.max_rel_error, c.mismatches,
+                                  c.total, c.first_mismatch, c.expected, c.actual, c.threshold, c.reason))
+    return checks

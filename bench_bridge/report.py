@@ -1,0 +1,118 @@
+"""The bench report: one versioned JSON schema shared by ``kgen bench``, ``kgen generate``, the TUI
+and the LSP (documented in docs/report-schema.md), and its human rendering.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SCHEMA = "kgen.bench-report"
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class OutputCheck:
+    name: str
+    dtype: str
+    shape: list[int]
+    passed: bool
+    max_abs_error: float
+    max_rel_error: float
+    mismatches: int
+    total: int
+    first_mismatch: list[int] | None = None
+    expected: float | None = None
+    actual: float | None = None
+    threshold: float = 0.0
+    reason: str = ""
+
+
+@dataclass
+class CaseReport:
+    case_id: str
+    params: dict[str, Any]
+    input_shapes: list[list[int]]
+    dtypes: list[str]
+    status: str  # "pass" | "fail" | "error"
+    outputs: list[OutputCheck] = field(default_factory=list)
+    message: str = ""          # why a case failed or errored, in one sentence
+    checker: str = "npukernelbench"  # or "custom" when the task brings custom_check_precision
+    block_dim: int | None = None
+    tiling_key: int | None = None
+    seconds: float = 0.0
+    diagnostics: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class BenchReport:
+    task: str
+    task_format: str            # "npukernelbench" | "kernelbench" | "kgen-spec" | "kernel-launch"
+    path: str
+    backend: str                # "sim" | "npu"
+    project: str | None
+    compiled: bool
+    correct: bool
+    cases: list[CaseReport] = field(default_factory=list)
+    build_diagnostics: list[dict] = field(default_factory=list)
+    message: str = ""
+    seconds: float = 0.0
+    performance: dict[str, Any] | None = None  # filled by the performance model / NPU timing
+    schema: str = SCHEMA
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def passed_cases(self) -> int:
+        return sum(c.status == "pass" for c in self.cases)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, default=_json_default)
+
+
+def _json_default(o: Any):
+    if hasattr(o, "item"):
+        return o.item()
+    if hasattr(o, "tolist"):
+        return o.tolist()
+    return str(o)
+
+
+def render_text(rep: BenchReport) -> str:
+    """A readable table: one row per case, then the overall verdict."""
+    lines = [f"task: {rep.task} ({rep.task_format})  backend: {rep.backend}" + (f"  project: {rep.project}" if rep.project else "")]
+    if not rep.compiled:
+        lines.append("build: FAILED")
+        for d in rep.build_diagnostics[:20]:
+            lines.append(f"  {d.get('file', '')}:{d.get('line', 0)}: {d.get('severity', 'error')}: {d.get('message', '')}")
+        if rep.message:
+            lines.append(rep.message)
+        return "\n".join(lines)
+    header = f"{'case':>5}  {'shape':<24} {'dtype':<9} {'result':<6} {'max abs err':>12} {'max rel err':>12}  first mismatch"
+    lines += [header, "-" * len(header)]
+    for c in rep.cases:
+        shape = "x".join(str(d) for d in c.input_shapes[0]) if c.input_shapes else "-"
+        if len(c.input_shapes) > 1:
+            shape += f" (+{len(c.input_shapes) - 1})"
+        dtype = c.dtypes[0] if c.dtypes else "-"
+        if c.outputs:
+            mabs = max(o.max_abs_error for o in c.outputs)
+            mrel = max(o.max_rel_error for o in c.outputs)
+            bad = next((o for o in c.outputs if not o.passed), None)
+            first = ""
+            if bad is not None:
+                first = bad.reason or (f"{bad.name}{bad.first_mismatch}: got {bad.actual:g}, want {bad.expected:g}"
+                                       if bad.first_mismatch is not None else "")
+            row = f"{c.case_id:>5}  {shape:<24} {dtype:<9} {c.status.upper():<6} {mabs:>12.3g} {mrel:>12.3g}  {first}"
+        else:
+            row = f"{c.case_id:>5}  {shape:<24} {dtype:<9} {c.status.upper():<6} {'-':>12} {'-':>12}  {c.message}"
+        lines.append(row)
+        if c.status == "error" and c.outputs:
+            lines.append(f"       {c.message}")
+    verdict = "CORRECT" if rep.correct else "INCORRECT"
+    lines.append(f"compiled: yes   correct: {verdict} ({rep.passed_cases}/{len(rep.cases)} cases)   {rep.seconds:.1f} s")
+    if rep.message:
+        lines.append(rep.message)
+    return "\n".join(lines)

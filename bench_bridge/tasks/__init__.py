@@ -1,0 +1,9 @@
+"""Task formats kgen reads: NPUKernelBench task dirs, KernelBench/MultiKernelBench reference files, kgen specs.
+
+``load_task(path)`` detects the format and returns a :class:`Task`; the PyTorch reference itself is
+only ever executed in a child process (``bench_bridge.tasks.worker``).
+"""
+from bench_bridge.tasks.model import CaseSpec, Task, TaskError
+from bench_bridge.tasks.loader import load_task
+
+__all__ = ["CaseSpec", "Task", "TaskError", "load_task"]

@@ -1,0 +1,45 @@
+"""Typed description of a task: where its reference lives and which shape cases it has."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class TaskError(Exception):
+    """A user mistake in a task (missing file, malformed row...): message names the file and line."""
+
+
+@dataclass
+class CaseSpec:
+    """One shape case: an id and its parameters (a csv row, or a spec's case table)."""
+
+    id: str
+    params: dict[str, Any]
+
+
+@dataclass
+class Task:
+    name: str
+    format: str                 # "npukernelbench" | "kernelbench" | "kgen-spec"
+    root: Path
+    reference: Path             # file defining Model (and for KernelBench get_inputs)
+    prepare: Path | None = None  # NPUKernelBench prepare_inputs.py
+    cases: list[CaseSpec] = field(default_factory=list)
+    project: Path | None = None  # op project to bench by default (answer/0, or the spec's project)
+    description: str = ""        # api_desc.md or the spec's description
+    seed: int = 0
+
+    def to_json_dict(self) -> dict:
+        d = asdict(self)
+        for k in ("root", "reference", "prepare", "project"):
+            d[k] = str(d[k]) if d[k] is not None else None
+        return d
+
+    @classmethod
+    def from_json_dict(cls, d: dict) -> "Task":
+        d = dict(d)
+        for k in ("root", "reference", "prepare", "project"):
+            d[k] = Path(d[k]) if d.get(k) else None
+        d["cases"] = [CaseSpec(**c) for c in d.get("cases", [])]
+        return cls(**d)

@@ -1,0 +1,219 @@
+"""Child-process side of ``kgen bench``: run a task's PyTorch reference on the CPU.
+
+    python -m bench_bridge.tasks.worker prepare TASK.json OUTDIR
+        For every case: make inputs with the task's own generator, run Model on the CPU, record
+        the operator call ModelNew would make (argument order), save tensors as .npy and write
+        OUTDIR/cases.json.
+    python -m bench_bridge.tasks.worker check TASK.json OUTDIR CASE_ID
+        Run the task's custom_check_precision on OUTDIR/CASE/kout_*.npy; print a JSON verdict.
+
+A reference that raises becomes an "error" entry with the exception's last frame in the task's
+files; nothing here trusts the task code beyond running it in this (limited) process.
+"""
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from bench_bridge import tensorio
+from bench_bridge.tasks import stubs
+from bench_bridge.tasks.csvcases import Row
+from bench_bridge.tasks.model import Task
+
+
+def _load_module(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.pop(0)
+    return mod
+
+
+def _where(exc: BaseException, task: Task) -> str:
+    """``file:line: Error: message`` at the innermost frame inside the task's files."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    root = str(task.root)
+    inside = [f for f in frames if f.filename.startswith(root)]
+    f = inside[-1] if inside else (frames[-1] if frames else None)
+    loc = f"{f.filename}:{f.lineno}: " if f else ""
+    return f"{loc}{type(exc).__name__}: {exc}"
+
+
+def _dtype_name(t: torch.Tensor) -> str:
+    return str(t.dtype).replace("torch.", "")
+
+
+def _save_tensor(t: torch.Tensor, path: Path) -> dict:
+    t = t.detach().cpu().contiguous()
+    name = _dtype_name(t)
+    if t.dtype == torch.bfloat16:
+        arr = t.view(torch.int16).numpy().view(np.uint16)
+    elif t.is_complex():
+        raise TypeError("complex tensors are not supported by the emulator")
+    else:
+        arr = t.numpy()
+    tensorio.save(path, arr)
+    return {"kind": "tensor", "file": path.name, "dtype": name, "shape": list(t.shape)}
+
+
+def _encode(v: Any, out: Path, stem: str) -> dict:
+    if isinstance(v, torch.Tensor):
+        return _save_tensor(v, out / f"{stem}.npy")
+    if isinstance(v, (np.generic,)):
+        v = v.item()
+    if isinstance(v, (bool, int, float, str)) or v is None:
+        return {"kind": "scalar", "value": v}
+    if isinstance(v, (list, tuple)) and all(isinstance(x, (bool, int, float)) for x in v):
+        return {"kind": "scalar", "value": list(v)}
+    if isinstance(v, np.ndarray):
+        return _save_tensor(torch.from_numpy(v), out / f"{stem}.npy")
+    return {"kind": "other", "repr": repr(v)[:200]}
+
+
+def _as_list(x: Any) -> list:
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    return [x]
+
+
+def _spec_inputs(params: dict, gen: torch.Generator) -> list:
+    """Inputs of a kgen-spec case: seeded random tensors per the declared shape, dtype and range."""
+    vals = []
+    for inp in params["inputs"]:
+        dt = getattr(torch, tensorio.canonical(inp.get("dtype", "float32")))
+        shape = inp["shape"]
+        lo, hi = inp.get("range", [None, None]) if inp.get("range") else (None, None)
+        if dt == torch.bool:
+            t = torch.randint(0, 2, shape, generator=gen).bool()
+        elif dt.is_floating_point:
+            t = torch.randn(shape, generator=gen) if lo is None else torch.rand(shape, generator=gen) * (hi - lo) + lo
+            t = t.to(dt)
+        else:
+            t = torch.randint(int(lo if lo is not None else -100), int(hi if hi is not None else 100), shape, generator=gen).to(dt)
+        vals.append(t)
+    return vals + list(params.get("args", []))
+
+
+def _make_case(task: Task, mod, prep, case, index: int):
+    """(init args, forward args) for one case, as the task's own generator makes them."""
+    torch.manual_seed(task.seed + index)
+    if task.format == "npukernelbench":
+        row = Row(case.params)
+        init = list(prep.get_init_inputs(row, device="cpu")) if hasattr(prep, "get_init_inputs") else []
+        inputs = _as_list(prep.get_inputs(row, device="cpu"))
+    elif task.format == "kernelbench":
+        init = list(mod.get_init_inputs()) if hasattr(mod, "get_init_inputs") else []
+        inputs = _as_list(mod.get_inputs())
+    else:
+        gen = torch.Generator().manual_seed(task.seed * 1000 + index)
+        init = list(case.params.get("init", []))
+        inputs = _spec_inputs(case.params, gen)
+    return init, inputs
+
+
+def _record_call(mod, init: list, inputs: list) -> tuple[str, list] | None:
+    """The operator call ModelNew makes: its name and arguments; None if there is no ModelNew."""
+    if not hasattr(mod, "ModelNew"):
+        return None
+    try:
+        m = mod.ModelNew(*copy.deepcopy(init))
+        m(*inputs)
+    except stubs.RecordedCall as rc:
+        return rc.name, list(rc.args_) + list(rc.kwargs.values())
+    except Exception:
+        return None
+    return None
+
+
+def prepare(task: Task, out: Path) -> list[dict]:
+    stubs.install()
+    mod = _load_module("kgen_task_module", task.reference)
+    prep = _load_module("kgen_task_prepare", task.prepare) if task.prepare else mod
+    entries = []
+    for index, case in enumerate(task.cases):
+        cdir = out / f"case_{index}"
+        cdir.mkdir(parents=True, exist_ok=True)
+        entry: dict[str, Any] = {"id": case.id, "index": index, "dir": cdir.name, "params": dict(case.params)}
+        try:
+            init, inputs = _make_case(task, mod, prep, case, index)
+            entry["init"] = [_encode(v, cdir, f"init_{k}") for k, v in enumerate(init)]
+            entry["inputs"] = [_encode(v, cdir, f"in_{k}") for k, v in enumerate(inputs)]
+            model = mod.Model(*copy.deepcopy(init))
+            with torch.no_grad():
+                ref = model(*copy.deepcopy(inputs))
+            entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
+            entry["refs"] = [_encode(v, cdir, f"ref_{k}") for k, v in enumerate(_as_list(ref))]
+            call = _record_call(mod, init, inputs)
+            if call is not None:
+                name, args = call
+                ids = {id(t): k for k, t in enumerate(inputs) if isinstance(t, torch.Tensor)}
+                enc = []
+                for k, a in enumerate(args):
+                    if isinstance(a, torch.Tensor) and id(a) in ids:
+                        enc.append({"kind": "input", "index": ids[id(a)]})
+                    else:
+                        enc.append(_encode(a, cdir, f"call_{k}"))
+                entry["call"] = {"name": name, "args": enc}
+            entry["status"] = "ok"
+        except Exception as e:  # the task's code failed: report it, go on with the other cases
+            entry["status"] = "error"
+            entry["message"] = "the reference failed: " + _where(e, task)
+        entries.append(entry)
+    (out / "cases.json").write_text(json.dumps(entries, indent=1, default=str))
+    return entries
+
+
+def _load_tensor(meta: dict, cdir: Path) -> torch.Tensor:
+    arr = tensorio.load(cdir / meta["file"])
+    if meta["dtype"] == "bfloat16":
+        return torch.from_numpy(arr.view(np.int16).copy()).view(torch.bfloat16)
+    return torch.from_numpy(arr.copy())
+
+
+def check(task: Task, out: Path, index: int) -> dict:
+    stubs.install()
+    prep = _load_module("kgen_task_prepare", task.prepare) if task.prepare else _load_module("kgen_task_module", task.reference)
+    entries = json.loads((out / "cases.json").read_text())
+    entry = entries[index]
+    cdir = out / entry["dir"]
+    refs = [_load_tensor(m, cdir) for m in entry["refs"]]
+    kouts = [_load_tensor(m, cdir) for m in json.loads((cdir / "kout.json").read_text())]
+    ref = refs if entry["ref_structure"] == "tuple" else refs[0]
+    got = kouts if entry["ref_structure"] == "tuple" else kouts[0]
+    acc, abs_diff, rel_diff = prep.custom_check_precision(Row(entry["params"]), ref, got)
+    ad = abs_diff.float().reshape(-1) if isinstance(abs_diff, torch.Tensor) else torch.tensor([float(abs_diff)])
+    rd = rel_diff.float().reshape(-1) if isinstance(rel_diff, torch.Tensor) else torch.tensor([float(rel_diff)])
+    return {"passed": bool(acc), "max_abs_error": float(ad.max()) if ad.numel() else 0.0,
+            "max_rel_error": float(rd.max()) if rd.numel() else 0.0}
+
+
+def main(argv: list[str]) -> int:
+    mode, task_json, outdir = argv[0], Path(argv[1]), Path(argv[2])
+    task = Task.from_json_dict(json.loads(task_json.read_text()))
+    try:
+        if mode == "prepare":
+            prepare(task, outdir)
+            return 0
+        if mode == "check":
+            print(json.dumps(check(task, outdir, int(argv[3]))))
+            return 0
+    except Exception as e:
+        print(json.dumps({"error": _where(e, task)}))
+        return 4
+    print(f"unknown mode {mode}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,40 @@
+"""Tensors on disk between kgen processes: ``.npy`` files plus a dtype name.
+
+numpy has no bfloat16: bfloat16 tensors travel as their uint16 bit patterns with dtype name
+"bfloat16", and :func:`as_float` widens them exactly (bits << 16 as float32).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+NUMPY_OF = {
+    "float16": np.float16, "float32": np.float32, "float64": np.float64, "bfloat16": np.uint16,
+    "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16, "int32": np.int32,
+    "uint32": np.uint32, "int64": np.int64, "uint64": np.uint64, "bool": np.bool_,
+}
+ALIASES = {"float": "float32", "half": "float16", "double": "float64", "bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}
+
+
+def canonical(name: str) -> str:
+    """Canonical dtype name (torch spelling without the prefix): float16, bfloat16, float32, int32..."""
+    name = name.replace("torch.", "")
+    return ALIASES.get(name, name)
+
+
+def save(path: Path, arr: np.ndarray) -> None:
+    np.save(path, np.ascontiguousarray(arr), allow_pickle=False)
+
+
+def load(path: Path) -> np.ndarray:
+    return np.load(path, allow_pickle=False)
+
+
+def as_float(arr: np.ndarray, dtype_name: str) -> np.ndarray:
+    """Values as float64 (bfloat16 bit patterns decoded, bool as 0/1)."""
+    if canonical(dtype_name) == "bfloat16":
+        return (arr.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    if arr.dtype == np.bool_:
+        return arr.astype(np.float64)
+    return arr.astype(np.float64)
