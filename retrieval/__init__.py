@@ -1,1 +1,54 @@
-"""kgen's AscendC knowledge base, doc ingestion, Chroma index and symbol table."""
+"""kgen's AscendC knowledge base, doc ingestion, Chroma index and symbol table.
+
+The API the agent, the LSP and the CLI use::
+
+    from retrieval import search, symbols
+    for p in search("how do I copy a non-aligned tail", k=5):
+        print(p.page, p.section, p.source, p.text)
+    symbols.lookup("DataCopyPad"); symbols.nearest("DataCopyAsync")
+
+The index lives under the XDG data dir (``$KGEN_DATA_DIR`` overrides); it is built on first use
+and rebuilt, with a message on stderr, when it is missing or unreadable.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from retrieval import symbols
+from retrieval.chunking import Passage
+from retrieval.settings import KB_ROOT, SettingsError, data_dir, embedder_name
+
+__all__ = ["Passage", "search", "index_path", "open_index", "symbols", "KB_ROOT", "data_dir", "embedder_name",
+           "SettingsError"]
+
+_OPEN: dict[str, object] = {}
+
+
+def open_index(embedder: str | None = None, log=None, progress=None):
+    """The (cached) :class:`retrieval.index.Index` for an embedder, synced with the shipped KB."""
+    from retrieval.index import Index, _stderr
+
+    name = embedder_name(embedder)
+    key = f"{name}:{data_dir()}"
+    if key not in _OPEN:
+        _OPEN[key] = Index.open(name, log=log or _stderr, progress=progress)
+    return _OPEN[key]
+
+
+def search(query: str, k: int = 5, embedder: str | None = None, mode: str = "hybrid") -> list[Passage]:
+    """The ``k`` best passages (one per page) for ``query``: exact API names first, then BM25 and
+    vector results fused by reciprocal rank."""
+    return open_index(embedder).search(query, k=k, mode=mode)
+
+
+def index_path(path: str | Path, embedder: str | None = None, rebuild: bool = False, progress=None, log=None):
+    """Index a user's markdown folder or include tree (incremental). Returns (kind, SyncStats)."""
+    from retrieval.ingest import pages_for, source_key
+
+    root = Path(path).expanduser()
+    kind, pages = pages_for(root)
+    idx = open_index(embedder, log=log)
+    key = source_key(root if root.is_dir() else root.parent)
+    if rebuild:
+        idx.remove_source(key)
+    return kind, idx.sync(key, pages, kind=kind, root=str(root.resolve()), progress=progress, prune=root.is_dir())

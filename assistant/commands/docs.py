@@ -1,0 +1,118 @@
+"""``kgen docs QUERY`` and ``kgen index [PATH]``: the AscendC knowledge base from the command line."""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import textwrap
+import time
+
+EMBEDDERS = ("hash", "minilm")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    d = sub.add_parser("docs", help="search the AscendC knowledge base (and any docs you indexed)")
+    d.add_argument("query", nargs="+", metavar="QUERY", help="words, an API name or an error message")
+    d.add_argument("-k", type=int, default=5, metavar="N", help="number of passages (default 5)")
+    d.add_argument("--json", action="store_true", help="print a JSON list of passages")
+    d.add_argument("--embedder", choices=EMBEDDERS, help="embedder (default: $KGEN_EMBEDDER or 'hash')")
+    d.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid", help=argparse.SUPPRESS)
+    d.set_defaults(handler=cmd_docs)
+
+    i = sub.add_parser("index", help="index a folder of markdown docs or a CANN include tree (no PATH: the shipped KB)")
+    i.add_argument("path", nargs="?", metavar="PATH", help="markdown folder, header tree, or one file")
+    i.add_argument("--rebuild", action="store_true", help="drop what was indexed from PATH (or everything) first")
+    i.add_argument("--embedder", choices=EMBEDDERS, help="embedder (default: $KGEN_EMBEDDER or 'hash')")
+    i.set_defaults(handler=cmd_index)
+
+
+def _err(msg: str) -> int:
+    print(f"kgen: error: {msg}", file=sys.stderr)
+    return 2
+
+
+class _Progress:
+    """A progress bar on a terminal; a plain line per step otherwise."""
+
+    def __init__(self, label: str) -> None:
+        self.tty = sys.stderr.isatty()
+        self.label = label
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int, key: str) -> None:
+        if total == 0:
+            return
+        if self.tty:
+            width = max(10, min(40, shutil.get_terminal_size((80, 20)).columns - 40))
+            fill = int(width * done / total)
+            sys.stderr.write(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done}/{total} pages")
+            if done >= total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+        elif done >= total or time.monotonic() - self.last > 2.0:
+            self.last = time.monotonic()
+            print(f"{self.label}: {done}/{total} pages", file=sys.stderr)
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    import retrieval
+    from retrieval.settings import SettingsError
+
+    query = " ".join(args.query).strip()
+    if not query:
+        return _err("empty query")
+    if args.k < 1:
+        return _err("-k must be at least 1")
+    try:
+        idx = retrieval.open_index(args.embedder, progress=_Progress("indexing the knowledge base"))
+    except SettingsError as e:
+        return _err(str(e))
+    except RuntimeError as e:
+        return _err(str(e))
+    hits = idx.search(query, k=args.k, mode=args.mode)
+    if args.json:
+        print(json.dumps([h.to_dict() for h in hits], ensure_ascii=False, indent=1))
+        return 0
+    if not hits:
+        print("no matching passage", file=sys.stderr)
+        return 1
+    for n, h in enumerate(hits, 1):
+        head = h.title + (f" — {h.section}" if h.section else "")
+        print(f"[{n}] {head}  ({h.source})")
+        text = h.text if len(h.text) <= 1200 else h.text[:1200].rsplit("\n", 1)[0] + "\n…"
+        print(textwrap.indent(text, "    "))
+        print()
+    return 0
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    import retrieval
+    from retrieval.index import Index
+    from retrieval.ingest import IngestError
+    from retrieval.settings import SettingsError, embedder_name, index_dir
+
+    try:
+        name = embedder_name(args.embedder)
+    except SettingsError as e:
+        return _err(str(e))
+    t0 = time.perf_counter()
+    try:
+        if args.path is None:
+            if args.rebuild:
+                shutil.rmtree(index_dir(name), ignore_errors=True)
+            idx = Index.open(name, progress=_Progress("indexing the knowledge base"), sync_kb=False)
+            from retrieval.corpus import load_kb
+            from retrieval.settings import KB_ROOT
+
+            stats = idx.sync("kb", load_kb(), kind="kb", root=str(KB_ROOT), progress=_Progress("indexing the knowledge base"))
+            print(f"kgen: knowledge base indexed: {stats.summary()}; {len(idx)} passages in {index_dir(name)}")
+            return 0
+        kind, stats = retrieval.index_path(args.path, embedder=name, rebuild=args.rebuild,
+                                           progress=_Progress(f"indexing {args.path}"))
+    except (IngestError, SettingsError) as e:
+        return _err(str(e))
+    except RuntimeError as e:
+        return _err(str(e))
+    print(f"kgen: indexed {args.path} ({kind}): {stats.summary()} [{time.perf_counter() - t0:.1f} s total]")
+    return 0
