@@ -38,6 +38,7 @@ inline std::string emulator_root() {
 inline bool is_library_file(const std::string& file) {
     static const std::string root = emulator_root();
     if (file.empty() || file[0] == '?') return true;
+    if (file[0] != '/') return true;  // relative paths are the C library's own sources (./nptl/...); user files are absolute
     if (file.compare(0, root.size(), root) == 0) return true;
     if (file.compare(0, 5, "/usr/") == 0) return true;
     return false;
@@ -55,9 +56,20 @@ inline bool resolve_frame(void* addr, SourceLoc* out) {
     snprintf(cmd, sizeof cmd, "addr2line -C -f -i -e '%s' 0x%lx 2>/dev/null", exe.c_str(), static_cast<unsigned long>(off));
     FILE* p = popen(cmd, "r");
     if (!p) return false;
-    char fn[512], loc[1024];
+    // whole lines: template function names easily exceed any fixed buffer and would desynchronise
+    // the (function, location) pairs
+    auto read_line = [p](std::string& out) {
+        out.clear();
+        char chunk[1024];
+        while (fgets(chunk, sizeof chunk, p)) {
+            out += chunk;
+            if (!out.empty() && out.back() == '\n') return true;
+        }
+        return !out.empty();
+    };
+    std::string fn, loc;
     bool found = false;
-    while (fgets(fn, sizeof fn, p) && fgets(loc, sizeof loc, p)) {
+    while (read_line(fn) && read_line(loc)) {
         std::string l = loc;
         while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.pop_back();
         auto paren = l.find(" (discriminator");
