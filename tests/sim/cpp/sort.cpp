@@ -200,8 +200,8 @@ __global__ __aicore__ void full_sort_kernel(GM_ADDR s, GM_ADDR vOut, GM_ADDR iOu
                     sum += len[k + j];
                 }
                 uint32_t sortedNum[4];
-                MrgSort<T>(nxt[GetSortOffset<T>(off[k])], MrgSortSrcList<T>(srcs[0], srcs[1], srcs[2], srcs[3]), lens,
-                           sortedNum, (uint16_t)((1u << take) - 1), 1);
+                MrgSortSrcList list = MrgSortSrcList(srcs[0], srcs[1], srcs[2], srcs[3]);  // deduced T, as in the docs
+                MrgSort(nxt[GetSortOffset<T>(off[k])], list, lens, sortedNum, (1u << take) - 1, 1);
                 len[k] = sum;
             }
             noff[nq] = off[k];
