@@ -23,7 +23,9 @@ from bench_bridge.sim.launch_syntax import LaunchSyntaxError, rewrite_launches
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 CXX = os.environ.get("KGEN_CXX", "g++")
-BASE_FLAGS = ["-std=c++17", "-O1", "-g", "-pthread", "-fno-strict-aliasing", "-Wno-attributes"]
+# -gdwarf-4: with DWARF 5, addr2line (binutils 2.40) names the rewritten copy of the source instead of
+# the user's file for the first rows of a translation unit's line table (file entry 0 vs 1)
+BASE_FLAGS = ["-std=c++17", "-O1", "-g", "-gdwarf-4", "-pthread", "-fno-strict-aliasing", "-Wno-attributes"]
 PRELUDE = "#include <kernel_operator.h>\n#include <acl/acl.h>\n"
 
 

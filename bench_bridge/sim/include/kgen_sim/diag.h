@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -89,10 +90,13 @@ inline bool resolve_frame(void* addr, SourceLoc* out) {
     return found;
 }
 
-inline SourceLoc user_location() {
+/// The innermost user-source frame. `exact_pc` (a faulting instruction, from a crash handler) is
+/// tried first: unlike the return addresses of the backtrace it must not be moved back a byte.
+inline SourceLoc user_location(void* exact_pc = nullptr) {
     void* frames[64];
     int n = backtrace(frames, 64);
     SourceLoc loc;
+    if (exact_pc && resolve_frame(static_cast<char*>(exact_pc) + 1, &loc)) return loc;
     for (int i = 1; i < n; ++i) {
         if (resolve_frame(frames[i], &loc)) return loc;
     }
@@ -117,8 +121,13 @@ inline std::string json_escape(const std::string& s) {
 
 inline std::mutex& diag_mutex() { static std::mutex m; return m; }
 
+inline void report_at(const SourceLoc& loc, Severity sev, const char* code, const std::string& message);
+
 inline void report(Severity sev, const char* code, const std::string& message) {
-    SourceLoc loc = user_location();
+    report_at(user_location(), sev, code, message);
+}
+
+inline void report_at(const SourceLoc& loc, Severity sev, const char* code, const std::string& message) {
     std::lock_guard<std::mutex> g(diag_mutex());
     static std::set<std::string> seen;
     if (sev == Severity::Warning) {
@@ -149,13 +158,19 @@ inline void report(Severity sev, const char* code, const std::string& message) {
     _exit(EXIT_KERNEL_ERROR);
 }
 
-inline void crash_handler(int sig) {
+inline void crash_handler(int sig, siginfo_t*, void* context) {
+    void* pc = nullptr;
+#if defined(__x86_64__)
+    if (context) pc = reinterpret_cast<void*>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    if (context) pc = reinterpret_cast<void*>(static_cast<ucontext_t*>(context)->uc_mcontext.pc);
+#endif
     const char* what = sig == SIGSEGV ? "segmentation fault (invalid memory access)"
                      : sig == SIGBUS  ? "bus error (misaligned or invalid memory access)"
                      : sig == SIGFPE  ? "arithmetic exception (integer division by zero?)"
                      : sig == SIGILL  ? "illegal instruction"
                                       : "abort";
-    report(Severity::Error, "kernel-crash", std::string("the program crashed: ") + what);
+    report_at(user_location(pc), Severity::Error, "kernel-crash", std::string("the program crashed: ") + what);
     abort_program();
 }
 
@@ -165,8 +180,8 @@ inline void install_crash_handlers() {
     std::call_once(once, [] {
         struct sigaction sa;
         std::memset(&sa, 0, sizeof sa);
-        sa.sa_handler = crash_handler;
-        sa.sa_flags = SA_RESETHAND;
+        sa.sa_sigaction = crash_handler;
+        sa.sa_flags = SA_RESETHAND | SA_SIGINFO;
         sigaction(SIGSEGV, &sa, nullptr);
         sigaction(SIGBUS, &sa, nullptr);
         sigaction(SIGFPE, &sa, nullptr);

@@ -7,10 +7,14 @@
 //    atomics behave as on hardware. Launches with more blocks than cores run in waves of
 //    `cores` blocks; a SyncAll in such a launch would deadlock on hardware and is reported.
 //  * Each core has its own Unified Buffer; nothing in UB survives from one block to the next.
+//  * SyncAll waiting for a block that already returned from the kernel hangs the hardware
+//    (`syncall-deadlock`). The soft SyncAll(gmWorkspace, ubWorkspace, usedCores) needs
+//    GetBlockNum() * 32 bytes in both workspaces, the GM one zeroed, usedCores <= GetBlockNum().
 // The `<<<>>>` syntax is rewritten by `kgen sim build` into a call of kgen::launch.
 //
 // @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll
 #pragma once
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <thread>
@@ -27,8 +31,11 @@ struct LaunchShared {
     std::condition_variable cv;
     uint32_t arrived = 0;
     uint64_t phase = 0;
+    uint32_t finished = 0;            // blocks whose kernel returned
+    std::vector<uint8_t> done;        // per block: kernel returned
 
-    /// All-block barrier (SyncAll).
+    /// All-block barrier (SyncAll). A block that ends while others wait here would hang the
+    /// hardware: reported as `syncall-deadlock` by a waiting block.
     void barrier() {
         std::unique_lock<std::mutex> lk(mu);
         uint64_t my = phase;
@@ -38,7 +45,23 @@ struct LaunchShared {
             cv.notify_all();
             return;
         }
-        cv.wait(lk, [&] { return phase != my; });
+        cv.wait(lk, [&] { return phase != my || arrived + finished >= block_num; });
+        if (phase == my) {
+            lk.unlock();
+            fail("syncall-deadlock", "SyncAll waits for %u block(s) that already returned from the kernel without reaching "
+                 "it: the hardware would hang here", block_num - arrived);
+        }
+    }
+    /// Called when a block's kernel returns.
+    void block_done(uint32_t b) {
+        std::lock_guard<std::mutex> g(mu);
+        ++finished;
+        if (b < done.size()) done[b] = 1;
+        cv.notify_all();
+    }
+    bool is_done(uint32_t b) {
+        std::lock_guard<std::mutex> g(mu);
+        return b < done.size() && done[b];
     }
 };
 
@@ -94,6 +117,7 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
     int id = ++launch_counter();
     LaunchShared shared;
     shared.block_num = cfg.block_dim;
+    shared.done.assign(cfg.block_dim, 0);
     uint32_t cores = std::max(1u, vector_core_num());
     shared.waves = cfg.block_dim > cores;
     for (uint32_t start = 0; start < cfg.block_dim; start += cores) {
@@ -111,6 +135,7 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
                 } catch (const KernelAbort&) {
                     abort_program();
                 }
+                shared.block_done(b);
                 flush_trace(id, name);
                 tls_core = nullptr;
                 delete ctx;
@@ -148,13 +173,38 @@ inline void SyncAll() {
     kgen::trace("SyncAll", kgen::Pipe::ALL, 0, 0, 6, 0);
     c.launch->barrier();
 }
-/// Soft SyncAll through a GM workspace (one int32 slot per core) and a UB scratch tensor.
+/// Soft SyncAll through a GM workspace: each core owns a 32-byte slot (8 int32) of gmWorkspace,
+/// which must start zeroed; a core bumps its own flag and polls the flags of the first usedCores
+/// cores (0 = all blocks) until each has reached its own count. ubWorkspace is the core's staging
+/// area (GetBlockNum() * 32 bytes).
 template <bool isAIVOnly = true>
 inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace, const int32_t usedCores = 0) {
-    gmWorkspace.check(0, 1, "SyncAll(workspace)");
-    ubWorkspace.live("SyncAll(workspace)");
-    (void)usedCores;
-    SyncAll<isAIVOnly>();
+    kgen::CoreContext& c = kgen::core();
+    uint32_t blocks = static_cast<uint32_t>(c.block_num);
+    if (usedCores < 0 || static_cast<uint32_t>(usedCores) > blocks)
+        kgen::fail("syncall-params", "SyncAll(workspace, usedCores=%d): usedCores must be in [0, GetBlockNum()=%u]", usedCores, blocks);
+    uint32_t n = usedCores ? static_cast<uint32_t>(usedCores) : blocks;
+    gmWorkspace.check(0, uint64_t(blocks) * 8, "SyncAll (gmWorkspace: GetBlockNum() * 32 bytes)");
+    ubWorkspace.check(0, uint64_t(blocks) * 8, "SyncAll (ubWorkspace: GetBlockNum() * 32 bytes)");
+    if (!c.launch) return;
+    if (c.launch->waves)
+        kgen::fail("syncall-waves", "SyncAll in a launch of %u blocks on %u cores: blocks of the later waves never start, "
+                   "so the hardware would deadlock (use numBlocks <= core count)", c.launch->block_num, kgen::vector_core_num());
+    kgen::trace("SyncAll", kgen::Pipe::ALL, uint64_t(n) * 32, 0, 6, 1);
+    int32_t* flags = gmWorkspace.raw();
+    uint32_t me = static_cast<uint32_t>(c.block_idx);
+    int32_t mine = __atomic_add_fetch(&flags[uint64_t(me) * 8], 1, __ATOMIC_SEQ_CST);
+    ubWorkspace.raw()[0] = mine;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t spins = 0;
+        while (__atomic_load_n(&flags[uint64_t(i) * 8], __ATOMIC_SEQ_CST) < mine) {
+            if (c.launch->is_done(i) && __atomic_load_n(&flags[uint64_t(i) * 8], __ATOMIC_SEQ_CST) < mine)
+                kgen::fail("syncall-deadlock", "SyncAll(workspace) waits for block %u, which returned from the kernel without "
+                           "reaching it (or the workspace was not zeroed): the hardware would hang here", i);
+            if (++spins > 64) std::this_thread::sleep_for(std::chrono::microseconds(50));
+            else std::this_thread::yield();
+        }
+    }
 }
 
 }  // namespace AscendC

@@ -222,7 +222,8 @@ public:
         uintptr_t start = 0;
         size_t bytes = 0;
         if (!reg.empty() && !reg.contains(ptr_ + i, n * sizeof(T), &start, &bytes)) {
-            if (start && reinterpret_cast<uintptr_t>(ptr_ + i) < start + bytes)
+            // inside an allocation, or just past its end (up to 4 KB): name that allocation
+            if (start && reinterpret_cast<uintptr_t>(ptr_ + i) < start + bytes + 4096)
                 kgen::fail("gm-out-of-bounds", "%s touches bytes [%llu, %llu) of a %llu-byte device allocation", api,
                            (unsigned long long)(reinterpret_cast<uintptr_t>(ptr_ + i) - start),
                            (unsigned long long)(reinterpret_cast<uintptr_t>(ptr_ + i + n) - start), (unsigned long long)bytes);
