@@ -164,6 +164,7 @@ __global__ __aicore__ void transpose_kernel(GM_ADDR src, GM_ADDR dst, GM_ADDR pr
     LocalTensor<T> s = bs.Get<T>(), d = bd.Get<T>();
     LocalTensor<uint8_t> tmp = bt.Get<uint8_t>((uint32_t)pg.GetValue(6));
     load_ub(s, sg, n);
+    for (uint32_t i = 0; i < n; ++i) d.SetValue(i, 0);
     if (pg.GetValue(7)) d = s;  // in place
     if (pg.GetValue(0) == 0) {
         if constexpr (sizeof(T) == 2) Transpose(d, s);
