@@ -1,0 +1,179 @@
+"""``run_project``: run one case of a built project in a child process (limits, private temp dir):
+the host TilingFunc on a TilingContext made from the inputs/outputs/attrs, then the kernel."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bench_bridge.project.build import ProjectBuild
+from bench_bridge.project.dtypes import DType, dtype_of, from_any, from_bytes, to_bytes
+from bench_bridge.project.model import OpProject
+from bench_bridge.sim import Diagnostic, RunResult, run
+
+SOC_VECTOR_CORES = {"910B2": 48, "910B4": 40}
+
+
+@dataclass
+class ProjectRun:
+    ok: bool
+    outputs: list[np.ndarray] = field(default_factory=list)
+    run: RunResult | None = None
+    block_dim: int = 0
+    tiling_key: int = 0
+    workspace_bytes: int = 0
+    workspace_sizes: list[int] = field(default_factory=list)
+    tiling_bytes: bytes = b""
+    summary: dict = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+
+def _fail(project: OpProject, msg: str, code: str) -> ProjectRun:
+    return ProjectRun(False, diagnostics=[Diagnostic("error", msg, str(project.path), 0, 0, code, "runtime")])
+
+
+def _attr_line(a, value) -> str:
+    k = a.kind
+    try:
+        if k == "int":
+            return f"attr {a.name} int {int(value)}"
+        if k == "float":
+            return f"attr {a.name} float {float(value)!r}"
+        if k == "bool":
+            return f"attr {a.name} bool {int(bool(value))}"
+        if k == "str":
+            h = str(value).encode().hex()
+            return f"attr {a.name} str {h or '-'}"
+        if k in ("list_int", "list_float", "list_bool"):
+            vals = list(value)
+            conv = {"list_int": lambda v: str(int(v)), "list_float": lambda v: repr(float(v)), "list_bool": lambda v: str(int(bool(v)))}[k]
+            return f"attr {a.name} {k} {len(vals)} " + " ".join(conv(v) for v in vals)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"attribute '{a.name}' ({k}): cannot use value {value!r}: {e}") from None
+    raise ValueError(f"attribute '{a.name}': type {k} is not supported by the emulator")
+
+
+def _soc() -> str:
+    s = os.environ.get("KGEN_SOC", "910B2")
+    s = s.replace("Ascend", "").replace("ascend", "")
+    return s if s in SOC_VECTOR_CORES else "910B2"
+
+
+def run_project(build: ProjectBuild, inputs: list, outputs: list[tuple], attrs: dict | None = None, timeout: float = 60.0,
+                trace: bool = False) -> ProjectRun:
+    """Run one case: ``inputs`` per OpDef input (numpy arrays or torch tensors; None for an absent optional
+    input), ``outputs`` as (shape, dtype) per OpDef output, ``attrs`` by name (defaults fill the rest).
+
+    User mistakes, TilingFunc failures, kernel errors, crashes and hangs come back as diagnostics."""
+    project = build.project
+    if not build.ok:
+        return ProjectRun(False, diagnostics=list(build.diagnostics) or [Diagnostic("error", "the build failed", str(project.path), 0, 0, "compile")])
+    combo = project.combo(build.combo)
+    if len(inputs) != len(project.inputs):
+        return _fail(project, f"{project.op_type} takes {len(project.inputs)} inputs ({', '.join(p.name for p in project.inputs)}); "
+                              f"{len(inputs)} given", "bad-inputs")
+    if len(outputs) != len(project.outputs):
+        return _fail(project, f"{project.op_type} has {len(project.outputs)} outputs ({', '.join(p.name for p in project.outputs)}); "
+                              f"{len(outputs)} given", "bad-outputs")
+    in_types: list[DType | None] = []
+    for p, v in zip(project.inputs, inputs):
+        if v is None:
+            if p.param_type != "optional":
+                return _fail(project, f"input '{p.name}' is required but was not given", "bad-inputs")
+            in_types.append(None)
+            continue
+        try:
+            in_types.append(dtype_of(v))
+        except (KeyError, TypeError) as e:
+            return _fail(project, f"input '{p.name}': {e}", "bad-inputs")
+    try:
+        out_types = [from_any(dt) for _, dt in outputs]
+    except KeyError as e:
+        return _fail(project, f"outputs: {e}", "bad-outputs")
+    got = [t.name if t else None for t in in_types] + [t.name for t in out_types]
+    want = [combo[p.name] for p in [*project.inputs, *project.outputs]]
+    if any(g is not None and g != w for g, w in zip(got, want)):
+        k = project.match_combo([t.name if t else None for t in in_types], [t.name for t in out_types])
+        combos = "; ".join(", ".join(f"{n}={d}" for n, d in c.items()) for c in project.combos())
+        if k is None:
+            msg = (f"no dtype combination of {project.op_type} matches the given dtypes "
+                   f"({', '.join(f'{p.name}={g}' for p, g in zip([*project.inputs, *project.outputs], got))}); the OpDef declares: {combos}")
+            return _fail(project, msg, "no-dtype-combination")
+        return _fail(project, f"this build is dtype combination {build.combo}; the given dtypes are combination {k} "
+                              f"(build that one with build_project(project, {k}))", "dtype-combination-mismatch")
+    attrs = dict(attrs or {})
+    unknown = set(attrs) - {a.name for a in project.attrs}
+    if unknown:
+        return _fail(project, f"{project.op_type} has no attribute(s) {', '.join(sorted(unknown))} "
+                              f"(declared: {', '.join(a.name for a in project.attrs) or 'none'})", "bad-attrs")
+
+    work = Path(tempfile.mkdtemp(prefix="kgen-project-run-"))
+    try:
+        lines = [f"op {project.op_type}", f"summary {work / 'summary.json'}"]
+        for k, (p, v, t) in enumerate(zip(project.inputs, inputs, in_types)):
+            if v is None:
+                lines.append(f"absent {k}")
+                continue
+            path = work / f"in{k}.bin"
+            path.write_bytes(to_bytes(v, t))
+            shape = tuple(v.shape)
+            fmt = _fmt(p.formats[build.combo])
+            lines.append(f"input {p.name} {k} {t.ge} {fmt} {int(p.value_depend)} {path} {len(shape)} " + " ".join(map(str, shape)))
+        out_paths = []
+        for k, (p, (shape, _), t) in enumerate(zip(project.outputs, outputs, out_types)):
+            path = work / f"out{k}.bin"
+            out_paths.append(path)
+            shape = tuple(int(s) for s in shape)
+            lines.append(f"output {p.name} {k} {t.ge} {_fmt(p.formats[build.combo])} 0 {path} {len(shape)} " + " ".join(map(str, shape)))
+        for a in project.attrs:
+            if a.name in attrs:
+                value = attrs[a.name]
+            elif a.has_default:
+                value = a.default
+            else:
+                return _fail(project, f"attribute '{a.name}' of {project.op_type} has no default and was not given", "bad-attrs")
+            try:
+                lines.append(_attr_line(a, value))
+            except ValueError as e:
+                return _fail(project, str(e), "bad-attrs")
+        job = work / "job.txt"
+        job.write_text("\n".join(lines) + "\n")
+        soc = _soc()
+        env = {"KGEN_SOC": soc, "KGEN_SIM_VECTOR_CORES": str(SOC_VECTOR_CORES[soc]), "KGEN_SIM_TIMEOUT": str(int(timeout) + 1)}
+        r = run(build.binary, ["run", str(job)], cwd=work, timeout=timeout, env=env, trace=trace)
+        summary = {}
+        if (work / "summary.json").exists():
+            try:
+                summary = json.loads((work / "summary.json").read_text())
+            except json.JSONDecodeError:
+                summary = {}
+        pr = ProjectRun(r.ok and summary.get("stage") == "done", run=r, summary=summary, diagnostics=list(r.diagnostics))
+        pr.block_dim = int(summary.get("block_dim", 0))
+        pr.tiling_key = int(summary.get("tiling_key", 0))
+        pr.workspace_sizes = [int(x) for x in summary.get("workspace_sizes", [])]
+        pr.workspace_bytes = sum(pr.workspace_sizes)
+        pr.tiling_bytes = bytes.fromhex(summary.get("tiling_hex", ""))
+        if r.ok and summary.get("stage") != "done":
+            pr.diagnostics.append(Diagnostic("error", f"the run ended at stage '{summary.get('stage', 'start')}' "
+                                                      f"{summary.get('error', '')}".strip(), str(project.path), 0, 0, "project", "runtime"))
+        if pr.ok:
+            for path, (shape, _), t in zip(out_paths, outputs, out_types):
+                pr.outputs.append(from_bytes(path.read_bytes(), t, tuple(int(s) for s in shape)))
+        return pr
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _fmt(name: str) -> int:
+    from bench_bridge.project.dtypes import FORMATS
+
+    return next((v for v, n in FORMATS.items() if n == name), 2)

@@ -1,0 +1,446 @@
+// kgen host-side emulation -- the program main of a custom-operator project build.
+//
+// `prog describe OUT.json` writes what the registrations declared (OpDefs, tiling classes).
+// `prog run JOB.txt` runs one case the way the CANN framework would: build the TilingContext from
+// the job (shapes, dtypes, formats, attributes), run TilingParse and the TilingFunc, check their
+// results, allocate GM for inputs, outputs, workspace and tiling data, launch the kernel entry with
+// the block dim the TilingFunc set, and write the outputs and a JSON summary.
+// Not an AscendC API: the emulator's stand-in for the CANN runtime (aclnn) around a custom op.
+#pragma once
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "kgen_sim/host_registry.h"
+#include "kgen_sim/tiling_kernel.h"
+#include "register/op_def_registry.h"
+
+/// Defined in the generated kernel translation unit (absent in the describe-only build).
+extern "C" int kgen_project_launch(uint32_t block_dim, uint8_t** args, size_t nargs) __attribute__((weak));
+
+namespace kgen {
+namespace host {
+
+inline std::string jstr(const std::string& s) { return "\"" + kgen::json_escape(s) + "\""; }
+
+inline void describe_param(std::ostream& o, const ops::OpParamDef& p) {
+    o << "{\"name\":" << jstr(p.kgen_name()) << ",\"param_type\":" << int(p.kgen_param_type()) << ",\"dtypes\":[";
+    for (size_t i = 0; i < p.kgen_dtypes().size(); ++i) o << (i ? "," : "") << int(p.kgen_dtypes()[i]);
+    o << "],\"formats\":[";
+    for (size_t i = 0; i < p.kgen_formats().size(); ++i) o << (i ? "," : "") << int(p.kgen_formats()[i]);
+    o << "],\"dtype_is_list\":" << (p.kgen_dtype_is_list() ? "true" : "false")
+      << ",\"format_is_list\":" << (p.kgen_format_is_list() ? "true" : "false")
+      << ",\"value_depend\":" << (p.kgen_value_depend() ? "true" : "false") << ",\"follow\":" << jstr(p.kgen_follow()) << "}";
+}
+
+inline void describe_attr(std::ostream& o, const ops::OpAttrDef& a) {
+    o.precision(9);
+    o << "{\"name\":" << jstr(a.kgen_name()) << ",\"kind\":" << jstr(attr_kind_name(a.kgen_kind()))
+      << ",\"required\":" << (const_cast<ops::OpAttrDef&>(a).IsRequired() ? "true" : "false")
+      << ",\"has_default\":" << (a.kgen_has_default() ? "true" : "false") << ",\"default\":";
+    if (!a.kgen_has_default()) { o << "null}"; return; }
+    auto list = [&](auto& v) { o << "["; for (size_t i = 0; i < v.size(); ++i) o << (i ? "," : "") << v[i]; o << "]"; };
+    switch (a.kgen_kind()) {
+        case AttrKind::Int: o << a.kgen_i(); break;
+        case AttrKind::Float: o << a.kgen_f(); break;
+        case AttrKind::Bool: o << (a.kgen_b() ? "true" : "false"); break;
+        case AttrKind::Str: o << jstr(a.kgen_s()); break;
+        case AttrKind::ListInt: list(a.kgen_li()); break;
+        case AttrKind::ListFloat: list(a.kgen_lf()); break;
+        case AttrKind::ListBool: { std::vector<int> v(a.kgen_lb().begin(), a.kgen_lb().end()); o << "["; for (size_t i = 0; i < v.size(); ++i) o << (i ? "," : "") << (v[i] ? "true" : "false"); o << "]"; break; }
+        case AttrKind::ListListInt: {
+            o << "[";
+            for (size_t i = 0; i < a.kgen_lli().size(); ++i) { o << (i ? "," : ""); list(a.kgen_lli()[i]); }
+            o << "]";
+            break;
+        }
+        default: o << "null";
+    }
+    o << "}";
+}
+
+inline int describe(const char* out_path) {
+    std::ostringstream o;
+    o << "{\"ops\":[";
+    bool first = true;
+    for (auto& kv : op_defs()) {
+        std::unique_ptr<ops::OpDef> def = kv.second();
+        auto it = op_impls().find(def->kgen_type());
+        const OpImpl* impl = it == op_impls().end() ? nullptr : &it->second;
+        o << (first ? "" : ",") << "{\"type\":" << jstr(def->kgen_type()) << ",\"inputs\":[";
+        first = false;
+        for (size_t i = 0; i < def->inputs_.size(); ++i) { o << (i ? "," : ""); describe_param(o, def->inputs_[i]); }
+        o << "],\"outputs\":[";
+        for (size_t i = 0; i < def->outputs_.size(); ++i) { o << (i ? "," : ""); describe_param(o, def->outputs_[i]); }
+        o << "],\"attrs\":[";
+        for (size_t i = 0; i < def->attrs_.size(); ++i) { o << (i ? "," : ""); describe_attr(o, def->attrs_[i]); }
+        o << "],\"configs\":[";
+        for (size_t i = 0; i < def->aicore_.configs_.size(); ++i) {
+            const auto& c = def->aicore_.configs_[i];
+            o << (i ? "," : "") << "{\"soc\":" << jstr(c.first) << ",\"inputs\":[";
+            for (size_t k = 0; k < c.second.inputs_.size(); ++k) { o << (k ? "," : ""); describe_param(o, c.second.inputs_[k]); }
+            o << "],\"outputs\":[";
+            for (size_t k = 0; k < c.second.outputs_.size(); ++k) { o << (k ? "," : ""); describe_param(o, c.second.outputs_[k]); }
+            o << "]}";
+        }
+        o << "],\"has_tiling\":" << ((def->aicore_.tiling_ || (impl && impl->tiling)) ? "true" : "false")
+          << ",\"has_tiling_parse\":" << ((impl && impl->tiling_parse) ? "true" : "false")
+          << ",\"has_infer_shape\":" << ((def->infer_shape_ || (impl && impl->infer_shape)) ? "true" : "false")
+          << ",\"has_infer_dtype\":" << ((def->infer_dtype_ || (impl && impl->infer_dtype)) ? "true" : "false") << "}";
+    }
+    o << "],\"impls\":[";
+    first = true;
+    for (auto& kv : op_impls()) {
+        o << (first ? "" : ",") << jstr(kv.first);
+        first = false;
+    }
+    o << "],\"tiling_classes\":[";
+    first = true;
+    for (auto& kv : tiling_classes()) {
+        TilingClass c;
+        kv.second(c);
+        o << (first ? "" : ",") << "{\"name\":" << jstr(c.name) << ",\"size\":" << c.size << ",\"align\":" << c.align << ",\"fields\":[";
+        first = false;
+        for (size_t i = 0; i < c.fields.size(); ++i) {
+            const TilingField& f = c.fields[i];
+            o << (i ? "," : "") << "{\"name\":" << jstr(f.name) << ",\"type\":" << jstr(f.type) << ",\"elem_size\":" << f.elem_size
+              << ",\"count\":" << f.count << ",\"offset\":" << f.offset << ",\"is_struct\":" << (f.is_struct ? "true" : "false") << "}";
+        }
+        o << "]}";
+    }
+    o << "],\"tiling_registrations\":[";
+    for (size_t i = 0; i < tiling_registrations().size(); ++i)
+        o << (i ? "," : "") << "[" << jstr(tiling_registrations()[i].first) << "," << jstr(tiling_registrations()[i].second) << "]";
+    o << "]}\n";
+    std::ofstream f(out_path);
+    f << o.str();
+    return f.good() ? 0 : 2;
+}
+
+// ---- run one job ----------------------------------------------------------------------------
+
+struct JobTensor {
+    std::string name;
+    int ir = 0;
+    int dtype = 0;
+    int format = 2;
+    bool value_depend = false;
+    std::string path;
+    std::vector<int64_t> dims;
+    std::vector<uint8_t> host;
+    uint8_t* gm = nullptr;
+    size_t bytes = 0;
+};
+
+struct Job {
+    std::string op, summary;
+    std::vector<JobTensor> inputs, outputs;
+    std::vector<int> absent;  // IR indices of absent optional inputs, in kernel order positions
+    std::vector<std::string> arg_order;  // "i<k>", "a" (absent), "o<k>"
+    std::vector<std::unique_ptr<AttrValue>> attrs;
+};
+
+inline std::string unhex(const std::string& h) {
+    std::string s;
+    for (size_t i = 0; i + 1 < h.size(); i += 2) s.push_back(static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16)));
+    return s;
+}
+
+inline bool read_job(const char* path, Job& job, std::string& err) {
+    std::ifstream f(path);
+    if (!f) { err = std::string("cannot open job file ") + path; return false; }
+    std::string line;
+    while (std::getline(f, line)) {
+        std::istringstream ls(line);
+        std::string kw;
+        if (!(ls >> kw)) continue;
+        if (kw == "op") ls >> job.op;
+        else if (kw == "summary") ls >> job.summary;
+        else if (kw == "input" || kw == "output") {
+            JobTensor t;
+            int vd = 0;
+            size_t nd = 0;
+            ls >> t.name >> t.ir >> t.dtype >> t.format >> vd >> t.path >> nd;
+            t.value_depend = vd != 0;
+            t.dims.resize(nd);
+            for (auto& d : t.dims) ls >> d;
+            if (!ls) { err = "malformed job line: " + line; return false; }
+            if (kw == "input") { job.arg_order.push_back("i" + std::to_string(job.inputs.size())); job.inputs.push_back(std::move(t)); }
+            else { job.arg_order.push_back("o" + std::to_string(job.outputs.size())); job.outputs.push_back(std::move(t)); }
+        } else if (kw == "absent") {
+            int ir = 0;
+            ls >> ir;
+            job.absent.push_back(ir);
+            job.arg_order.push_back("a");
+        } else if (kw == "attr") {
+            auto a = std::make_unique<AttrValue>();
+            std::string kind;
+            ls >> a->name >> kind;
+            size_t n = 0;
+            if (kind == "int") { a->kind = AttrKind::Int; ls >> a->i; }
+            else if (kind == "float") { a->kind = AttrKind::Float; double d; ls >> d; a->f = static_cast<float>(d); }
+            else if (kind == "bool") { a->kind = AttrKind::Bool; int b; ls >> b; a->b = b != 0; }
+            else if (kind == "str") { a->kind = AttrKind::Str; std::string h; ls >> h; a->s = unhex(h == "-" ? "" : h); }
+            else if (kind == "list_int") { a->kind = AttrKind::ListInt; ls >> n; a->li.resize(n); for (auto& v : a->li) ls >> v; }
+            else if (kind == "list_float") { a->kind = AttrKind::ListFloat; ls >> n; a->lf.resize(n); for (auto& v : a->lf) { double d; ls >> d; v = float(d); } }
+            else if (kind == "list_bool") { a->kind = AttrKind::ListBool; ls >> n; a->lb.reset(new bool[n ? n : 1]); a->lb_size = n; for (size_t k = 0; k < n; ++k) { int b; ls >> b; a->lb[k] = b != 0; } }
+            else { err = "unsupported attribute kind in job: " + kind; return false; }
+            if (!ls) { err = "malformed job line: " + line; return false; }
+            a->seal();
+            job.attrs.push_back(std::move(a));
+        }
+    }
+    return true;
+}
+
+inline size_t dtype_bytes(int dt) {
+    int n = ge::GetSizeByDataType(static_cast<ge::DataType>(dt));
+    return n > 0 ? static_cast<size_t>(n) : 1;
+}
+
+inline std::string hex_bytes(const void* p, size_t n) {
+    static const char* d = "0123456789abcdef";
+    std::string s;
+    const uint8_t* b = static_cast<const uint8_t*>(p);
+    for (size_t i = 0; i < n; ++i) { s.push_back(d[b[i] >> 4]); s.push_back(d[b[i] & 15]); }
+    return s;
+}
+
+struct Summary {
+    std::string stage = "start";
+    std::string error;
+    uint32_t tiling_status = 0;
+    uint32_t block_dim = 0;
+    uint64_t tiling_key = 0;
+    std::string tiling_hex;
+    size_t tiling_size = 0;
+    std::vector<size_t> workspace;
+    std::vector<std::string> infer_notes;
+    uint64_t key_asked = 0, key_matched = 0;
+};
+
+inline void write_summary(const std::string& path, const Summary& s) {
+    if (path.empty()) return;
+    std::ofstream f(path);
+    f << "{\"stage\":" << jstr(s.stage) << ",\"error\":" << jstr(s.error) << ",\"tiling_status\":" << s.tiling_status
+      << ",\"block_dim\":" << s.block_dim << ",\"tiling_key\":" << s.tiling_key << ",\"tiling_size\":" << s.tiling_size
+      << ",\"tiling_hex\":" << jstr(s.tiling_hex) << ",\"workspace_sizes\":[";
+    for (size_t i = 0; i < s.workspace.size(); ++i) f << (i ? "," : "") << s.workspace[i];
+    f << "],\"infer_notes\":[";
+    for (size_t i = 0; i < s.infer_notes.size(); ++i) f << (i ? "," : "") << jstr(s.infer_notes[i]);
+    f << "],\"tiling_key_checks\":" << s.key_asked << ",\"tiling_key_matches\":" << s.key_matched << "}\n";
+}
+
+[[noreturn]] inline void job_error(Summary& s, const std::string& path, const char* code, const std::string& msg) {
+    s.error = msg;
+    write_summary(path, s);
+    std::fprintf(stderr, "kgen: error: %s [%s]\n", msg.c_str(), code);
+    if (const char* dp = std::getenv("KGEN_DIAG_FILE")) {
+        if (FILE* f = std::fopen(dp, "a")) {
+            std::fprintf(f, "{\"severity\":\"error\",\"code\":\"%s\",\"file\":\"\",\"line\":0,\"function\":\"\",\"block\":-1,\"message\":\"%s\"}\n",
+                         code, kgen::json_escape(msg).c_str());
+            std::fclose(f);
+        }
+    }
+    std::fflush(stdout);
+    _exit(kgen::EXIT_KERNEL_ERROR);
+}
+
+inline int run(const char* job_path) {
+    kgen::install_crash_handlers();
+    Job job;
+    Summary sum;
+    std::string err;
+    if (!read_job(job_path, job, err)) job_error(sum, job.summary, "job", err);
+
+    std::unique_ptr<ops::OpDef> def;
+    for (auto& kv : op_defs())
+        if (kv.first == job.op) def = kv.second();
+    OpImpl impl;
+    auto it = op_impls().find(job.op);
+    if (it != op_impls().end()) impl = it->second;
+    gert::TilingKernelFunc tiling_fn = def && def->aicore_.tiling_ ? def->aicore_.tiling_ : impl.tiling;
+    gert::InferShapeKernelFunc infer_shape = def && def->infer_shape_ ? def->infer_shape_ : impl.infer_shape;
+    gert::InferDataTypeKernelFunc infer_dtype = def && def->infer_dtype_ ? def->infer_dtype_ : impl.infer_dtype;
+    if (!tiling_fn)
+        job_error(sum, job.summary, "no-tiling-func", "operator " + job.op + " has no TilingFunc: register one with "
+                  "this->AICore().SetTiling(f) in the OpDef or IMPL_OP_OPTILING(" + job.op + ").Tiling(f)");
+
+    // load inputs
+    for (size_t k = 0; k < job.inputs.size(); ++k) {
+        JobTensor& t = job.inputs[k];
+        int64_t n = 1;
+        for (int64_t d : t.dims) n *= d;
+        t.bytes = static_cast<size_t>(n) * dtype_bytes(t.dtype);
+        std::ifstream f(t.path, std::ios::binary);
+        t.host.resize(t.bytes);
+        if (!f || (t.bytes && !f.read(reinterpret_cast<char*>(t.host.data()), t.bytes)))
+            job_error(sum, job.summary, "job", "cannot read input file " + t.path);
+        for (int vd : impl.value_depend_inputs)
+            if (vd == t.ir) t.value_depend = true;
+    }
+    for (auto& t : job.outputs) {
+        int64_t n = 1;
+        for (int64_t d : t.dims) n *= d;
+        t.bytes = static_cast<size_t>(n) * dtype_bytes(t.dtype);
+    }
+
+    // contexts
+    auto slot = [](const JobTensor& t) {
+        TensorSlot s;
+        s.name = t.name;
+        s.ir_index = t.ir;
+        for (int64_t d : t.dims) { s.shape.MutableOriginShape().AppendDim(d); s.shape.MutableStorageShape().AppendDim(d); }
+        s.desc = gert::CompileTimeTensorDesc(static_cast<ge::DataType>(t.dtype), static_cast<ge::Format>(t.format));
+        s.tensor = gert::Tensor(s.shape, static_cast<ge::DataType>(t.dtype), static_cast<ge::Format>(t.format), t.host.data(),
+                                t.value_depend, t.name);
+        return s;
+    };
+    auto ctx = std::make_unique<gert::TilingContext>();
+    ctx->kgen_node_name = job.op;
+    ctx->kgen_node_type = job.op;
+    for (auto& t : job.inputs) ctx->kgen_inputs.push_back(slot(t));
+    for (auto& t : job.outputs) ctx->kgen_outputs.push_back(slot(t));
+    ctx->kgen_attrs = gert::RuntimeAttrs(&job.attrs);
+
+    if (infer_shape) {
+        gert::InferShapeContext ic;
+        ic.kgen_node_name = ic.kgen_node_type = job.op;
+        for (auto& s : ctx->kgen_inputs) { ic.kgen_in.push_back(s.shape.GetOriginShape()); ic.kgen_in_ir.push_back(s.ir_index); ic.kgen_tensors.push_back(&s.tensor); }
+        ic.kgen_out.resize(ctx->kgen_outputs.size());
+        ic.kgen_attrs = &ctx->kgen_attrs;
+        ge::graphStatus st = infer_shape(&ic);
+        if (st != ge::GRAPH_SUCCESS) {
+            sum.infer_notes.push_back("InferShape returned failure (" + std::to_string(st) + ")");
+            kgen::host::host_warn("infer-shape-failed", "the InferShape function of %s returned %u (not GRAPH_SUCCESS)", job.op.c_str(), st);
+        } else {
+            for (size_t k = 0; k < ic.kgen_out.size(); ++k) {
+                if (ic.kgen_out[k] != ctx->kgen_outputs[k].shape.GetOriginShape()) {
+                    std::string got, want;
+                    for (int64_t d : ic.kgen_out[k].ToVector()) got += std::to_string(d) + ",";
+                    for (int64_t d : job.outputs[k].dims) want += std::to_string(d) + ",";
+                    std::string note = "InferShape gives output '" + job.outputs[k].name + "' the shape [" + got + "] but the reference output has [" + want + "]";
+                    sum.infer_notes.push_back(note);
+                    kgen::host::host_warn("infer-shape-mismatch", "%s", note.c_str());
+                }
+            }
+        }
+    }
+    if (infer_dtype) {
+        gert::InferDataTypeContext dc;
+        dc.kgen_node_name = dc.kgen_node_type = job.op;
+        for (auto& s : ctx->kgen_inputs) { dc.kgen_in.push_back(s.desc.GetDataType()); dc.kgen_in_ir.push_back(s.ir_index); }
+        dc.kgen_out.assign(ctx->kgen_outputs.size(), ge::DT_UNDEFINED);
+        dc.kgen_attrs = &ctx->kgen_attrs;
+        if (infer_dtype(&dc) == ge::GRAPH_SUCCESS) {
+            for (size_t k = 0; k < dc.kgen_out.size(); ++k) {
+                if (dc.kgen_out[k] != ge::DT_UNDEFINED && dc.kgen_out[k] != ctx->kgen_outputs[k].desc.GetDataType()) {
+                    std::string note = "InferDataType gives output '" + job.outputs[k].name + "' " +
+                                       std::to_string(int(dc.kgen_out[k])) + " but the build's combination has " +
+                                       std::to_string(int(ctx->kgen_outputs[k].desc.GetDataType()));
+                    sum.infer_notes.push_back(note);
+                    kgen::host::host_warn("infer-dtype-mismatch", "%s", note.c_str());
+                }
+            }
+        }
+    }
+
+    // TilingParse (compile info), then the TilingFunc
+    std::shared_ptr<void> compile_info;
+    if (impl.tiling_parse) {
+        gert::TilingParseContext pc;
+        pc.kgen_node_name = pc.kgen_node_type = job.op;
+        if (impl.make_compile_info) compile_info = impl.make_compile_info();
+        pc.kgen_compile_info = compile_info.get();
+        ge::graphStatus st = impl.tiling_parse(&pc);
+        if (st != ge::GRAPH_SUCCESS)
+            job_error(sum, job.summary, "tiling-parse-failed", "the TilingParse function of " + job.op + " returned " + std::to_string(st) + " (not GRAPH_SUCCESS)");
+        ctx->kgen_compile_info = compile_info.get();
+    }
+    sum.stage = "tiling";
+    ge::graphStatus st = tiling_fn(ctx.get());
+    std::fflush(stdout);
+    sum.tiling_status = st;
+    sum.block_dim = ctx->kgen_block_dim;
+    sum.tiling_key = ctx->kgen_tiling_key;
+    sum.tiling_size = ctx->kgen_tiling.GetDataSize();
+    sum.tiling_hex = hex_bytes(ctx->kgen_tiling.GetData(), sum.tiling_size);
+    for (size_t k = 0; k < ctx->kgen_workspace_num; ++k) sum.workspace.push_back(ctx->kgen_workspace[k]);
+    if (st != ge::GRAPH_SUCCESS)
+        job_error(sum, job.summary, "tiling-failed", "the TilingFunc of " + job.op + " returned " + std::to_string(st) +
+                  " (not GRAPH_SUCCESS): the framework stops before launching the kernel");
+    if (ctx->kgen_block_dim == 0)
+        job_error(sum, job.summary, "block-dim-zero", "the TilingFunc of " + job.op + " left the block dim at 0 (call context->SetBlockDim(n))");
+    if (ctx->kgen_block_dim > 65535)
+        job_error(sum, job.summary, "block-dim-too-large", "the TilingFunc of " + job.op + " set block dim " + std::to_string(ctx->kgen_block_dim) + " (at most 65535)");
+    sum.stage = "launch";
+    write_summary(job.summary, sum);
+
+    if (!kgen_project_launch)
+        job_error(sum, job.summary, "no-kernel", "this build has no kernel (describe-only build)");
+
+    // device memory
+    std::vector<uint8_t*> args;
+    size_t in_k = 0, out_k = 0;
+    for (const std::string& a : job.arg_order) {
+        if (a == "a") { args.push_back(nullptr); continue; }
+        JobTensor& t = a[0] == 'i' ? job.inputs[in_k++] : job.outputs[out_k++];
+        void* p = nullptr;
+        if (aclrtMalloc(&p, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+            job_error(sum, job.summary, "oom", "cannot allocate " + std::to_string(t.bytes) + " bytes of GM for " + t.name);
+        if (a[0] == 'i' && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
+        t.gm = static_cast<uint8_t*>(p);
+        args.push_back(t.gm);
+    }
+    size_t ws_total = 0;
+    for (size_t w : sum.workspace) ws_total += w;
+    void* ws = nullptr;
+    if (ws_total) {
+        if (aclrtMalloc(&ws, ws_total, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+            job_error(sum, job.summary, "oom", "cannot allocate a workspace of " + std::to_string(ws_total) + " bytes");
+    } else {
+        ws = std::aligned_alloc(512, 512);  // a valid address, but no GM allocation: any access is reported
+    }
+    args.push_back(static_cast<uint8_t*>(ws));
+    void* tiling = nullptr;
+    aclrtMalloc(&tiling, sum.tiling_size ? sum.tiling_size : 1, ACL_MEM_MALLOC_HUGE_FIRST);
+    if (sum.tiling_size) std::memcpy(tiling, ctx->kgen_tiling.GetData(), sum.tiling_size);
+    args.push_back(static_cast<uint8_t*>(tiling));
+
+    TilingKeyState& ks = tiling_key_state();
+    ks.key = ctx->kgen_tiling_key;
+    ks.asked = 0;
+    ks.matched = 0;
+    int rc = kgen_project_launch(ctx->kgen_block_dim, args.data(), args.size());
+    sum.key_asked = ks.asked.load();
+    sum.key_matched = ks.matched.load();
+    if (rc != 0) job_error(sum, job.summary, "kernel-signature", "the kernel entry could not be called with the OpDef's arguments (see above)");
+    if (sum.key_asked > 0 && sum.key_matched == 0)
+        job_error(sum, job.summary, "tiling-key-unmatched", "the TilingFunc set tiling key " + std::to_string(ctx->kgen_tiling_key) +
+                  " but no TILING_KEY_IS branch of the kernel matches it: CANN builds one kernel per TILING_KEY_IS key, "
+                  "so this launch would fail on hardware");
+
+    for (auto& t : job.outputs) {
+        std::ofstream f(t.path, std::ios::binary);
+        f.write(reinterpret_cast<const char*>(t.gm), static_cast<std::streamsize>(t.bytes));
+        if (!f) job_error(sum, job.summary, "job", "cannot write output file " + t.path);
+    }
+    sum.stage = "done";
+    write_summary(job.summary, sum);
+    return 0;
+}
+
+inline int main(int argc, char** argv) {
+    if (argc >= 3 && std::string(argv[1]) == "describe") return describe(argv[2]);
+    if (argc >= 3 && std::string(argv[1]) == "run") return run(argv[2]);
+    std::fprintf(stderr, "usage: %s describe OUT.json | run JOB.txt\n", argv[0]);
+    return 2;
+}
+
+}  // namespace host
+}  // namespace kgen

@@ -1,0 +1,137 @@
+// kgen host-side emulation -- platform queries a TilingFunc makes (platform_ascendc::PlatformAscendC).
+//
+// Documented behaviour followed:
+//  * GetCoreNum() returns the number of vector cores on a separated (cube/vector) architecture such as
+//    Atlas A2 (910B); GetCoreNumAic/GetCoreNumAiv give cube and vector core counts; GetCoreNumVector()
+//    (stand-alone vector cores) is 0 on A2.
+//  * GetCoreMemSize(type, size) reports a memory size in bytes; after ReserveLocalMemory(n) the UB size
+//    reported is reduced by n (only the last reservation counts).
+//  * CalcTschBlockDim / CalcTschNumBlocks(sliceNum, aic, aiv): with both cube and vector in use a block
+//    is one cube core + aiv/aic vector cores, so the block count is ceil(sliceNum / (aiv/aic)); with one
+//    kind only it is sliceNum.
+//  * GetLibApiWorkSpaceSize(): the system workspace high-level APIs need, placed at the start of the
+//    workspace the framework allocates (GetUserWorkspace skips it on the kernel side).
+//  * GetSocVersion() returns the same enum for every Atlas A2 variant (ASCEND910B).
+// Numbers: 910B2 24 AIC / 48 AIV, 910B4 20 AIC / 40 AIV; UB 196608 B, L1 512 KB, L0A/L0B 64 KB,
+// L0C 128 KB (see /work/shared/ascendc-facts.md). The SoC is chosen with env KGEN_SOC (910B2 default).
+// Assumptions (not confirmed in public docs): system workspace 16 MiB, L2 192 MiB, HBM 64 GiB.
+//
+// @api PlatformAscendC PlatformAscendCManager GetCoreNum GetCoreNumAic GetCoreNumAiv GetCoreNumVector GetCoreMemSize GetCoreMemBw GetSocVersion CalcTschBlockDim CalcTschNumBlocks GetLibApiWorkSpaceSize GetResGroupBarrierWorkSpaceSize GetResCubeGroupWorkSpaceSize ReserveLocalMemory CoreMemType SocVersion PlatFormInfos
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace kgen {
+namespace host {
+
+struct SocSpec {
+    const char* name;   // "Ascend910B2"
+    uint32_t aic;
+    uint32_t aiv;
+};
+
+/// The emulated SoC: KGEN_SOC=910B2 (default) or 910B4.
+inline const SocSpec& soc_spec() {
+    static const SocSpec specs[] = {{"Ascend910B2", 24, 48}, {"Ascend910B4", 20, 40}};
+    static const SocSpec* chosen = [] {
+        const char* env = std::getenv("KGEN_SOC");
+        if (!env || !*env) return &specs[0];
+        std::string s = env;
+        for (const SocSpec& sp : specs)
+            if (s == sp.name || s == sp.name + 6 || ("ascend" + std::string(sp.name + 6)) == s) return &sp;
+        std::fprintf(stderr, "kgen: warning: unknown KGEN_SOC '%s' (known: 910B2, 910B4); using 910B2\n", env);
+        return &specs[0];
+    }();
+    return *chosen;
+}
+
+}  // namespace host
+}  // namespace kgen
+
+namespace fe {
+/// Opaque platform description handed to TilingFuncs (context->GetPlatformInfo()).
+class PlatFormInfos {
+public:
+    const kgen::host::SocSpec& spec() const { return kgen::host::soc_spec(); }
+};
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+}  // namespace fe
+
+namespace platform_ascendc {
+
+enum class CoreMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, FB = 7, BT = 8, RESERVED };
+enum class SocVersion {
+    ASCEND910 = 0,
+    ASCEND910B,
+    ASCEND910_93,
+    ASCEND910_95,
+    ASCEND310P,
+    ASCEND310B,
+    ASCEND910E,
+    BS9SX1A,
+    ASCEND610Lite,
+    KIRINX90,
+    MC61AM21A,
+    RESERVED_VERSION = 99999
+};
+enum class ReservedSize { RESERVED_SIZE_8K, RESERVED_SIZE_16K, RESERVED_SIZE_32K };
+
+constexpr uint32_t KGEN_SYS_WORKSPACE_BYTES = 16u * 1024u * 1024u;
+
+class PlatformAscendC {
+public:
+    PlatformAscendC() = default;
+    explicit PlatformAscendC(fe::PlatFormInfos*) {}
+    uint32_t GetCoreNum() const { return kgen::host::soc_spec().aiv; }
+    uint32_t GetCoreNumAic() const { return kgen::host::soc_spec().aic; }
+    uint32_t GetCoreNumAiv() const { return kgen::host::soc_spec().aiv; }
+    uint32_t GetCoreNumVector() const { return 0; }
+    SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
+    uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+        if (aicCoreNum == 0 || aivCoreNum == 0 || aivCoreNum < aicCoreNum) return sliceNum;
+        uint32_t ratio = aivCoreNum / aicCoreNum;
+        return (sliceNum + ratio - 1) / ratio;
+    }
+    uint32_t CalcTschNumBlocks(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {
+        return CalcTschBlockDim(sliceNum, aicCoreNum, aivCoreNum);
+    }
+    void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
+        switch (memType) {
+            case CoreMemType::L0_A: size = 65536; break;
+            case CoreMemType::L0_B: size = 65536; break;
+            case CoreMemType::L0_C: size = 131072; break;
+            case CoreMemType::L1: size = 524288; break;
+            case CoreMemType::L2: size = 192ull * 1024 * 1024; break;
+            case CoreMemType::UB: size = 196608 - reserved_; break;
+            case CoreMemType::HBM: size = 64ull * 1024 * 1024 * 1024; break;
+            case CoreMemType::FB: size = 2048; break;
+            case CoreMemType::BT: size = 1024; break;
+            default: size = 0; break;
+        }
+    }
+    /// Bandwidth per cycle: not modelled by the emulator (reports 0).
+    void GetCoreMemBw(const CoreMemType&, uint64_t& bw) const { bw = 0; }
+    uint32_t GetLibApiWorkSpaceSize() const { return KGEN_SYS_WORKSPACE_BYTES; }
+    uint32_t GetResGroupBarrierWorkSpaceSize() const { return 0; }
+    uint32_t GetResCubeGroupWorkSpaceSize() const { return 0; }
+    void ReserveLocalMemory(ReservedSize size) {
+        reserved_ = size == ReservedSize::RESERVED_SIZE_8K ? 8192 : size == ReservedSize::RESERVED_SIZE_16K ? 16384 : 32768;
+    }
+
+private:
+    uint64_t reserved_ = 0;
+};
+
+class PlatformAscendCManager {
+public:
+    static PlatformAscendC* GetInstance() {
+        static PlatformAscendC p;
+        return &p;
+    }
+    static PlatformAscendC* GetInstance(const char*) { return GetInstance(); }
+};
+
+}  // namespace platform_ascendc

@@ -1,0 +1,10 @@
+// kgen host-side emulation -- tiling/tiling_api.h: the host tiling umbrella (tiling data macros,
+// platform queries, graph types). High-level-API tiling helpers (softmax, matmul, ...) are not
+// emulated yet: code that calls them fails to compile with an unknown-name error.
+//
+// @api tiling_api
+#pragma once
+#include "graph/types.h"
+#include "graph/utils/type_utils.h"
+#include "register/tilingdata_base.h"
+#include "tiling/platform/platform_ascendc.h"
