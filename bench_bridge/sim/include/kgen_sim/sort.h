@@ -42,7 +42,7 @@
 // merges like the hardware would (largest head first) with a `mrgsort-unsorted` warning.
 // Without suspension GetMrgSortResult reports every selected queue's full length (after
 // repeatTimes > 1: the last repeat's). Extract of half scores writes exactly 32 indices per
-// repeat, as documented (the vendor implementation was not consulted for other behaviour).
+// repeat, as the page documents.
 //
 // @api Sort32 MrgSort MrgSort4Info MrgSortSrcList GetMrgSortResult Extract Concat Sort GetSortLen GetSortOffset ProposalConcat ProposalExtract MrgSort4 RpSort16
 #pragma once
