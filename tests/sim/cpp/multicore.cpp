@@ -88,8 +88,8 @@ __global__ __aicore__ void partial_sum_kernel(GM_ADDR x, GM_ADDR ws, GM_ADDR syn
 KT_CASE(partial_sum) {
     auto x = kt::load<int32_t>("x");
     uint32_t blocks = (uint32_t)kt::param("blocks"), rounds = (uint32_t)kt::param("rounds");
-    std::vector<int32_t> zeros(blocks * 8, 0), sync(blocks * 8, (int32_t)kt::param("sync_init", 0));
-    kt::Dev<int32_t> dx(x), dw(zeros), ds(sync), dout(rounds * blocks);
+    std::vector<int32_t> zeros(blocks * 8, 0);
+    kt::Dev<int32_t> dx(x), dw(zeros), ds(zeros), dout(rounds * blocks);
     partial_sum_kernel<<<blocks, nullptr, nullptr>>>(dx.gm(), dw.gm(), ds.gm(), dout.gm(), (uint32_t)x.size(), rounds,
                                                      (int)kt::param("soft"));
     kt::save("out", dout.host());
