@@ -138,7 +138,8 @@ def header_declarations(text: str) -> list[tuple[str, str, str]]:
                 j += 1
                 decl_lines.append(lines[j].strip())
         else:
-            while not re.search(r"[;{]\s*(//.*)?$", decl_lines[-1]) and j + 1 < len(lines) and j - i < 30:
+            while (not re.search(r"[;{}]\s*(//.*)?$", decl_lines[-1]) and j + 1 < len(lines) and j - i < 30
+                   and not lines[j + 1].lstrip().startswith("#")):
                 j += 1
                 decl_lines.append(lines[j].strip())
         decl = " ".join(decl_lines)

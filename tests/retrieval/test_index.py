@@ -1,0 +1,156 @@
+"""The index for real: Chroma on disk in a tmp dir, BM25, fusion, incremental re-indexing,
+ingestion of markdown and header trees made here, and recovery from a corrupted index."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import retrieval
+from retrieval.index import Index
+from retrieval.ingest import header_declarations, pages_for, IngestError
+
+
+def _msgs():
+    out: list[str] = []
+    return out, out.append
+
+
+@pytest.mark.fresh_index
+def test_first_use_builds_the_index_and_finds_api_pages(kgen_data_dir):
+    msgs, log = _msgs()
+    idx = Index.open("hash", log=log)
+    assert any("building the documentation index" in m for m in msgs)
+    assert (kgen_data_dir / "index" / "hash" / "manifest.json").exists()
+    assert (kgen_data_dir / "index" / "hash" / "chroma").is_dir()
+    top = idx.search("DataCopyPad", k=3)
+    assert top[0].page == "api/DataCopyPad"
+    assert top[0].source == "kb/api/DataCopyPad.md"
+    assert len({p.page for p in top}) == len(top)       # one passage per page
+
+
+def test_reopening_is_incremental(kgen_data_dir):
+    idx = Index.open("hash", log=lambda m: None, sync_kb=False)
+    from retrieval.corpus import load_kb
+
+    stats = idx.sync("kb", load_kb(), kind="kb", root="kb")
+    assert stats.added == stats.updated == stats.removed == 0 and stats.unchanged > 80
+
+
+@pytest.mark.parametrize("mode", ["lexical", "vector", "hybrid"])
+def test_each_mode_answers(mode):
+    idx = retrieval.open_index("hash")
+    hits = idx.search("non-aligned tail copy with padding", k=5, mode=mode)
+    assert hits and "api/DataCopyPad" in [h.page for h in hits]
+
+
+def test_markdown_tree_ingestion_is_incremental(tmp_path):
+    docs = tmp_path / "docs"
+    (docs / "zh").mkdir(parents=True)
+    (docs / "zh" / "FooBarKernel.md").write_text("# FooBarKernel\n\n矢量计算接口 FooBarKernel 的说明：按元素做布谷鸟运算。\n")
+    (docs / "guide.md").write_text("---\ntitle: Zebra tiling guide\n---\n## Stripes\n\nSplit the zebra into stripes of 32 bytes.\n")
+    (docs / ".hidden.md").write_text("# hidden\n")
+    kind, stats = retrieval.index_path(docs, embedder="hash")
+    assert kind == "markdown" and stats.added == 2
+    hits = retrieval.search("zebra stripes", k=3)
+    assert hits[0].title == "Zebra tiling guide" and hits[0].source.endswith("guide.md")
+    assert retrieval.search("布谷鸟运算", k=3)[0].title == "FooBarKernel"
+    # unchanged -> nothing to do; one edit -> one update; one deletion -> one removal
+    _, stats = retrieval.index_path(docs, embedder="hash")
+    assert (stats.added, stats.updated, stats.removed, stats.unchanged) == (0, 0, 0, 2)
+    (docs / "guide.md").write_text("# Zebra tiling guide\n\nNow about giraffes.\n")
+    _, stats = retrieval.index_path(docs, embedder="hash")
+    assert (stats.updated, stats.unchanged) == (1, 1)
+    (docs / "zh" / "FooBarKernel.md").unlink()
+    _, stats = retrieval.index_path(docs, embedder="hash")
+    assert stats.removed == 1
+    assert all(h.title != "FooBarKernel" for h in retrieval.search("布谷鸟运算", k=5))
+    # the index survives a new process (reopen from disk)
+    retrieval._OPEN.clear()
+    assert retrieval.search("giraffes", k=1)[0].title == "Zebra tiling guide"
+
+
+HEADER = '''#pragma once
+namespace AscendC {
+/**
+ * Spins the quokka vector: every element is rotated by one lane.
+ * @param dst destination tensor
+ */
+template <typename T, bool isSetMask = true>
+__aicore__ inline void QuokkaSpin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                  const int32_t& count);
+
+// Parameters of the wombat copy.
+struct WombatParams {
+    uint16_t burrows = 1;  // number of burrows
+};
+
+/// Returns the wombat count.
+inline uint32_t GetWombatCount(const WombatParams& p) { return p.burrows * 2; }
+#define WOMBAT_MAX 64
+}  // namespace AscendC
+'''
+
+
+def test_header_declarations_and_comments():
+    decls = {n: (d, c) for n, d, c in header_declarations(HEADER)}
+    assert set(decls) >= {"QuokkaSpin", "WombatParams", "GetWombatCount", "WOMBAT_MAX"}
+    d, c = decls["QuokkaSpin"]
+    assert "template <typename T, bool isSetMask = true>" in d and "const int32_t& count" in d
+    assert "rotated by one lane" in c
+    assert decls["GetWombatCount"][1] == "Returns the wombat count."
+    assert "burrows" not in decls  # struct fields are not declarations
+
+
+def test_header_tree_ingestion(tmp_path):
+    inc = tmp_path / "include" / "basic_api"
+    inc.mkdir(parents=True)
+    (inc / "quokka_intf.h").write_text(HEADER)
+    (inc / "empty.h").write_text("#pragma once\n")
+    kind, pages = pages_for(tmp_path / "include")
+    assert kind == "headers" and len(pages) == 1
+    assert "QuokkaSpin" in pages[0].apis
+    kind, stats = retrieval.index_path(tmp_path / "include", embedder="hash")
+    assert kind == "headers" and stats.added == 1
+    hit = retrieval.search("rotate quokka lanes", k=3)[0]
+    assert hit.section == "QuokkaSpin" and "QuokkaSpin(" in hit.text and hit.source.endswith("quokka_intf.h")
+
+
+def test_ingest_errors_are_user_errors(tmp_path):
+    with pytest.raises(IngestError, match="no such file or directory"):
+        pages_for(tmp_path / "nope")
+    (tmp_path / "x.txt").write_text("hi")
+    with pytest.raises(IngestError, match="no markdown"):
+        pages_for(tmp_path)
+
+
+@pytest.mark.parametrize("damage", ["manifest", "sqlite", "count"])
+def test_corrupted_index_is_rebuilt_with_a_message(kgen_data_dir, damage):
+    idx = Index.open("hash", log=lambda m: None)
+    idx.store.close()
+    root = kgen_data_dir / "index" / "hash"
+    if damage == "manifest":
+        (root / "manifest.json").write_text("{not json")
+    elif damage == "sqlite":
+        (root / "chroma" / "chroma.sqlite3").write_bytes(b"this is not a database" * 100)
+    else:
+        m = json.loads((root / "manifest.json").read_text())
+        m["sources"]["kb"]["docs"]["api/Add"]["chunks"] += 3
+        (root / "manifest.json").write_text(json.dumps(m))
+    msgs, log = _msgs()
+    idx = Index.open("hash", log=log)
+    assert any("unreadable" in m and "rebuilding" in m for m in msgs), msgs
+    assert idx.search("DataCopyPad", k=1)[0].page == "api/DataCopyPad"
+
+
+def test_missing_chroma_dir_is_rebuilt(kgen_data_dir):
+    import shutil
+
+    idx = Index.open("hash", log=lambda m: None)
+    idx.store.close()
+    shutil.rmtree(kgen_data_dir / "index" / "hash" / "chroma")
+    msgs, log = _msgs()
+    idx = Index.open("hash", log=log)
+    assert any("rebuilding" in m for m in msgs)
+    assert len(idx) > 300
