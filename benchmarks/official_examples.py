@@ -113,18 +113,31 @@ def scenarios(example: Path) -> tuple[list[str | None], set[str]]:
     return list(dict.fromkeys(found)), only3510
 
 
+def readme_variables(text: str) -> dict[str, str]:
+    """Shell variables the README's command blocks set (`SCENARIO_NUM=1 ASC_ARCH=dav-2201`), first value wins."""
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and re.fullmatch(r"([A-Z_][A-Z0-9_]*=\S+\s*)+", line):
+            for name, value in re.findall(r"([A-Z_][A-Z0-9_]*)=(\S+)", line):
+                found.setdefault(name, value)
+    return found
+
+
 def readme_command(example: Path, script: str, scenario: str | None) -> list[str]:
     """Arguments the README passes to scripts/<script> (after the script path)."""
     for name in ("README.md", "README_en.md"):
         p = example / name
         if not p.exists():
             continue
-        for line in p.read_text(errors="replace").splitlines():
+        text = p.read_text(errors="replace")
+        variables = {**readme_variables(text), "SCENARIO_NUM": scenario or "1", "ASC_ARCH": "dav-2201"}
+        for line in text.splitlines():
             line = line.strip()
             if not line.startswith("python") or f"scripts/{script}" not in line:
                 continue
             line = line.split("#", 1)[0].strip()
-            line = line.replace("${SCENARIO_NUM}", scenario or "1").replace("$SCENARIO_NUM", scenario or "1")
+            line = re.sub(r"\$\{?([A-Z_][A-Z0-9_]*)\}?", lambda m: variables.get(m.group(1), m.group(0)), line)
             try:
                 words = shlex.split(line)
             except ValueError:
@@ -141,7 +154,7 @@ def _tail(text: str, n: int = 300) -> str:
     return text[-n:]
 
 
-def run_example(example: Path, base: Path, scenario: str | None, timeout: float) -> Row:
+def run_example(example: Path, base: Path, scenario: str | None, timeout: float, cxxflags: list[str] = ()) -> Row:
     row = Row(str(example.relative_to(base)), scenario or "-")
     stage = Path(tempfile.mkdtemp(prefix="kgen-official-"))
     try:
@@ -160,7 +173,8 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float)
                 return row
         defines = [ARCH_DEFINE] + ([f"SCENARIO_NUM={scenario}"] if scenario else [])
         try:
-            res = build(sorted(work.glob("*.asc")), output=bdir / "demo", include_dirs=[work], defines=defines)
+            res = build(sorted(work.glob("*.asc")), output=bdir / "demo", include_dirs=[work], defines=defines,
+                        extra_flags=list(cxxflags))
         except RuntimeError as e:  # the emulator's own headers did not compile (precompiled header)
             row.reason = "build: emulator headers: " + _tail(str(e))
             return row
@@ -204,7 +218,7 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float)
 
 
 def run_all(path: Path, pattern: str | None = None, include_all: bool = False, timeout: float = 120.0,
-            progress=None) -> list[Row]:
+            progress=None, cxxflags: list[str] = ()) -> list[Row]:
     path = path.resolve()
     base = path / "examples" if (path / "examples").is_dir() else path
     rows = []
@@ -217,7 +231,7 @@ def run_all(path: Path, pattern: str | None = None, include_all: bool = False, t
             if s in only3510:
                 rows.append(Row(rel, s, reason="skipped: scenario needs dav-3510"))
                 continue
-            row = run_example(ex, base, s, timeout)
+            row = run_example(ex, base, s, timeout, cxxflags)
             rows.append(row)
             if progress:
                 progress(row)
@@ -247,13 +261,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="every dav-2201 example, not only the vector subset")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--cxxflag", action="append", default=[], metavar="FLAG",
+                    help="extra g++ flag for every build (repeatable), e.g. --cxxflag=-include --cxxflag=shim.h")
     args = ap.parse_args(argv)
     if not Path(args.path).is_dir():
         ap.error(f"{args.path}: not a directory")
     quiet = args.json
     rows = run_all(Path(args.path), args.filter, args.all, args.timeout,
                    None if quiet else lambda r: print(f"  {r.example} [{r.scenario}]: "
-                                                      f"{'verified' if r.verified else r.reason or 'ran'}", flush=True))
+                                                      f"{'verified' if r.verified else r.reason or 'ran'}", flush=True),
+                   args.cxxflag)
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=2))
     else:

@@ -120,11 +120,13 @@ def main(argv: list[str] | None = None) -> int:
         "run_s": round(statistics.median(run_times), 3), "goal_s": GOAL_SECONDS,
         "warm_over_goal": round(warm / GOAL_SECONDS, 3), "flags": compiler.BASE_FLAGS,
         "time_report": [{"phase": p, "wall_s": s} for p, s in phases[:12]],
+        "load_average_1min": round(os.getloadavg()[0], 2), "cpus": os.cpu_count(),
     }
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
     print(f"kernel: {original} ({lines} lines)   g++ flags: {' '.join(compiler.BASE_FLAGS)}")
+    print(f"machine: {out['cpus']} CPUs, 1-minute load average {out['load_average_1min']} (other work slows every number)")
     print(f"{'cold build (PCH rebuilt)':<32}{cold:8.2f} s")
     print(f"{'warm build (PCH, source edited)':<32}{warm:8.2f} s   runs: {', '.join(f'{t:.2f}' for t in warm_times)}")
     print(f"{'cached build (unchanged)':<32}{cached:8.3f} s")
