@@ -1,3 +1,10 @@
-// kgen AscendC CPU emulator -- the high-level vector library (being written: issue 10).
+// kgen AscendC CPU emulator -- the high-level vector library (issue 10), one header per family.
+//
+// Kernel side only; the host-side tiling and temporary-size helpers are in adv/host_tiling.h,
+// reached through tiling/tiling_api.h.
+//
+// (No public API of its own: see the @api lines of the family headers.)
 #pragma once
 #include "kgen_sim/vec_engine.h"
+#include "kgen_sim/adv/math.h"         // Sin, Cos, Tan, Acos, ..., Erf, Ceil/Floor/Round/Trunc/Frac, Sign, Log*, Exp
+#include "kgen_sim/adv/math_binary.h"  // Power, Fmod, Xor, ClampMax/ClampMin, Axpy

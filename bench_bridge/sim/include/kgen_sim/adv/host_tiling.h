@@ -1,0 +1,6 @@
+// kgen host-side emulation -- the high-level API host helpers (temporary sizes, tiling functions),
+// included by tiling/tiling_api.h as CANN's umbrella does.
+//
+// (No public API of its own: see the @api lines of the included headers.)
+#pragma once
+#include "kgen_sim/adv/host_math_tiling.h"
