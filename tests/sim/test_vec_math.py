@@ -514,6 +514,20 @@ def test_count_form_restores_normal_mode_and_full_mask(prog):
     np.testing.assert_array_equal(z, np.abs(x) * np.float16(2))
 
 
+def test_documented_call_spellings_compile_and_compute(prog):
+    x = np.linspace(-3, 3, 512).astype(np.float16)
+    z = prog.run("spellings", x=x).out("z", np.float16)
+    ex = np.exp(x[:256].astype(np.float64)).astype(np.float16)
+    assert ulp_distance(z[:256], ex).max() <= 1
+    np.testing.assert_array_equal(z[256:384], x[256:384] + np.float16(2))
+    # Axpy half -> float: 2 repeats of 64; dst repeat stride 8 blocks (64 floats), src 4 blocks (64 halves)
+    axpy = (x[384:512].astype(np.float64) * 2 + 1).astype(np.float32)
+    np.testing.assert_array_equal(z[384:512], axpy.astype(np.float16))
+    np.testing.assert_array_equal(z[512:576], np.float16(0.5))
+    np.testing.assert_array_equal(z[576:640], np.float16(3))
+    np.testing.assert_array_equal(z[640:768], np.float16(-16))  # -64 >> 2 (arithmetic)
+
+
 # ---- compile-time rejection of undocumented element types -------------------------------------------------------
 
 REJECTED = r'''

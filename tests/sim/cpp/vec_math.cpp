@@ -225,6 +225,47 @@ __global__ __aicore__ void add_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR d, GM_ADDR p
     b.store(z);
 }
 
+// ---- call spellings used by real kernels and the API documentation (must compile unchanged) ----------------
+// Writes z = [Exp (normal mask) | Exp (bit mask) | Adds<half,false> counter | Axpy | Duplicate | ShiftRight] as half
+// (ShiftRight and Duplicate<int16_t> results converted), 128 elements per section.
+__global__ __aicore__ void spelling_kernel(GM_ADDR gx, GM_ADDR gz) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 16 * 1024);
+    AscendC::LocalTensor<half> src = buf.Get<half>(), out = src[512];
+    AscendC::LocalTensor<float> f = src[1280].ReinterpretCast<float>();
+    AscendC::LocalTensor<int16_t> i16 = src[1536].ReinterpretCast<int16_t>();
+    GlobalTensor<half> X, Z;
+    X.SetGlobalBuffer((__gm__ half*)gx, 512);
+    Z.SetGlobalBuffer((__gm__ half*)gz, 768);
+    AscendC::DataCopy(src, X, 512);
+    uint64_t mask = 256 / sizeof(half);
+    AscendC::Exp(out, src, mask, 1, { 1, 1, 8, 8 });
+    uint64_t maskBits[2] = { UINT64_MAX, UINT64_MAX };
+    AscendC::Exp(out[128], src[128], maskBits, 1, { 1, 1, 8, 8 });
+    half num = 2;
+    AscendC::SetMaskCount();
+    AscendC::SetVectorMask<half, AscendC::MaskMode::COUNTER>(128);
+    AscendC::Adds<half, false>(out[256], src[256], num, 1);
+    AscendC::SetMaskNorm();
+    AscendC::ResetMask();
+    AscendC::Duplicate<float>(f, 1.0f, 128);
+    AscendC::Axpy<float, half>(f, src[384], (half)2.0, 64, 2, { 1, 1, 8, 4 });
+    AscendC::Cast(out[384], f, AscendC::RoundMode::CAST_NONE, 128);
+    AscendC::Duplicate(out[512], (half)0.5, 64);
+    AscendC::Duplicate(out[576], 3, 64);  // int literal into a half tensor
+    AscendC::Duplicate(i16, (int16_t)-64, 128);
+    AscendC::ShiftRight(i16, i16, (int16_t)2, mask, 1, { 1, 1, 8, 8 }, false);
+    AscendC::Cast(out[640], i16, AscendC::RoundMode::CAST_NONE, 128);
+    AscendC::DataCopy(Z, out, 768);
+}
+KT_CASE(spellings) {
+    auto x = kt::load<half>("x");
+    kt::Dev<half> dx(x), dz(768);
+    spelling_kernel<<<1, nullptr, nullptr>>>(dx.gm(), dz.gm());
+    kt::save("z", dz.host());
+}
+
 // ---- host side: one case per (family, element types) ----------------------------------------------------
 template <typename TD, typename TS, typename K>
 void run_case(K kernel) {

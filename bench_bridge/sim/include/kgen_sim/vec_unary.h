@@ -26,6 +26,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 #include "kgen_sim/vec_binary.h"
 #include "kgen_sim/vec_forms.h"
