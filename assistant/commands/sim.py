@@ -25,6 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--timeout", type=float, default=60.0, metavar="SEC", help="wall-clock limit for the run (default 60)")
     r.add_argument("--cwd", metavar="DIR", help="working directory of the program (default: the current one)")
     r.add_argument("--trace", metavar="FILE", help="write the per-core instruction trace (JSON lines) to FILE")
+    r.add_argument("--profile", action="store_true", help="model the kernel's time on the NPU (performance model) and report it")
+    r.add_argument("--trace-out", metavar="T.json", help="with --profile: write the modelled timeline as Chrome-trace JSON")
+    r.add_argument("--png", metavar="P.png", help="with --profile: write a timeline + roofline picture")
+    r.add_argument("--soc", metavar="SOC", help="with --profile: SoC of the cost table (910B2, 910B4; default $KGEN_SOC or 910B2)")
     r.add_argument("args", nargs=argparse.REMAINDER, metavar="-- ARGS", help="arguments passed to the program")
     r.set_defaults(handler=cmd_run)
 
@@ -66,6 +70,22 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _profile(args: argparse.Namespace, trace_file) -> None:
+    from bench_bridge import perf
+
+    if not trace_file or not trace_file.exists():
+        print("kgen: --profile: the program launched no kernel, nothing to model", file=sys.stderr)
+        return
+    rep = perf.profile(trace_file, soc=args.soc)
+    print(rep.render_text())
+    if args.trace_out:
+        perf.write_chrome_trace(rep, args.trace_out)
+        print(f"kgen: modelled timeline written to {args.trace_out} (open in https://ui.perfetto.dev)", file=sys.stderr)
+    if args.png:
+        perf.write_png(rep, args.png)
+        print(f"kgen: timeline picture written to {args.png}", file=sys.stderr)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     if not _check_files(args.files):
         return 2
@@ -75,7 +95,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 1
     prog_args = args.args[1:] if args.args[:1] == ["--"] else args.args
     with status("running on the emulator"):
-        out = run(res.binary, prog_args, cwd=args.cwd, timeout=args.timeout, trace=bool(args.trace))
+        out = run(res.binary, prog_args, cwd=args.cwd, timeout=args.timeout, trace=bool(args.trace or args.profile))
     sys.stdout.write(out.stdout)
     # the program's own stderr already holds the emulator's located messages
     sys.stderr.write(out.stderr)
@@ -84,6 +104,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(d.format(), file=sys.stderr)
     if args.trace and out.trace_file and out.trace_file.exists():
         shutil.copy(out.trace_file, args.trace)
+    if args.profile and out.ok:
+        _profile(args, out.trace_file)
     if out.ok:
         return 0
     errs = [d for d in out.diagnostics if d.severity == "error"]

@@ -114,6 +114,10 @@ struct TraceEvent {
     uint32_t repeats;   // 256-byte vector repeats issued
     int32_t sync;       // 0 none, 1 set-flag, 2 wait-flag, 3 barrier, 4 enque, 5 deque, 6 sync-all
     int32_t arg;        // event id / queue id for sync events
+    // Added for the performance model (written after the fields above, so older readers still work):
+    uint16_t elem = 0;  // element bytes of a vector instruction (widest operand), 0 = unknown
+    int32_t buf = -1;   // queue buffer touched by AllocTensor/FreeTensor/EnQue/DeQue: queue id * 64 + slot
+    int16_t qpos = -1;  // queue positions for queue events: src TPosition * 32 + dst TPosition, -1 = unknown
 };
 
 // ---- per-core context ---------------------------------------------------------------------
@@ -148,8 +152,15 @@ inline bool tracing_enabled() {
     static const bool on = std::getenv("KGEN_TRACE_FILE") != nullptr;
     return on;
 }
-inline void trace(const char* api, Pipe pipe, uint64_t bytes, uint32_t repeats = 0, int32_t sync = 0, int32_t arg = 0) {
-    if (tracing_enabled()) core().trace.push_back(TraceEvent{api, pipe, bytes, repeats, sync, arg});
+/// Record one instruction. For data movement `repeats` counts the bursts (contiguous blocks) moved.
+inline void trace(const char* api, Pipe pipe, uint64_t bytes, uint32_t repeats = 0, int32_t sync = 0, int32_t arg = 0,
+                  uint16_t elem = 0, int32_t buf = -1, int16_t qpos = -1) {
+    if (tracing_enabled()) core().trace.push_back(TraceEvent{api, pipe, bytes, repeats, sync, arg, elem, buf, qpos});
+}
+/// A unique id per queue object (shared by all queue types and cores).
+inline int next_queue_id() {
+    static std::atomic<int> next{0};
+    return ++next;
 }
 
 // ---- device (GM) allocations ----------------------------------------------------------------

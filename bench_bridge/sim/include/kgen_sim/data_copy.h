@@ -77,7 +77,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     dst.check(0, n, "DataCopy (UB destination)");
     src.check(0, n, "DataCopy (GM source)");
     std::memcpy(static_cast<void*>(dst.raw()), src.raw(), uint64_t(n) * sizeof(T));
-    kgen::trace("DataCopy", kgen::Pipe::MTE2, uint64_t(n) * sizeof(T));
+    kgen::trace("DataCopy", kgen::Pipe::MTE2, uint64_t(n) * sizeof(T), 1, 0, 0, sizeof(T));
 }
 
 /// UB -> GM, contiguous.
@@ -88,7 +88,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
     src.check(0, n, "DataCopy (UB source)");
     dst.check(0, n, "DataCopy (GM destination)");
     kgen::gm_store(dst.raw(), src.raw(), n);
-    kgen::trace("DataCopy", kgen::Pipe::MTE3, uint64_t(n) * sizeof(T));
+    kgen::trace("DataCopy", kgen::Pipe::MTE3, uint64_t(n) * sizeof(T), 1, 0, 0, sizeof(T));
 }
 
 /// UB -> UB, contiguous.
@@ -100,7 +100,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     dst.check(0, n, "DataCopy (UB destination)");
     src.check(0, n, "DataCopy (UB source)");
     std::memmove(static_cast<void*>(dst.raw()), src.raw(), uint64_t(n) * sizeof(T));
-    kgen::trace("DataCopy", kgen::Pipe::V, uint64_t(n) * sizeof(T));
+    kgen::trace("DataCopy", kgen::Pipe::V, uint64_t(n) * sizeof(T), static_cast<uint32_t>((uint64_t(n) * sizeof(T) + kgen::ONE_REP - 1) / kgen::ONE_REP), 0, 0, sizeof(T));
 }
 
 }  // namespace AscendC
@@ -119,7 +119,7 @@ inline void copy_blocks(const char* api, const Dst& dst, const Src& src, const A
         dst.check(d, len, api);
         store(dst.raw() + d, src.raw() + s, len);
     }
-    trace(api, pipe, uint64_t(p.blockCount) * p.blockLen * ONE_BLK);
+    trace(api, pipe, uint64_t(p.blockCount) * p.blockLen * ONE_BLK, p.blockCount, 0, 0, sizeof(T));
 }
 
 }  // namespace kgen

@@ -180,7 +180,7 @@ inline void pad_gm_to_ub(const char* api, const AscendC::LocalTensor<T>& dst, co
         T dummy = (left == 0 && right == 0) ? out[0] : pad;
         for (uint64_t i = used; i < row; ++i) out[i] = dummy;
     }
-    trace(api, Pipe::MTE2, count * len);
+    trace(api, Pipe::MTE2, count * len, static_cast<uint32_t>(count), 0, 0, sizeof(T));
 }
 
 /// Store n elements to a GM address that may not be aligned for T, honouring the atomic mode.
@@ -227,7 +227,7 @@ inline void pad_ub_to_gm(const char* api, const AscendC::GlobalTensor<T>& dst, c
         gm_check_bytes(dst, goff, len, api);
         gm_store_bytes(reinterpret_cast<uint8_t*>(dst.raw()) + goff, src.raw() + s, n);
     }
-    trace(api, Pipe::MTE3, count * len);
+    trace(api, Pipe::MTE3, count * len, static_cast<uint32_t>(count), 0, 0, sizeof(T));
 }
 
 }  // namespace kgen

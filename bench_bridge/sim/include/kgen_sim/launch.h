@@ -80,10 +80,10 @@ inline void flush_trace(int launch_id, const char* kernel_name) {
             (long long)c.block_idx, c.ub_used);
     for (size_t i = 0; i < c.trace.size(); ++i) {
         const TraceEvent& e = c.trace[i];
-        fprintf(f, "%s[\"%s\",\"%s\",%llu,%u,%d,%d]", i ? "," : "", e.api, pipe_name(e.pipe), (unsigned long long)e.bytes,
-                e.repeats, e.sync, e.arg);
+        fprintf(f, "%s[\"%s\",\"%s\",%llu,%u,%d,%d,%u,%d,%d]", i ? "," : "", e.api, pipe_name(e.pipe),
+                (unsigned long long)e.bytes, e.repeats, e.sync, e.arg, (unsigned)e.elem, e.buf, (int)e.qpos);
     }
-    fprintf(f, "]}\n");
+    fprintf(f, "],\"block_num\":%lld}\n", (long long)c.block_num);
     fclose(f);
 }
 

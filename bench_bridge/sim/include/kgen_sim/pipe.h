@@ -73,10 +73,14 @@ public:
     template <typename T>
     LocalTensor<T> AllocTensor() {
         require_init("AllocTensor");
-        for (auto& s : slots_) {
+        // Buffers are handed out round-robin (the next one after the last allocated), so that
+        // BUFFER_NUM = 2 alternates between two buffers as double buffering expects.
+        for (size_t k = 0; k < slots_.size(); ++k) {
+            kgen::BufferSlot& s = slots_[(cursor_ + k) % slots_.size()];
             if (!s.in_use) {
+                cursor_ = static_cast<uint8_t>(((cursor_ + k) + 1) % slots_.size());
                 s.in_use = true;
-                kgen::trace("AllocTensor", kgen::Pipe::S, 0);
+                kgen::trace("AllocTensor", kgen::Pipe::S, 0, 0, 0, id_, 0, buf_id(&s), qpos());
                 return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + s.offset),
                                             s.bytes / sizeof(T), &s, src);
             }
@@ -96,7 +100,7 @@ public:
             if (q.slot == s) kgen::fail("free-enqueued", "FreeTensor of a tensor that is still in the queue (EnQue without DeQue)");
         s->in_use = false;
         ++s->generation;
-        kgen::trace("FreeTensor", kgen::Pipe::S, 0);
+        kgen::trace("FreeTensor", kgen::Pipe::S, 0, 0, 0, id_, 0, buf_id(s), qpos());
     }
 
     template <typename T>
@@ -105,7 +109,7 @@ public:
         t.live("EnQue");
         fifo_.push_back(Entry{s, static_cast<uint32_t>(reinterpret_cast<uint8_t*>(t.raw()) - (kgen::core().ub + s->offset)),
                               static_cast<uint32_t>(t.GetSize() * sizeof(T))});
-        kgen::trace("EnQue", kgen::Pipe::S, 0, 0, 4, id_);
+        kgen::trace("EnQue", kgen::Pipe::S, 0, 0, 4, id_, 0, buf_id(s), qpos());
         return true;
     }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
@@ -118,7 +122,7 @@ public:
             kgen::fail("deque-empty", "DeQue on an empty queue: nothing was EnQue'd, so the hardware would wait forever (deadlock)");
         Entry e = fifo_.front();
         fifo_.pop_front();
-        kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_);
+        kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_, 0, buf_id(e.slot), qpos());
         return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + e.slot->offset + e.byte_offset),
                                     e.bytes / sizeof(T), e.slot, dst);
     }
@@ -145,6 +149,7 @@ public:
             ++s.generation;  // tensors of an earlier layout are dead
         }
         fifo_.clear();
+        cursor_ = 0;
         uint32_t rounded = (len + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK;
         slots_ = Slots(storage_.data(), num);
         for (uint8_t i = 0; i < num; ++i) {
@@ -153,8 +158,7 @@ public:
             slots_[i].owner = "TQue";
             slots_[i].in_use = false;
         }
-        static int next_id = 0;
-        id_ = ++next_id;
+        id_ = kgen::next_queue_id();
     }
 
 private:
@@ -166,6 +170,9 @@ private:
     void require_init(const char* api) const {
         if (slots_.empty()) kgen::fail("queue-uninit", "%s on a queue that TPipe::InitBuffer never initialised", api);
     }
+    /// Trace identity of a buffer (performance model): queue id * 64 + slot index.
+    int32_t buf_id(const kgen::BufferSlot* s) const { return id_ * 64 + static_cast<int32_t>(s - slots_.data()); }
+    static constexpr int16_t qpos() { return static_cast<int16_t>(static_cast<int>(src) * 32 + static_cast<int>(dst)); }
     template <typename T>
     kgen::BufferSlot* own(const LocalTensor<T>& t, const char* api) {
         require_init(api);
@@ -193,6 +200,7 @@ private:
     Slots slots_;
     std::deque<Entry> fifo_;
     int id_ = 0;
+    uint8_t cursor_ = 0;  // next buffer AllocTensor tries first
 };
 
 template <TPosition pos, int32_t depth, auto mask = 0>

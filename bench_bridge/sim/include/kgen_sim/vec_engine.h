@@ -157,7 +157,8 @@ void unary_count(const char* api, const AscendC::LocalTensor<TD>& dst, const Asc
     TD* d = dst.raw();
     const TS* s = src.raw();
     for (int32_t i = 0; i < count; ++i) f(d[i], s[i]);
-    trace(api, Pipe::V, uint64_t(count) * std::max(sizeof(TD), sizeof(TS)), repeats_for(uint64_t(count) * std::max(sizeof(TD), sizeof(TS))));
+    trace(api, Pipe::V, uint64_t(count) * std::max(sizeof(TD), sizeof(TS)), repeats_for(uint64_t(count) * std::max(sizeof(TD), sizeof(TS))), 0, 0,
+          static_cast<uint16_t>(std::max(sizeof(TD), sizeof(TS))));
 }
 
 template <typename TD, typename TS0, typename TS1, typename F>
@@ -171,7 +172,7 @@ void binary_count(const char* api, const AscendC::LocalTensor<TD>& dst, const As
     const TS1* b = s1.raw();
     for (int32_t i = 0; i < count; ++i) f(d[i], a[i], b[i]);
     uint64_t bytes = uint64_t(count) * max_size_of<TD, TS0, TS1>();
-    trace(api, Pipe::V, bytes, repeats_for(bytes));
+    trace(api, Pipe::V, bytes, repeats_for(bytes), 0, 0, static_cast<uint16_t>(max_size_of<TD, TS0, TS1>()));
 }
 
 template <typename TD, typename TS, typename F>
@@ -181,7 +182,7 @@ void unary_repeat(const char* api, const AscendC::LocalTensor<TD>& dst, const As
     Strided<TD> D(dst, p.dstBlkStride, p.dstRepStride, api);
     Strided<const TS> S(src, p.srcBlkStride, p.srcRepStride, api);
     for_each_masked(m, repeat, per_repeat<TD, TS>(), [&](uint32_t r, uint32_t i) { f(D.at(r, i), S.at(r, i)); });
-    trace(api, Pipe::V, uint64_t(repeat) * ONE_REP, repeat);
+    trace(api, Pipe::V, uint64_t(repeat) * ONE_REP, repeat, 0, 0, static_cast<uint16_t>(std::max(sizeof(TD), sizeof(TS))));
 }
 
 template <typename TD, typename TS0, typename TS1, typename F>
@@ -192,7 +193,7 @@ void binary_repeat(const char* api, const AscendC::LocalTensor<TD>& dst, const A
     Strided<const TS0> A(s0, p.src0BlkStride, p.src0RepStride, api);
     Strided<const TS1> B(s1, p.src1BlkStride, p.src1RepStride, api);
     for_each_masked(m, repeat, per_repeat<TD, TS0, TS1>(), [&](uint32_t r, uint32_t i) { f(D.at(r, i), A.at(r, i), B.at(r, i)); });
-    trace(api, Pipe::V, uint64_t(repeat) * ONE_REP, repeat);
+    trace(api, Pipe::V, uint64_t(repeat) * ONE_REP, repeat, 0, 0, static_cast<uint16_t>(max_size_of<TD, TS0, TS1>()));
 }
 
 /// Counter mode (SetMaskCount): `total` elements in all, repeatTimes is ignored and follows

@@ -1,0 +1,160 @@
+"""A modelled PyTorch-eager baseline: the reference as a chain of separate kernels.
+
+``record_ops(fn, *args)`` runs the reference once on the CPU under a ``TorchDispatchMode`` and lists
+every aten operator it dispatches with the bytes it reads and writes and a flop count. In eager
+mode on an NPU each such operator is its own kernel: it pays the launch overhead and moves its
+inputs from GM and its outputs to GM. ``eager_time`` prices that chain with the same cost table as
+the kernel model (the whole chip's HBM bandwidth, or the vector/cube peak when that is slower),
+so ``PerfReport.speedup_vs_eager`` is a modelled speedup in MultiKernelBench's sense.
+
+The roofline of the task uses the same record: the reference's unique inputs read once and its
+outputs written once (bytes), and the sum of the operators' flops, each divided by its peak.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from bench_bridge.perf.costs import CostTable, load
+
+# Operators that only allocate or describe memory: no kernel runs for them.
+_FREE = {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "detach", "alias", "lift_fresh",
+         "_to_copy_noop", "resolve_conj", "resolve_neg", "_unsafe_view", "view", "_reshape_alias", "set_", "sym_size",
+         "sym_numel", "sym_stride", "is_same_size", "_local_scalar_dense"}
+_MATMUL = {"mm", "bmm", "addmm", "baddbmm", "matmul", "linear", "addbmm"}
+
+
+@dataclass
+class EagerOp:
+    name: str
+    read_bytes: int
+    write_bytes: int
+    flops: float
+    cube: bool = False        # runs on the cube unit (matmul family)
+
+    @property
+    def bytes(self) -> int:
+        return self.read_bytes + self.write_bytes
+
+
+@dataclass
+class EagerBaseline:
+    ops: list[EagerOp]
+    time_us: float
+    input_bytes: int                     # unique input tensors of the reference
+    output_bytes: int                    # its outputs
+    flops: float
+    roofline_us: float
+    roofline_basis: str
+    per_op_us: list[float] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"time_us": self.time_us, "kernels": len(self.ops), "input_bytes": self.input_bytes,
+                "output_bytes": self.output_bytes, "flops": self.flops, "roofline_us": self.roofline_us,
+                "roofline_basis": self.roofline_basis,
+                "ops": [{"op": o.name, "read_bytes": o.read_bytes, "write_bytes": o.write_bytes, "flops": o.flops,
+                         "us": t} for o, t in zip(self.ops, self.per_op_us)]}
+
+
+def _tensors(x) -> list:
+    import torch
+
+    out = []
+    if isinstance(x, torch.Tensor):
+        out.append(x)
+    elif isinstance(x, (list, tuple)):
+        for y in x:
+            out += _tensors(y)
+    elif isinstance(x, dict):
+        for y in x.values():
+            out += _tensors(y)
+    return out
+
+
+def _nbytes(t) -> int:
+    return int(t.numel()) * t.element_size()
+
+
+def _flops(name: str, args, outs) -> tuple[float, bool]:
+    if name in _MATMUL:
+        ts = _tensors(args)
+        mats = [t for t in ts if t.dim() >= 2]
+        if len(mats) >= 2 and outs:
+            a, b = mats[-2], mats[-1]
+            k = a.shape[-1]
+            return 2.0 * outs[0].numel() * k, True
+    if name.startswith("convolution") or name == "conv2d":
+        ts = _tensors(args)
+        if len(ts) >= 2 and outs:
+            w = ts[1]
+            return 2.0 * outs[0].numel() * (w.numel() / max(1, w.shape[0])), True
+    n_in = max([t.numel() for t in _tensors(args)] + [0])
+    n_out = sum(t.numel() for t in outs)
+    return float(max(n_in, n_out)), False
+
+
+def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
+    """Run ``fn(*args, **kwargs)`` once and list the kernels eager mode would launch."""
+    import torch
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    ops: list[EagerOp] = []
+
+    class _Recorder(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, a=(), kw=None):
+            kw = kw or {}
+            res = func(*a, **kw)
+            name = func.overloadpacket.__name__.rstrip("_") if hasattr(func, "overloadpacket") else str(func)
+            if getattr(func, "is_view", False) or name in _FREE:
+                return res
+            outs = _tensors(res)
+            ins, seen = [], set()
+            for t in _tensors(a) + _tensors(kw):
+                key = (t.data_ptr(), t.numel(), t.dtype)
+                if key not in seen:
+                    seen.add(key)
+                    ins.append(t)
+            fl, cube = _flops(name, (a, kw), outs)
+            ops.append(EagerOp(name, sum(_nbytes(t) for t in ins), sum(_nbytes(t) for t in outs), fl, cube))
+            return res
+
+    with torch.no_grad(), _Recorder():
+        result = fn(*args, **kwargs)
+    return ops, result
+
+
+def op_time_us(op: EagerOp, costs: CostTable) -> float:
+    """One eager kernel: launch overhead + max(GM traffic at the chip's bandwidth, compute at peak)."""
+    mem_bw = min(costs.peak_gm_bytes_per_s, costs.vector_cores * costs.mte2_gm_bytes_per_cycle * costs.clock_hz)
+    mem_s = op.bytes / mem_bw
+    peak = costs.peak_cube_flops if op.cube else costs.peak_vector_flops
+    comp_s = op.flops / peak
+    startup_s = (costs.block_start_cycles + 2 * (costs.mte_latency_cycles + costs.mte_issue_cycles)) / costs.clock_hz
+    return costs.launch_overhead_us + (max(mem_s, comp_s) + startup_s) * 1e6
+
+
+def baseline(fn: Callable, *args, costs: CostTable | None = None, soc: str | None = None, **kwargs) -> EagerBaseline:
+    """Record ``fn`` and price it as an eager chain and as a roofline."""
+    costs = costs or load(soc)
+    ops, result = record_ops(fn, *args, **kwargs)
+    seen, in_bytes = set(), 0
+    for t in _tensors(args) + _tensors(kwargs):
+        key = (t.data_ptr(), t.numel(), t.dtype)
+        if key not in seen:
+            seen.add(key)
+            in_bytes += _nbytes(t)
+    out_bytes = sum(_nbytes(t) for t in _tensors(result))
+    return from_ops(ops, in_bytes, out_bytes, costs)
+
+
+def from_ops(ops: list[EagerOp], input_bytes: int, output_bytes: int, costs: CostTable) -> EagerBaseline:
+    per = [op_time_us(o, costs) for o in ops]
+    flops = sum(o.flops for o in ops)
+    cube_flops = sum(o.flops for o in ops if o.cube)
+    mem_us = (input_bytes + output_bytes) / costs.peak_gm_bytes_per_s * 1e6
+    comp_us = (cube_flops / costs.peak_cube_flops + (flops - cube_flops) / costs.peak_vector_flops) * 1e6
+    if comp_us > mem_us:
+        roof, basis = comp_us, f"{flops:.3g} flop of the reference at peak compute"
+    else:
+        roof, basis = mem_us, f"{input_bytes + output_bytes} bytes of the reference's inputs+outputs at {costs.hbm_gbps:.0f} GB/s"
+    return EagerBaseline(ops, sum(per), input_bytes, output_bytes, flops, roof, basis, per)
