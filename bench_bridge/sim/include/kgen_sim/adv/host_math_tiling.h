@@ -77,7 +77,7 @@ inline void GetLog2MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeS
     maxValue = ::kgen::adv::log2_max_tmp(typeSize, kgen_host::elements(srcShape));
 }
 inline void GetLog2TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
-    maxLiveNodeCount = ::kgen::adv::kLog2.of(typeSize, false);
+    maxLiveNodeCount = typeSize == 2 ? 2 : 0;  // one float per half element
     extraBuf = 0;
 }
 

@@ -62,7 +62,7 @@ inline constexpr LiveNodes kTanh  {4, 1, 1};
 inline constexpr LiveNodes kTrunc {2, 1, 1};
 inline constexpr LiveNodes kXor   {1, 1, 1};
 inline constexpr LiveNodes kNone  {0, 0, 0};  // Log, Log10: no temporary buffer
-inline constexpr LiveNodes kLog2  {2, 0, 0};
+inline constexpr LiveNodes kLog2  {1, 0, 0};  // min: one float repeat for half (factor size: 2)
 // Fmod = Trunc's nodes plus 6 (three float vectors, counted in half-sized nodes) for half.
 inline constexpr LiveNodes kFmod  {2 + 6, 1, 1};
 // clang-format on
