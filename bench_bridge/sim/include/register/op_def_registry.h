@@ -32,6 +32,7 @@
 #include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "graph/types.h"
+#include "graph/utils/type_utils.h"
 #include "kgen_sim/host_registry.h"
 #include "register/op_impl_registry.h"
 #include "register/tilingdata_base.h"
