@@ -16,14 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
-
-from bench_bridge import tensorio
-from bench_bridge.report import BenchReport, CaseReport, OutputCheck
+from bench_bridge.report import BenchReport, CaseReport
 from bench_bridge.sim import build as sim_build
 from bench_bridge.sim import run as sim_run
 from bench_bridge.tasks import Task, TaskError, load_task
-from bench_bridge.verify import compare
 
 Progress = Callable[[str], None]
 LAUNCH_SUFFIXES = {".asc", ".cpp", ".cc", ".cxx"}
@@ -135,23 +131,3 @@ def _bench_task(task: Task, given: Path, opts: BenchOptions, say: Progress) -> B
             break
     rep.correct = rep.compiled and bool(rep.cases) and all(c.status == "pass" for c in rep.cases)
     return rep
-
-
-def load_outputs(meta: list[dict], cdir: Path) -> list[np.ndarray]:
-    return [tensorio.load(cdir / m["file"]) for m in meta]
-
-
-def compare_outputs(names: list[str], refs_meta: list[dict], outs: list[np.ndarray], out_dtypes: list[str], cdir: Path) -> list[OutputCheck]:
-    checks = []
-    for k, m in enumerate(refs_meta):
-        ref = tensorio.as_float(tensorio.load(cdir / m["file"]), m["dtype"])
-        name = names[k] if k < len(names) else f"output{k}"
-        if k >= len(outs):
-            checks.append(OutputCheck(name, m["dtype"], m["shape"], False, float("inf"), float("inf"), int(ref.size),
-                                      int(ref.size), reason="the kernel produced no such output"))
-            continue
-        got = tensorio.as_float(outs[k], out_dtypes[k] if k < len(out_dtypes) else m["dtype"])
-        c = compare(ref, got, tensorio.canonical(m["dtype"]))
-        checks.append(OutputCheck(name, m["dtype"], m["shape"], c.passed, c.max_abs_error, c.max_rel_error, c.mismatches,
-                                  c.total, c.first_mismatch, c.expected, c.actual, c.threshold, c.reason))
-    return checks

@@ -3,6 +3,7 @@ worker run on a team-written NPUKernelBench-format task (with its torch_npu impo
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -47,7 +48,7 @@ def test_spec_errors_name_the_key(tmp_path):
 
 def test_format_detection():
     t = load_task(DATA / "npukb_scaled_add")
-    assert t.format == "npukernelbench" and t.project is not None and len(t.cases) == 4
+    assert t.format == "npukernelbench" and t.project is not None and len(t.cases) == 3
     k = load_task(DATA / "kernelbench_relu.py")
     assert k.format == "kernelbench" and len(k.cases) == 1
     with pytest.raises(TaskError, match="not a task directory"):
@@ -55,7 +56,11 @@ def test_format_detection():
 
 
 def test_worker_runs_reference_with_npu_imports_and_records_call_order(tmp_path):
-    task = load_task(DATA / "npukb_scaled_add")
+    src = tmp_path / "task"
+    shutil.copytree(DATA / "npukb_scaled_add", src)
+    with (src / "validation" / "test_cases.csv").open("a") as f:
+        f.write("3;[16];-1.0;float32\n")  # the reference rejects negative alpha
+    task = load_task(src)
     (tmp_path / "task.json").write_text(json.dumps(task.to_json_dict()))
     r = subprocess.run([sys.executable, "-m", "bench_bridge.tasks.worker", "prepare", str(tmp_path / "task.json"), str(tmp_path)],
                        capture_output=True, text=True)

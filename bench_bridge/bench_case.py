@@ -1,0 +1,181 @@
+"""One case of ``kgen bench`` on an op project: map the reference's call onto the OpDef, build the
+dtype combination (cached), run host TilingFunc + kernel on the emulator, verify every output.
+
+Mapping: the operator call recorded from ``ModelNew`` (or, without one, the forward arguments then
+the init arguments) gives tensors and scalars in order; the tensors fill the OpDef inputs in order,
+the scalars fill its attrs in order; the reference's outputs give the output shapes, the OpDef
+combination matching the input dtypes gives their dtypes. An op without outputs works in place:
+its first input is compared with the reference output.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from bench_bridge import tensorio
+from bench_bridge.bench_compare import compare_outputs, custom_check
+from bench_bridge.project import OpProject, ProjectBuild, build_project, describe_project, run_project
+from bench_bridge.report import CaseReport
+from bench_bridge.sim import Diagnostic
+from bench_bridge.tasks import Task
+
+
+class CaseRunner:
+    """Runs the cases of one task against one op project; builds are shared across cases."""
+
+    def __init__(self, task: Task, project: Path, work: Path, timeout: float, say: Callable[[str], None]):
+        self.task = task
+        self.work = work
+        self.timeout = timeout
+        self.say = say
+        self.builds: dict[int, ProjectBuild] = {}
+        self.build_failed = False
+        self.build_diagnostics: list[Diagnostic] = []
+        self.build_message = ""
+        self.custom = bool(task.prepare and "def custom_check_precision" in task.prepare.read_text(errors="replace"))
+        say(f"reading the op definition of {project.name}")
+        self.op: OpProject = describe_project(project)
+        if not self.op.ok:
+            self._fail_build(self.op.diagnostics, f"cannot read the op definition of {project}")
+
+    def _fail_build(self, diags: list[Diagnostic], message: str) -> None:
+        self.build_failed = True
+        self.build_diagnostics = list(diags)
+        errs = [d for d in diags if d.severity == "error"]
+        self.build_message = message + (f": {errs[0].format()}" if errs else "")
+
+    # ---- argument mapping ----------------------------------------------------------------------
+
+    def _arguments(self, e: dict, cdir: Path) -> tuple[list[Any], list[Any]]:
+        """(tensors, scalars) of the operator call, tensors as numpy arrays (bf16 as torch)."""
+        if "call" in e:
+            args = e["call"]["args"]
+        else:
+            args = list(e["inputs"]) + list(e.get("init", []))
+        tensors, scalars = [], []
+        for a in args:
+            if a["kind"] == "input":
+                a = e["inputs"][a["index"]]
+            if a["kind"] == "tensor":
+                tensors.append(_load_tensor(a, cdir))
+            elif a["kind"] == "scalar":
+                scalars.append(a["value"])
+        return tensors, scalars
+
+    def run_case(self, e: dict) -> CaseReport:
+        t0 = time.monotonic()
+        shapes = [m.get("shape", []) for m in e.get("inputs", []) if m.get("kind") == "tensor"]
+        dtypes = [m.get("dtype", "") for m in e.get("inputs", []) if m.get("kind") == "tensor"]
+        rep = CaseReport(case_id=e["id"], params=e.get("params", {}), input_shapes=shapes, dtypes=dtypes, status="error",
+                         checker="custom" if self.custom else "npukernelbench")
+        if e.get("status") != "ok":
+            rep.message = e.get("message", "the reference failed")
+            return rep
+        if self.build_failed:
+            rep.message = self.build_message
+            return rep
+        cdir = self.work / e["dir"]
+        tensors, scalars = self._arguments(e, cdir)
+        n_in = len(self.op.inputs)
+        if len(tensors) < n_in:
+            rep.message = (f"the reference passes {len(tensors)} tensor(s) but {self.op.op_type} declares {n_in} inputs "
+                           f"({', '.join(p.name for p in self.op.inputs)})")
+            return rep
+        inputs = tensors[:n_in]
+        attrs = {a.name: v for a, v in zip(self.op.attrs, scalars)}
+        combo = self.op.match_combo([_dtype_name(t) for t in inputs])
+        if combo is None:
+            combos = "; ".join(", ".join(f"{k}={v}" for k, v in c.items()) for c in self.op.combos())
+            rep.message = f"no dtype combination of {self.op.op_type} accepts inputs {', '.join(_dtype_name(t) for t in inputs)} (declared: {combos})"
+            return rep
+        refs = e["refs"]
+        in_place = not self.op.outputs
+        if in_place:
+            outputs_spec: list[tuple] = []
+        else:
+            if len(refs) < len(self.op.outputs):
+                rep.message = f"the reference returns {len(refs)} output(s) but {self.op.op_type} declares {len(self.op.outputs)}"
+                return rep
+            combo_types = self.op.combo(combo)
+            outputs_spec = [(tuple(r["shape"]), combo_types[p.name]) for r, p in zip(refs, self.op.outputs)]
+        build = self._build(combo)
+        if build is None:
+            rep.message = self.build_message
+            return rep
+        self.say(f"case {e['id']}: running on the emulator")
+        pr = run_project(build, inputs, outputs_spec, attrs, timeout=self.timeout)
+        rep.block_dim, rep.tiling_key = pr.block_dim, pr.tiling_key
+        rep.diagnostics = [d.to_dict() for d in pr.diagnostics]
+        rep.seconds = time.monotonic() - t0
+        if not pr.ok:
+            errs = pr.errors
+            rep.message = errs[0].format() if errs else "the kernel run failed"
+            return rep
+        if in_place:
+            outs, names, out_dtypes = [_as_numpy(inputs[0])], [self.op.inputs[0].name], [_dtype_name(inputs[0])]
+        else:
+            outs = pr.outputs
+            names = [p.name for p in self.op.outputs]
+            out_dtypes = ["float32" if t == "DT_BF16" else tensorio.canonical(_short(t)) for _, t in outputs_spec]
+        rep.outputs = compare_outputs(names, refs, outs, out_dtypes, cdir)
+        if self.custom:
+            verdict = custom_check(self.work, e, outs, out_dtypes, self.timeout)
+            if "error" in verdict:
+                rep.message = verdict["error"]
+                return rep
+            passed = verdict["passed"]
+            rep.message = "" if passed else "the task's custom precision check rejected the output"
+        else:
+            passed = all(o.passed for o in rep.outputs)
+            if not passed:
+                bad = next(o for o in rep.outputs if not o.passed)
+                rep.message = bad.reason or f"{bad.mismatches} of {bad.total} elements of {bad.name} exceed the tolerance"
+        rep.status = "pass" if passed else "fail"
+        return rep
+
+    def _build(self, combo: int) -> ProjectBuild | None:
+        if combo in self.builds:
+            return self.builds[combo]
+        self.say(f"building {self.op.op_type} for dtype combination {combo} ({', '.join(self.op.combo(combo).values())})")
+        b = build_project(self.op, combo)
+        if not b.ok:
+            self._fail_build(b.diagnostics, f"the build of {self.op.op_type} (combination {combo}) failed")
+            return None
+        self.builds[combo] = b
+        return b
+
+
+def _short(ge_name: str) -> str:
+    from bench_bridge.project import from_any
+
+    return from_any(ge_name).short
+
+
+def _dtype_name(t: Any) -> str:
+    if hasattr(t, "detach"):
+        return str(t.dtype).replace("torch.", "")
+    return str(t.dtype)
+
+
+def _as_numpy(t: Any) -> np.ndarray:
+    if hasattr(t, "detach"):
+        import torch
+
+        if t.dtype == torch.bfloat16:
+            return t.float().numpy()
+        return t.numpy()
+    return t
+
+
+def _load_tensor(meta: dict, cdir: Path) -> Any:
+    arr = tensorio.load(cdir / meta["file"])
+    if meta["dtype"] == "bfloat16":
+        import torch
+
+        return torch.from_numpy(arr.view(np.int16).copy()).view(torch.bfloat16)
+    return arr

@@ -1,0 +1,55 @@
+"""Verification of kernel outputs for ``kgen bench``: the built-in rule, or the task's own checker
+(``custom_check_precision``), which runs in the reference worker process."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from bench_bridge import tensorio
+from bench_bridge.report import OutputCheck
+from bench_bridge.sim import run as sim_run
+from bench_bridge.verify import compare
+
+
+def compare_outputs(names: list[str], refs_meta: list[dict], outs: list[np.ndarray], out_dtypes: list[str], cdir: Path) -> list[OutputCheck]:
+    """One OutputCheck per reference output; the threshold follows the reference dtype."""
+    checks = []
+    for k, m in enumerate(refs_meta):
+        ref = tensorio.as_float(tensorio.load(cdir / m["file"]), m["dtype"])
+        name = names[k] if k < len(names) else f"output{k}"
+        if k >= len(outs):
+            checks.append(OutputCheck(name, m["dtype"], m["shape"], False, float("inf"), float("inf"), int(ref.size), int(ref.size),
+                                      reason="the kernel produced no such output"))
+            continue
+        got = tensorio.as_float(np.asarray(outs[k]), out_dtypes[k] if k < len(out_dtypes) else m["dtype"])
+        c = compare(ref, got, tensorio.canonical(m["dtype"]))
+        checks.append(OutputCheck(name, m["dtype"], m["shape"], c.passed, c.max_abs_error, c.max_rel_error, c.mismatches, c.total,
+                                  c.first_mismatch, c.expected, c.actual, c.threshold, c.reason))
+    return checks
+
+
+def custom_check(work: Path, entry: dict, outs: list[np.ndarray], out_dtypes: list[str], timeout: float) -> dict:
+    """Run the task's custom_check_precision in the worker on the kernel outputs; {'passed', ...} or {'error'}."""
+    cdir = work / entry["dir"]
+    metas = []
+    for k, (o, dt) in enumerate(zip(outs, out_dtypes)):
+        ref_dtype = entry["refs"][k]["dtype"] if k < len(entry["refs"]) else dt
+        arr = np.asarray(o)
+        if ref_dtype == "bfloat16":  # kernel outputs come back widened to float32: re-narrow exactly
+            arr = (arr.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+            dt = "bfloat16"
+        elif ref_dtype != dt:
+            arr = arr.astype(tensorio.NUMPY_OF.get(ref_dtype, arr.dtype))
+            dt = ref_dtype
+        tensorio.save(cdir / f"kout_{k}.npy", arr)
+        metas.append({"file": f"kout_{k}.npy", "dtype": dt})
+    (cdir / "kout.json").write_text(json.dumps(metas))
+    r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "check", str(work / "task.json"), str(work), str(entry["index"])],
+                cwd=work, timeout=timeout, memory_mb=16384)
+    try:
+        return json.loads(r.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {"error": "the task's custom precision check failed: " + ((r.stderr.strip().splitlines() or ["no output"])[-1])}
