@@ -33,6 +33,7 @@ class PerfReport:
     launch_overhead_us: float                # the part of modelled_us spent launching
     pipe_busy: dict[str, float]              # pipe -> busy fraction of the cores' block time
     bound: str                               # the pipe / resource that bounds the kernel
+    execution_bound: str                     # the same, ignoring the launch overhead (what bounds the cores)
     gm_read_bytes: int
     gm_write_bytes: int
     achieved_gbps: float                     # (read + write) / modelled time
@@ -94,6 +95,8 @@ class PerfReport:
             out.append(f"  measured kernel time   {self.measured_us:10.2f} us")
         out.append(f"  modelled kernel time   {self.modelled_us:10.2f} us  (launch overhead {self.launch_overhead_us:.2f} us)")
         out.append(f"  bound by               {self.bound}")
+        if self.execution_bound != self.bound:
+            out.append(f"  cores bound by         {self.execution_bound}")
         busy = ", ".join(f"{p} {f * 100:.0f}%" for p, f in sorted(self.pipe_busy.items(), key=lambda kv: -kv[1]) if f > 0.005)
         out.append(f"  pipe busy              {busy or '-'}")
         out.append(f"  GM bytes moved         {_bytes(self.gm_read_bytes)} read, {_bytes(self.gm_write_bytes)} written")
@@ -129,14 +132,14 @@ def pipe_busy(res: LaunchResult) -> dict[str, float]:
             if any(b.busy.get(p, 0.0) for b in res.blocks)}
 
 
-def bound_of(res: LaunchResult, busy: dict[str, float]) -> str:
-    if res.time_us > 0 and res.launch_overhead_us > 0.5 * res.time_us:
+def bound_of(res: LaunchResult, busy: dict[str, float], launch: bool = True) -> str:
+    if launch and res.time_us > 0 and res.launch_overhead_us > 0.5 * res.time_us:
         return "launch overhead (the kernel's work is shorter than launching it)"
     if not busy:
         return "nothing traced"
     top = max(busy, key=busy.get)
     if busy[top] < 0.5:
-        return f"latency / dependencies (no pipe busy more than half the time; {PIPE_LABEL.get(top, top)} busiest)"
+        return f"{PIPE_LABEL.get(top, top)}, latency-bound (no pipe busy more than half the time: waits on copies/dependencies)"
     if top in ("MTE2", "MTE3") and res.gm_limited:
         return f"GM bandwidth (HBM shared by {res.active_cores} cores; {PIPE_LABEL[top]} busiest)"
     return PIPE_LABEL.get(top, top)
@@ -157,6 +160,8 @@ def build_report(results: list[LaunchResult], costs: CostTable) -> PerfReport:
     for r in results:
         for p, f in pipe_busy(r).items():
             weights[p] = weights.get(p, 0.0) + f * sum(b.duration for b in r.blocks) / (denom or 1)
+    main_r = max(results, key=lambda r: r.makespan) if results else None
+    execution = bound_of(main_r, pipe_busy(main_r), launch=False) if main_r else "no kernel launch traced"
     if len(results) == 1:
         bound = launches[0].bound
     elif results:
@@ -171,5 +176,5 @@ def build_report(results: list[LaunchResult], costs: CostTable) -> PerfReport:
     if any(r.waves > 1 for r in results):
         notes.append("more blocks than cores: the blocks ran in waves")
     elems = sum(b.vector_elems for r in results for b in r.blocks)
-    return PerfReport(costs.soc, total, overhead, weights, bound, rd, wr, achieved, costs.hbm_gbps, elems,
+    return PerfReport(costs.soc, total, overhead, weights, bound, execution, rd, wr, achieved, costs.hbm_gbps, elems,
                       costs.peak_vector_flops / 1e9, launches, notes=notes)
