@@ -28,7 +28,7 @@ void duplicate_mask_form(const AscendC::LocalTensor<T>& dst, T v, M mask, uint8_
     if (rep == 0) return;
     Strided<T> D(dst, blk, rep_stride, "Duplicate");
     for_each_masked(m, rep, per_repeat<T>(), [&](uint32_t r, uint32_t i) { D.at(r, i) = v; });
-    trace("Duplicate", Pipe::V, uint64_t(rep) * ONE_REP, rep);
+    trace("Duplicate", Pipe::V, uint64_t(rep) * ONE_REP, rep, 0, 0, static_cast<uint16_t>(sizeof(T)));
 }
 
 }  // namespace kgen
@@ -44,7 +44,7 @@ inline void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const int
     T* d = dst.raw();
     for (int32_t i = 0; i < count; ++i) d[i] = v;
     uint64_t bytes = uint64_t(count) * sizeof(T);
-    kgen::trace("Duplicate", kgen::Pipe::V, bytes, kgen::repeats_for(bytes));
+    kgen::trace("Duplicate", kgen::Pipe::V, bytes, kgen::repeats_for(bytes), 0, 0, static_cast<uint16_t>(sizeof(T)));
     kgen::after_count_form();
 }
 template <typename T, bool isSetMask = true, typename U, kgen::if_scalar<U> = 0>
