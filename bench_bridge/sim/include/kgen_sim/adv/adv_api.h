@@ -8,3 +8,5 @@
 #include "kgen_sim/vec_engine.h"
 #include "kgen_sim/adv/math.h"         // Sin, Cos, Tan, Acos, ..., Erf, Ceil/Floor/Round/Trunc/Frac, Sign, Log*, Exp
 #include "kgen_sim/adv/math_binary.h"  // Power, Fmod, Xor, ClampMax/ClampMin, Axpy
+#include "kgen_sim/adv/activation.h"   // Sigmoid, Silu, Swish, Gelu, FasterGelu, SwiGLU, GeGLU
+#include "kgen_sim/adv/softmax.h"      // SoftMax, SimpleSoftMax (+ SoftMaxTiling, SoftMaxShapeInfo)
