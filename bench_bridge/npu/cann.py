@@ -15,6 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+# ge dtype short names -> msopgen type names
+MSOPGEN_TYPES = {"float32": "float", "float": "float", "float16": "float16", "bf16": "bfloat16", "bfloat16": "bfloat16", "int8": "int8",
+                 "uint8": "uint8", "int16": "int16", "int32": "int32", "int64": "int64", "bool": "bool"}
+
+
 class NpuUnavailable(RuntimeError):
     """No usable CANN installation / NPU on this machine (message says what is missing)."""
 
@@ -63,8 +68,8 @@ def detect(soc: str = "Ascend910B2") -> CannEnv:
 def op_json(op_name: str, inputs: list[dict], outputs: list[dict], attrs: list[dict]) -> list[dict]:
     """The msopgen operator description: each param with its dtype and format lists."""
     def param(p: dict, kind: str) -> dict:
-        return {"name": p["name"], "param_type": p.get("param_type", "required"), "format": p.get("formats", ["ND"]),
-                "type": [d.replace("float32", "float") for d in p.get("dtypes", ["float16"])]}
+        types = [MSOPGEN_TYPES.get(d, d) for d in p.get("dtypes", ["float16"])]
+        return {"name": p["name"], "param_type": p.get("param_type", "required"), "format": ["ND"] * len(types), "type": types}
 
     return [{
         "op": op_name,
@@ -80,8 +85,7 @@ def plan(project: Path, op_name: str, workdir: Path, desc: list[dict], task_dir:
     """Shell commands (in order) that build, install and bench ``project`` on an NPU."""
     home = env.home if env else Path("${ASCEND_HOME_PATH:-/usr/local/Ascend/ascend-toolkit/latest}")
     setenv = env.setenv if env else home / "set_env.sh"
-    pascal = "".join(w.capitalize() for w in op_name.split("_"))
-    gen = workdir / pascal
+    gen = workdir / op_name
     cmds = [
         f"source {setenv}",
         f"mkdir -p {workdir}",

@@ -1,11 +1,14 @@
 """Run an emulator executable in a child process with limits, and collect what it reported.
 
-The child gets a wall-clock limit (killed past it), a CPU-time and address-space limit, and
-``KGEN_DIAG_FILE`` so run-time findings come back as typed diagnostics.
+The child gets a wall-clock limit (killed past it), a CPU-time and address-space limit, no network
+where the OS allows it (a private network namespace via ``unshare -n``), its own process group,
+and ``KGEN_DIAG_FILE`` so run-time findings come back as typed diagnostics.
 """
 from __future__ import annotations
 
+import functools
 import os
+import shutil
 import resource
 import signal
 import subprocess
@@ -34,6 +37,23 @@ class RunResult:
     @property
     def ok(self) -> bool:
         return self.returncode == 0 and not self.timed_out and not any(d.severity == "error" for d in self.diagnostics)
+
+
+@functools.lru_cache(maxsize=1)
+def _no_network_prefix() -> tuple[str, ...]:
+    """``unshare -n --`` when this OS lets us drop the network for a child (probed once), else nothing."""
+    if os.environ.get("KGEN_SANDBOX_NET") == "1":  # opt out: allow the network
+        return ()
+    exe = shutil.which("unshare")
+    if not exe:
+        return ()
+    for prefix in ((exe, "-n", "--"), (exe, "-rn", "--")):
+        try:
+            if subprocess.run([*prefix, "true"], capture_output=True, timeout=10).returncode == 0:
+                return prefix
+        except (OSError, subprocess.SubprocessError):
+            continue
+    return ()
 
 
 def _limits(cpu_seconds: int, memory_bytes: int):
@@ -66,7 +86,7 @@ def run(
     t0 = time.monotonic()
     timed_out = False
     proc = subprocess.Popen(
-        [str(binary), *args], cwd=str(cwd or Path.cwd()), env=child_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [*_no_network_prefix(), str(binary), *args], cwd=str(cwd or Path.cwd()), env=child_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, errors="replace", preexec_fn=_limits(int(timeout) + 5, memory_mb * 1024 * 1024),
     )
     try:

@@ -101,3 +101,13 @@ def test_user_mistakes_are_one_line_errors(args, needle):
     assert r.returncode == 2
     assert needle in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_npu_backend_refuses_without_cann_and_dry_run_prints_the_flow():
+    r = kgen("bench", str(TASKS / "npukb_scaled_add"), "--backend", "npu")
+    assert r.returncode == 2 and "no CANN toolkit found" in r.stderr and r.stderr.count("\n") == 1
+    r = kgen("bench", str(TASKS / "npukb_scaled_add"), "--backend", "npu", "--dry-run")
+    assert r.returncode == 0, r.stderr
+    assert "msopgen gen -i" in r.stdout and "bash build.sh" in r.stdout and "custom_opp_" in r.stdout
+    assert '"op": "ScaledAdd"' in r.stdout and '"bfloat16"' in r.stdout
+    assert "bench_bridge.npu.run_task" in r.stdout

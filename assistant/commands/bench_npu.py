@@ -1,0 +1,60 @@
+"""``kgen bench --backend npu``: the CANN flow on a real NPU (not yet run on hardware); ``--dry-run``
+prints the exact commands."""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def run_npu(args: argparse.Namespace) -> int:
+    from bench_bridge.npu import NpuUnavailable, detect, plan
+    from bench_bridge.npu.cann import find_env, op_json
+    from bench_bridge.project import describe_project
+    from bench_bridge.tasks import TaskError, load_task
+
+    task_dir = None
+    project = Path(args.project) if args.project else None
+    p = Path(args.path)
+    if (p / "op_host").is_dir() and project is None:
+        project = p
+    else:
+        try:
+            task = load_task(p)
+        except TaskError as e:
+            print(f"kgen: error: {e}", file=sys.stderr)
+            return 2
+        project = project or task.project
+        task_dir = task.root if task.format == "npukernelbench" else None
+    if project is None:
+        print(f"kgen: error: {p}: no op project to bench: pass --project DIR", file=sys.stderr)
+        return 2
+    env = None
+    if not args.dry_run:
+        try:
+            env = detect()
+        except NpuUnavailable as e:
+            print(f"kgen: error: {e}", file=sys.stderr)
+            return 2
+    op = describe_project(project)
+    if not op.ok:
+        errs = [d.format() for d in op.diagnostics if d.severity == "error"]
+        print(f"kgen: error: cannot read the op definition of {project}: {errs[0] if errs else 'unknown error'}", file=sys.stderr)
+        return 2
+    desc = op_json(
+        op.op_type,
+        [{"name": i.name, "dtypes": [d.replace("DT_", "").lower() for d in i.dtypes], "param_type": i.param_type} for i in op.inputs],
+        [{"name": o.name, "dtypes": [d.replace("DT_", "").lower() for d in o.dtypes], "param_type": o.param_type} for o in op.outputs],
+        [{"name": a.name, "type": a.kind, "default": a.default} for a in op.attrs],
+    )
+    work = Path(tempfile.mkdtemp(prefix="kgen-npu-"))
+    cmds = plan(Path(project).resolve(), op.op_type, work, desc, task_dir, env=env or find_env())
+    if args.dry_run:
+        print("# kgen bench --backend npu: the CANN flow (not yet run on real hardware)")
+        print("\n".join(cmds))
+        return 0
+    script = work / "run.sh"
+    script.write_text("set -euo pipefail\n" + "\n".join(cmds) + "\n")
+    return subprocess.run(["bash", str(script)]).returncode

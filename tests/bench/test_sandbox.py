@@ -1,0 +1,33 @@
+"""Child processes of kgen run with limits: a wall clock, memory, and no network where the OS allows."""
+from __future__ import annotations
+
+import socket
+import sys
+
+import pytest
+
+from bench_bridge.sim.runner import _no_network_prefix, run
+
+
+def test_child_has_no_network():
+    if not _no_network_prefix():
+        pytest.skip("this OS does not let kgen drop the network for a child (no usable unshare -n)")
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    port = srv.getsockname()[1]
+    code = f"import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n    print('connected')\nexcept OSError as e:\n    print('refused', e)\n"
+    r = run(sys.executable, ["-c", code], timeout=30)
+    srv.close()
+    assert "refused" in r.stdout and "connected" not in r.stdout
+
+
+def test_hang_becomes_a_timeout_diagnostic():
+    r = run(sys.executable, ["-c", "import time; time.sleep(60)"], timeout=1.5)
+    assert r.timed_out and not r.ok
+    assert r.diagnostics[-1].code == "timeout"
+
+
+def test_memory_limit_stops_a_runaway_child():
+    r = run(sys.executable, ["-c", "x = bytearray(3 * 1024**3); print('allocated')"], timeout=60, memory_mb=1024)
+    assert "allocated" not in r.stdout and not r.ok
