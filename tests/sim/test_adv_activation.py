@@ -158,3 +158,27 @@ def test_softmax_tmp_below_minimum_is_an_error(prog):
 def test_softmax_tiling_func(prog, case, m, k, tmp, exp):
     res, *_ = softmax_run(prog, case, m, k, tmp=tmp)
     np.testing.assert_array_equal(res.out("tiling", np.uint32), np.array(exp, np.uint32))
+
+
+def test_adjust_softmax_res_rewrites_rows_whose_max_matches(prog):
+    m, k = 4, 64
+    res = np.arange(m * k, dtype=np.float32).reshape(m, k) / 100
+    mx = np.repeat(np.array([[1.0], [-3.4028235e38], [2.0], [-3.4028235e38]], np.float32), 8, axis=1)
+    from_bits = int(np.float32(-3.4028235e38).view(np.uint32))
+    out = prog.run("adjust", res=res.ravel(), mx=mx.ravel(), m=m, k=k, **{"from": from_bits})
+    got = out.out("res", np.float32).reshape(m, k)
+    exp = res.copy()
+    exp[[1, 3]] = 9.0
+    np.testing.assert_array_equal(got, exp)
+    assert out.out("flag", np.int32)[0] == 1
+
+
+def test_activation_host_sizes(prog):
+    got = prog.run("host_act_sizes").out("sizes", np.uint32).reshape(-1, 2)
+    exp = []
+    for n in (16, 1000):
+        for ts in (2, 4):
+            one = max(n * ts, 256)
+            exp += [(one, 256), (3 * one, 768), ((6 * one, 6 * 256) if ts == 2 else (0, 0)),
+                    ((4 * one, 4 * 256) if ts == 2 else (0, 0)), (0, 0)]
+    np.testing.assert_array_equal(got, np.array(exp, np.uint32))

@@ -132,4 +132,46 @@ KT_CASE(softmax_f32) { run_softmax<float, float>(); }
 KT_CASE(softmax_f16) { run_softmax<half, half>(); }
 KT_CASE(softmax_f16_f32) { run_softmax<half, float>(); }
 
+// ---- AdjustSoftMaxRes and the activation host helpers --------------------------------------------
+__global__ __aicore__ void adjust_kernel(GM_ADDR resg, GM_ADDR maxg, GM_ADDR flagg, uint32_t m, uint32_t k, uint32_t from) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> rb, mb;
+    pipe.InitBuffer(rb, m * k * 4);
+    pipe.InitBuffer(mb, m * 32);
+    GlobalTensor<float> R, M;
+    R.SetGlobalBuffer((__gm__ float*)resg, m * k);
+    M.SetGlobalBuffer((__gm__ float*)maxg, m * 8);
+    LocalTensor<float> r = rb.Get<float>(), mx = mb.Get<float>();
+    DataCopy(r, R, m * k);
+    DataCopy(mx, M, m * 8);
+    bool any = AdjustSoftMaxRes<float, float>(r, mx, from, 9.0f, SoftMaxShapeInfo{m, k, m, k});
+    DataCopy(R, r, m * k);
+    *reinterpret_cast<int32_t*>(flagg) = any ? 1 : 0;
+}
+KT_CASE(adjust) {
+    auto res = kt::load<float>("res");
+    auto mx = kt::load<float>("mx");
+    kt::Dev<float> dr(res), dm(mx);
+    kt::Dev<int32_t> flag(8);
+    adjust_kernel<<<1, nullptr, nullptr>>>(dr.gm(), dm.gm(), flag.gm(), (uint32_t)kt::param("m"), (uint32_t)kt::param("k"),
+                                           (uint32_t)kt::param("from"));
+    kt::save("res", dr.host());
+    kt::save("flag", flag.host());
+}
+
+KT_CASE(host_act_sizes) {
+    std::vector<uint32_t> out;
+    uint32_t mx = 0, mn = 0;
+    for (int64_t n : {16, 1000})
+        for (uint32_t ts : {2u, 4u}) {
+            TensorShape sh({n});
+            GetSigmoidMaxMinTmpSize(sh, ts, false, mx, mn); out.push_back(mx); out.push_back(mn);
+            GetGeluMaxMinTmpSize(sh, ts, mx, mn); out.push_back(mx); out.push_back(mn);
+            GetSwiGLUMaxMinTmpSize(sh, ts, mx, mn, false); out.push_back(mx); out.push_back(mn);
+            GetGeGLUMaxMinTmpSize(sh, ts, false, mx, mn); out.push_back(mx); out.push_back(mn);
+            GetSwishTmpSize(sh, ts, false, mx, mn); out.push_back(mx); out.push_back(mn);
+        }
+    kt::save("sizes", out);
+}
+
 KT_MAIN()

@@ -8,3 +8,4 @@
 #include "graph/utils/type_utils.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
+#include "kgen_sim/adv/host_tiling.h"  // high-level API host helpers (softmax tiling, temp sizes): kgen_sim/adv/

@@ -47,7 +47,8 @@ TILING_DATA_FIELD_DEF(uint32_t, tailM);
 TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
 TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
 END_TILING_DATA_DEF;
-REGISTER_TILING_DATA_CLASS(SoftMaxTilingOpApi, SoftMaxTiling)
+// Not registered on purpose: the kgen project build must not generate a kernel-side SoftMaxTiling
+// (kernel_operator.h defines it, kgen_sim/adv/softmax_types.h).
 }  // namespace optiling
 
 namespace AscendC {

@@ -5,3 +5,4 @@
 #pragma once
 #include "kgen_sim/adv/host_math_tiling.h"
 #include "kgen_sim/adv/host_softmax_tiling.h"
+#include "kgen_sim/adv/host_activation_tiling.h"

@@ -21,7 +21,12 @@
 // Precision: the emulator reduces and divides in double and rounds once to T; the NPU works in
 // float (half inputs are cast to float first), so its float results differ by a few ulp.
 //
-// @api SoftMax SimpleSoftMax
+//  * AdjustSoftMaxRes<T1, T2, isDataFormatNZ, stepSizeMode>(res, max, uint32_t from, T1 to, shapeInfo):
+//    every row m whose max (the first element of its 32-byte block) has the bit pattern `from`
+//    (its low 16 bits for a 16-bit max) gets all srcK results set to `to`. Returns whether any row
+//    was adjusted (the emulator's reading of the documented bool result).
+//
+// @api SoftMax SimpleSoftMax AdjustSoftMaxRes
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -181,5 +186,27 @@ KGEN_SM_TPL inline void SimpleSoftMax(const LocalTensor<half>& dstTensor, const 
 }
 #undef KGEN_SM_TPL
 #undef KGEN_SM_NZ
+
+template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSizeMode = 0>
+inline bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor, const uint32_t from,
+                             const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo) {
+    static_assert(!isDataFormatNZ, "kgen emulator: AdjustSoftMaxRes with isDataFormatNZ = true is not emulated");
+    const char* api = "AdjustSoftMaxRes";
+    const uint32_t m = softmaxShapeInfo.srcM, k = softmaxShapeInfo.srcK, blk = 32 / sizeof(T2);
+    kgen::adv::operand(api, softMaxRes, uint64_t(m) * k);
+    kgen::adv::operand(api, maxTensor, uint64_t(m) * blk);
+    bool any = false;
+    for (uint32_t r = 0; r < m; ++r) {
+        T2 v = maxTensor.raw()[uint64_t(r) * blk];
+        uint32_t bits = 0;
+        std::memcpy(&bits, &v, sizeof(T2) < 4 ? sizeof(T2) : 4);
+        uint32_t want = sizeof(T2) == 2 ? (from & 0xFFFFu) : from;
+        if (bits != want) continue;
+        any = true;
+        for (uint32_t j = 0; j < k; ++j) softMaxRes.raw()[uint64_t(r) * k + j] = to;
+    }
+    kgen::adv::trace_call(api, uint64_t(m) * k * sizeof(T1), 2);
+    return any;
+}
 
 }  // namespace AscendC
