@@ -52,12 +52,20 @@ inline const SocSpec& soc_spec() {
 }  // namespace kgen
 
 namespace fe {
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
 /// Opaque platform description handed to TilingFuncs (context->GetPlatformInfo()).
 class PlatFormInfos {
 public:
     const kgen::host::SocSpec& spec() const { return kgen::host::soc_spec(); }
+    /// Local memory size in bytes (same numbers as PlatformAscendC::GetCoreMemSize).
+    bool GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
+        static const uint64_t sizes[] = {65536, 65536, 131072, 524288, 192ull * 1024 * 1024, 196608, 64ull * 1024 * 1024 * 1024};
+        int i = static_cast<int>(type);
+        size = i >= 0 && i < 7 ? sizes[i] : 0;
+        return i >= 0 && i < 7;
+    }
+    uint32_t GetCoreNum() const { return spec().aiv; }
 };
-enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
 }  // namespace fe
 
 namespace platform_ascendc {
