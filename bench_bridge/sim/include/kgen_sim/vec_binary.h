@@ -11,7 +11,7 @@
 #pragma once
 #include <cmath>
 
-#include "kgen_sim/vec_engine.h"
+#include "kgen_sim/vec_forms.h"
 
 namespace kgen {
 
@@ -47,28 +47,33 @@ template <typename T> inline T vsubrelu(T a, T b) { return vrelu(vsub(a, b)); }
 
 }  // namespace kgen
 
-/// Declares the three documented forms of a same-type binary vector API.
+/// Declares the three documented forms of a same-type binary vector API (calling-form rules:
+/// vec_forms.h — count form with isSetMask, counter mode, mask register).
 #define KGEN_BINARY_API(NAME, FN)                                                                                     \
-    template <typename T>                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                      \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
                      const int32_t& count) {                                                                          \
-        kgen::binary_count(#NAME, dst, src0, src1, count, [](T& d, T a, T b) { d = FN(a, b); });                      \
+        auto f = [](T& d, T a, T b) { d = FN(a, b); };                                                                \
+        if constexpr (isSetMask) {                                                                                    \
+            kgen::binary_count(#NAME, dst, src0, src1, count, f);                                                     \
+            kgen::after_count_form();                                                                                 \
+        } else {                                                                                                      \
+            uint32_t rep = 1;                                                                                         \
+            kgen::MaskSpec m = kgen::register_mask(kgen::per_repeat<T>(), &rep);                                      \
+            kgen::binary_repeat(#NAME, dst, src0, src1, m, rep, BinaryRepeatParams(), f);                             \
+        }                                                                                                             \
     }                                                                                                                 \
     template <typename T, bool isSetMask = true>                                                                      \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
                      uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& p) {                         \
-        uint32_t rep = repeatTimes;                                                                                   \
-        kgen::MaskSpec m = isSetMask ? kgen::make_mask<T>(#NAME, mask)                                                \
-                                     : kgen::register_mask(kgen::per_repeat<T>(), &rep);                              \
-        kgen::binary_repeat(#NAME, dst, src0, src1, m, rep, p, [](T& d, T a, T b) { d = FN(a, b); });                 \
+        kgen::binary_mask_form<isSetMask>(#NAME, dst, src0, src1, mask, repeatTimes, p,                               \
+                                          [](T& d, T a, T b) { d = FN(a, b); });                                      \
     }                                                                                                                 \
     template <typename T, bool isSetMask = true>                                                                      \
     inline void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
                      const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams& p) {                 \
-        uint32_t rep = repeatTimes;                                                                                   \
-        kgen::MaskSpec m = isSetMask ? kgen::make_mask<T>(#NAME, mask)                                                \
-                                     : kgen::register_mask(kgen::per_repeat<T>(), &rep);                              \
-        kgen::binary_repeat(#NAME, dst, src0, src1, m, rep, p, [](T& d, T a, T b) { d = FN(a, b); });                 \
+        kgen::binary_mask_form<isSetMask>(#NAME, dst, src0, src1, static_cast<const uint64_t*>(mask), repeatTimes, p, \
+                                          [](T& d, T a, T b) { d = FN(a, b); });                                      \
     }
 
 namespace AscendC {
