@@ -26,7 +26,12 @@ class Page:
 
     @property
     def keywords(self) -> list[str]:
-        return [str(k) for k in (self.meta.get("keywords") or [])]
+        """Search terms of the page: its keywords, other names of its APIs (aliases), error codes."""
+        out = []
+        for key in ("keywords", "aliases", "codes"):
+            v = self.meta.get(key) or []
+            out += [str(k) for k in (v if isinstance(v, list) else [v]) if str(k) != "compile"]
+        return list(dict.fromkeys(out))
 
     @property
     def kind(self) -> str:

@@ -68,7 +68,9 @@ class MiniLMEmbedder:
                                "use --embedder hash") from e
         import torch
 
-        torch.set_num_threads(max(1, min(2, os.cpu_count() or 1)))
+        # one thread by default: on a small shared machine more threads oversubscribe the CPU and
+        # a query can take 20x longer; KGEN_TORCH_THREADS overrides
+        torch.set_num_threads(int(os.environ.get("KGEN_TORCH_THREADS", "1")))
         self._model = SentenceTransformer(str(pkg.get_model_path()), device="cpu")
 
     def embed(self, texts: list[str]) -> np.ndarray:
