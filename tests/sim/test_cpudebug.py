@@ -81,10 +81,12 @@ def test_double_gmfree_is_a_located_error(prog):
 
 
 def test_kernel_reading_past_a_gmalloc_buffer_is_reported(prog):
+    # 4000 bytes allocated, 4096 read: past the end but inside the 512-byte granule, which the
+    # hardware reads silently: a located warning, not an error
     res = prog.run("kernel_overruns_gmalloc", expect_ok=False)
-    assert res.run.returncode == 3
-    assert res.errors[0].code == "gm-out-of-bounds"
-    assert res.errors[0].file.endswith("cpudebug.cpp")
+    assert res.run.returncode == 0
+    (w,) = [d for d in res.warnings if d.code == "gm-read-past-end"]
+    assert w.file.endswith("cpudebug.cpp") and "of a 4000-byte device allocation" in w.message
 
 
 def test_more_than_32_kernel_arguments_do_not_compile(tmp_path):

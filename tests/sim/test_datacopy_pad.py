@@ -218,7 +218,7 @@ def test_roundtrip_gm_out_of_bounds_is_not_reported_for_exact_rows(prog):
         (params(1, 32, ub_off=3, old=1), "ub-misaligned", "32-byte aligned", "@pad-in-old"),
         (params(5, 40), "ub-out-of-bounds", "", "@pad-in-ext"),           # 5 rows of 64 B > 32 floats of UB
         (params(2, 100, 350), "gm-out-of-bounds", "bytes [450, 550)", "@pad-in-ext"),
-        (params(1, 32, gm_off=95), "gm-out-of-bounds", "", "@pad-in-ext"),
+        (params(1, 32, gm_off=130), "gm-out-of-bounds", "", "@pad-in-ext"),  # past the 512-byte granule
         (params(1, 10), "datacopypad-params", "multiple of the 4-byte", "@pad-in-ext"),
         (params(1, 8, is_pad=1, left=9), "datacopypad-params", "exceed 32 bytes", "@pad-in-ext"),
         (params(4096, 4), "datacopypad-params", "outside [0, 4095]", "@pad-in-ext"),
@@ -293,8 +293,8 @@ def test_datacopy_strided_blocks(prog, count, blen, ss, ds, ss2, ds2):
 
 
 def test_datacopy_strided_blocks_out_of_gm_is_located(prog):
-    x = np.arange(64, dtype=np.float32)  # 8 blocks of GM; 3 blocks of 2 with gap 2 need 10
-    p = np.array([3, 2, 2, 0, 0, 0], np.int64)
+    x = np.arange(64, dtype=np.float32)  # 8 blocks of GM; 3 blocks of 2 with gap 20 need 46, past the 512-byte granule
+    p = np.array([3, 2, 20, 0, 0, 0], np.int64)
     res = prog.run("blocks_f32", x=x, z0=np.zeros(64, np.float32), p=p, ub=np.int64(64), expect_ok=False)
     assert res.run.returncode == 3
     assert res.errors[0].code == "gm-out-of-bounds"
@@ -307,3 +307,13 @@ def test_datacopy_strided_blocks_out_of_ub_is_located(prog):
     res = prog.run("blocks_f32", x=x, z0=np.zeros(256, np.float32), p=p, ub=np.int64(64), expect_ok=False)
     assert res.errors[0].code == "ub-out-of-bounds"
     assert res.errors[0].line == marker_line("@blocks-in")
+
+
+def test_pad_in_read_past_allocation_end_inside_granule_warns(prog):
+    # 100 floats = 400 bytes; reading 32 bytes at float 95 ends at byte 412: past the end of the
+    # allocation but inside its 512-byte granule, which the hardware reads silently
+    gm = np.arange(100, dtype=np.float32)
+    res = run_in(prog, "pad_in_f32", gm, 32, params(1, 32, gm_off=95))
+    assert not res.errors
+    assert any(w.code == "gm-read-past-end" and "bytes [380, 412) of a 400-byte device allocation" in w.message
+               for w in res.warnings), res.warnings

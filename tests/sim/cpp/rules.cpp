@@ -10,8 +10,9 @@ __global__ __aicore__ void gm_view_kernel(GM_ADDR x, GM_ADDR z) {
     GlobalTensor<float> xg, zg;
     xg.SetGlobalBuffer((__gm__ float*)x, 64);
     zg.SetGlobalBuffer((__gm__ float*)z, 64);
-    float v = xg.GetValue(64);  // @gm-view
+    float v = xg.GetValue(64);  // @gm-view (a read past the view: a warning)
     zg.SetValue(0, v);
+    zg.SetValue(64, v);  // @gm-view-write (a write past the view: an error)
 }
 KT_CASE(gm_view) {
     kt::Dev<float> dx(std::vector<float>(128, 1.0f)), dz(64);
@@ -38,7 +39,9 @@ KT_CASE(gm_alloc) {
 __global__ __aicore__ void gm_write_kernel(GM_ADDR z) {
     GlobalTensor<int32_t> zg;
     zg.SetGlobalBuffer((__gm__ int32_t*)z);  // no size: only the allocation bounds it
-    for (uint32_t i = 0; i <= 16; ++i) zg.SetValue(i, (int32_t)i);  // @gm-write
+    for (uint32_t i = 0; i < 16; ++i) zg.SetValue(i, (int32_t)i);
+    zg.SetValue(16, 16);   // past the end, inside the 512-byte granule: a warning
+    zg.SetValue(128, 128);  // @gm-write (past the granule: an error)
 }
 KT_CASE(gm_write) {
     kt::Dev<int32_t> dz(16);

@@ -75,7 +75,7 @@ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     dst.check_aligned("DataCopy");
     uint32_t n = kgen::copied_elements<T>("DataCopy", count);
     dst.check(0, n, "DataCopy (UB destination)");
-    src.check(0, n, "DataCopy (GM source)");
+    src.check_read(0, n, "DataCopy (GM source)");
     std::memcpy(static_cast<void*>(dst.raw()), src.raw(), uint64_t(n) * sizeof(T));
     kgen::trace("DataCopy", kgen::Pipe::MTE2, uint64_t(n) * sizeof(T), 1, 0, 0, sizeof(T));
 }
@@ -115,7 +115,7 @@ inline void copy_blocks(const char* api, const Dst& dst, const Src& src, const A
     for (uint32_t b = 0; b < p.blockCount; ++b) {
         uint64_t s = uint64_t(b) * (p.blockLen + p.srcStride) * epb;
         uint64_t d = uint64_t(b) * (p.blockLen + p.dstStride) * epb;
-        src.check(s, len, api);
+        src.check_read(s, len, api);
         dst.check(d, len, api);
         store(dst.raw() + d, src.raw() + s, len);
     }

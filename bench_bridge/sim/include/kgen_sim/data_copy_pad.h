@@ -117,17 +117,21 @@ inline T pad_element() {
     return v;
 }
 
-/// Fail unless bytes [off, off + n) of a GlobalTensor view are in its SetGlobalBuffer size and a device allocation.
+/// Check bytes [off, off + n) of a GlobalTensor view against its SetGlobalBuffer size and the device
+/// allocation, by the GM access policy of tensor.h (reads past the view or the allocation's end warn).
 template <typename T>
-inline void gm_check_bytes(const AscendC::GlobalTensor<T>& g, uint64_t off, uint64_t n, const char* api) {
+inline void gm_check_bytes(const AscendC::GlobalTensor<T>& g, uint64_t off, uint64_t n, const char* api,
+                           GmAccess acc = GmAccess::Write) {
     if (!g.raw()) fail("gm-null", "%s on a GlobalTensor whose SetGlobalBuffer was never called", api);
-    if (g.bounded() && off + n > g.GetSize() * sizeof(T))
+    if (g.bounded() && off + n > g.GetSize() * sizeof(T) && acc == GmAccess::Read)
+        warn("gm-view-overrun", "%s reads bytes [%llu, %llu) of a GlobalTensor of %llu bytes (SetGlobalBuffer size): the hardware "
+             "reads whatever lies beyond the view", api, (unsigned long long)off, (unsigned long long)(off + n),
+             (unsigned long long)(g.GetSize() * sizeof(T)));
+    else if (g.bounded() && off + n > g.GetSize() * sizeof(T))
         fail("gm-out-of-bounds", "%s touches bytes [%llu, %llu) of a GlobalTensor of %llu bytes (SetGlobalBuffer size %llu elements)",
              api, (unsigned long long)off, (unsigned long long)(off + n), (unsigned long long)(g.GetSize() * sizeof(T)),
              (unsigned long long)g.GetSize());
-    AscendC::GlobalTensor<uint8_t> bytes;
-    bytes.SetGlobalBuffer(reinterpret_cast<uint8_t*>(g.raw()));
-    bytes.check(off, n, api);
+    check_gm_allocation(reinterpret_cast<const uint8_t*>(g.raw()) + off, n, api, acc);
 }
 
 inline void check_pad_params(const char* api, uint64_t count, uint64_t len, size_t esize) {
@@ -167,7 +171,7 @@ inline void pad_gm_to_ub(const char* api, const AscendC::LocalTensor<T>& dst, co
     for (uint64_t r = 0; r < count; ++r) {
         uint64_t goff = r * (len + srcStride);
         uint64_t d = r * (row + dstStride * epb);
-        gm_check_bytes(src, goff, len, api);
+        gm_check_bytes(src, goff, len, api, GmAccess::Read);
         dst.check(d, used, api);
         if ((d + row) * sizeof(T) > tensor_end)
             fail("ub-out-of-bounds", "%s: row %llu with its 32-byte padding ends at byte %llu, past the %u-element (%llu-byte rounded) "

@@ -52,7 +52,7 @@ inline void DumpTensor(const LocalTensor<T>& t, uint32_t desc, uint32_t dumpSize
 }
 template <typename T>
 inline void DumpTensor(const GlobalTensor<T>& t, uint32_t desc, uint32_t dumpSize) {
-    t.check(0, dumpSize, "DumpTensor");
+    t.check_read(0, dumpSize, "DumpTensor");
     kgen::dump_values("GM", t.raw(), dumpSize, desc);
 }
 template <typename T, typename S>

@@ -22,6 +22,11 @@
 #include "kgen_sim/diag.h"
 #include "kgen_sim/tensor.h"
 
+/// Kernel built-in variables of the CANN kernel language: this core's block index and the launch's
+/// block count (also reachable as AscendC::GetBlockIdx()/GetBlockNum()).
+inline thread_local int64_t block_idx = 0;
+inline thread_local int64_t block_num = 1;
+
 namespace kgen {
 
 struct LaunchShared {
@@ -128,6 +133,8 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
                 CoreContext* ctx = new CoreContext();
                 ctx->block_idx = b;
                 ctx->block_num = cfg.block_dim;
+                ::block_idx = b;
+                ::block_num = cfg.block_dim;
                 ctx->launch = &shared;
                 tls_core = ctx;
                 try {
@@ -208,3 +215,12 @@ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<
 }
 
 }  // namespace AscendC
+
+// The block queries are also reachable without the AscendC:: prefix, and by their intrinsic names.
+using AscendC::GetBlockIdx;
+using AscendC::GetBlockNum;
+using AscendC::GetSubBlockIdx;
+using AscendC::GetSubBlockNum;
+inline int64_t get_block_idx() { return kgen::core().block_idx; }
+inline int64_t get_block_num() { return kgen::core().block_num; }
+inline int64_t get_subblockid() { return kgen::core().sub_block_idx; }

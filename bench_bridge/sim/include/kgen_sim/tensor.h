@@ -59,6 +59,38 @@ struct ShapeInfo {
 
 namespace kgen {
 
+/// Global-memory access policy. The hardware does not check GM accesses; device allocations come
+/// in 512-byte granules (torch_npu's caching allocator rounds to 512 B; assumption for aclrtMalloc).
+///  * Outside every allocation, or past the 512-byte granule of the allocation it starts in:
+///    error `gm-out-of-bounds` (reads fault or read another tensor; writes corrupt one).
+///  * Past the end of the allocation but inside its granule: warning `gm-read-past-end` /
+///    `gm-write-past-end` (harmless on hardware, but the values read there are garbage).
+///  * Past the SetGlobalBuffer view but inside the allocation: a write is an error (it lands in
+///    another block's or tensor's slice); a read is a warning `gm-view-overrun`.
+inline constexpr uint64_t GM_GRANULE = 512;
+enum class GmAccess { Read, Write };
+
+inline void check_gm_allocation(const void* p, uint64_t nbytes, const char* api, GmAccess acc) {
+    auto& reg = gm_registry();
+    uintptr_t start = 0;
+    size_t bytes = 0;
+    if (reg.empty() || reg.contains(p, nbytes, &start, &bytes)) return;
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    uint64_t granule_end = start + (bytes + GM_GRANULE - 1) / GM_GRANULE * GM_GRANULE;
+    if (start && a >= start && a + nbytes <= granule_end) {
+        warn(acc == GmAccess::Read ? "gm-read-past-end" : "gm-write-past-end",
+             "%s %s bytes [%llu, %llu) of a %llu-byte device allocation: past its end, inside its 512-byte granule", api,
+             acc == GmAccess::Read ? "reads" : "writes", (unsigned long long)(a - start), (unsigned long long)(a + nbytes - start),
+             (unsigned long long)bytes);
+        return;
+    }
+    // inside an allocation, or just past its end (up to 4 KB): name that allocation
+    if (start && a < start + bytes + 4096)
+        fail("gm-out-of-bounds", "%s touches bytes [%llu, %llu) of a %llu-byte device allocation", api,
+             (unsigned long long)(a - start), (unsigned long long)(a + nbytes - start), (unsigned long long)bytes);
+    fail("gm-out-of-bounds", "%s touches GM outside every device allocation (address %p)", api, p);
+}
+
 /// One UB buffer handed out by a queue or TBuf: its generation changes on FreeTensor,
 /// which invalidates every LocalTensor still pointing at the old allocation.
 struct BufferSlot {
@@ -154,6 +186,7 @@ public:
             kgen::fail("ub-out-of-bounds", "%s touches elements [%llu, %llu) of a LocalTensor of %u elements", api,
                        (unsigned long long)i, (unsigned long long)(i + n), size_);
     }
+    void check_read(uint64_t i, uint64_t n, const char* api) const { check(i, n, api); }
     /// Fail unless the tensor starts at a 32-byte aligned UB address.
     void check_aligned(const char* api) const {
         live(api);
@@ -185,20 +218,17 @@ public:
     void SetGlobalBuffer(T* buffer, uint64_t bufferSize) { ptr_ = buffer; size_ = bufferSize; bounded_ = true; }
     void SetGlobalBuffer(T* buffer) { ptr_ = buffer; size_ = 0; bounded_ = false; }
 
-    T GetValue(uint64_t i) const { check(i, 1, "GetValue"); return ptr_[i]; }
+    T GetValue(uint64_t i) const { check_read(i, 1, "GetValue"); return ptr_[i]; }
     template <typename U>
     void SetValue(uint64_t i, U v) const { check(i, 1, "SetValue"); ptr_[i] = static_cast<T>(v); }
     T& operator()(uint64_t i) const { check(i, 1, "operator()"); return ptr_[i]; }
 
+    /// Sub-view `offset` elements later. The hardware does not check views, so an offset past the
+    /// end gives an empty view; the accesses through it are judged by the GM access policy.
     GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor t = *this;
         t.ptr_ = ptr_ + offset;
-        if (bounded_) {
-            if (offset > size_)
-                kgen::fail("gm-out-of-bounds", "GlobalTensor[%llu] is past the end of a %llu-element SetGlobalBuffer region",
-                           (unsigned long long)offset, (unsigned long long)size_);
-            t.size_ = size_ - offset;
-        }
+        if (bounded_) t.size_ = offset > size_ ? 0 : size_ - offset;
         return t;
     }
     uint64_t GetSize() const { return size_; }
@@ -212,25 +242,21 @@ public:
     // ---- emulator-internal ----
     T* raw() const { return ptr_; }
     bool bounded() const { return bounded_; }
-    /// Fail unless elements [i, i+n) are inside the SetGlobalBuffer view and a device allocation.
-    void check(uint64_t i, uint64_t n, const char* api) const {
+    /// Check a GM access of elements [i, i+n) (see the GM access policy at the top of this file).
+    void check(uint64_t i, uint64_t n, const char* api, kgen::GmAccess acc = kgen::GmAccess::Write) const {
         if (!ptr_) kgen::fail("gm-null", "%s on a GlobalTensor whose SetGlobalBuffer was never called", api);
-        if (bounded_ && i + n > size_)
-            kgen::fail("gm-out-of-bounds", "%s touches elements [%llu, %llu) of a GlobalTensor of %llu elements (SetGlobalBuffer size)",
-                       api, (unsigned long long)i, (unsigned long long)(i + n), (unsigned long long)size_);
-        auto& reg = kgen::gm_registry();
-        uintptr_t start = 0;
-        size_t bytes = 0;
-        if (!reg.empty() && !reg.contains(ptr_ + i, n * sizeof(T), &start, &bytes)) {
-            // inside an allocation, or just past its end (up to 4 KB): name that allocation
-            if (start && reinterpret_cast<uintptr_t>(ptr_ + i) < start + bytes + 4096)
-                kgen::fail("gm-out-of-bounds", "%s touches bytes [%llu, %llu) of a %llu-byte device allocation", api,
-                           (unsigned long long)(reinterpret_cast<uintptr_t>(ptr_ + i) - start),
-                           (unsigned long long)(reinterpret_cast<uintptr_t>(ptr_ + i + n) - start), (unsigned long long)bytes);
-            kgen::fail("gm-out-of-bounds", "%s touches GM outside every device allocation (address %p)", api,
-                       static_cast<const void*>(ptr_ + i));
+        if (bounded_ && i + n > size_) {
+            if (acc == kgen::GmAccess::Write)
+                kgen::fail("gm-out-of-bounds", "%s touches elements [%llu, %llu) of a GlobalTensor of %llu elements (SetGlobalBuffer size)",
+                           api, (unsigned long long)i, (unsigned long long)(i + n), (unsigned long long)size_);
+            kgen::warn("gm-view-overrun", "%s reads elements [%llu, %llu) of a GlobalTensor of %llu elements (SetGlobalBuffer size): "
+                       "the hardware reads whatever lies beyond the view", api, (unsigned long long)i, (unsigned long long)(i + n),
+                       (unsigned long long)size_);
         }
+        kgen::check_gm_allocation(ptr_ + i, n * sizeof(T), api, acc);
     }
+    /// A read: lenient where the hardware is silent and nothing is corrupted (see the policy).
+    void check_read(uint64_t i, uint64_t n, const char* api) const { check(i, n, api, kgen::GmAccess::Read); }
 
 private:
     T* ptr_ = nullptr;
