@@ -18,7 +18,7 @@ from retrieval import symbols
 from retrieval.chunking import Passage
 from retrieval.settings import KB_ROOT, SettingsError, data_dir, embedder_name
 
-__all__ = ["Passage", "search", "index_path", "open_index", "symbols", "KB_ROOT", "data_dir", "embedder_name",
+__all__ = ["Passage", "search", "index_path", "open_index", "page", "symbols", "KB_ROOT", "data_dir", "embedder_name",
            "SettingsError"]
 
 _OPEN: dict[str, object] = {}
@@ -52,3 +52,13 @@ def index_path(path: str | Path, embedder: str | None = None, rebuild: bool = Fa
     if rebuild:
         idx.remove_source(key)
     return kind, idx.sync(key, pages, kind=kind, root=str(root.resolve()), progress=progress, prune=root.is_dir())
+
+
+def page(page_id: str):
+    """A shipped KB page by id (``"api/DataCopyPad"``) or None: full markdown for hover and the agent."""
+    from retrieval.corpus import load_page
+
+    f = KB_ROOT / f"{page_id}.md"
+    if not f.is_file() or KB_ROOT not in f.resolve().parents:
+        return None
+    return load_page(f, page_id, source=f"kb/{page_id}.md")

@@ -24,6 +24,11 @@ Progress = Callable[[int, int, str], None]
 Log = Callable[[str], None]
 
 
+def _cjk_share(text: str) -> float:
+    chars = [c for c in text if not c.isspace()]
+    return sum(1 for c in chars if "\u3400" <= c <= "\u9fff") / len(chars) if chars else 0.0
+
+
 def _stderr(msg: str) -> None:
     print(msg, file=sys.stderr)
 
@@ -251,7 +256,9 @@ class Index:
             fused = [(pid, 1.0 / (i + 1)) for i, pid in enumerate(self.vector(query))]
         elif mode == "hybrid":
             sym, whole = self.symbol(query)
-            lists, weights = [self.lexical(query), self.vector(query)], [1.0, 1.0]
+            # MiniLM is an English model: for a mostly Chinese query its ranking is noise
+            vw = 0.2 if self.embedder_name == "minilm" and _cjk_share(query) > 0.3 else 1.0
+            lists, weights = [self.lexical(query), self.vector(query)], [1.0, vw]
             if sym:
                 lists.append(sym)
                 weights.append(3.0 if whole else 0.5)
