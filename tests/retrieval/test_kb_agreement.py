@@ -77,3 +77,22 @@ def test_kb_is_all_english_prose_written_here():
     for f in KB_ROOT.rglob("*.md"):
         t = f.read_text()
         assert "Huawei Technologies Co" not in t and "CANN Open Software License" not in t, f
+
+
+_DIAG_CALL = re.compile(r"\b(?:fail|warn|warn_once|error|note)[a-z_]*\(\s*\"([a-z0-9]+(?:-[a-z0-9]+)+)\"")
+
+
+def emulator_codes() -> dict[str, str]:
+    codes: dict[str, str] = {}
+    for f in sorted((ROOT / "bench_bridge").rglob("*")):
+        if f.suffix in (".h", ".py") and f.is_file():
+            for m in _DIAG_CALL.finditer(f.read_text(errors="replace")):
+                codes.setdefault(m.group(1), str(f.relative_to(ROOT)))
+    return codes
+
+
+def test_every_emulator_diagnostic_code_is_in_the_error_catalogue():
+    documented = {str(c) for p in load_kb() if p.id.startswith("errors/") for c in (p.meta.get("codes") or [])}
+    missing = {c: f for c, f in emulator_codes().items() if c not in documented}
+    assert not missing, f"{len(missing)} diagnostic code(s) without an errors/ page: " + ", ".join(
+        f"{c} ({f})" for c, f in sorted(missing.items()))
