@@ -1,0 +1,66 @@
+"""The offline drafter: verified AscendC custom-op projects for common operators with no model at all.
+
+A PyTorch reference is traced (``analysis``), lowered to a float program over UB vectors
+(``lowering`` + ``vecops``), and poured into one of a small set of parameterised templates
+(``templates/``: ``flat`` for elementwise chains, ``row`` for broadcasts, reductions, normalisations,
+losses and scans). Host tiling is computed from runtime shapes, so one binary serves every shape case.
+
+Tool-like API (what the agent calls):
+    draft(task)                   -> Draft | Unsupported
+    instantiate(template, params) -> {relative path: text}   (params: KernelParams or its dict form)
+    write_project(draft.plan, dir) -> Path
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_graph.drafter.planner import Plan, Unsupported, plan, render
+from agent_graph.drafter.templates import TEMPLATES, KernelParams, TensorParam
+from agent_graph.drafter.writer import write_project
+
+__all__ = ["Draft", "KernelParams", "Plan", "TEMPLATES", "TensorParam", "Unsupported", "draft", "instantiate",
+           "write_project"]
+
+
+@dataclass
+class Draft:
+    plan: Plan
+    seconds: float
+
+    @property
+    def files(self) -> dict[str, str]:
+        return self.plan.files
+
+    @property
+    def op_type(self) -> str:
+        return self.plan.op_type
+
+
+def draft(task) -> Draft | Unsupported:
+    """Draft a project for ``task`` (a ``bench_bridge.tasks.Task`` or a path ``kgen bench`` reads)."""
+    from bench_bridge.tasks import Task, load_task
+
+    t0 = time.monotonic()
+    if not isinstance(task, Task):
+        task = load_task(Path(task))
+    res = plan(task)
+    if isinstance(res, Unsupported):
+        return res
+    return Draft(res, time.monotonic() - t0)
+
+
+def instantiate(template: str, params: KernelParams | dict) -> dict[str, str]:
+    """Fill ``template`` (``flat`` or ``row``) with ``params``; returns the project files."""
+    if template not in TEMPLATES:
+        raise ValueError(f"unknown template {template!r} (one of {', '.join(TEMPLATES)})")
+    if isinstance(params, dict):
+        d = dict(params)
+        d["inputs"] = [p if isinstance(p, TensorParam) else TensorParam(**p) for p in d.get("inputs", [])]
+        d["outputs"] = [p if isinstance(p, TensorParam) else TensorParam(**p) for p in d.get("outputs", [])]
+        d["accs"] = [tuple(a) for a in d.get("accs", [])]
+        params = KernelParams(**d)
+    params.template = template
+    main = next((i for i, p in enumerate(params.inputs) if p.kind == "full"), 0)
+    return render(params, main_input=main)

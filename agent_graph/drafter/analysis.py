@@ -1,0 +1,292 @@
+"""Reference analysis: a PyTorch ``Model`` -> a small op graph with shapes, dtypes and attrs.
+
+The model is traced with ``torch.fx`` and run once per shape case on the CPU (an fx Interpreter
+records every node's concrete value). Non-tensor values computed inside ``forward`` (``x.shape[-1]``,
+``x.dtype``, ...) become constants of the case; the forward's own non-tensor arguments stay symbolic
+(they are the op's runtime attrs). A graph is the same for every case, only shapes and dtypes change.
+"""
+from __future__ import annotations
+
+import copy
+import operator
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+import torch.fx as fx
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class AnalysisError(Exception):
+    """The reference cannot be turned into an op graph (message names the op or construct)."""
+
+
+@dataclass
+class Ref:
+    """A reference to another node of the graph (tensor or runtime attr)."""
+
+    name: str
+
+
+@dataclass
+class OpNode:
+    name: str
+    op: str                      # canonical op name ("add", "softmax", "sum", "cast", ...)
+    args: list[Any]              # Ref | python constant (float, int, bool, tuple, None)
+    kwargs: dict[str, Any]
+    shape: tuple[int, ...] | None = None
+    dtype: str | None = None     # "float16", "bfloat16", "float32", "int64", ...
+
+
+@dataclass
+class OpGraph:
+    inputs: list[OpNode] = field(default_factory=list)   # tensor inputs, in forward order
+    attrs: list[OpNode] = field(default_factory=list)    # non-tensor forward args, in order
+    nodes: list[OpNode] = field(default_factory=list)    # compute nodes in order
+    outputs: list[str] = field(default_factory=list)
+    init: list[Any] = field(default_factory=list)
+
+    def node(self, name: str) -> OpNode:
+        for n in (*self.inputs, *self.attrs, *self.nodes):
+            if n.name == name:
+                return n
+        raise KeyError(name)
+
+    def signature(self) -> list[tuple]:
+        """What must agree between shape cases: ops, argument structure, ranks (not sizes)."""
+        def norm(a: Any) -> Any:
+            if isinstance(a, Ref):
+                return ("ref", a.name)
+            if isinstance(a, (list, tuple)):
+                return tuple(norm(x) for x in a)
+            return a
+        sig = [("in", n.name) for n in self.inputs]
+        sig += [(n.name, n.op, tuple(norm(a) for a in n.args), tuple(sorted((k, norm(v)) for k, v in n.kwargs.items())))
+                for n in self.nodes]
+        return sig + [("out", tuple(self.outputs))]
+
+
+# ---- canonical names -------------------------------------------------------------------------
+
+_FUNCS: dict[Any, str] = {
+    operator.add: "add", operator.sub: "sub", operator.mul: "mul", operator.truediv: "div", operator.neg: "neg",
+    operator.pow: "pow", torch.add: "add", torch.sub: "sub", torch.subtract: "sub", torch.mul: "mul",
+    torch.multiply: "mul", torch.div: "div", torch.true_divide: "div", torch.neg: "neg", torch.pow: "pow",
+    torch.relu: "relu", F.relu: "relu", torch.sigmoid: "sigmoid", F.sigmoid: "sigmoid", torch.tanh: "tanh", F.tanh: "tanh",
+    torch.exp: "exp", torch.log: "log", torch.sqrt: "sqrt", torch.rsqrt: "rsqrt", torch.abs: "abs", torch.square: "square",
+    torch.reciprocal: "reciprocal", torch.erf: "erf", torch.sin: "sin", torch.cos: "cos", torch.floor: "floor",
+    torch.ceil: "ceil", torch.sign: "sign", torch.maximum: "maximum", torch.minimum: "minimum", torch.clamp: "clamp",
+    torch.clip: "clamp", torch.addcmul: "addcmul", torch.addcdiv: "addcdiv", torch.lerp: "lerp", torch.log1p: "log1p",
+    torch.expm1: "expm1",
+    F.gelu: "gelu", F.silu: "silu", F.leaky_relu: "leaky_relu", F.elu: "elu", F.softplus: "softplus",
+    F.hardtanh: "hardtanh", F.hardsigmoid: "hardsigmoid", F.hardswish: "hardswish", F.mish: "mish",
+    F.logsigmoid: "logsigmoid", F.relu6: "relu6", F.selu: "selu",
+    torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin", torch.max: "max", torch.min: "min",
+    torch.argmax: "argmax", torch.argmin: "argmin", torch.cumsum: "cumsum", torch.logsumexp: "logsumexp",
+    torch.softmax: "softmax", F.softmax: "softmax", torch.log_softmax: "log_softmax", F.log_softmax: "log_softmax",
+    F.layer_norm: "layer_norm", F.normalize: "normalize", F.mse_loss: "mse_loss", F.l1_loss: "l1_loss",
+    F.cross_entropy: "cross_entropy", F.smooth_l1_loss: "smooth_l1_loss",
+}
+if hasattr(F, "rms_norm"):
+    _FUNCS[F.rms_norm] = "rms_norm"
+
+_METHODS = {
+    "add": "add", "sub": "sub", "mul": "mul", "div": "div", "neg": "neg", "pow": "pow", "relu": "relu",
+    "sigmoid": "sigmoid", "tanh": "tanh", "exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "abs": "abs",
+    "square": "square", "reciprocal": "reciprocal", "erf": "erf", "sin": "sin", "cos": "cos", "clamp": "clamp",
+    "clip": "clamp", "log1p": "log1p", "sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin", "max": "max",
+    "min": "min", "argmax": "argmax", "argmin": "argmin", "cumsum": "cumsum", "softmax": "softmax",
+    "log_softmax": "log_softmax", "logsumexp": "logsumexp", "float": "cast", "half": "cast", "bfloat16": "cast",
+    "to": "cast", "type": "cast", "contiguous": "identity", "clone": "identity", "view": "view", "reshape": "view",
+    "maximum": "maximum", "minimum": "minimum", "lerp": "lerp", "addcmul": "addcmul", "sign": "sign",
+    "floor": "floor", "ceil": "ceil", "expm1": "expm1", "squeeze": "view", "unsqueeze": "view", "flatten": "view",
+}
+
+_MODULES: dict[type, str] = {
+    nn.ReLU: "relu", nn.Sigmoid: "sigmoid", nn.Tanh: "tanh", nn.GELU: "gelu", nn.SiLU: "silu", nn.LeakyReLU: "leaky_relu",
+    nn.ELU: "elu", nn.Softplus: "softplus", nn.Hardtanh: "hardtanh", nn.Hardsigmoid: "hardsigmoid",
+    nn.Hardswish: "hardswish", nn.Mish: "mish", nn.Softmax: "softmax", nn.LogSoftmax: "log_softmax",
+    nn.Identity: "identity", nn.MSELoss: "mse_loss", nn.L1Loss: "l1_loss", nn.CrossEntropyLoss: "cross_entropy",
+    nn.ReLU6: "relu6", nn.LogSigmoid: "logsigmoid", nn.LayerNorm: "layer_norm",
+}
+
+
+def _dtype_name(dt: torch.dtype) -> str:
+    return str(dt).replace("torch.", "")
+
+
+def _module_args(mod: nn.Module, kind: str, node_args: list) -> tuple[list, dict]:
+    """Turn a module call into the functional call's arguments (module settings become kwargs)."""
+    kw: dict[str, Any] = {}
+    if kind in ("softmax", "log_softmax"):
+        kw["dim"] = mod.dim
+    elif kind == "leaky_relu":
+        kw["negative_slope"] = mod.negative_slope
+    elif kind == "elu":
+        kw["alpha"] = mod.alpha
+    elif kind == "softplus":
+        kw["beta"], kw["threshold"] = mod.beta, mod.threshold
+    elif kind == "hardtanh":
+        kw["min_val"], kw["max_val"] = mod.min_val, mod.max_val
+    elif kind == "gelu":
+        kw["approximate"] = mod.approximate
+    elif kind in ("mse_loss", "l1_loss", "cross_entropy"):
+        kw["reduction"] = mod.reduction
+    elif kind == "layer_norm":
+        if mod.weight is not None and not (torch.all(mod.weight == 1) and torch.all(mod.bias == 0)):
+            raise AnalysisError("nn.LayerNorm with trained parameters (parameters are not op inputs): pass weight "
+                                "and bias as forward inputs and call F.layer_norm")
+        return [node_args[0], tuple(mod.normalized_shape)], {"eps": mod.eps}
+    return list(node_args), kw
+
+
+class _Recorder(fx.Interpreter):
+    def __init__(self, gm: fx.GraphModule):
+        super().__init__(gm)
+        self.values: dict[str, Any] = {}
+
+    def run_node(self, n: fx.Node) -> Any:
+        v = super().run_node(n)
+        self.values[n.name] = v
+        return v
+
+
+def _trace(model: nn.Module) -> fx.GraphModule:
+    try:
+        return fx.symbolic_trace(model)
+    except Exception as e:  # data-dependent control flow and the like
+        raise AnalysisError(f"the reference cannot be traced with torch.fx ({type(e).__name__}: {str(e).splitlines()[0][:160]})") from e
+
+
+def analyse(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) -> OpGraph:
+    """Op graph of ``model(*inputs)`` (tensors and forward scalars), shapes and dtypes of this case."""
+    gm = _trace(model)
+    rec = _Recorder(gm)
+    with torch.no_grad():
+        rec.run(*copy.deepcopy(inputs))
+    vals = rec.values
+    g = OpGraph(init=list(init or []))
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    if len(placeholders) != len(inputs):
+        raise AnalysisError(f"forward takes {len(placeholders)} arguments but the case gives {len(inputs)}")
+    symbolic: set[str] = set()
+    for n, v in zip(placeholders, inputs):
+        if isinstance(v, torch.Tensor):
+            g.inputs.append(OpNode(n.name, "input", [], {}, tuple(v.shape), _dtype_name(v.dtype)))
+            symbolic.add(n.name)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            g.attrs.append(OpNode(n.name, "attr", [], {"value": float(v)}, None, "float32"))
+            symbolic.add(n.name)
+        else:
+            raise AnalysisError(f"forward argument {n.name} of type {type(v).__name__} is not a tensor or a number")
+
+    def conv(a: Any) -> Any:
+        if isinstance(a, fx.Node):
+            if a.name in symbolic:
+                return Ref(a.name)
+            v = vals.get(a.name)
+            if isinstance(v, torch.dtype):
+                return _dtype_name(v)
+            if isinstance(v, torch.Size):
+                return tuple(int(x) for x in v)
+            if isinstance(v, (int, float, bool, str, tuple, list)) or v is None:
+                return v
+            raise AnalysisError(f"value {a.name} of type {type(v).__name__} is not supported")
+        if isinstance(a, (list, tuple)):
+            return type(a)(conv(x) for x in a)
+        if isinstance(a, torch.dtype):
+            return _dtype_name(a)
+        return a
+
+    for n in gm.graph.nodes:
+        if n.op in ("placeholder", "output"):
+            continue
+        v = vals.get(n.name)
+        if n.op == "get_attr":
+            raise AnalysisError(f"the reference reads the module attribute '{n.target}' (parameters and buffers are "
+                                f"not op inputs): pass it as a forward input")
+        if n.op == "call_function" and n.target in (getattr, operator.getitem) and not isinstance(v, torch.Tensor):
+            continue  # x.shape, x.dtype, x.shape[-1]: constants of the case
+        if n.op == "call_method" and n.target in ("size", "dim") and not isinstance(v, torch.Tensor):
+            continue
+        if n.op == "call_function" and n.target is operator.getitem and isinstance(v, torch.Tensor):
+            src = vals.get(n.args[0].name) if isinstance(n.args[0], fx.Node) else None
+            if isinstance(src, (tuple, list)):  # torch.max(x, dim) -> (values, indices)
+                kind, args, kw = "getitem", [Ref(n.args[0].name), int(n.args[1])], {}
+            else:
+                raise AnalysisError(f"indexing or slicing a tensor ({n.name}) is not covered by the templates")
+        elif n.op == "call_function":
+            kind = _FUNCS.get(n.target)
+            if kind is None:
+                raise AnalysisError(f"operator {getattr(n.target, '__name__', n.target)} is not covered by the templates")
+            args, kw = [conv(a) for a in n.args], {k: conv(a) for k, a in n.kwargs.items()}
+        elif n.op == "call_method":
+            kind = _METHODS.get(n.target)
+            if kind is None:
+                raise AnalysisError(f"tensor method .{n.target}() is not covered by the templates")
+            args, kw = [conv(a) for a in n.args], {k: conv(a) for k, a in n.kwargs.items()}
+        elif n.op == "call_module":
+            mod = gm.get_submodule(n.target)
+            kind = _MODULES.get(type(mod))
+            if kind is None:
+                raise AnalysisError(f"module {type(mod).__name__} is not covered by the templates")
+            args, kw = _module_args(mod, kind, [conv(a) for a in n.args])
+            kw.update({k: conv(a) for k, a in n.kwargs.items()})
+        else:
+            raise AnalysisError(f"fx node kind {n.op} is not supported")
+        if isinstance(v, torch.Tensor):
+            shape, dt = tuple(v.shape), _dtype_name(v.dtype)
+        elif isinstance(v, (tuple, list)) and v and all(isinstance(x, torch.Tensor) for x in v):
+            shape, dt = None, None
+        else:
+            raise AnalysisError(f"{kind} ({n.name}) does not produce a tensor")
+        g.nodes.append(OpNode(n.name, kind, args, kw, shape, dt))
+        symbolic.add(n.name)
+    out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    for o in outs:
+        if not isinstance(o, fx.Node) or o.name not in symbolic or not isinstance(vals.get(o.name), torch.Tensor):
+            raise AnalysisError("the reference must return a tensor or a tuple of tensors")
+        g.outputs.append(o.name)
+    return g
+
+
+# ---- categories ------------------------------------------------------------------------------
+
+ELEMENTWISE = {"add", "sub", "mul", "div", "neg", "pow", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "abs",
+               "square", "reciprocal", "erf", "sin", "cos", "floor", "ceil", "sign", "maximum", "minimum", "clamp",
+               "addcmul", "addcdiv", "lerp", "log1p", "expm1", "gelu", "silu", "leaky_relu", "elu", "softplus", "hardtanh",
+               "hardsigmoid", "hardswish", "mish", "logsigmoid", "relu6", "selu", "cast", "identity", "view"}
+REDUCTIONS = {"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "logsumexp", "getitem"}
+NORMALISATIONS = {"softmax", "log_softmax", "layer_norm", "rms_norm", "normalize"}
+LOSSES = {"mse_loss", "l1_loss", "cross_entropy", "smooth_l1_loss"}
+SCANS = {"cumsum"}
+
+
+def classify(g: OpGraph) -> str:
+    """One category for the whole graph: the most specific kind of op it holds."""
+    ops = {n.op for n in g.nodes}
+    if ops & LOSSES:
+        return "loss"
+    if ops & SCANS:
+        return "scan"
+    if ops & NORMALISATIONS:
+        return "normalization"
+    if ops & REDUCTIONS:
+        # a reduction whose result is broadcast back over the row (x * rsqrt(mean(x^2))) is a normalisation
+        outs = [g.node(o) for o in g.outputs]
+        full = max((len(i.shape or ()) and _numel(i.shape) for i in g.inputs), default=0)
+        if any(o.shape is not None and _numel(o.shape) == full and full > 1 for o in outs):
+            return "normalization"
+        if any(o.shape is not None and len(o.shape) == 0 for o in outs):
+            return "loss"
+        return "reduction"
+    return "elementwise"
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n

@@ -1,0 +1,319 @@
+"""Fill the templates from ``KernelParams``: op_kernel/<op>.cpp, op_host/<op>.cpp, op_host/<op>_tiling.h."""
+from __future__ import annotations
+
+from bench_bridge.project.describe import snake_case
+
+from agent_graph.drafter.templates import KernelParams, load
+
+UB_BUDGET = 180 * 1024
+MAX_CORES = 64
+GE = {"float16": "ge::DT_FLOAT16", "bfloat16": "ge::DT_BF16", "float32": "ge::DT_FLOAT", "int64": "ge::DT_INT64",
+      "int32": "ge::DT_INT32"}
+CT = {"float16": "half", "bfloat16": "bfloat16_t"}
+
+
+def _ind(lines: list[str], n: int) -> str:
+    pad = " " * n
+    return "\n".join(pad + ln if ln else "" for ln in lines)
+
+
+def _macro(name: str) -> str:
+    return name.upper()
+
+
+class _Kernel:
+    def __init__(self, kp: KernelParams):
+        self.kp = kp
+        self.row = kp.template == "row"
+
+    def render(self) -> str:
+        kp = self.kp
+        aliases = [f"using TI{i} = DTYPE_{_macro(p.name)};" for i, p in enumerate(kp.inputs)]
+        aliases += [f"using TO{j} = DTYPE_{_macro(p.name)};" for j, p in enumerate(kp.outputs)]
+        gm = [p.name for p in (*kp.inputs, *kp.outputs)]
+        return load("kernel.cpp.tmpl").substitute(
+            op_type=kp.op_type, template=kp.template, summary=kp.summary,
+            mode_note=("Rows are split over the cores; each UB tile holds several rows at a pitch of colsPad."
+                       if self.row else "The tensor is one run of elements split over the cores in 256-element chunks."),
+            type_aliases="\n".join(aliases), cls=f"Kernel{kp.op_type}",
+            init_params=", ".join(f"GM_ADDR {n}" for n in gm),
+            attr_params="".join(f", float {a}" for a in self._attr_names()),
+            attr_init=_ind([f"attr{j}_ = {a};" for j, a in enumerate(self._attr_names())], 8),
+            init_body=_ind(self._init(), 8), process_body=_ind(self._process(), 8),
+            methods=self._methods(), members=_ind(self._members(), 4),
+            kernel_name=snake_case(kp.op_type), gm_params=", ".join(f"GM_ADDR {n}" for n in gm),
+            gm_args=", ".join(gm), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))))
+
+    def _attr_names(self) -> list[str]:
+        return [f"a{j}" for j in range(len(self.kp.attrs))]
+
+    # ---- Init ---------------------------------------------------------------------------------
+    def _init(self) -> list[str]:
+        kp = self.kp
+        L: list[str] = []
+        if self.row:
+            L += ["first_ = rowsPerCore * GetBlockIdx();",
+                  "count_ = first_ >= rows ? 0 : (rows - first_ < rowsPerCore ? rows - first_ : rowsPerCore);",
+                  "uint64_t base = static_cast<uint64_t>(first_) * cols;",
+                  "uint64_t span = static_cast<uint64_t>(count_) * cols;",
+                  "uint32_t tileElems = tileRows * colsPad;"]
+        else:
+            L += ["first_ = perCore * GetBlockIdx();",
+                  "count_ = first_ >= total ? 0 : (total - first_ < perCore ? total - first_ : perCore);",
+                  "uint64_t base = first_;", "uint64_t span = count_;", "uint32_t tileElems = tileLen;"]
+        for i, p in enumerate(kp.inputs):
+            n = p.name
+            if p.kind == "full":
+                L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n} + base, span);",
+                      f"pipe_.InitBuffer(iq{i}_, BUFFER_NUM, tileElems * sizeof(TI{i}));",
+                      f"pipe_.InitBuffer(ic{i}_, sizeof(TI{i}) == 4 ? 32 : tileElems * sizeof(float));"]
+            elif p.kind == "bvec":
+                L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n}, cols);",
+                      f"pipe_.InitBuffer(ws{i}_, colsPad * sizeof(TI{i}));",
+                      f"pipe_.InitBuffer(wb{i}_, sizeof(TI{i}) == 4 ? 32 : colsPad * sizeof(float));"]
+            else:
+                L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n} + first_, count_);"]
+        for j, p in enumerate(kp.outputs):
+            n = p.name
+            if p.kind == "vec":
+                L += [f"yg{j}_.SetGlobalBuffer((__gm__ TO{j}*){n} + base, span);",
+                      f"pipe_.InitBuffer(oq{j}_, BUFFER_NUM, tileElems * sizeof(TO{j}));"]
+            elif p.kind in ("rs", "idx"):
+                L += [f"yg{j}_.SetGlobalBuffer((__gm__ TO{j}*){n} + first_, count_);",
+                      f"pipe_.InitBuffer(oq{j}_, BUFFER_NUM, (tileRows + 15) / 16 * 16 * sizeof(TO{j}));"]
+                if p.kind == "rs":
+                    L.append(f"pipe_.InitBuffer(ro{j}_, (tileRows + 15) / 16 * 16 * sizeof(float));")
+            else:
+                L += [f"yg{j}_.SetGlobalBuffer((__gm__ TO{j}*){n}, 1);", f"pipe_.InitBuffer(oh{j}_, 32);"]
+        for k in range(kp.nslots):
+            L.append(f"pipe_.InitBuffer(sb{k}_, tileElems * sizeof(float));")
+        L.append("pipe_.InitBuffer(wk_, ((colsPad + 64) > tileElems / 16 + 64 ? (colsPad + 64) : tileElems / 16 + 64) * sizeof(float));"
+                 if self.row else "pipe_.InitBuffer(wk_, (tileElems / 16 + 64) * sizeof(float));")
+        L.append("pipe_.InitBuffer(sc_, 64 * sizeof(float));")
+        for dt in kp.round_types:
+            L += [f"pipe_.InitBuffer(rh_{CT[dt]}_, tileElems * 2);", f"pipe_.InitBuffer(rs_{CT[dt]}_, 32);"]
+        if kp.accs:
+            L += ["wsg_.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), static_cast<uint64_t>(GetBlockNum()) * 8);",
+                  f"pipe_.InitBuffer(pb_, {MAX_CORES * 32});"]
+            for name, kind in kp.accs:
+                L.append(f"{name} = {'0.0f' if kind == 'sum' else ('-INFINITY' if kind == 'max' else 'INFINITY')};")
+        for i, p in enumerate(kp.inputs):
+            if p.kind == "bvec":
+                L += [f"LocalTensor<TI{i}> wst{i} = ws{i}_.Get<TI{i}>();",
+                      f"DataCopyPad(wst{i}, xg{i}_, DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof(TI{i})), 0, 0, 0}}, "
+                      f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});",
+                      "PipeBarrier<PIPE_ALL>();", f"W{i}_ = ToFloat(wst{i}, wb{i}_.Get<float>(), colsPad);", "PipeBarrier<PIPE_ALL>();"]
+        return L
+
+    # ---- Process ------------------------------------------------------------------------------
+    def _process(self) -> list[str]:
+        step = "tileRows_" if self.row else "tileLen_"
+        L = [f"for (uint32_t off = 0; off < count_; off += {step}) {{",
+             f"    uint32_t n = count_ - off < {step} ? count_ - off : {step};",
+             "    CopyIn(off, n);", "    Compute(off, n);", "    CopyOut(off, n);", "}"]
+        if self.kp.accs:
+            L += self._final()
+        return L
+
+    def _final(self) -> list[str]:
+        kp = self.kp
+        na = len(kp.accs)
+        L = ["LocalTensor<float> pb = pb_.Get<float>();"]
+        L += [f"pb.SetValue({k}, {name});" for k, (name, _) in enumerate(kp.accs)]
+        L += ["PipeBarrier<PIPE_ALL>();",
+              f"DataCopyPad(wsg_[static_cast<uint64_t>(GetBlockIdx()) * 8], pb, DataCopyExtParams{{1, {na * 4}, 0, 0, 0}});",
+              "PipeBarrier<PIPE_ALL>();", "SyncAll();", "if (GetBlockIdx() != 0) return;",
+              "uint32_t nb = GetBlockNum();",
+              f"DataCopyPad(pb, wsg_, DataCopyExtParams{{static_cast<uint16_t>(nb), {na * 4}, {32 - na * 4}, 0, 0}}, "
+              "DataCopyPadExtParams<float>{false, 0, 0, 0});", "PipeBarrier<PIPE_ALL>();"]
+        for k, (_, kind) in enumerate(kp.accs):
+            comb = {"sum": f"G{k} += v;", "max": f"G{k} = v > G{k} ? v : G{k};", "min": f"G{k} = v < G{k} ? v : G{k};"}[kind]
+            L += [f"float G{k} = pb.GetValue({k});", f"for (uint32_t b = 1; b < nb; ++b) {{",
+                  f"    float v = pb.GetValue(b * 8 + {k});", f"    {comb}", "}"]
+        L += ["LocalTensor<float> SC = sc_.Get<float>();"] + [f"LocalTensor<float> SC{k} = SC[{8 * k}];" for k in range(5)]
+        L += self._round_views(scalar_only=True)
+        def one(v):
+            out = list(v.final)
+            for j, p in enumerate(kp.outputs):
+                out += [f"Duplicate(SC0, {v.out_exprs[j]}, 8);", "PipeBarrier<PIPE_ALL>();",
+                        f"LocalTensor<TO{j}> oh{j} = oh{j}_.Get<TO{j}>();", f"FromFloat(oh{j}, SC0, 8);", "PipeBarrier<PIPE_ALL>();",
+                        f"DataCopyPad(yg{j}_, oh{j}, DataCopyExtParams{{1, static_cast<uint32_t>(sizeof(TO{j})), 0, 0, 0}});"]
+            return out
+        return L + _variants(kp, one)
+
+    def _round_views(self, scalar_only: bool = False) -> list[str]:
+        L = []
+        for dt in self.kp.round_types:
+            ct = CT[dt]
+            if not scalar_only:
+                L.append(f"LocalTensor<{ct}> RH_{ct} = rh_{ct}_.Get<{ct}>();")
+            L.append(f"LocalTensor<{ct}> RS_{ct} = rs_{ct}_.Get<{ct}>();")
+        return L
+
+    # ---- CopyIn / Compute / CopyOut -------------------------------------------------------------
+    def _methods(self) -> str:
+        kp = self.kp
+        row = self.row
+        cin, comp, cout = [], [], []
+        for i, p in enumerate(kp.inputs):
+            if p.kind != "full":
+                continue
+            if row:
+                prm = (f"DataCopyExtParams{{static_cast<uint16_t>(n), static_cast<uint32_t>(cols_ * sizeof(TI{i})), 0, "
+                       f"RowGap<TI{i}>(cols_, colsPad_), 0}}")
+                src = f"xg{i}_[static_cast<uint64_t>(off) * cols_]"
+            else:
+                prm = f"DataCopyExtParams{{1, static_cast<uint32_t>(n * sizeof(TI{i})), 0, 0, 0}}"
+                src = f"xg{i}_[off]"
+            cin += [f"LocalTensor<TI{i}> xt{i} = iq{i}_.AllocTensor<TI{i}>();",
+                    f"DataCopyPad(xt{i}, {src}, {prm}, DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});", f"iq{i}_.EnQue(xt{i});"]
+            comp += [f"LocalTensor<TI{i}> xt{i} = iq{i}_.DeQue<TI{i}>();",
+                     f"LocalTensor<float> XI{i} = ToFloat(xt{i}, ic{i}_.Get<float>(), cnt);"]
+        comp = [("uint32_t cnt = n * colsPad_;" if row else "uint32_t cnt = n;")] + comp
+        comp += [f"LocalTensor<float> B{k} = sb{k}_.Get<float>();" for k in range(kp.nslots)]
+        comp += [f"LocalTensor<float> W{i} = W{i}_;" for i, p in enumerate(kp.inputs) if p.kind == "bvec"]
+        comp += ["LocalTensor<float> WK = wk_.Get<float>();", "LocalTensor<float> SC = sc_.Get<float>();"]
+        comp += [f"LocalTensor<float> SC{k} = SC[{8 * k}];" for k in range(5)]
+        comp += self._round_views()
+        for j, p in enumerate(kp.outputs):
+            if p.kind == "rs":
+                comp.append(f"LocalTensor<float> RO{j} = ro{j}_.Get<float>();")
+            elif p.kind == "idx":
+                comp.append(f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();")
+
+        def per_row_out(v):
+            out = []
+            for j, p in enumerate(kp.outputs):
+                if p.kind == "rs":
+                    out.append(f"RO{j}.SetValue(r, {v.out_exprs[j]});")
+                elif p.kind == "idx":
+                    out.append(f"yt{j}.SetValue(r, static_cast<TO{j}>({v.out_exprs[j]}));")
+            return out
+
+        def after(v):
+            out = []
+            for j, p in enumerate(kp.outputs):
+                if p.kind == "rs":
+                    out += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();",
+                            f"FromFloat(yt{j}, RO{j}, (n + 15) / 16 * 16);", f"oq{j}_.EnQue(yt{j});"]
+                elif p.kind == "idx":
+                    out.append(f"oq{j}_.EnQue(yt{j});")
+                elif p.kind == "vec":
+                    out += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();",
+                            f"FromFloat(yt{j}, {v.out_exprs[j]}, cnt);", f"oq{j}_.EnQue(yt{j});"]
+            return out
+        if row:
+            comp += ["for (uint32_t r = 0; r < n; ++r) {", "    uint32_t o = r * colsPad_;"]
+            comp += [f"    LocalTensor<float> S{k} = B{k}[o];" for k in range(kp.nslots)]
+            comp += ["    " + ln if not ln.startswith("#") else ln for ln in _variants(kp, lambda v: v.body + per_row_out(v))]
+            comp += ["}", "PipeBarrier<PIPE_ALL>();"]
+        else:
+            comp += [f"LocalTensor<float> S{k} = B{k};" for k in range(kp.nslots)]
+            comp += _variants(kp, lambda v: v.body)
+        comp += _variants(kp, after)
+        comp += [f"iq{i}_.FreeTensor(xt{i});" for i, p in enumerate(kp.inputs) if p.kind == "full"]
+        for j, p in enumerate(kp.outputs):
+            if p.kind == "gs":
+                continue
+            if p.kind == "vec" and row:
+                prm = (f"DataCopyExtParams{{static_cast<uint16_t>(n), static_cast<uint32_t>(cols_ * sizeof(TO{j})), "
+                       f"RowGap<TO{j}>(cols_, colsPad_), 0, 0}}")
+                dst = f"yg{j}_[static_cast<uint64_t>(off) * cols_]"
+            else:
+                prm = f"DataCopyExtParams{{1, static_cast<uint32_t>(n * sizeof(TO{j})), 0, 0, 0}}"
+                dst = f"yg{j}_[off]"
+            cout += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.DeQue<TO{j}>();", f"DataCopyPad({dst}, yt{j}, {prm});",
+                     f"oq{j}_.FreeTensor(yt{j});"]
+        unused = "" if row else ""
+        return (f"    __aicore__ inline void CopyIn(uint32_t off, uint32_t n)\n    {{\n{_ind(cin, 8)}\n    }}\n\n"
+                f"    __aicore__ inline void Compute(uint32_t off, uint32_t n)\n    {{\n{_ind(comp, 8)}\n    }}\n\n"
+                f"    __aicore__ inline void CopyOut(uint32_t off, uint32_t n)\n    {{\n{_ind(cout, 8)}\n    }}{unused}")
+
+    def _members(self) -> list[str]:
+        kp = self.kp
+        L = []
+        for i, p in enumerate(kp.inputs):
+            L.append(f"GlobalTensor<TI{i}> xg{i}_;")
+            if p.kind == "full":
+                L += [f"TQue<TPosition::VECIN, BUFFER_NUM> iq{i}_;", f"TBuf<TPosition::VECCALC> ic{i}_;"]
+            elif p.kind == "bvec":
+                L += [f"TBuf<TPosition::VECCALC> ws{i}_, wb{i}_;", f"LocalTensor<float> W{i}_;"]
+        for j, p in enumerate(kp.outputs):
+            L.append(f"GlobalTensor<TO{j}> yg{j}_;")
+            if p.kind in ("vec", "rs", "idx"):
+                L.append(f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{j}_;")
+            if p.kind == "rs":
+                L.append(f"TBuf<TPosition::VECCALC> ro{j}_;")
+            if p.kind == "gs":
+                L.append(f"TBuf<TPosition::VECCALC> oh{j}_;")
+        L += [f"TBuf<TPosition::VECCALC> sb{k}_;" for k in range(kp.nslots)]
+        L += ["TBuf<TPosition::VECCALC> wk_, sc_;"]
+        for dt in kp.round_types:
+            L.append(f"TBuf<TPosition::VECCALC> rh_{CT[dt]}_, rs_{CT[dt]}_;")
+        if kp.accs:
+            L += ["GlobalTensor<float> wsg_;", "TBuf<TPosition::VECCALC> pb_;"]
+            L += [f"float {name} = 0.0f;" for name, _ in kp.accs]
+        L += [f"float attr{j}_ = 0.0f;" for j in range(len(kp.attrs))]
+        return L
+
+
+def _variants(kp: KernelParams, fn) -> list[str]:
+    """Code per dtype combination, selected by the preprocessor when the combinations differ."""
+    chunks = [fn(v) for v in kp.variants]
+    if len(chunks) == 1 or all(c == chunks[0] for c in chunks):
+        return chunks[0]
+    out = []
+    for k, (v, c) in enumerate(zip(kp.variants, chunks)):
+        out.append(("#if " if k == 0 else "#elif ") + v.cond)
+        out += c
+    return out + ["#endif"]
+
+
+def render_kernel(kp: KernelParams) -> str:
+    return _Kernel(kp).render()
+
+
+def render_tiling(kp: KernelParams) -> str:
+    snake = snake_case(kp.op_type)
+    fields = "".join(f"TILING_DATA_FIELD_DEF(float, attr{j});     // attr '{a}'\n" for j, a in enumerate(kp.attrs))
+    return load("tiling.h.tmpl").substitute(op_type=kp.op_type, template=kp.template, guard=f"{snake.upper()}_TILING_H",
+                                            attr_fields=fields)
+
+
+def _budget(kp: KernelParams) -> dict[str, int]:
+    """UB bytes of one tile (worst case 4-byte data, 8-byte indices), as the kernel's InitBuffer calls add up."""
+    n_full = sum(1 for p in kp.inputs if p.kind == "full")
+    n_bvec = sum(1 for p in kp.inputs if p.kind == "bvec")
+    per_elem = n_full * (2 * 4 + 4) + sum(2 * 4 for p in kp.outputs if p.kind == "vec") + kp.nslots * 4
+    per_elem += 2 * len(kp.round_types)
+    per_row = sum(2 * 8 + 4 for p in kp.outputs if p.kind in ("rs", "idx"))
+    fixed = 4096 + 64 * 4 + 256 + 64 * len(kp.round_types) + (MAX_CORES * 32 if kp.accs else 0) + 32 * len(kp.outputs)
+    fixed += 16 * 24 * len(kp.outputs)
+    return {"per_elem": per_elem, "per_row": per_row, "fixed_per_col": n_bvec * 8 + 4, "fixed": fixed}
+
+
+def render_host(kp: KernelParams, main_input: int) -> str:
+    b = _budget(kp)
+    if kp.template == "row":
+        split = load("split_row.tmpl").substitute(row_bytes_per_elem=b["per_elem"], row_bytes_per_row=b["per_row"],
+                                                  fixed_per_col=b["fixed_per_col"], fixed_bytes=b["fixed"], op_type=kp.op_type)
+    else:
+        split = load("split_flat.tmpl").substitute(fixed_bytes=b["fixed"], flat_bytes_per_elem=b["per_elem"] + 1)
+    attr_code = []
+    for j, a in enumerate(kp.attrs):
+        attr_code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
+                      f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0!r}f);"]
+    params = []
+    for kind, plist in (("Input", kp.inputs), ("Output", kp.outputs)):
+        for p in plist:
+            dts = ", ".join(GE[d] for d in p.dtypes)
+            fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
+            params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    for j, a in enumerate(kp.attrs):
+        dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
+        params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')
+    return load("host.cpp.tmpl").substitute(
+        op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
+        main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
+        ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
+        user_workspace=f"{MAX_CORES * 32}" if kp.accs else "0", params="\n".join(params))

@@ -1,0 +1,598 @@
+"""Op graph -> a kernel program: AscendC statements over float values in UB, per row or per tile.
+
+Values have a kind: ``vec`` (a row, or a tile in flat mode, in a float UB slot), ``bvec`` (an input of
+the last dimension's length, broadcast over rows, loaded once per core), ``rs`` (one float per row),
+``gs`` (one float for the whole tensor: summed over cores at the end), ``k`` (a constant or runtime
+attr), ``idx`` (an integer per row: argmax/argmin). Every fx node whose dtype is float16/bfloat16 is
+rounded to it, as PyTorch rounds each op's result on the CPU.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent_graph.drafter.analysis import OpGraph, OpNode, Ref
+from agent_graph.drafter.vecops import S, Unsupported, V, binary, f, pow_const, scalar_binary, unary
+
+HALF = {"float16": "half", "bfloat16": "bfloat16_t"}
+FLOATS = {"float16", "bfloat16", "float32"}
+
+
+@dataclass
+class Val:
+    kind: str          # vec | bvec | rs | gs | k | idx
+    expr: str          # vec/bvec: LocalTensor<float> expr; rs/gs/k: float expr; idx: integer expr
+    slot: int | None = None
+    tile: str = ""     # vec: the whole-tile tensor (for outputs)
+
+
+@dataclass
+class InputSpec:
+    name: str
+    kind: str          # full | bvec | ridx
+    index: int
+
+
+@dataclass
+class OutputSpec:
+    name: str
+    kind: str          # vec | rs | gs | idx
+    val: Val
+
+
+@dataclass
+class Program:
+    mode: str                                   # flat | row
+    inputs: list[InputSpec] = field(default_factory=list)
+    outputs: list[OutputSpec] = field(default_factory=list)
+    attrs: list[str] = field(default_factory=list)
+    nslots: int = 0
+    body: list[str] = field(default_factory=list)
+    final: list[str] = field(default_factory=list)
+    accs: list[tuple[str, str]] = field(default_factory=list)   # (name, sum|max|min)
+    round_types: set[str] = field(default_factory=set)
+    cols_needed: bool = False
+
+
+def _is_last_dim(dim: Any, rank: int) -> bool:
+    if isinstance(dim, (list, tuple)):
+        if len(dim) != 1:
+            return False
+        dim = dim[0]
+    return isinstance(dim, int) and (dim == -1 or dim == rank - 1)
+
+
+class Lowering:
+    def __init__(self, g: OpGraph):
+        self.g = g
+        full = max(g.inputs, key=lambda n: _numel(n.shape)) if g.inputs else None
+        if full is None or not full.shape:
+            raise Unsupported("the reference has no tensor input of rank >= 1")
+        self.full = full.shape
+        self.rank = len(self.full)
+        self.cols = self.full[-1]
+        self.rows = _numel(self.full) // max(self.cols, 1)
+        self.vals: dict[str, Any] = {}
+        self.free: list[int] = []
+        self.nslots = 0
+        self.uses = _uses(g)
+        self.scal = 0
+        self.nrs = 0
+        self.p = Program(mode="flat")
+        self.row_mode = False
+
+    # ---- slots and names --------------------------------------------------------------------
+    def slot(self) -> int:
+        if self.free:
+            return self.free.pop()
+        self.nslots += 1
+        return self.nslots - 1
+
+    def vec(self) -> Val:
+        s = self.slot()
+        return Val("vec", f"S{s}", s, f"B{s}")
+
+    def tmp(self) -> str:
+        s = self.slot()
+        self._tmps.append(s)
+        return f"S{s}"
+
+    def rs_name(self) -> str:
+        self.nrs += 1
+        return f"r{self.nrs}"
+
+    @property
+    def n(self) -> str:
+        return "cols_" if self.row_mode else "n"
+
+    def out(self, v: Val) -> list[str]:
+        return self.p.final if v.kind == "gs" else self.p.body
+
+    # ---- program --------------------------------------------------------------------------------
+    def run(self) -> Program:
+        g = self.g
+        self.row_mode = self._needs_rows()
+        self.p.mode = "row" if self.row_mode else "flat"
+        for i, n in enumerate(g.inputs):
+            kind = self._input_kind(n)
+            self.p.inputs.append(InputSpec(n.name, kind, i))
+            if kind == "full":
+                self.vals[n.name] = Val("vec", f"XI{i}[o]" if self.row_mode else f"XI{i}", None, f"XI{i}")
+            elif kind == "bvec":
+                self.vals[n.name] = Val("bvec", f"W{i}")
+            else:
+                self.vals[n.name] = Val("idx", f"static_cast<int64_t>(xg{i}_.GetValue(off + r))")
+        for j, a in enumerate(g.attrs):
+            self.p.attrs.append(a.name)
+            self.vals[a.name] = Val("k", f"attr{j}_")
+        for node in g.nodes:
+            self._tmps: list[int] = []
+            self._no_round = False
+            v = self._lower(node)
+            if (isinstance(v, Val) and node.dtype in HALF and v.kind in ("vec", "rs", "gs") and not self._no_round
+                    and node.op not in ("view", "identity")):
+                self._round(v, node.dtype)
+            self.vals[node.name] = v
+            self.free.extend(self._tmps)
+            for name in {a.name for a in _refs(node)}:
+                self.uses[name] -= 1
+                if self.uses[name] == 0 and name not in g.outputs:
+                    old = self.vals.get(name)
+                    if isinstance(old, Val) and old.slot is not None and old is not v and not _aliases(v, old):
+                        self.free.append(old.slot)
+        for name in g.outputs:
+            v = self.vals[name]
+            if not isinstance(v, Val) or v.kind in ("k", "bvec"):
+                raise Unsupported(f"output {name} is not computed per element, per row or over the whole tensor")
+            self.p.outputs.append(OutputSpec(name, v.kind, v))
+        if any(o.kind == "gs" for o in self.p.outputs) and any(o.kind != "gs" for o in self.p.outputs):
+            raise Unsupported("a reference returning a whole-tensor reduction together with other outputs")
+        self.p.nslots = self.nslots
+        return self.p
+
+    def _needs_rows(self) -> bool:
+        for n in self.g.inputs:
+            if self._input_kind(n) != "full":
+                return True
+        for n in self.g.nodes:
+            if n.op in ("softmax", "log_softmax", "layer_norm", "rms_norm", "normalize", "cumsum", "logsumexp",
+                        "cross_entropy", "argmax", "argmin"):
+                return True
+            if n.op in ("sum", "mean", "amax", "amin", "max", "min") and _reduce_dim(n) is not None:
+                return True
+        return False
+
+    def _input_kind(self, n: OpNode) -> str:
+        shape = n.shape or ()
+        if tuple(shape) == tuple(self.full):
+            if n.dtype not in FLOATS:
+                raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32")
+            return "full"
+        if shape and shape[-1] == self.cols and _numel(shape) == self.cols:
+            return "bvec"
+        if tuple(shape) == tuple(self.full[:-1]) and n.dtype in ("int64", "int32"):
+            return "ridx"
+        raise Unsupported(f"input {n.name} of shape {list(shape)} against {list(self.full)}: only equal shapes and "
+                          f"last-dimension broadcast are covered by the templates")
+
+    # ---- helpers --------------------------------------------------------------------------------
+    def _arg(self, a: Any) -> Val:
+        if isinstance(a, Ref):
+            v = self.vals[a.name]
+            if isinstance(v, tuple):
+                raise Unsupported("a tuple result used as a tensor")
+            return v
+        if isinstance(a, bool) or not isinstance(a, (int, float)):
+            raise Unsupported(f"argument {a!r} is not a tensor or a number")
+        return Val("k", f(float(a)))
+
+    def _round(self, v: Val, dt: str) -> None:
+        ct = HALF[dt]
+        self.p.round_types.add(dt)
+        if v.kind == "vec":
+            rh = f"RH_{ct}" + ("[o]" if self.row_mode else "")
+            self.p.body += [f"Cast({rh}, {v.expr}, RoundMode::CAST_RINT, {self.n});", f"Cast({v.expr}, {rh}, RoundMode::CAST_NONE, {self.n});"]
+        else:
+            out = self.out(v)
+            out += [f"Duplicate(SC0, {v.expr}, 8);", f"Cast(RS_{ct}, SC0, RoundMode::CAST_RINT, 8);",
+                    f"Cast(SC0, RS_{ct}, RoundMode::CAST_NONE, 8);", "PipeBarrier<PIPE_ALL>();", f"{v.expr} = SC0.GetValue(0);"]
+
+    def _scalar_unary(self, op: str, a: Val, kw: dict) -> Val:
+        name = self.rs_name()
+        out = self.out(a)
+        out.append(f"Duplicate(SC1, {a.expr}, 8);")
+        tmps = iter(["SC2", "SC3", "SC4"])
+        out += unary(op, "SC0", "SC1", "8", kw, lambda: next(tmps))
+        out += ["PipeBarrier<PIPE_ALL>();", f"float {name} = SC0.GetValue(0);"]
+        return Val(a.kind if a.kind != "k" else "rs", name)
+
+    def _elementwise(self, op: str, args: list[Val], kw: dict) -> Val:
+        vecs = [a for a in args if a.kind in ("vec", "bvec")]
+        kinds = {a.kind for a in args}
+        if "gs" in kinds and (vecs or "rs" in kinds):
+            raise Unsupported(f"{op} mixes a whole-tensor reduction with per-element values (needs two passes)")
+        if "idx" in kinds:
+            raise Unsupported(f"{op} on integer indices is not covered by the templates")
+        if not vecs:
+            if len(args) == 1:
+                return self._scalar_unary(op, args[0], kw)
+            if op == "pow" and args[1].kind == "k":
+                return self._scalar_unary("square", args[0], kw) if args[1].expr == f(2.0) else self._pow_scalar(args)
+            kind = "gs" if "gs" in kinds else ("rs" if "rs" in kinds else "k")
+            if kind == "k":
+                kind = "rs"
+            name = self.rs_name()
+            self.out(Val(kind, "")).append(f"float {name} = {scalar_binary(op, args[0].expr, args[1].expr)};")
+            return Val(kind, name)
+        if "rs" in kinds and not self.row_mode:
+            raise Unsupported(f"{op} of per-row values in flat mode")
+        d = self.vec()
+        if len(args) == 1:
+            self.p.body += unary(op, d.expr, args[0].expr, self.n, kw, self.tmp)
+        elif op == "pow":
+            if args[1].kind != "k" or not _is_number(args[1].expr):
+                if args[0].kind == "k" and args[1].kind in ("vec", "bvec"):
+                    self.p.body += binary("pow", d.expr, S(args[0].expr), V(args[1].expr), self.n, self.tmp)
+                    return d
+                raise Unsupported("pow with a tensor or runtime exponent is not covered by the templates")
+            self.p.body += pow_const(d.expr, args[0].expr, _num(args[1].expr), self.n, self.tmp)
+        else:
+            ops = [V(a.expr) if a.kind in ("vec", "bvec") else S(a.expr) for a in args]
+            self.p.body += binary(op, d.expr, ops[0], ops[1], self.n, self.tmp)
+        return d
+
+    def _pow_scalar(self, args: list[Val]) -> Val:
+        name = self.rs_name()
+        self.out(args[0]).append(f"float {name} = powf({args[0].expr}, {args[1].expr});")
+        return Val(args[0].kind if args[0].kind != "k" else "rs", name)
+
+    # ---- row reductions -------------------------------------------------------------------------
+    def _row_reduce(self, kind: str, a: Val) -> Val:
+        """A per-row sum/max/min of a vector value (row mode)."""
+        name = self.rs_name()
+        api = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}[kind]
+        self.p.cols_needed = True
+        self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, cols_);", "PipeBarrier<PIPE_ALL>();", f"float {name} = SC0.GetValue(0);"]
+        return Val("rs", name)
+
+    def _global(self, kind: str, a: Val, mean: bool) -> Val:
+        acc = f"acc{len(self.p.accs)}_"
+        self.p.accs.append((acc, kind))
+        if a.kind == "vec":
+            api = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}[kind]
+            self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, {self.n});", "PipeBarrier<PIPE_ALL>();"]
+            part = "SC0.GetValue(0)"
+            count = "static_cast<float>(total_)"
+        elif a.kind == "rs":
+            part = a.expr
+            count = "static_cast<float>(rows_)"
+        else:
+            raise Unsupported("a whole-tensor reduction of this value is not covered by the templates")
+        comb = {"sum": f"{acc} += {part};", "max": f"{acc} = {part} > {acc} ? {part} : {acc};",
+                "min": f"{acc} = {part} < {acc} ? {part} : {acc};"}[kind]
+        self.p.body.append(comb)
+        name = f"G{len(self.p.accs) - 1}"
+        if mean:
+            self.p.final.append(f"{name} = {name} / {count};")
+        return Val("gs", name)
+
+    def _reduce(self, node: OpNode, kind: str, mean: bool = False) -> Val:
+        a = self._arg(node.args[0])
+        dim = _reduce_dim(node)
+        if dim is None:
+            if a.kind == "rs" or (a.kind == "vec"):
+                return self._global(kind, a, mean)
+            raise Unsupported(f"{node.op} over all elements of this value")
+        if a.kind == "rs" and self.rank == 2 and _is_last_dim(dim, 1):
+            return self._global(kind, a, mean)
+        if not _is_last_dim(dim, len(self._shape(node.args[0]))):
+            raise Unsupported(f"{node.op} over dimension {dim} of a rank-{self.rank} tensor: the templates reduce the "
+                              f"last dimension (inner-dimension reductions are not covered yet)")
+        if a.kind not in ("vec", "bvec"):
+            raise Unsupported(f"{node.op} of a per-row value")
+        r = self._row_reduce(kind, a)
+        if mean:
+            self.p.body.append(f"{r.expr} = {r.expr} / static_cast<float>(cols_);")
+        return r
+
+    def _shape(self, a: Any) -> tuple:
+        if isinstance(a, Ref):
+            return tuple(self.g.node(a.name).shape or ())
+        return ()
+
+    # ---- one node -------------------------------------------------------------------------------
+    def _lower(self, node: OpNode) -> Any:
+        op, args, kw = node.op, node.args, node.kwargs
+        if op in ("identity", "view"):
+            v = self._arg(args[0])
+            if op == "view" and v.kind == "vec" and self.row_mode and node.shape and node.shape[-1] != self.cols:
+                raise Unsupported("a reshape that changes the last dimension inside a row-wise kernel")
+            return v
+        if op == "cast":
+            if node.dtype not in FLOATS:
+                raise Unsupported(f"a cast to {node.dtype} is not covered by the templates")
+            v = self._arg(args[0])
+            src = self.g.node(args[0].name).dtype if isinstance(args[0], Ref) else None
+            if src == node.dtype or node.dtype not in HALF:
+                self._no_round = True
+                return v
+            if v.kind == "vec":  # a narrowing cast rounds a copy (the source may be used again)
+                d = self.vec()
+                self.p.body.append(f"Adds({d.expr}, {v.expr}, 0.0f, {self.n});")
+                return d
+            if v.kind in ("rs", "gs"):
+                name = self.rs_name()
+                self.out(v).append(f"float {name} = {v.expr};")
+                return Val(v.kind, name)
+            return v
+        if op in ("sum", "mean", "amax", "amin"):
+            kind = {"sum": "sum", "mean": "sum", "amax": "max", "amin": "min"}[op]
+            return self._reduce(node, kind, mean=(op == "mean"))
+        if op in ("max", "min") and len(args) >= 2 and isinstance(args[1], Ref):
+            return self._elementwise("maximum" if op == "max" else "minimum", [self._arg(args[0]), self._arg(args[1])], {})
+        if op in ("max", "min"):
+            if _reduce_dim(node) is None:
+                return self._reduce(node, op)
+            a = self._arg(args[0])
+            if not _is_last_dim(_reduce_dim(node), self.rank):
+                raise Unsupported(f"{op} over an inner dimension is not covered yet")
+            return (self._row_reduce(op, a), self._arg_index(op, a))
+        if op in ("argmax", "argmin"):
+            if _reduce_dim(node) is None or not _is_last_dim(_reduce_dim(node), self.rank):
+                raise Unsupported(f"{op} over all elements or an inner dimension is not covered yet")
+            return self._arg_index("max" if op == "argmax" else "min", self._arg(args[0]))
+        if op == "getitem":
+            return self.vals[args[0].name][args[1]]
+        if op in ("softmax", "log_softmax", "logsumexp"):
+            return self._softmax(node)
+        if op == "layer_norm":
+            return self._layer_norm(node)
+        if op == "rms_norm":
+            return self._rms_norm(node)
+        if op == "normalize":
+            return self._normalize(node)
+        if op == "cumsum":
+            return self._cumsum(node)
+        if op in ("mse_loss", "l1_loss"):
+            return self._loss(node)
+        if op == "cross_entropy":
+            return self._cross_entropy(node)
+        return self._lower_elementwise(node)
+
+    def _lower_elementwise(self, node: OpNode) -> Val:
+        op, args, kw = node.op, node.args, dict(node.kwargs)
+        if op in ("add", "sub") and "alpha" in kw:
+            b = self._elementwise("mul", [self._arg(args[1]), self._arg(kw.pop("alpha"))], {})
+            return self._elementwise(op, [self._arg(args[0]), b], {})
+        if op == "clamp":
+            lo = args[1] if len(args) > 1 else kw.get("min")
+            hi = args[2] if len(args) > 2 else kw.get("max")
+            v = self._arg(args[0])
+            if lo is not None:
+                v = self._elementwise("maximum", [v, self._arg(lo)], {})
+            if hi is not None:
+                v = self._elementwise("minimum", [v, self._arg(hi)], {})
+            return v
+        if op in ("addcmul", "addcdiv"):
+            value = kw.get("value", 1.0)
+            t = self._elementwise("mul" if op == "addcmul" else "div", [self._arg(args[1]), self._arg(args[2])], {})
+            if value != 1.0:
+                t = self._elementwise("mul", [t, self._arg(value)], {})
+            return self._elementwise("add", [self._arg(args[0]), t], {})
+        if op == "lerp":
+            a, b = self._arg(args[0]), self._arg(args[1])
+            w = self._arg(args[2] if len(args) > 2 else kw["weight"])
+            d = self._elementwise("sub", [b, a], {})
+            return self._elementwise("add", [a, self._elementwise("mul", [w, d], {})], {})
+        if op == "pow" and "exponent" in kw:
+            args = [args[0], kw.pop("exponent")]
+        pos = [self._arg(a) for a in args if isinstance(a, (Ref, int, float)) and not isinstance(a, bool)]
+        extra = {k: v for k, v in kw.items()}
+        for k, name in (("negative_slope", 1), ("alpha", 1), ("min_val", 1), ("max_val", 2)):
+            if op in ("leaky_relu", "elu", "hardtanh") and len(args) > name and k not in extra:
+                if (op, k) in (("leaky_relu", "negative_slope"), ("elu", "alpha"), ("hardtanh", "min_val"), ("hardtanh", "max_val")):
+                    extra[k] = args[name]
+                    pos = pos[:1]
+        if op == "gelu" and len(args) > 1:
+            extra["approximate"] = args[1]
+        if op in ("softplus",) and len(args) > 1:
+            extra["beta"] = args[1]
+            pos = pos[:1]
+        arity = 1 if op not in ("add", "sub", "mul", "div", "pow", "maximum", "minimum") else 2
+        if len(pos) != arity:
+            raise Unsupported(f"{op} with {len(pos)} operands is not covered by the templates")
+        return self._elementwise(op, pos, extra)
+
+    def _arg_index(self, kind: str, a: Val) -> Val:
+        api = "ReduceMax" if kind == "max" else "ReduceMin"
+        name = self.rs_name()
+        self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, cols_, true);", "PipeBarrier<PIPE_ALL>();",
+                        f"float {name}f = SC0.GetValue(1);",
+                        f"int64_t {name} = static_cast<int64_t>(*reinterpret_cast<uint32_t*>(&{name}f));"]
+        return Val("idx", name)
+
+    def _softmax(self, node: OpNode) -> Val:
+        a = self._arg(node.args[0])
+        dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
+        if dim is None or not _is_last_dim(dim, self.rank) or a.kind != "vec":
+            raise Unsupported(f"{node.op} over dimension {dim}: the templates cover the last dimension")
+        if node.op == "logsumexp" and not node.kwargs.get("keepdim", len(node.args) > 2 and node.args[2]):
+            pass
+        m = self._row_reduce("max", a)
+        e = self.vec()
+        self.p.body += [f"Adds({e.expr}, {a.expr}, -{m.expr}, cols_);", f"Exp({e.expr}, {e.expr}, cols_);"]
+        s = self._row_reduce("sum", e)
+        if node.op == "softmax":
+            self.p.body.append(f"Muls({e.expr}, {e.expr}, 1.0f / {s.expr}, cols_);")
+            return e
+        lse = self._scalar_unary("log", s, {})
+        self.free.append(e.slot)
+        if node.op == "logsumexp":
+            self.p.body.append(f"{lse.expr} = {lse.expr} + {m.expr};")
+            return lse
+        d = self.vec()
+        self.p.body.append(f"Adds({d.expr}, {a.expr}, -({m.expr} + {lse.expr}), cols_);")
+        return d
+
+    def _layer_norm(self, node: OpNode) -> Val:
+        args = node.args + [None] * 5
+        a = self._arg(args[0])
+        shape = tuple(args[1]) if isinstance(args[1], (list, tuple)) else (args[1],)
+        if shape != (self.cols,) or a.kind != "vec":
+            raise Unsupported(f"layer_norm over {list(shape)}: the templates normalise the last dimension")
+        w = node.kwargs.get("weight", args[2])
+        b = node.kwargs.get("bias", args[3])
+        eps = float(node.kwargs.get("eps", args[4] if args[4] is not None else 1e-5))
+        mu = self._row_reduce("sum", a)
+        self.p.body.append(f"{mu.expr} = {mu.expr} / static_cast<float>(cols_);")
+        d = self.vec()
+        sq = self.vec()
+        self.p.body += [f"Adds({d.expr}, {a.expr}, -{mu.expr}, cols_);", f"Mul({sq.expr}, {d.expr}, {d.expr}, cols_);"]
+        var = self._row_reduce("sum", sq)
+        self.free.append(sq.slot)
+        self.p.body.append(f"{var.expr} = {var.expr} / static_cast<float>(cols_) + {f(eps)};")
+        rstd = self._scalar_unary("rsqrt", var, {})
+        self.p.body.append(f"Muls({d.expr}, {d.expr}, {rstd.expr}, cols_);")
+        return self._affine(d, w, b)
+
+    def _affine(self, d: Val, w: Any, b: Any) -> Val:
+        if w is not None:
+            self.p.body.append(f"Mul({d.expr}, {d.expr}, {self._arg(w).expr}, cols_);")
+        if b is not None:
+            self.p.body.append(f"Add({d.expr}, {d.expr}, {self._arg(b).expr}, cols_);")
+        return d
+
+    def _rms_norm(self, node: OpNode) -> Val:
+        args = node.args + [None] * 4
+        a = self._arg(args[0])
+        w = node.kwargs.get("weight", args[2])
+        eps = node.kwargs.get("eps", args[3])
+        if eps is None:
+            raise Unsupported("rms_norm without an explicit eps (its default depends on the dtype)")
+        sq = self.vec()
+        self.p.body.append(f"Mul({sq.expr}, {a.expr}, {a.expr}, cols_);")
+        ms = self._row_reduce("sum", sq)
+        self.p.body.append(f"{ms.expr} = {ms.expr} / static_cast<float>(cols_) + {f(float(eps))};")
+        r = self._scalar_unary("rsqrt", ms, {})
+        self.p.body.append(f"Muls({sq.expr}, {a.expr}, {r.expr}, cols_);")
+        return self._affine(sq, w, None)
+
+    def _normalize(self, node: OpNode) -> Val:
+        a = self._arg(node.args[0])
+        p = float(node.kwargs.get("p", node.args[1] if len(node.args) > 1 else 2.0))
+        dim = node.kwargs.get("dim", node.args[2] if len(node.args) > 2 else 1)
+        eps = float(node.kwargs.get("eps", node.args[3] if len(node.args) > 3 else 1e-12))
+        if p != 2.0 or not _is_last_dim(dim, self.rank):
+            raise Unsupported(f"normalize with p={p} over dim {dim}: the templates cover p=2 over the last dimension")
+        sq = self.vec()
+        self.p.body.append(f"Mul({sq.expr}, {a.expr}, {a.expr}, cols_);")
+        ss = self._row_reduce("sum", sq)
+        nrm = self._scalar_unary("sqrt", ss, {})
+        self.p.body += [f"{nrm.expr} = {nrm.expr} > {f(eps)} ? {nrm.expr} : {f(eps)};",
+                        f"Duplicate({sq.expr}, {nrm.expr}, cols_);", f"Div({sq.expr}, {a.expr}, {sq.expr}, cols_);"]
+        return sq
+
+    def _cumsum(self, node: OpNode) -> Val:
+        a = self._arg(node.args[0])
+        dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
+        if not _is_last_dim(dim, self.rank) or a.kind != "vec":
+            raise Unsupported(f"cumsum over dimension {dim}: the templates cover the last dimension")
+        d = self.vec()
+        self.p.body += ["PipeBarrier<PIPE_ALL>();", "{", "    float run = 0.0f;",
+                        "    for (uint32_t j = 0; j < cols_; ++j) {",
+                        f"        run += {a.expr}.GetValue(j);", f"        {d.expr}.SetValue(j, run);", "    }", "}",
+                        "PipeBarrier<PIPE_ALL>();"]
+        return d
+
+    def _loss(self, node: OpNode) -> Val:
+        red = node.kwargs.get("reduction", "mean")
+        a, b = self._arg(node.args[0]), self._arg(node.args[1])
+        d = self._elementwise("sub", [a, b], {})
+        e = self._elementwise("square" if node.op == "mse_loss" else "abs", [d], {})
+        if red == "none":
+            return e
+        if red not in ("mean", "sum"):
+            raise Unsupported(f"{node.op} with reduction={red!r}")
+        return self._global("sum", e, red == "mean")
+
+    def _cross_entropy(self, node: OpNode) -> Val:
+        if self.rank != 2 or len(node.args) < 2:
+            raise Unsupported("cross_entropy: the template takes logits [N, C] and class indices [N]")
+        for k in ("weight", "label_smoothing", "ignore_index"):
+            if k in node.kwargs and node.kwargs[k] not in (None, 0.0, -100):
+                raise Unsupported(f"cross_entropy with {k}={node.kwargs[k]!r}")
+        red = node.kwargs.get("reduction", "mean")
+        x, t = self._arg(node.args[0]), self._arg(node.args[1])
+        if x.kind != "vec" or t.kind != "idx":
+            raise Unsupported("cross_entropy: the template takes logits [N, C] and class indices [N]")
+        m = self._row_reduce("max", x)
+        e = self.vec()
+        self.p.body += [f"Adds({e.expr}, {x.expr}, -{m.expr}, cols_);", f"Exp({e.expr}, {e.expr}, cols_);"]
+        s = self._row_reduce("sum", e)
+        lse = self._scalar_unary("log", s, {})
+        nll = self.rs_name()
+        self.p.body.append(f"float {nll} = {lse.expr} + {m.expr} - {x.expr}.GetValue(static_cast<uint32_t>({t.expr}));")
+        v = Val("rs", nll)
+        if red == "none":
+            return v
+        return self._global("sum", v, red == "mean")
+
+
+# ---- graph utilities --------------------------------------------------------------------------
+
+def _refs(node: OpNode) -> list[Ref]:
+    out: list[Ref] = []
+
+    def walk(a: Any) -> None:
+        if isinstance(a, Ref):
+            out.append(a)
+        elif isinstance(a, (list, tuple)):
+            for x in a:
+                walk(x)
+    walk(node.args)
+    walk(list(node.kwargs.values()))
+    return out
+
+
+def _uses(g: OpGraph) -> dict[str, int]:
+    u: dict[str, int] = {n.name: 0 for n in (*g.inputs, *g.attrs, *g.nodes)}
+    for n in g.nodes:
+        for name in {r.name for r in _refs(n)}:
+            u[name] = u.get(name, 0) + 1
+    return u
+
+
+def _aliases(v: Any, old: Val) -> bool:
+    vs = v if isinstance(v, tuple) else (v,)
+    return any(isinstance(x, Val) and x.slot == old.slot for x in vs)
+
+
+def _reduce_dim(n: OpNode) -> Any:
+    if "dim" in n.kwargs:
+        return n.kwargs["dim"]
+    if len(n.args) > 1 and not isinstance(n.args[1], Ref):
+        return n.args[1]
+    return None
+
+
+def _numel(shape: Any) -> int:
+    k = 1
+    for d in shape or ():
+        k *= d
+    return k
+
+
+def _is_number(expr: str) -> bool:
+    try:
+        _num(expr)
+        return True
+    except ValueError:
+        return False
+
+
+def _num(expr: str) -> float:
+    return float(expr.rstrip("f"))
+
+
+def lower(g: OpGraph) -> Program:
+    return Lowering(g).run()

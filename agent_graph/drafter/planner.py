@@ -1,0 +1,234 @@
+"""Planner: analyse a task's reference on every shape case, pick a template and fill its parameters.
+
+``plan(task)`` returns a ``Plan`` (template, category, parameters, the rendered files) or an
+``Unsupported`` that says plainly which op or construct is outside the templates, so a caller can fall
+back to a model.
+"""
+from __future__ import annotations
+
+import copy
+import importlib.util
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from agent_graph.drafter import codegen
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
+from agent_graph.drafter.lowering import Program, lower
+from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
+from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
+from bench_bridge.project.describe import snake_case
+from bench_bridge.tasks import Task
+
+RESERVED = {"t", "op", "workspace", "tiling", "rows", "cols", "colsPad", "rowsPerCore", "tileRows", "total", "perCore",
+            "tileLen", "base", "span", "tileElems", "pb", "nb", "v", "b", "n", "off", "r", "o", "cnt"}
+
+
+@dataclass
+class Unsupported:
+    """The reference is outside what the templates cover."""
+
+    task: str
+    reason: str            # one sentence naming the op or construct
+    op: str | None = None
+    category: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.task}: not covered by the offline drafter: {self.reason}"
+
+
+@dataclass
+class Plan:
+    task: Task
+    op_type: str
+    category: str
+    template: str
+    params: KernelParams
+    graphs: list[OpGraph]
+    files: dict[str, str] = field(default_factory=dict)   # relative path -> text
+    case_meta: list[dict] = field(default_factory=list)   # per case: input shapes/dtypes, args
+
+
+def op_type_for(name: str) -> str:
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", name) if w]
+    camel = "".join(w[:1].upper() + w[1:] for w in words) or "Drafted"
+    if not camel[0].isalpha():
+        camel = "Op" + camel
+    return camel
+
+
+def _load_module(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.pop(0)
+    return mod
+
+
+def _spec_inputs(params: dict) -> list[Any]:
+    vals: list[Any] = []
+    for inp in params["inputs"]:
+        dt = getattr(torch, {"float": "float32"}.get(inp.get("dtype", "float32"), inp.get("dtype", "float32")))
+        shape = inp["shape"]
+        rng = inp.get("range")
+        if dt.is_floating_point:
+            t = torch.randn(shape).to(dt)
+        else:
+            lo, hi = (int(rng[0]), int(rng[1])) if rng else (0, 2)
+            t = torch.randint(lo, max(hi, lo + 1), shape).to(dt)
+        vals.append(t)
+    return vals + list(params.get("args", []))
+
+
+def case_inputs(task: Task) -> list[tuple[list, list]]:
+    """(init, forward inputs) of every case, made the way the task's own generator makes them."""
+    from bench_bridge.tasks import stubs
+    from bench_bridge.tasks.csvcases import Row
+
+    stubs.install()
+    mod = _load_module("kgen_drafter_reference", task.reference)
+    out = []
+    for i, case in enumerate(task.cases):
+        torch.manual_seed(task.seed + i)
+        if task.format == "npukernelbench":
+            prep = _load_module("kgen_drafter_prepare", task.prepare) if task.prepare else mod
+            row = Row(case.params)
+            init = list(prep.get_init_inputs(row, device="cpu")) if hasattr(prep, "get_init_inputs") else []
+            ins = prep.get_inputs(row, device="cpu")
+        elif task.format == "kernelbench":
+            init = list(mod.get_init_inputs()) if hasattr(mod, "get_init_inputs") else []
+            ins = mod.get_inputs()
+        else:
+            init = list(case.params.get("init", []))
+            ins = _spec_inputs(case.params)
+        out.append((init, list(ins) if isinstance(ins, (list, tuple)) else [ins]))
+    return out, mod
+
+
+def _names(g: OpGraph) -> tuple[list[str], list[str]]:
+    ins = [n.name if n.name not in RESERVED else f"{n.name}In" for n in g.inputs]
+    outs = ["y"] if len(g.outputs) == 1 else [f"y{k}" for k in range(len(g.outputs))]
+    if any(o in ins for o in outs):
+        outs = ["out"] if len(g.outputs) == 1 else [f"out{k}" for k in range(len(g.outputs))]
+    return ins, outs
+
+
+def _summary(g: OpGraph) -> str:
+    ops = [n.op for n in g.nodes if n.op not in ("identity", "view")]
+    return "ops: " + (" -> ".join(ops) if ops else "copy")
+
+
+def plan(task: Task) -> Plan | Unsupported:
+    name = task.name
+    try:
+        cases, mod = case_inputs(task)
+    except Exception as e:  # the task's own code failed
+        return Unsupported(name, f"cannot run the reference's input generator ({type(e).__name__}: {e})")
+    graphs: list[OpGraph] = []
+    for init, ins in cases:
+        try:
+            model = mod.Model(*copy.deepcopy(init))
+            graphs.append(analyse(model, ins, init))
+        except AnalysisError as e:
+            return Unsupported(name, str(e), op=_op_in(str(e)))
+        except Exception as e:
+            return Unsupported(name, f"the reference failed while being traced ({type(e).__name__}: {e})")
+    sig = graphs[0].signature()
+    if any(g.signature() != sig for g in graphs[1:]):
+        return Unsupported(name, "the shape cases trace to different op graphs (one kernel must serve every case)")
+    category = classify(graphs[0])
+    g0 = graphs[0]
+    in_names, out_names = _names(g0)
+    combos: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    progs: dict[tuple, Program] = {}
+    for g in graphs:
+        c = (tuple(n.dtype for n in g.inputs), tuple(g.node(o).dtype for o in g.outputs))
+        for d in (*c[0], *c[1]):
+            if d not in codegen.GE:
+                return Unsupported(name, f"dtype {d} is not covered by the templates", category=category)
+        try:
+            p = lower(g)
+        except _LowerUnsupported as e:
+            return Unsupported(name, str(e), op=_op_in(str(e)), category=category)
+        except (KeyError, IndexError, TypeError, ValueError) as e:
+            return Unsupported(name, f"the {category} graph has a form the templates do not take ({type(e).__name__}: {e})",
+                               category=category)
+        if c not in combos:
+            combos.append(c)
+            progs[c] = p
+        elif _shape_of(p) != _shape_of(progs[c]):
+            return Unsupported(name, "the shape cases need different kernel structures (e.g. broadcast in one case, "
+                                     "not in another)", category=category)
+    p0 = progs[combos[0]]
+    for c in combos[1:]:
+        p = progs[c]
+        if (p.mode, [i.kind for i in p.inputs], [o.kind for o in p.outputs], p.accs) != \
+                (p0.mode, [i.kind for i in p0.inputs], [o.kind for o in p0.outputs], p0.accs):
+            return Unsupported(name, "the dtype combinations need different kernel structures", category=category)
+    op_type = op_type_for(name)
+    variants = []
+    for c in combos:
+        p = progs[c]
+        cond = " && ".join(f"ORIG_DTYPE_{in_names[i].upper()} == {codegen.GE[d].replace('ge::', '')}" for i, d in enumerate(c[0]))
+        variants.append(Variant(cond, list(p.body), list(p.final),
+                                [o.val.tile if o.kind == "vec" else o.val.expr for o in p.outputs]))
+    kp = KernelParams(
+        op_type=op_type, template=p0.mode,
+        inputs=[TensorParam(in_names[i], spec.kind, [c[0][i] for c in combos]) for i, spec in enumerate(p0.inputs)],
+        outputs=[TensorParam(out_names[j], o.kind, [c[1][j] for c in combos]) for j, o in enumerate(p0.outputs)],
+        attrs=list(p0.attrs), attr_defaults=[float(a.kwargs["value"]) for a in g0.attrs], summary=_summary(g0),
+        nslots=max(p.nslots for p in progs.values()), variants=variants, accs=list(p0.accs),
+        round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
+    for g in graphs:  # the split-row path is not drafted: say so when a case's row cannot fit in UB
+        reason = _fits(kp, g)
+        if reason:
+            return Unsupported(name, reason, category=category)
+    pl = Plan(task=task, op_type=op_type, category=category, template=p0.mode, params=kp, graphs=graphs)
+    pl.files = render(kp, main_input=[i.kind for i in p0.inputs].index("full"))
+    pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs],
+                     "args": [a.kwargs["value"] for a in g.attrs], "init": g.init} for g in graphs]
+    return pl
+
+
+def render(kp: KernelParams, main_input: int = 0) -> dict[str, str]:
+    snake = snake_case(kp.op_type)
+    return {f"op_host/{snake}.cpp": codegen.render_host(kp, main_input),
+            f"op_host/{snake}_tiling.h": codegen.render_tiling(kp),
+            f"op_kernel/{snake}.cpp": codegen.render_kernel(kp)}
+
+
+def _fits(kp: KernelParams, g: OpGraph) -> str:
+    if kp.template != "row":
+        return ""
+    full = max(g.inputs, key=lambda n: _numel(n.shape)).shape
+    cols = full[-1]
+    pad = (cols + 15) // 16 * 16
+    b = codegen._budget(kp)
+    need = pad * b["fixed_per_col"] + b["fixed"] + pad * b["per_elem"] + b["per_row"]
+    if need > codegen.UB_BUDGET:
+        return (f"a row of {cols} elements needs {need} bytes of UB (budget {codegen.UB_BUDGET}): the split-row path "
+                f"for rows that do not fit is not drafted yet")
+    return ""
+
+
+def _shape_of(p: Program) -> tuple:
+    return (p.mode, p.body, p.final, [i.kind for i in p.inputs], [o.kind for o in p.outputs])
+
+
+def _numel(shape: Any) -> int:
+    k = 1
+    for d in shape or ():
+        k *= d
+    return k
+
+
+def _op_in(msg: str) -> str | None:
+    m = re.match(r"(?:operator|tensor method \.|module |elementwise op )?([A-Za-z_][A-Za-z0-9_]*)", msg)
+    return m.group(1) if m else None

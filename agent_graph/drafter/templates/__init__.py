@@ -1,0 +1,55 @@
+"""Kernel/host/tiling templates of the offline drafter (data files, ``string.Template`` syntax) and the
+typed parameter model that fills them.
+
+Templates:
+    flat  elementwise chains over the tensor as one run of elements (multi-core split in 256-element
+          chunks, tail on the last core, double-buffered tiles, DataCopyPad for any length)
+    row   whole rows per core and several rows per UB tile: last-dimension broadcast, row reductions,
+          row normalisations, losses, cumulative sums (one float per row or one for the tensor)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from string import Template
+
+TEMPLATE_DIR = Path(__file__).resolve().parent
+TEMPLATES = ("flat", "row")
+
+
+def load(name: str) -> Template:
+    return Template((TEMPLATE_DIR / name).read_text())
+
+
+@dataclass
+class TensorParam:
+    name: str                 # OpDef name (also the kernel argument name)
+    kind: str                 # inputs: full | bvec | ridx; outputs: vec | rs | idx | gs
+    dtypes: list[str]         # one torch dtype name per dtype combination
+
+
+@dataclass
+class KernelParams:
+    """Everything a template needs: the op's interface and the generated compute program."""
+
+    op_type: str                                  # CamelCase operator type
+    template: str                                 # flat | row
+    inputs: list[TensorParam]
+    outputs: list[TensorParam]
+    attrs: list[str] = field(default_factory=list)      # float attrs, in forward order
+    attr_defaults: list[float] = field(default_factory=list)
+    summary: str = ""
+    nslots: int = 0                               # float UB slots of one tile row/tile
+    variants: list["Variant"] = field(default_factory=list)  # compute code per dtype combination
+    accs: list[tuple[str, str]] = field(default_factory=list)
+    round_types: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Variant:
+    """Compute code of one dtype combination (PyTorch rounds differently per dtype)."""
+
+    cond: str                                     # preprocessor condition on ORIG_DTYPE_* ("" = always)
+    body: list[str] = field(default_factory=list)       # per row (row) or per tile (flat) statements
+    final: list[str] = field(default_factory=list)      # whole-tensor epilogue (block 0)
+    out_exprs: list[str] = field(default_factory=list)  # per output: tile tensor (vec) or value expression

@@ -1,0 +1,194 @@
+"""AscendC statements for one elementwise op on float vectors in UB (count form).
+
+Every function returns C++ lines. Operands are ``V`` (a LocalTensor<float> expression) or ``S`` (a
+float scalar expression); ``tmp`` hands out scratch float tensors of the same length. All arithmetic
+is float; the caller rounds to half/bfloat16 where the reference does.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+class Unsupported(Exception):
+    """This op (or this form of it) is outside the templates; message names it."""
+
+
+@dataclass(frozen=True)
+class V:
+    expr: str
+
+
+@dataclass(frozen=True)
+class S:
+    expr: str
+
+
+def f(x: float) -> str:
+    """A float literal."""
+    if x != x:
+        return "(0.0f/0.0f)"
+    if x in (float("inf"), float("-inf")):
+        return "(1.0f/0.0f)" if x > 0 else "(-1.0f/0.0f)"
+    return f"{float(x)!r}f".replace("inf", "INFINITY")
+
+
+Tmp = Callable[[], str]
+
+
+def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
+    """d = op(a) for float vectors d, a (d != a unless the op allows it)."""
+    one = {
+        "relu": [f"Relu({d}, {a}, {n});"],
+        "abs": [f"Abs({d}, {a}, {n});"],
+        "exp": [f"Exp({d}, {a}, {n});"],
+        "log": [f"Ln({d}, {a}, {n});"],
+        "sqrt": [f"Sqrt({d}, {a}, {n});"],
+        "neg": [f"Muls({d}, {a}, -1.0f, {n});"],
+        "square": [f"Mul({d}, {a}, {a}, {n});"],
+        "sigmoid": [f"Sigmoid({d}, {a}, {n});"],
+        "tanh": [f"Tanh({d}, {a}, {n});"],
+        "erf": [f"Erf({d}, {a}, {n});"],
+        "sin": [f"Sin({d}, {a}, {n});"],
+        "cos": [f"Cos({d}, {a}, {n});"],
+        "floor": [f"Floor({d}, {a}, {n});"],
+        "ceil": [f"Ceil({d}, {a}, {n});"],
+        "sign": [f"Sign({d}, {a}, {n});"],
+        "silu": [f"Silu({d}, {a}, {n});"],
+        "identity": [f"Adds({d}, {a}, 0.0f, {n});"],
+    } if op in ("relu", "abs", "exp", "log", "sqrt", "neg", "square", "sigmoid", "tanh", "erf",
+                "sin", "cos", "floor", "ceil", "sign", "silu", "identity") else None
+    if one is not None:
+        return one[op]
+    if op in ("rsqrt", "reciprocal"):
+        t = tmp()
+        src = a
+        lines = []
+        if op == "rsqrt":
+            lines.append(f"Sqrt({d}, {a}, {n});")
+            src = d
+        return lines + [f"Duplicate({t}, 1.0f, {n});", f"Div({d}, {t}, {src}, {n});"]
+    if op == "log1p":
+        return [f"Adds({d}, {a}, 1.0f, {n});", f"Ln({d}, {d}, {n});"]
+    if op == "expm1":
+        return [f"Exp({d}, {a}, {n});", f"Adds({d}, {d}, -1.0f, {n});"]
+    if op == "gelu":
+        if kw.get("approximate", "none") == "tanh":
+            # x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
+            t = tmp()
+            return [f"Mul({t}, {a}, {a}, {n});", f"Muls({t}, {t}, 0.044715f, {n});", f"Adds({t}, {t}, 1.0f, {n});",
+                    f"Mul({t}, {t}, {a}, {n});", f"Muls({t}, {t}, 0.7978845608028654f, {n});", f"Tanh({d}, {t}, {n});",
+                    f"Adds({d}, {d}, 1.0f, {n});", f"Mul({d}, {d}, {a}, {n});", f"Muls({d}, {d}, 0.5f, {n});"]
+        t = tmp()
+        return [f"Muls({t}, {a}, 0.7071067811865476f, {n});", f"Erf({d}, {t}, {n});", f"Adds({d}, {d}, 1.0f, {n});",
+                f"Mul({d}, {d}, {a}, {n});", f"Muls({d}, {d}, 0.5f, {n});"]
+    if op == "leaky_relu":
+        slope = float(kw.get("negative_slope", 0.01))
+        return [f"LeakyRelu({d}, {a}, {f(slope)}, {n});"]
+    if op in ("elu", "selu"):
+        alpha = float(kw.get("alpha", 1.0)) if op == "elu" else 1.6732632423543772
+        scale = 1.0 if op == "elu" else 1.0507009873554805
+        t = tmp()
+        lines = [f"Exp({t}, {a}, {n});", f"Adds({t}, {t}, -1.0f, {n});", f"Muls({t}, {t}, {f(alpha)}, {n});",
+                 f"Mins({t}, {t}, 0.0f, {n});", f"Relu({d}, {a}, {n});", f"Add({d}, {d}, {t}, {n});"]
+        return lines + ([f"Muls({d}, {d}, {f(scale)}, {n});"] if scale != 1.0 else [])
+    if op in ("softplus", "logsigmoid", "mish"):
+        beta = float(kw.get("beta", 1.0)) if op == "softplus" else 1.0
+        if op == "softplus" and float(kw.get("threshold", 20.0)) < 15.0:
+            raise Unsupported(f"softplus with threshold {kw.get('threshold')} is not covered by the templates")
+        # softplus(x) = relu(x) + log(1 + exp(-|x|)); logsigmoid(x) = -softplus(-x)
+        t, u = tmp(), tmp()
+        sign = -1.0 if op == "logsigmoid" else 1.0
+        lines = [f"Muls({u}, {a}, {f(sign * beta)}, {n});", f"Abs({t}, {u}, {n});", f"Muls({t}, {t}, -1.0f, {n});",
+                 f"Exp({t}, {t}, {n});", f"Adds({t}, {t}, 1.0f, {n});", f"Ln({t}, {t}, {n});", f"Relu({u}, {u}, {n});",
+                 f"Add({t}, {t}, {u}, {n});"]
+        if op == "softplus":
+            return lines + [f"Muls({d}, {t}, {f(1.0 / beta)}, {n});"]
+        if op == "logsigmoid":
+            return lines + [f"Muls({d}, {t}, -1.0f, {n});"]
+        return lines + [f"Tanh({u}, {t}, {n});", f"Mul({d}, {u}, {a}, {n});"]
+    if op in ("hardtanh", "relu6"):
+        lo = float(kw.get("min_val", -1.0)) if op == "hardtanh" else 0.0
+        hi = float(kw.get("max_val", 1.0)) if op == "hardtanh" else 6.0
+        return [f"Maxs({d}, {a}, {f(lo)}, {n});", f"Mins({d}, {d}, {f(hi)}, {n});"]
+    if op in ("hardsigmoid", "hardswish"):
+        lines = [f"Adds({d}, {a}, 3.0f, {n});", f"Maxs({d}, {d}, 0.0f, {n});", f"Mins({d}, {d}, 6.0f, {n});"]
+        t = tmp()
+        lines += [f"Duplicate({t}, 6.0f, {n});", f"Div({d}, {d}, {t}, {n});"]
+        if op == "hardswish":
+            lines += [f"Mul({d}, {d}, {a}, {n});"]
+        return lines
+    raise Unsupported(f"elementwise op {op} is not covered by the templates")
+
+
+def pow_const(d: str, a: str, c: float, n: str, tmp: Tmp) -> list[str]:
+    if c == 1.0:
+        return [f"Adds({d}, {a}, 0.0f, {n});"]
+    if c == 0.5:
+        return [f"Sqrt({d}, {a}, {n});"]
+    if c == -0.5:
+        return unary("rsqrt", d, a, n, {}, tmp)
+    if c == -1.0:
+        return unary("reciprocal", d, a, n, {}, tmp)
+    if c == float(int(c)) and 2 <= c <= 8:
+        lines = [f"Mul({d}, {a}, {a}, {n});"]
+        for _ in range(int(c) - 2):
+            lines.append(f"Mul({d}, {d}, {a}, {n});")
+        return lines
+    if c == 0.0:
+        return [f"Duplicate({d}, 1.0f, {n});"]
+    # a^c = exp(c * ln(a)) (NaN for a < 0, as torch gives for a non-integer exponent)
+    return [f"Ln({d}, {a}, {n});", f"Muls({d}, {d}, {f(c)}, {n});", f"Exp({d}, {d}, {n});"]
+
+
+def binary(op: str, d: str, a: V | S, b: V | S, n: str, tmp: Tmp) -> list[str]:
+    """d = a op b where at least one operand is a vector."""
+    names = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "maximum": "Max", "minimum": "Min"}
+    if isinstance(a, V) and isinstance(b, V):
+        if op in names:
+            return [f"{names[op]}({d}, {a.expr}, {b.expr}, {n});"]
+        raise Unsupported(f"{op} of two tensors is not covered by the templates")
+    if isinstance(a, V):  # vector op scalar
+        v, s = a.expr, b.expr
+        if op == "add":
+            return [f"Adds({d}, {v}, {s}, {n});"]
+        if op == "sub":
+            return [f"Adds({d}, {v}, -({s}), {n});"]
+        if op == "mul":
+            return [f"Muls({d}, {v}, {s}, {n});"]
+        if op == "maximum":
+            return [f"Maxs({d}, {v}, {s}, {n});"]
+        if op == "minimum":
+            return [f"Mins({d}, {v}, {s}, {n});"]
+        if op == "div":
+            t = tmp()
+            return [f"Duplicate({t}, {s}, {n});", f"Div({d}, {v}, {t}, {n});"]
+        raise Unsupported(f"{op} of a tensor and a scalar is not covered by the templates")
+    v, s = b.expr, a.expr  # scalar op vector
+    if op in ("add", "mul", "maximum", "minimum"):
+        return binary(op, d, b, a, n, tmp)
+    if op == "sub":
+        return [f"Muls({d}, {v}, -1.0f, {n});", f"Adds({d}, {d}, {s}, {n});"]
+    if op == "div":
+        t = tmp()
+        return [f"Duplicate({t}, {s}, {n});", f"Div({d}, {t}, {v}, {n});"]
+    if op == "pow":  # s ** v = exp(v * ln(s))
+        return [f"Muls({d}, {v}, logf({s}), {n});", f"Exp({d}, {d}, {n});"]
+    raise Unsupported(f"{op} of a scalar and a tensor is not covered by the templates")
+
+
+def scalar_binary(op: str, a: str, b: str) -> str:
+    """C++ float expression for a op b on scalars."""
+    if op == "add":
+        return f"({a} + {b})"
+    if op == "sub":
+        return f"({a} - {b})"
+    if op == "mul":
+        return f"({a} * {b})"
+    if op == "div":
+        return f"({a} / {b})"
+    if op == "maximum":
+        return f"({a} > {b} ? {a} : {b})"
+    if op == "minimum":
+        return f"({a} < {b} ? {a} : {b})"
+    raise Unsupported(f"{op} of two scalars is not covered by the templates")
