@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from bench_bridge.report import BenchReport, CaseReport
 from bench_bridge.sim import build as sim_build
 from bench_bridge.sim import run as sim_run
@@ -36,6 +38,7 @@ class BenchOptions:
     project: Path | None = None
     timeout: float = 120.0
     reference_timeout: float = 300.0
+    profile: bool = False         # model each case's time from its instruction trace (bench_bridge.perf)
 
 
 def bench(path: str | Path, opts: BenchOptions | None = None, progress: Progress | None = None) -> BenchReport:
@@ -66,13 +69,19 @@ def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchRe
         rep.message = f"build failed with {len(b.errors)} error(s)"
         return rep
     say(f"running {p.name}")
-    r = sim_run(b.binary, cwd=p.parent, timeout=opts.timeout)
+    r = sim_run(b.binary, cwd=p.parent, timeout=opts.timeout, trace=opts.profile)
     errors = [d for d in r.diagnostics if d.severity == "error"]
     status = "pass" if r.ok else ("error" if errors or r.timed_out or r.returncode < 0 else "fail")
     last = (r.stdout.strip().splitlines() or [""])[-1]
     msg = errors[0].format() if errors else (f"exit status {r.returncode}: {last}" if r.returncode else last)
-    rep.cases.append(CaseReport(case_id="0", params={}, input_shapes=[], dtypes=[], status=status, message=msg,
-                                checker="program", seconds=r.seconds, diagnostics=[d.to_dict() for d in r.diagnostics]))
+    case = CaseReport(case_id="0", params={}, input_shapes=[], dtypes=[], status=status, message=msg,
+                      checker="program", seconds=r.seconds, diagnostics=[d.to_dict() for d in r.diagnostics])
+    if opts.profile and r.trace_file and r.trace_file.exists():
+        from bench_bridge import perf
+
+        case.performance = perf.profile(r.trace_file).to_dict()
+        rep.performance = summarize_performance([case])
+    rep.cases.append(case)
     rep.correct = status == "pass"
     return rep
 
@@ -82,7 +91,8 @@ def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchRe
 def _prepare_references(task: Task, work: Path, opts: BenchOptions, say: Progress) -> list[dict]:
     say(f"running the PyTorch reference for {len(task.cases)} case(s)")
     (work / "task.json").write_text(json.dumps(task.to_json_dict()))
-    r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "prepare", str(work / "task.json"), str(work)],
+    extra = ["--profile"] if opts.profile else []
+    r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "prepare", str(work / "task.json"), str(work), *extra],
                 cwd=work, timeout=opts.reference_timeout, memory_mb=16384)
     cases_file = work / "cases.json"
     if r.returncode != 0 or not cases_file.exists():
@@ -121,7 +131,7 @@ def _bench_task(task: Task, given: Path, opts: BenchOptions, say: Progress) -> B
     entries = _select(_prepare_references(task, work, opts, say), opts.case)
     rep = BenchReport(task=task.name, task_format=task.format, path=str(given.resolve()), backend=opts.backend,
                       project=str(project), compiled=True, correct=False)
-    runner = CaseRunner(task, project, work, opts.timeout, say)
+    runner = CaseRunner(task, project, work, opts.timeout, say, profile=opts.profile)
     for e in entries:
         rep.cases.append(runner.run_case(e))
         if runner.build_failed:
@@ -130,4 +140,18 @@ def _bench_task(task: Task, given: Path, opts: BenchOptions, say: Progress) -> B
             rep.message = runner.build_message
             break
     rep.correct = rep.compiled and bool(rep.cases) and all(c.status == "pass" for c in rep.cases)
+    if opts.profile:
+        rep.performance = summarize_performance(rep.cases)
     return rep
+
+
+def summarize_performance(cases: list[CaseReport]) -> dict | None:
+    """Task-level figures over the profiled cases: modelled times and the geometric-mean eager speedup."""
+    perfs = [c.performance for c in cases if c.performance]
+    if not perfs:
+        return None
+    speedups = [p["speedup_vs_eager"] for p in perfs if p.get("speedup_vs_eager")]
+    geo = float(np.exp(np.mean(np.log(speedups)))) if speedups else None
+    return {"source": "modelled", "soc": perfs[0].get("soc"), "cases": len(perfs),
+            "modelled_us": [p["modelled_us"] for p in perfs], "bound": [p["bound"] for p in perfs],
+            "geomean_speedup_vs_eager": geo}

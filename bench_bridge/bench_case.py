@@ -28,8 +28,9 @@ from bench_bridge.tasks import Task
 class CaseRunner:
     """Runs the cases of one task against one op project; builds are shared across cases."""
 
-    def __init__(self, task: Task, project: Path, work: Path, timeout: float, say: Callable[[str], None]):
+    def __init__(self, task: Task, project: Path, work: Path, timeout: float, say: Callable[[str], None], profile: bool = False):
         self.task = task
+        self.profile = profile
         self.work = work
         self.timeout = timeout
         self.say = say
@@ -108,7 +109,7 @@ class CaseRunner:
             rep.message = self.build_message
             return rep
         self.say(f"case {e['id']}: running on the emulator")
-        pr = run_project(build, inputs, outputs_spec, attrs, timeout=self.timeout)
+        pr = run_project(build, inputs, outputs_spec, attrs, timeout=self.timeout, trace=self.profile)
         rep.block_dim, rep.tiling_key = pr.block_dim, pr.tiling_key
         rep.diagnostics = [d.to_dict() for d in pr.diagnostics]
         rep.seconds = time.monotonic() - t0
@@ -136,6 +137,8 @@ class CaseRunner:
                 bad = next(o for o in rep.outputs if not o.passed)
                 rep.message = bad.reason or f"{bad.mismatches} of {bad.total} elements of {bad.name} exceed the tolerance"
         rep.status = "pass" if passed else "fail"
+        if self.profile and pr.run and pr.run.trace_file and pr.run.trace_file.exists():
+            rep.performance = _performance(pr.run.trace_file, e.get("eager"))
         return rep
 
     def _build(self, combo: int) -> ProjectBuild | None:
@@ -148,6 +151,18 @@ class CaseRunner:
             return None
         self.builds[combo] = b
         return b
+
+
+def _performance(trace_file: Path, eager: dict | None) -> dict:
+    """Model the case's kernel time from its trace; the eager ops recorded by the worker give the baseline."""
+    from bench_bridge import perf
+    from bench_bridge.perf.eager import EagerOp, from_ops
+
+    ref = None
+    if eager:
+        costs = perf.load_costs()
+        ref = from_ops([EagerOp(**o) for o in eager["ops"]], eager["input_bytes"], eager["output_bytes"], costs)
+    return perf.profile(trace_file, reference=ref).to_dict()
 
 
 def _short(ge_name: str) -> str:

@@ -42,6 +42,7 @@ class CaseReport:
     tiling_key: int | None = None
     seconds: float = 0.0
     diagnostics: list[dict] = field(default_factory=list)
+    performance: dict[str, Any] | None = None  # bench --profile: the performance model of this case (PerfReport.to_dict())
 
 
 @dataclass
@@ -111,6 +112,18 @@ def render_text(rep: BenchReport) -> str:
         lines.append(row)
         if c.status == "error" and c.outputs:
             lines.append(f"       {c.message}")
+    perf_rows = [c for c in rep.cases if c.performance]
+    if perf_rows:
+        lines.append("")
+        lines.append(f"{'case':>5}  {'modelled us':>12} {'bound':<16} {'GM GB/s':>8} {'eager us':>10} {'speedup':>8}")
+        for c in perf_rows:
+            p = c.performance
+            eager = p.get("eager_us")
+            sp = p.get("speedup_vs_eager")
+            bound = str(p["bound"]).split(" (")[0]
+            lines.append(f"{c.case_id:>5}  {p['modelled_us']:>12.2f} {bound:<16} {p.get('achieved_gbps', 0):>8.1f} "
+                         f"{(f'{eager:.2f}' if eager is not None else '-'):>10} {(f'{sp:.2f}x' if sp else '-'):>8}")
+        lines.append("(modelled by the emulator's performance model: docs/performance-model.md)")
     verdict = "CORRECT" if rep.correct else "INCORRECT"
     lines.append(f"compiled: yes   correct: {verdict} ({rep.passed_cases}/{len(rep.cases)} cases)   {rep.seconds:.1f} s")
     if rep.message:

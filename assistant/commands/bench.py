@@ -16,6 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", choices=["sim", "npu"], default="sim", help="sim: CPU emulator (default); npu: CANN + torch_npu")
     p.add_argument("--dry-run", action="store_true", help="with --backend npu: print the commands instead of running them")
     p.add_argument("--json", action="store_true", help="print the report as JSON (schema: docs/report-schema.md)")
+    p.add_argument("--profile", action="store_true", help="model each case's kernel time, bound and speedup vs PyTorch eager")
     p.add_argument("--timeout", type=float, default=120.0, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
     p.set_defaults(handler=cmd_bench)
 
@@ -38,7 +39,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print("kgen: error: --dry-run applies to --backend npu", file=sys.stderr)
         return 2
     opts = BenchOptions(case=args.case, backend=args.backend, project=Path(args.project) if args.project else None,
-                        timeout=args.timeout)
+                        timeout=args.timeout, profile=args.profile)
     try:
         rep = bench(args.path, opts, progress=None if args.json else (lambda m: print(f"kgen: {m}…", file=sys.stderr)))
     except BenchError as e:

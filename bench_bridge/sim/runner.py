@@ -97,6 +97,8 @@ def run(
         out, err = proc.communicate()
     seconds = time.monotonic() - t0
     diags = read_runtime(diag_file)
+    if not trace_file:
+        shutil.rmtree(tmp, ignore_errors=True)
     rc = proc.returncode
     if timed_out:
         diags.append(Diagnostic("error", f"the program did not finish within {timeout:g} s (a hang, a deadlock or an endless loop)",

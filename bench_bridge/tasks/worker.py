@@ -136,7 +136,24 @@ def _record_call(mod, init: list, inputs: list) -> tuple[str, list] | None:
     return None
 
 
-def prepare(task: Task, out: Path) -> list[dict]:
+def _eager_ops(model, inputs: list) -> dict:
+    """The reference's aten ops (bytes, flops) for the modelled PyTorch-eager baseline."""
+    from bench_bridge.perf.eager import record_ops
+    from bench_bridge.perf.eager import _nbytes, _tensors
+
+    with torch.no_grad():
+        ops, result = record_ops(model, *copy.deepcopy(inputs))
+    seen, in_bytes = set(), 0
+    for t in _tensors(inputs):
+        key = (t.data_ptr(), t.numel(), t.dtype)
+        if key not in seen:
+            seen.add(key)
+            in_bytes += _nbytes(t)
+    return {"ops": [dict(o.__dict__) for o in ops], "input_bytes": in_bytes,
+            "output_bytes": sum(_nbytes(t) for t in _tensors(result))}
+
+
+def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
     stubs.install()
     mod = _load_module("kgen_task_module", task.reference)
     prep = _load_module("kgen_task_prepare", task.prepare) if task.prepare else mod
@@ -154,6 +171,8 @@ def prepare(task: Task, out: Path) -> list[dict]:
                 ref = model(*copy.deepcopy(inputs))
             entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
             entry["refs"] = [_encode(v, cdir, f"ref_{k}") for k, v in enumerate(_as_list(ref))]
+            if profile:
+                entry["eager"] = _eager_ops(model, inputs)
             call = _record_call(mod, init, inputs)
             if call is not None:
                 name, args = call
@@ -203,7 +222,7 @@ def main(argv: list[str]) -> int:
     task = Task.from_json_dict(json.loads(task_json.read_text()))
     try:
         if mode == "prepare":
-            prepare(task, outdir)
+            prepare(task, outdir, profile="--profile" in argv[3:])
             return 0
         if mode == "check":
             print(json.dumps(check(task, outdir, int(argv[3]))))

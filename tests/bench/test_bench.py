@@ -111,3 +111,15 @@ def test_npu_backend_refuses_without_cann_and_dry_run_prints_the_flow():
     assert "msopgen gen -i" in r.stdout and "bash build.sh" in r.stdout and "custom_opp_" in r.stdout
     assert '"op": "ScaledAdd"' in r.stdout and '"bfloat16"' in r.stdout
     assert "bench_bridge.npu.run_task" in r.stdout
+
+
+def test_profile_models_every_case():
+    r = kgen("bench", str(TASKS / "spec_scaled_add" / "kgen-task.toml"), "--profile", "--json")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads(r.stdout)
+    for c in rep["cases"]:
+        p = c["performance"]
+        assert p["modelled_us"] > 0 and p["bound"] and p["eager_us"] > 0 and p["speedup_vs_eager"] > 0
+    assert rep["performance"]["cases"] == 2 and rep["performance"]["geomean_speedup_vs_eager"] > 0
+    text = kgen("bench", str(TASKS / "spec_scaled_add" / "kgen-task.toml"), "--profile")
+    assert "modelled us" in text.stdout and "speedup" in text.stdout
