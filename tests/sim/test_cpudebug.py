@@ -89,6 +89,13 @@ def test_kernel_reading_past_a_gmalloc_buffer_is_reported(prog):
     assert w.file.endswith("cpudebug.cpp") and "of a 4000-byte device allocation" in w.message
 
 
+def test_kernel_reading_far_past_a_gmalloc_buffer_is_an_error(prog):
+    res = prog.run("kernel_overruns_gmalloc_far", expect_ok=False)
+    assert res.run.returncode == 3
+    assert res.errors[0].code == "gm-out-of-bounds"
+    assert res.errors[0].file.endswith("cpudebug.cpp")
+
+
 def test_more_than_32_kernel_arguments_do_not_compile(tmp_path):
     params = ", ".join(f"uint32_t a{i}" for i in range(33))
     args = ", ".join(["1u"] * 33)

@@ -143,7 +143,15 @@ KT_CASE(double_free) {
 }
 
 KT_CASE(kernel_overruns_gmalloc) {
-    // 512 floats allocated, the kernel reads 4 blocks x 256: the last two blocks are outside
+    // 1000 floats allocated, the kernel reads 4 blocks x 256: the last 24 are outside (inside the 512-byte granule)
+    uint8_t* x = (uint8_t*)AscendC::GmAlloc(1000 * sizeof(float));
+    uint8_t* y = (uint8_t*)AscendC::GmAlloc(1024 * sizeof(float));
+    uint8_t* z = (uint8_t*)AscendC::GmAlloc(1024 * sizeof(float));
+    ICPU_RUN_KF(twice_plus, 4, x, y, z, 1024u);
+}
+
+KT_CASE(kernel_overruns_gmalloc_far) {
+    // 512 floats allocated, the kernel reads 4 blocks x 256: the last two blocks lie beyond the allocation
     uint8_t* x = (uint8_t*)AscendC::GmAlloc(512 * sizeof(float));
     uint8_t* y = (uint8_t*)AscendC::GmAlloc(1024 * sizeof(float));
     uint8_t* z = (uint8_t*)AscendC::GmAlloc(1024 * sizeof(float));
