@@ -24,6 +24,7 @@ pytestmark = pytest.mark.skipif(
 # (example path relative to examples/, scenario) that verified on the emulator when this list was written
 MUST_VERIFY = {
     ("01_simd_cpp_api/00_introduction/01_add/add_tpipe_tque", "-"),
+    ("01_simd_cpp_api/03_basic_api/07_tpipe_tque/tpipe_reuse", "-"),
 }
 
 
