@@ -245,12 +245,12 @@ def test_pad_in_nonzero_pad_for_64bit_is_rejected(prog):
 @pytest.mark.parametrize(
     "p,code,marker",
     [
-        (params(3, 40, 0, 1, gm_off=0), "gm-out-of-bounds", "@pad-out-ext"),    # 3 rows x 41 B > 100 B of GM
-        (params(1, 20, gm_off=21), "gm-out-of-bounds", "@pad-out-ext"),
+        (params(3, 40, 0, 250), "gm-out-of-bounds", "@pad-out-ext"),    # 3rd row at byte 580: past the 512-byte granule of 100 B
+        (params(1, 20, gm_off=130), "gm-out-of-bounds", "@pad-out-ext"),
         (params(1, 20, ub_off=2), "ub-misaligned", "@pad-out-ext"),
         (params(2, 40, 6), "ub-out-of-bounds", "@pad-out-ext"),                  # UB rows 64 B + 6 blocks apart
         (params(1, 6), "datacopypad-params", "@pad-out-ext"),
-        (params(3, 40, 0, 1, old=1), "gm-out-of-bounds", "@pad-out-old"),
+        (params(3, 40, 0, 250, old=1), "gm-out-of-bounds", "@pad-out-old"),
     ],
 )
 def test_pad_out_rule_violations_are_located(prog, p, code, marker):
@@ -259,6 +259,13 @@ def test_pad_out_rule_violations_are_located(prog, p, code, marker):
     err = res.errors[0]
     assert err.code == code, err
     assert err.line == marker_line(marker)
+
+
+def test_pad_out_write_past_allocation_end_inside_granule_warns(prog):
+    # 3 rows x 41 B = 123 B into 100 B of GM: past the end, inside the 512-byte granule
+    res = prog.run("pad_out_f32", u=np.arange(64, dtype=np.float32), z0=np.zeros(25, np.float32), p=params(3, 40, 0, 1))
+    assert not res.errors
+    assert any(w.code == "gm-write-past-end" and w.line == marker_line("@pad-out-ext") for w in res.warnings), res.warnings
 
 
 # ---- strided-block DataCopy with DataCopyParams (units of 32 bytes on both sides) --------------

@@ -36,11 +36,13 @@ def assert_located_error(res, code: str, marker: str, text: str = ""):
 
 def test_gm_access_outside_setglobalbuffer_view(prog):
     res = prog.run("gm_view", expect_ok=False)
-    # the read past the view (still inside the allocation) is a located warning ...
-    (w,) = [d for d in res.warnings if d.code == "gm-view-overrun"]
-    assert w.line == marker_line("@gm-view") and "elements [64, 65) of a GlobalTensor of 64 elements" in w.message
-    # ... the write past the view would land in another slice: an error
-    assert_located_error(res, "gm-out-of-bounds", "@gm-view-write", "elements [64, 65) of a GlobalTensor of 64 elements")
+    # the hardware ignores the view's size: a read and a write past it, inside the allocation, are
+    # located warnings (each site once)
+    assert res.run.returncode == 0 and not res.errors
+    ws = [d for d in res.warnings if d.code == "gm-view-overrun"]
+    assert [w.line for w in ws] == [marker_line("@gm-view"), marker_line("@gm-view-write")]
+    assert "reads elements [64, 65) of a GlobalTensor of 64 elements" in ws[0].message
+    assert "writes elements [64, 65)" in ws[1].message
 
 
 def test_gm_copy_outside_device_allocation(prog):

@@ -11,6 +11,7 @@
 #include "kgen_sim/core.h"        // qualifiers, constants, per-core context, trace
 #include "kgen_sim/diag.h"        // located diagnostics
 #include "kgen_sim/half.h"        // half, bfloat16_t
+#include "kgen_sim/utils.h"       // float16_t, ToFloat, DivCeil, KERNEL_ERROR
 #include "kgen_sim/tensor.h"      // TPosition, GlobalTensor, LocalTensor
 #include "kgen_sim/pipe.h"        // TPipe, TQue, TQueBind, TBuf, TBufPool
 #include "kgen_sim/sync.h"        // PipeBarrier, SetFlag/WaitFlag, atomics
@@ -28,4 +29,5 @@
 #include "kgen_sim/reduce.h"          // ReduceSum/Max/Min, WholeReduce*, BlockReduce*, PairReduceSum, RepeatReduceSum
 #include "kgen_sim/gather_transpose.h"  // Gather, Transpose, Brcb, CreateVecIndex
 #include "kgen_sim/sort.h"            // Sort32, MrgSort, proposals
+#include "kgen_sim/tiling_kernel.h"   // GET_TILING_DATA, TILING_KEY_IS, GetUserWorkspace
 #include "kgen_sim/adv/adv_api.h"     // high-level vector library (activations, norms, math, ...)

@@ -123,14 +123,10 @@ template <typename T>
 inline void gm_check_bytes(const AscendC::GlobalTensor<T>& g, uint64_t off, uint64_t n, const char* api,
                            GmAccess acc = GmAccess::Write) {
     if (!g.raw()) fail("gm-null", "%s on a GlobalTensor whose SetGlobalBuffer was never called", api);
-    if (g.bounded() && off + n > g.GetSize() * sizeof(T) && acc == GmAccess::Read)
-        warn("gm-view-overrun", "%s reads bytes [%llu, %llu) of a GlobalTensor of %llu bytes (SetGlobalBuffer size): the hardware "
-             "reads whatever lies beyond the view", api, (unsigned long long)off, (unsigned long long)(off + n),
+    if (g.bounded() && off + n > g.GetSize() * sizeof(T))
+        warn("gm-view-overrun", "%s %s bytes [%llu, %llu) of a GlobalTensor of %llu bytes (SetGlobalBuffer size): the hardware does "
+             "not check views", api, acc == GmAccess::Read ? "reads" : "writes", (unsigned long long)off, (unsigned long long)(off + n),
              (unsigned long long)(g.GetSize() * sizeof(T)));
-    else if (g.bounded() && off + n > g.GetSize() * sizeof(T))
-        fail("gm-out-of-bounds", "%s touches bytes [%llu, %llu) of a GlobalTensor of %llu bytes (SetGlobalBuffer size %llu elements)",
-             api, (unsigned long long)off, (unsigned long long)(off + n), (unsigned long long)(g.GetSize() * sizeof(T)),
-             (unsigned long long)g.GetSize());
     check_gm_allocation(reinterpret_cast<const uint8_t*>(g.raw()) + off, n, api, acc);
 }
 

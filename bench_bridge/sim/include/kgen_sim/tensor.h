@@ -65,8 +65,8 @@ namespace kgen {
 ///    error `gm-out-of-bounds` (reads fault or read another tensor; writes corrupt one).
 ///  * Past the end of the allocation but inside its granule: warning `gm-read-past-end` /
 ///    `gm-write-past-end` (harmless on hardware, but the values read there are garbage).
-///  * Past the SetGlobalBuffer view but inside the allocation: a write is an error (it lands in
-///    another block's or tensor's slice); a read is a warning `gm-view-overrun`.
+///  * Past the SetGlobalBuffer view (whose size the hardware ignores): warning `gm-view-overrun`;
+///    the access is then judged against the allocation as above.
 inline constexpr uint64_t GM_GRANULE = 512;
 enum class GmAccess { Read, Write };
 
@@ -245,14 +245,11 @@ public:
     /// Check a GM access of elements [i, i+n) (see the GM access policy at the top of this file).
     void check(uint64_t i, uint64_t n, const char* api, kgen::GmAccess acc = kgen::GmAccess::Write) const {
         if (!ptr_) kgen::fail("gm-null", "%s on a GlobalTensor whose SetGlobalBuffer was never called", api);
-        if (bounded_ && i + n > size_) {
-            if (acc == kgen::GmAccess::Write)
-                kgen::fail("gm-out-of-bounds", "%s touches elements [%llu, %llu) of a GlobalTensor of %llu elements (SetGlobalBuffer size)",
-                           api, (unsigned long long)i, (unsigned long long)(i + n), (unsigned long long)size_);
-            kgen::warn("gm-view-overrun", "%s reads elements [%llu, %llu) of a GlobalTensor of %llu elements (SetGlobalBuffer size): "
-                       "the hardware reads whatever lies beyond the view", api, (unsigned long long)i, (unsigned long long)(i + n),
-                       (unsigned long long)size_);
-        }
+        if (bounded_ && i + n > size_)
+            kgen::warn("gm-view-overrun", "%s %s elements [%llu, %llu) of a GlobalTensor of %llu elements (SetGlobalBuffer size): "
+                       "the hardware does not check views, so this %s whatever lies beyond it", api,
+                       acc == kgen::GmAccess::Read ? "reads" : "writes", (unsigned long long)i, (unsigned long long)(i + n),
+                       (unsigned long long)size_, acc == kgen::GmAccess::Read ? "reads" : "overwrites");
         kgen::check_gm_allocation(ptr_ + i, n * sizeof(T), api, acc);
     }
     /// A read: lenient where the hardware is silent and nothing is corrupted (see the policy).

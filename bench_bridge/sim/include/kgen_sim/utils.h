@@ -1,0 +1,28 @@
+// kgen AscendC CPU emulator -- small utilities and spellings kernels use.
+//
+// Documented behaviour followed: `float16_t` / `float32_t` name the 16- and 32-bit float types;
+// AscendC::ToFloat / ToBfloat16 convert scalars between bfloat16_t and float (round to nearest
+// even); AscendC::DivCeil(a, b) = ceil(a / b) for integers; KERNEL_ERROR / KERNEL_LOG print a
+// message from the kernel (no effect on the computation).
+//
+// @api float16_t float32_t ToFloat ToBfloat16 DivCeil AlignUp KERNEL_ERROR KERNEL_LOG
+#pragma once
+#include <cstdio>
+
+#include "kgen_sim/half.h"
+
+using float16_t = half;
+using float32_t = float;
+
+namespace AscendC {
+inline float ToFloat(const bfloat16_t& v) { return static_cast<float>(v); }
+inline float ToFloat(const half& v) { return static_cast<float>(v); }
+inline bfloat16_t ToBfloat16(const float& v) { return bfloat16_t(v); }
+template <typename T, typename U>
+constexpr auto DivCeil(T a, U b) { return (a + b - 1) / b; }
+template <typename T, typename U>
+constexpr auto AlignUp(T a, U b) { return (a + b - 1) / b * b; }
+}  // namespace AscendC
+
+#define KERNEL_ERROR(fmt, ...) std::fprintf(stderr, "[KERNEL_ERROR] " fmt "\n", ##__VA_ARGS__)
+#define KERNEL_LOG(level, fmt, ...) std::fprintf(stderr, "[KERNEL_LOG] " fmt "\n", ##__VA_ARGS__)
