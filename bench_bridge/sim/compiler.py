@@ -25,7 +25,8 @@ INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 CXX = os.environ.get("KGEN_CXX", "g++")
 # -gdwarf-4: with DWARF 5, addr2line (binutils 2.40) names the rewritten copy of the source instead of
 # the user's file for the first rows of a translation unit's line table (file entry 0 vs 1)
-BASE_FLAGS = ["-std=c++17", "-O1", "-g", "-gdwarf-4", "-pthread", "-fno-strict-aliasing", "-Wno-attributes"]
+BASE_FLAGS = ["-std=c++17", "-O1", "-g", "-gdwarf-4", "-pthread", "-fno-strict-aliasing", "-Wno-attributes",
+              "-D__NPU_ARCH__=2201"]  # the architecture the emulator implements (Atlas A2 / 910B)
 PRELUDE = "#include <kernel_operator.h>\n#include <acl/acl.h>\n"
 
 
@@ -82,17 +83,49 @@ def _flags(defines: list[str], extra: list[str]) -> list[str]:
     return [*BASE_FLAGS, *[f"-D{d}" for d in defines], *extra]
 
 
-def ensure_pch(defines: list[str] = (), extra: list[str] = ()) -> Path:
+class PchError(RuntimeError):
+    """The emulator's own prelude did not compile (a broken emulator header); carries g++'s output."""
+
+    def __init__(self, stderr: str):
+        super().__init__("building the emulator's precompiled header failed")
+        self.stderr = stderr
+
+
+KEEP_PCH = 3        # precompiled headers kept (each ~60 MB): the newest header versions
+KEEP_BUILDS = 150   # cached executables kept, least recently used pruned first
+
+
+def _prune(root: Path, keep: int) -> None:
+    """Remove all but the ``keep`` most recently used entries under ``root`` (best effort)."""
+    try:
+        entries = sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in entries[keep:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _touch(p: Path) -> None:
+    try:
+        os.utime(p)
+    except OSError:
+        pass
+
+
+def ensure_pch(extra: list[str] = ()) -> Path:
     """Build (once per header version and flag set) the precompiled emulator prelude.
 
-    Returns the prelude header path; g++ picks up ``prelude.h.gch`` beside it.
+    Returns the prelude header path; g++ picks up ``prelude.h.gch`` beside it. User ``-D`` defines
+    are not part of it: g++ itself ignores a PCH that a define would change, and falls back to the
+    plain header, so one PCH serves every define set.
     """
-    flags = _flags(list(defines), list(extra))
+    flags = _flags([], list(extra))
     key = _sha(_headers_digest(), _compiler_id(), " ".join(flags))[:20]
     d = cache_root() / "pch" / key
     prelude = d / "prelude.h"
     gch = d / "prelude.h.gch"
     if gch.exists():
+        _touch(d)
         return prelude
     d.mkdir(parents=True, exist_ok=True)
     tmpdir = Path(tempfile.mkdtemp(dir=d))
@@ -101,11 +134,12 @@ def ensure_pch(defines: list[str] = (), extra: list[str] = ()) -> Path:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         shutil.rmtree(tmpdir, ignore_errors=True)
-        raise RuntimeError(f"building the emulator's precompiled header failed:\n{proc.stderr}")
+        raise PchError(proc.stderr)
     # publish atomically: header first, then the .gch that makes it usable
     os.replace(tmpdir / "prelude.h", prelude)
     os.replace(tmpdir / "prelude.h.gch", gch)
     shutil.rmtree(tmpdir, ignore_errors=True)
+    _prune(d.parent, KEEP_PCH)
     return prelude
 
 
@@ -171,13 +205,20 @@ def build(
     if use_cache and manifest.exists():
         info = json.loads(manifest.read_text())
         if all(_file_sha(p) == h for p, h in info["deps"].items()) and (entry / "a.out").exists():
+            _touch(entry)
             if out_path != entry / "a.out":
                 out_path.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(entry / "a.out", out_path)
             return BuildResult(True, out_path, [Diagnostic(**d) for d in info.get("diagnostics", [])], info["command"],
                                time.monotonic() - t0, True, info.get("kernels", []))
 
-    prelude = ensure_pch(defs, list(extra_flags))
+    try:
+        prelude = ensure_pch(list(extra_flags))
+    except PchError as e:
+        diags = parse_gcc(e.stderr) or [Diagnostic("error", e.stderr[-2000:], str(INCLUDE_DIR), 0, 0, "compile")]
+        for d in diags:
+            d.notes.append("this is an error in kgen's emulator headers, not in your code: please report it")
+        return BuildResult(False, None, diags, [], time.monotonic() - t0, False, [], e.stderr)
     entry.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="build-", dir=entry))
     try:
@@ -209,6 +250,7 @@ def build(
         os.replace(tmp_bin, entry / "a.out")
         manifest.write_text(json.dumps({"deps": deps, "command": cmd, "kernels": kernels,
                                         "diagnostics": [d.to_dict() for d in diags]}))
+        _prune(entry.parent, KEEP_BUILDS)
         if out_path != entry / "a.out":
             out_path.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(entry / "a.out", out_path)
