@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_graph.drafter.planner import Plan, Unsupported, plan, render
-from agent_graph.drafter.templates import TEMPLATES, KernelParams, TensorParam
+from agent_graph.drafter.templates import TEMPLATES, KernelParams, TensorParam, Variant
 from agent_graph.drafter.writer import write_project
 
 __all__ = ["Draft", "KernelParams", "Plan", "TEMPLATES", "TensorParam", "Unsupported", "draft", "instantiate",
@@ -60,6 +60,7 @@ def instantiate(template: str, params: KernelParams | dict) -> dict[str, str]:
         d["inputs"] = [p if isinstance(p, TensorParam) else TensorParam(**p) for p in d.get("inputs", [])]
         d["outputs"] = [p if isinstance(p, TensorParam) else TensorParam(**p) for p in d.get("outputs", [])]
         d["accs"] = [tuple(a) for a in d.get("accs", [])]
+        d["variants"] = [v if isinstance(v, Variant) else Variant(**v) for v in d.get("variants", [])]
         params = KernelParams(**d)
     params.template = template
     main = next((i for i, p in enumerate(params.inputs) if p.kind == "full"), 0)

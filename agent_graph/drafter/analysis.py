@@ -59,13 +59,19 @@ class OpGraph:
             if isinstance(a, Ref):
                 return ("ref", a.name)
             if isinstance(a, (list, tuple)):
+                if a and all(isinstance(x, int) and not isinstance(x, bool) for x in a):
+                    return "shape"  # sizes differ between cases
                 return tuple(norm(x) for x in a)
+            if isinstance(a, str) and a in DTYPE_NAMES:
+                return "dtype"
             return a
         sig = [("in", n.name) for n in self.inputs]
         sig += [(n.name, n.op, tuple(norm(a) for a in n.args), tuple(sorted((k, norm(v)) for k, v in n.kwargs.items())))
                 for n in self.nodes]
         return sig + [("out", tuple(self.outputs))]
 
+
+DTYPE_NAMES = {"float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool"}
 
 # ---- canonical names -------------------------------------------------------------------------
 

@@ -230,5 +230,7 @@ def _numel(shape: Any) -> int:
 
 
 def _op_in(msg: str) -> str | None:
-    m = re.match(r"(?:operator|tensor method \.|module |elementwise op )?([A-Za-z_][A-Za-z0-9_]*)", msg)
+    """The op a message names ("operator matmul is not ...", "tensor method .view() ...", "pow with ...")."""
+    m = re.match(r"(?:operator |tensor method \.|module |elementwise op )([A-Za-z_][A-Za-z0-9_]*)", msg) or \
+        re.match(r"([A-Za-z_][A-Za-z0-9_]*)", msg)
     return m.group(1) if m else None

@@ -1,0 +1,139 @@
+"""Offline drafter over the team-written suite: correctness, generation time, modelled speedup.
+
+    python benchmarks/drafter_suite.py [TASK_DIR ...] [--suite DIR] [--no-perf] [--json FILE]
+
+For every task (default: tests/data/drafter/*): draft the project with the offline drafter, build,
+run and verify it on every shape case (kgen bench, emulator backend), then -- when the performance
+model (bench_bridge.perf) is there -- model the kernel on the task's largest case and the PyTorch
+reference as eager kernels, and report the modelled speedup. Prints one row per task and a summary:
+share correct on all cases, median generation + verification time, share with speedup >= 1.0.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from agent_graph.drafter import Unsupported, draft, write_project  # noqa: E402
+from agent_graph.drafter.planner import case_inputs  # noqa: E402
+from bench_bridge.bench import BenchOptions, bench  # noqa: E402
+from bench_bridge.tasks import load_task  # noqa: E402
+
+
+def _perf_available() -> bool:
+    try:
+        import bench_bridge.perf  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def modelled_speedup(task, project: Path) -> dict:
+    """Model the drafted kernel and the eager reference on the task's largest case."""
+    import copy
+
+    import torch
+
+    from bench_bridge import perf
+    from bench_bridge.project import build_project, describe_project, run_project
+
+    cases, mod = case_inputs(task)
+    sizes = [sum(t.numel() for t in ins if isinstance(t, torch.Tensor)) for _, ins in cases]
+    k = max(range(len(cases)), key=lambda i: sizes[i])
+    init, ins = cases[k]
+    model = mod.Model(*copy.deepcopy(init))
+    with torch.no_grad():
+        ref = model(*copy.deepcopy(ins))
+    refs = list(ref) if isinstance(ref, (tuple, list)) else [ref]
+    op = describe_project(project)
+    tensors = [t for t in ins if isinstance(t, torch.Tensor)]
+    scalars = [v for v in ins if not isinstance(v, torch.Tensor)]
+    combo = op.match_combo([str(t.dtype).replace("torch.", "") for t in tensors])
+    b = build_project(op, combo)
+    if not b.ok:
+        return {"error": "build failed"}
+    types = op.combo(combo)
+    outs = [(tuple(r.shape), types[p.name]) for r, p in zip(refs, op.outputs)]
+    attrs = {a.name: v for a, v in zip(op.attrs, scalars)}
+    pr = run_project(b, [t.numpy() if t.dtype != torch.bfloat16 else t for t in tensors], outs, attrs, timeout=600, trace=True)
+    if not pr.ok or not pr.run or not pr.run.trace_file:
+        return {"error": "traced run failed"}
+    eager = perf.eager_baseline(lambda *a: model(*a), *ins)
+    rep = perf.profile(pr.run.trace_file, reference=eager)
+    return {"case": task.cases[k].id, "kernel_us": rep.modelled_us, "eager_us": eager.time_us,
+            "speedup": rep.speedup_vs_eager}
+
+
+def run_task(spec: Path, perf_on: bool) -> dict:
+    task = load_task(spec)
+    row: dict = {"task": task.name}
+    t0 = time.monotonic()
+    d = draft(task)
+    if isinstance(d, Unsupported):
+        row.update(status="unsupported", reason=d.reason)
+        return row
+    row.update(category=d.plan.category, template=d.plan.template, draft_s=round(d.seconds, 2))
+    with tempfile.TemporaryDirectory(prefix="kgen-drafter-") as tmp:
+        project = write_project(d.plan, Path(tmp) / task.name)
+        rep = bench(spec, BenchOptions(project=project.resolve(), timeout=600))
+        row["total_s"] = round(time.monotonic() - t0, 2)
+        row["cases"] = len(rep.cases)
+        row["passed"] = sum(1 for c in rep.cases if c.status == "pass")
+        row["correct"] = bool(rep.correct)
+        row["status"] = "correct" if rep.correct else "wrong"
+        if not rep.correct:
+            bad = next((c for c in rep.cases if c.status != "pass"), None)
+            row["reason"] = rep.message or (f"case {bad.case_id}: {bad.message}" if bad else "")
+        if perf_on and rep.correct:
+            try:
+                row.update(modelled_speedup(task, project))
+            except Exception as e:  # the model is optional: report, go on
+                row["perf_error"] = f"{type(e).__name__}: {e}"
+    return row
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tasks", nargs="*", type=Path, help="task dirs or specs (default: every task of --suite)")
+    ap.add_argument("--suite", type=Path, default=ROOT / "tests" / "data" / "drafter")
+    ap.add_argument("--no-perf", action="store_true", help="skip the performance model")
+    ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    args = ap.parse_args(argv)
+    specs = [t / "kgen-task.toml" if t.is_dir() else t for t in args.tasks] or sorted(args.suite.glob("*/kgen-task.toml"))
+    perf_on = not args.no_perf and _perf_available()
+    rows = []
+    for spec in specs:
+        row = run_task(spec, perf_on)
+        rows.append(row)
+        sp = f"{row['speedup']:.2f}x" if "speedup" in row and row["speedup"] is not None else "n/a"
+        print(f"{row['task']:<16} {row.get('category', '-'):<14} {row.get('template', '-'):<5} {row['status']:<11} "
+              f"{row.get('passed', 0)}/{row.get('cases', 0)}  draft {row.get('draft_s', 0):5.2f} s  "
+              f"total {row.get('total_s', 0):6.1f} s  speedup {sp}  {row.get('reason', '')[:90]}", flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1))
+    n = len(rows)
+    correct = [r for r in rows if r.get("correct")]
+    totals = [r["total_s"] for r in rows if "total_s" in r]
+    speed = [r["speedup"] for r in rows if r.get("speedup") is not None]
+    print(f"\ntasks: {n}   correct on all cases: {len(correct)}/{n} ({100 * len(correct) / max(n, 1):.1f}%)")
+    print(f"generation + verification: median {statistics.median(totals):.1f} s, max {max(totals):.1f} s" if totals else
+          "generation + verification: n/a")
+    print(f"draft only: median {statistics.median([r['draft_s'] for r in rows if 'draft_s' in r]):.2f} s"
+          if any("draft_s" in r for r in rows) else "")
+    if perf_on and speed:
+        print(f"modelled speedup vs modelled eager: >= 1.0 on {sum(s >= 1.0 for s in speed)}/{n} tasks "
+              f"({100 * sum(s >= 1.0 for s in speed) / max(n, 1):.1f}%), median {statistics.median(speed):.2f}x")
+    else:
+        print("modelled speedup vs modelled eager: n/a" + ("" if perf_on else " (performance model not available or --no-perf)"))
+    return 0 if len(correct) == n else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,154 @@
+"""Offline drafter units: analysis, classification, lowering, planner (no kernel builds)."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+from agent_graph.drafter import Unsupported, draft, instantiate
+from agent_graph.drafter.analysis import AnalysisError, analyse, classify
+from agent_graph.drafter.lowering import lower
+from agent_graph.drafter.planner import op_type_for
+
+SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
+
+
+def _graph(fn, *inputs):
+    """Op graph of fn(*inputs) wrapped in a Model with one named forward argument per input."""
+    if len(inputs) == 1:
+        class M(nn.Module):
+            def forward(self, x):
+                return fn(x)
+    else:
+        class M(nn.Module):
+            def forward(self, x, y):
+                return fn(x, y)
+    return analyse(M(), list(inputs))
+
+
+def test_analysis_records_ops_shapes_and_dtypes():
+    class M(nn.Module):
+        def forward(self, x, y, alpha: float):
+            return torch.relu(x + alpha * y).to(x.dtype)
+
+    x = torch.randn(4, 33, dtype=torch.float16)
+    g = analyse(M(), [x, x.clone(), 0.5])
+    assert [n.name for n in g.inputs] == ["x", "y"] and [a.name for a in g.attrs] == ["alpha"]
+    assert [n.op for n in g.nodes] == ["mul", "add", "relu", "cast"]
+    assert g.nodes[0].shape == (4, 33) and g.nodes[0].dtype == "float16"
+    assert g.attrs[0].kwargs["value"] == 0.5
+
+
+def test_analysis_turns_shape_queries_into_constants():
+    class M(nn.Module):
+        def forward(self, x, w, b):
+            return F.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
+
+    g = analyse(M(), [torch.randn(3, 8), torch.randn(8), torch.randn(8)])
+    assert g.nodes[-1].op == "layer_norm" and tuple(g.nodes[-1].args[1]) == (8,)
+
+
+@pytest.mark.parametrize("fn,inputs,category", [
+    (lambda x: torch.sigmoid(x) * x, [torch.randn(4, 8)], "elementwise"),
+    (lambda x: x.sum(-1), [torch.randn(4, 8)], "reduction"),
+    (lambda x: torch.softmax(x, -1), [torch.randn(4, 8)], "normalization"),
+    (lambda x: x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6), [torch.randn(4, 8)], "normalization"),
+    (lambda a, b: F.mse_loss(a, b), [torch.randn(4, 8), torch.randn(4, 8)], "loss"),
+    (lambda x: torch.cumsum(x, -1), [torch.randn(4, 8)], "scan"),
+])
+def test_classify(fn, inputs, category):
+    assert classify(_graph(fn, *inputs)) == category
+
+
+def test_lowering_picks_flat_for_plain_elementwise_and_row_for_broadcast():
+    assert lower(_graph(lambda x, y: x * y + 1.0, torch.randn(4, 8), torch.randn(4, 8))).mode == "flat"
+    p = lower(_graph(lambda x, b: torch.relu(x + b), torch.randn(4, 8), torch.randn(8)))
+    assert p.mode == "row" and [i.kind for i in p.inputs] == ["full", "bvec"]
+
+
+def test_lowering_rounds_half_results_per_op():
+    p = lower(_graph(lambda x: x * 2.0 + 1.0, torch.randn(4, 8, dtype=torch.float16)))
+    assert sum("CAST_RINT" in ln for ln in p.body) == 2 and p.round_types == {"float16"}
+    p32 = lower(_graph(lambda x: (x.float() * 2.0 + 1.0).half(), torch.randn(4, 8, dtype=torch.float16)))
+    assert sum("CAST_RINT" in ln for ln in p32.body) == 1  # only the final narrowing cast
+
+
+def test_analysis_rejects_untraceable_and_unknown_ops():
+    with pytest.raises(AnalysisError, match="matmul"):
+        _graph(lambda a, b: torch.matmul(a, b), torch.randn(4, 8), torch.randn(8, 4))
+
+    class Params(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(8))
+
+        def forward(self, x):
+            return x * self.w
+    with pytest.raises(AnalysisError, match="forward input"):
+        analyse(Params(), [torch.randn(4, 8)])
+
+
+def _spec(tmp: Path, body: str, shapes=((4, 8),), sig="x") -> Path:
+    (tmp / "reference.py").write_text(textwrap.dedent(f"""
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        class Model(nn.Module):
+            def forward(self, {sig}):
+                return {body}
+        """))
+    ins = ", ".join(f'{{ shape = {list(s)}, dtype = "float32" }}' for s in shapes)
+    (tmp / "kgen-task.toml").write_text(f'name = "t"\nreference = "reference.py"\n[[cases]]\ninputs = [{ins}]\n')
+    return tmp / "kgen-task.toml"
+
+
+def test_unsupported_names_the_op(tmp_path):
+    res = draft(_spec(tmp_path, "torch.matmul(x, y)", shapes=((4, 8), (8, 4)), sig="x, y"))
+    assert isinstance(res, Unsupported)
+    assert "matmul" in str(res) and "not covered" in str(res) and res.op == "matmul"
+
+
+def test_unsupported_inner_dimension_reduction(tmp_path):
+    res = draft(_spec(tmp_path, "x.sum(dim=0)", shapes=((4, 8),)))
+    assert isinstance(res, Unsupported) and "dimension 0" in res.reason
+
+
+def test_unsupported_row_too_long_for_ub(tmp_path):
+    res = draft(_spec(tmp_path, "torch.softmax(x, -1)", shapes=((2, 200000),)))
+    assert isinstance(res, Unsupported) and "split-row" in res.reason
+
+
+def test_draft_renders_the_three_project_files():
+    d = draft(SUITE / "softmax" / "kgen-task.toml")
+    assert not isinstance(d, Unsupported)
+    assert set(d.files) == {"op_host/softmax.cpp", "op_host/softmax_tiling.h", "op_kernel/softmax.cpp"}
+    k = d.files["op_kernel/softmax.cpp"]
+    assert "DataCopyPad" in k and "BUFFER_NUM = 2" in k and "ORIG_DTYPE_X == DT_FLOAT16" in k
+    assert "GetCoreNumAiv" in d.files["op_host/softmax.cpp"]
+
+
+def test_instantiate_takes_the_parameter_dict():
+    d = draft(SUITE / "relu" / "kgen-task.toml")
+    from dataclasses import asdict
+
+    files = instantiate("flat", asdict(d.plan.params))
+    assert files == d.files
+    with pytest.raises(ValueError, match="unknown template"):
+        instantiate("conv", asdict(d.plan.params))
+
+
+def test_op_type_names():
+    assert op_type_for("softmax_fp16") == "SoftmaxFp16"
+    assert op_type_for("3d-add") == "Op3dAdd"
+
+
+def test_every_suite_task_is_covered():
+    specs = sorted(SUITE.glob("*/kgen-task.toml"))
+    assert len(specs) >= 30
+    misses = {s.parent.name: str(r) for s in specs if isinstance(r := draft(s), Unsupported)}
+    assert not misses

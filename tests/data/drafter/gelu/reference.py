@@ -1,0 +1,9 @@
+"""kgen drafter suite: gelu (erf form)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return F.gelu(x)
