@@ -29,5 +29,6 @@
 #include "kgen_sim/reduce.h"          // ReduceSum/Max/Min, WholeReduce*, BlockReduce*, PairReduceSum, RepeatReduceSum
 #include "kgen_sim/gather_transpose.h"  // Gather, Transpose, Brcb, CreateVecIndex
 #include "kgen_sim/sort.h"            // Sort32, MrgSort, proposals
+#include "kgen_sim/local_alloc.h"     // LocalMemAllocator, InitSocState
 #include "kgen_sim/tiling_kernel.h"   // GET_TILING_DATA, TILING_KEY_IS, GetUserWorkspace
 #include "kgen_sim/adv/adv_api.h"     // high-level vector library (activations, norms, math, ...)

@@ -10,14 +10,17 @@
 // @api aclInit aclFinalize aclrtSetDevice aclrtResetDevice aclrtGetDevice aclrtCreateStream aclrtDestroyStream
 // @api aclrtSynchronizeStream aclrtSynchronizeDevice aclrtMalloc aclrtMallocHost aclrtFree aclrtFreeHost
 // @api aclrtMemcpy aclrtMemcpyAsync aclrtMemset aclrtCreateContext aclrtDestroyContext aclGetRecentErrMsg
+// @api aclFloat16 aclFloatToFloat16 aclFloat16ToFloat
 #pragma once
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
 #include "kgen_sim/core.h"
+#include "kgen_sim/half.h"
 
 typedef int aclError;
+typedef uint16_t aclFloat16;  // IEEE binary16 bits
 typedef void* aclrtStream;
 typedef void* aclrtContext;
 typedef void* aclrtEvent;
@@ -110,4 +113,6 @@ inline aclError aclrtMemset(void* dst, size_t destMax, int32_t value, size_t cou
     std::memset(dst, value, count);
     return ACL_SUCCESS;
 }
+inline aclFloat16 aclFloatToFloat16(float v) { return kgen::f32_to_f16_bits(v); }
+inline float aclFloat16ToFloat(aclFloat16 v) { return kgen::f16_bits_to_f32(v); }
 inline const char* aclGetRecentErrMsg() { return kgen::acl_state().last_error.c_str(); }

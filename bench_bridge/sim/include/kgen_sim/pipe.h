@@ -13,7 +13,7 @@
 //
 // @api TPipe TQue TQueBind TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue
 // @api VacantInQue HasTensorInQue GetTensorCountInQue HasIdleBuffer Get GetWithOffset InitBufPool
-// @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID
+// @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID GetTPipePtr
 #pragma once
 #include <array>
 #include <deque>
@@ -316,9 +316,16 @@ bool BufferOwner::InitBufPool(TBufPool<p, n>& pool, uint32_t len, TBufPool<p2, n
     return true;
 }
 
+class TPipe;
+/// The pipe the current core constructed last (GetTPipePtr()).
+inline thread_local TPipe* tls_current_pipe = nullptr;
+
 class TPipe : public BufferOwner {
 public:
-    TPipe() { kgen::core().ub_used = 0; }
+    TPipe() { kgen::core().ub_used = 0; tls_current_pipe = this; }
+    ~TPipe() { if (tls_current_pipe == this) tls_current_pipe = nullptr; }
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
     /// Release every buffer so InitBuffer can lay UB out again (queues must be re-initialised).
     void Reset() { arena_.cursor = 0; }
     void Destroy() { arena_.cursor = 0; }
@@ -336,3 +343,10 @@ private:
 };
 
 }  // namespace AscendC
+
+/// The TPipe the calling core is using (documented global accessor).
+inline AscendC::TPipe* GetTPipePtr() {
+    if (!AscendC::tls_current_pipe) kgen::fail("no-tpipe", "GetTPipePtr() before any TPipe was constructed on this core");
+    return AscendC::tls_current_pipe;
+}
+namespace AscendC { using ::GetTPipePtr; }

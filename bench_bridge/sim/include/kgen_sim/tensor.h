@@ -110,6 +110,14 @@ class LocalTensor {
 public:
     using PrimType = T;
     LocalTensor() = default;
+    /// A tensor at a fixed UB byte address (the basic-API style without TPipe): `size` elements.
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t size) : pos_(pos) {
+        if (uint64_t(addr) + uint64_t(size) * sizeof(T) > kgen::UB_SIZE)
+            kgen::fail("ub-out-of-bounds", "LocalTensor at UB address %u with %u elements runs past the %u-byte Unified Buffer", addr,
+                       size, kgen::UB_SIZE);
+        ptr_ = reinterpret_cast<T*>(kgen::core().ub + addr);
+        size_ = size;
+    }
 
     // ---- emulator-internal construction ----
     static LocalTensor make(T* ptr, uint32_t size, kgen::BufferSlot* slot, TPosition pos) {

@@ -1,0 +1,67 @@
+// kgen AscendC CPU emulator -- memory without TPipe: LocalMemAllocator and InitSocState.
+//
+// Documented rules followed:
+//  * LocalMemAllocator<Hardware::UB> hands out UB tensors from address 0 upwards, each start
+//    rounded up to 32 bytes: Alloc<T, N>() / Alloc<T>(n) / Alloc<pos, T, N>() / Alloc<pos, T>(n).
+//    Asking for more than the Unified Buffer holds is `ub-overflow`. It does not know about TPipe
+//    buffers: mixing both in one kernel is the user's responsibility, as on hardware.
+//  * The L1 / L0A / L0B / L0C allocators belong to the cube unit, which the emulator does not
+//    implement yet: using one is a clear error.
+//  * InitSocState() puts the core's state registers back to their defaults: no atomic mode,
+//    normal mask mode with a full mask, DEQSCALE 1.0.
+//
+// @api LocalMemAllocator Hardware Alloc GetCurAddr InitSocState ascendc_assert
+#pragma once
+#include "kgen_sim/cast.h"
+#include "kgen_sim/tensor.h"
+
+namespace AscendC {
+
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+template <Hardware hw = Hardware::UB>
+class LocalMemAllocator {
+public:
+    template <typename T, uint32_t N>
+    LocalTensor<T> Alloc() { return take<T>(TPosition::VECCALC, N); }
+    template <TPosition pos, typename T, uint32_t N>
+    LocalTensor<T> Alloc() { return take<T>(pos, N); }
+    template <typename T>
+    LocalTensor<T> Alloc(uint32_t n) { return take<T>(TPosition::VECCALC, n); }
+    template <TPosition pos, typename T>
+    LocalTensor<T> Alloc(uint32_t n) { return take<T>(pos, n); }
+    uint32_t GetCurAddr() const { return cur_; }
+
+private:
+    template <typename T>
+    LocalTensor<T> take(TPosition pos, uint32_t n) {
+        if constexpr (hw != Hardware::UB) {
+            kgen::fail("cube-not-emulated", "LocalMemAllocator for L1/L0 buffers: the cube unit is not emulated yet");
+        }
+        uint64_t bytes = uint64_t(n) * sizeof(T);
+        if (cur_ + bytes > kgen::UB_USABLE)
+            kgen::fail("ub-overflow", "LocalMemAllocator::Alloc of %llu bytes at UB address %u does not fit in the %u usable bytes",
+                       (unsigned long long)bytes, cur_, kgen::UB_USABLE);
+        LocalTensor<T> t(pos, cur_, n);
+        cur_ = static_cast<uint32_t>((cur_ + bytes + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK);
+        if (cur_ > kgen::core().ub_used) kgen::core().ub_used = cur_;
+        return t;
+    }
+    uint32_t cur_ = 0;
+};
+
+/// Reset the core's state registers to their defaults.
+inline void InitSocState() {
+    kgen::CoreContext& c = kgen::core();
+    c.atomic_mode = 0;
+    c.mask_counter_mode = false;
+    c.mask[0] = c.mask[1] = ~0ull;
+    kgen::cast_regs().deq_scale = 1.0f;
+}
+
+}  // namespace AscendC
+
+#define ascendc_assert(cond, ...)                                                              \
+    do {                                                                                       \
+        if (!(cond)) kgen::fail("assert-failed", "ascendc_assert(%s) failed", #cond);          \
+    } while (0)

@@ -1,0 +1,37 @@
+"""Kernels without TPipe (LocalMemAllocator, fixed-address tensors), InitSocState, GetTPipePtr and
+aclFloat16, checked against numpy and by hand."""
+import numpy as np
+
+from tests.sim.harness import CPP_DIR, SimProgram
+
+prog = SimProgram.fixture("nopipe.cpp")
+
+
+def test_local_mem_allocator_lays_out_ub_from_zero(prog):
+    a = np.arange(256, dtype=np.float32)
+    b = np.linspace(-1, 1, 256).astype(np.float32)
+    z = prog.run("alloc_add", a=a, b=b).out("z", np.float32)
+    np.testing.assert_array_equal(z[:256], a + b)
+    np.testing.assert_array_equal(z[256:512], b)  # the tensor at UB byte 1024 is y
+    assert list(z[512:]) == [0.0, 1024.0, 3072.0]  # x at 0, y at 1024, three 1 KB tensors allocated
+
+
+def test_local_mem_allocator_overflow_is_located(prog):
+    res = prog.run("alloc_overflow", expect_ok=False)
+    (err,) = res.errors
+    line = next(i for i, t in enumerate((CPP_DIR / "nopipe.cpp").read_text().splitlines(), 1) if "@alloc-overflow" in t)
+    assert err.code == "ub-overflow" and err.line == line
+
+
+def test_init_soc_state_clears_atomic_mode_and_gettpipeptr_works(prog):
+    z = prog.run("soc_state").out("z", np.float32)
+    np.testing.assert_array_equal(z, np.full(8, 5.0, np.float32))  # not 6: the atomic add was reset
+
+
+def test_acl_float16_conversion_matches_numpy(prog):
+    x = np.array([0.1, -2.5, 65504, 1e-7, 3.14159, 70000], np.float32)
+    res = prog.run("acl_float16", x=x)
+    with np.errstate(over="ignore"):
+        h = x.astype(np.float16)
+    np.testing.assert_array_equal(res.out("h", np.uint16), h.view(np.uint16))
+    np.testing.assert_array_equal(res.out("back", np.float32), h.astype(np.float32))
