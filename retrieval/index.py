@@ -2,7 +2,9 @@
 rebuilt (with a message) when missing or unreadable."""
 from __future__ import annotations
 
+import hashlib
 import json
+import pickle
 import shutil
 import sys
 import time
@@ -13,13 +15,13 @@ from typing import Callable
 from retrieval import settings
 from retrieval.bm25 import BM25
 from retrieval.chunking import Passage, chunk_page, index_text
-from retrieval.corpus import Page, load_kb
+from retrieval.corpus import Page, kb_fingerprint, load_kb
 from retrieval.embedders import get_embedder
 from retrieval.fusion import rrf
 
 MANIFEST_VERSION = 1
 KB_SOURCE = "kb"
-CANDIDATES = 40
+CANDIDATES = 50
 Progress = Callable[[int, int, str], None]
 Log = Callable[[str], None]
 
@@ -83,8 +85,21 @@ class Index:
         if not existed:
             log(f"kgen: building the documentation index at {idx.root} (embedder '{name}')")
         if sync_kb:
-            idx.sync(KB_SOURCE, load_kb(), kind="kb", root=str(settings.KB_ROOT), progress=progress)
+            idx.sync_kb(progress=progress)
         return idx
+
+    def sync_kb(self, progress: Progress | None = None, force: bool = False) -> SyncStats | None:
+        """Re-index the shipped KB when its files changed (a cheap fingerprint check otherwise);
+        ``force`` compares every page's hash even when the fingerprint matches."""
+        fp = kb_fingerprint()
+        src = self.manifest["sources"].get(KB_SOURCE)
+        if src and src.get("fingerprint") == fp and not force:
+            return None
+        stats = self.sync(KB_SOURCE, load_kb(), kind="kb", root=str(settings.KB_ROOT), progress=progress)
+        self.manifest["sources"][KB_SOURCE]["fingerprint"] = fp
+        self._write_manifest()
+        self._cache_dirty = True
+        return stats
 
     @property
     def _manifest_path(self) -> Path:
@@ -104,8 +119,10 @@ class Index:
             self.manifest = {"version": MANIFEST_VERSION, "embedder": self.embedder_name, "sources": {}}
         self.store = ChromaStore(self.root / "chroma")
         expected = sum(d["chunks"] for s in self.manifest["sources"].values() for d in s["docs"].values())
-        if self.store.count() != expected:
-            raise IndexError_(f"store holds {self.store.count()} passages, manifest {expected}")
+        held = self.store.count()
+        if held != expected:
+            raise IndexError_(f"store holds {held} passages, manifest {expected}")
+        self._expected = held
         self._load_passages()
 
     def _reset(self) -> None:
@@ -133,7 +150,42 @@ class Index:
         tmp.write_text(json.dumps(self.manifest, indent=1, sort_keys=True))
         tmp.replace(self._manifest_path)
 
+    @property
+    def _cache_path(self) -> Path:
+        return self.root / "lexical.pkl"
+
+    def _manifest_digest(self) -> str:
+        return hashlib.sha1(json.dumps(self.manifest, sort_keys=True).encode()).hexdigest()
+
+    def _load_cache(self) -> bool:
+        """Passages and BM25 from lexical.pkl when it matches the manifest (a big index opens in
+        a fraction of a second instead of re-reading Chroma and re-tokenising everything)."""
+        try:
+            with open(self._cache_path, "rb") as f:
+                data = pickle.load(f)
+            if data.get("digest") != self._manifest_digest() or data.get("version") != MANIFEST_VERSION:
+                return False
+            self._passages, self._keywords, self._order, self._bm25 = (data["passages"], data["keywords"], data["order"],
+                                                                       data["bm25"])
+            return len(self._passages) == getattr(self, "_expected", None) or len(self._passages) == self.store.count()
+        except Exception:
+            return False
+
+    def _save_cache(self) -> None:
+        try:
+            tmp = self._cache_path.with_suffix(".tmp")
+            with open(tmp, "wb") as f:
+                pickle.dump({"version": MANIFEST_VERSION, "digest": self._manifest_digest(), "passages": self._passages,
+                             "keywords": self._keywords, "order": self._order, "bm25": self._bm25}, f, protocol=5)
+            tmp.replace(self._cache_path)
+        except OSError:
+            pass
+
     def _load_passages(self) -> None:
+        self._cache_dirty = False
+        if self._load_cache():
+            return
+        self._cache_dirty = True
         ids, docs, metas = self.store.all()
         self._passages = {}
         self._keywords = {}
@@ -151,6 +203,9 @@ class Index:
     def bm25(self) -> BM25:
         if self._bm25 is None:
             self._bm25 = BM25([index_text(self._passages[i], self._keywords[i]) for i in self._order])
+        if getattr(self, "_cache_dirty", False):
+            self._cache_dirty = False
+            self._save_cache()
         return self._bm25
 
     # ---------------------------------------------------------------- writing
@@ -235,7 +290,18 @@ class Index:
 
     def vector(self, query: str, n: int = CANDIDATES) -> list[str]:
         vec = get_embedder(self.embedder_name).embed([query])[0]
-        return [pid for pid, _ in self.store.query(vec, n) if pid in self._passages]
+        try:
+            hits = self.store.query(vec, n)
+        except Exception as e:  # a store damaged after opening: rebuild once, never a traceback
+            self.recover(str(e).splitlines()[0][:160] if str(e) else type(e).__name__)
+            hits = self.store.query(vec, n)
+        return [pid for pid, _ in hits if pid in self._passages]
+
+    def recover(self, reason: str) -> None:
+        """Rebuild this index from scratch (the shipped KB; user sources are named for re-indexing)."""
+        self.log(f"kgen: the documentation index at {self.root} is unreadable ({reason}); rebuilding it")
+        self._reset()
+        self.sync_kb()
 
     def symbol(self, query: str) -> tuple[list[str], bool]:
         """Passages of pages naming an API that the query mentions; True when the query is just that name."""
@@ -247,13 +313,18 @@ class Index:
         return out, whole
 
     def search(self, query: str, k: int = 5, mode: str = "hybrid", per_page: int = 1) -> list[Passage]:
+        """The ``k`` best pages for ``query`` (``per_page`` passages each, best first).
+
+        Each ranked list (BM25, vector, exact API names) is collapsed to pages first, so a page with many
+        passages does not crowd the fusion; the pages are fused by reciprocal rank; each page is shown
+        by its passages in order of their best rank in any list."""
         query = query.strip()
         if not query or not self._passages:
             return []
         if mode == "lexical":
-            fused = [(pid, 1.0 / (i + 1)) for i, pid in enumerate(self.lexical(query))]
+            lists, weights, whole, sym = [self.lexical(query)], [1.0], False, []
         elif mode == "vector":
-            fused = [(pid, 1.0 / (i + 1)) for i, pid in enumerate(self.vector(query))]
+            lists, weights, whole, sym = [self.vector(query)], [1.0], False, []
         elif mode == "hybrid":
             sym, whole = self.symbol(query)
             # MiniLM is an English model: for a mostly Chinese query its ranking is noise
@@ -262,22 +333,25 @@ class Index:
             if sym:
                 lists.append(sym)
                 weights.append(3.0 if whole else 0.5)
-            fused = rrf(lists, weights)
-            if whole and sym:
-                first = set(sym[:1])
-                fused = [f for f in fused if f[0] in first] + [f for f in fused if f[0] not in first]
         else:
             raise ValueError(f"unknown search mode '{mode}'")
+        best: dict[str, int] = {}          # passage -> best rank in any list
+        for lst in lists:
+            for r, pid in enumerate(lst):
+                best[pid] = min(best.get(pid, r), r)
+        page_lists = [list(dict.fromkeys(self._passages[pid].page for pid in lst)) for lst in lists]
+        fused = rrf(page_lists, weights)
+        if whole and sym:
+            top = self._passages[sym[0]].page
+            fused = [f for f in fused if f[0] == top] + [f for f in fused if f[0] != top]
+        by_page: dict[str, list[str]] = {}
+        for pid in sorted(best, key=lambda x: (best[x], x)):
+            by_page.setdefault(self._passages[pid].page, []).append(pid)
         out: list[Passage] = []
-        seen: dict[str, int] = {}
-        for pid, score in fused:
-            p = self._passages[pid]
-            if seen.get(p.page, 0) >= per_page:
-                continue
-            seen[p.page] = seen.get(p.page, 0) + 1
-            q = Passage(**{**p.__dict__, "apis": list(p.apis)})
-            q.score = float(score)
-            out.append(q)
-            if len(out) >= k:
-                break
+        for page, score in fused[:k]:
+            for pid in by_page.get(page, [])[:per_page]:
+                p = self._passages[pid]
+                q = Passage(**{**p.__dict__, "apis": list(p.apis)})
+                q.score = float(score)
+                out.append(q)
         return out

@@ -102,10 +102,7 @@ def cmd_index(args: argparse.Namespace) -> int:
             if args.rebuild:
                 shutil.rmtree(index_dir(name), ignore_errors=True)
             idx = Index.open(name, progress=_Progress("indexing the knowledge base"), sync_kb=False)
-            from retrieval.corpus import load_kb
-            from retrieval.settings import KB_ROOT
-
-            stats = idx.sync("kb", load_kb(), kind="kb", root=str(KB_ROOT), progress=_Progress("indexing the knowledge base"))
+            stats = idx.sync_kb(progress=_Progress("indexing the knowledge base"), force=True)
             print(f"kgen: knowledge base indexed: {stats.summary()}; {len(idx)} passages in {index_dir(name)}")
             return 0
         kind, stats = retrieval.index_path(args.path, embedder=name, rebuild=args.rebuild,

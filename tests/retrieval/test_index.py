@@ -154,3 +154,21 @@ def test_missing_chroma_dir_is_rebuilt(kgen_data_dir):
     idx = Index.open("hash", log=log)
     assert any("rebuilding" in m for m in msgs)
     assert len(idx) > 300
+
+
+def test_store_failing_after_open_is_recovered(monkeypatch):
+    msgs, log = _msgs()
+    idx = Index.open("hash", log=log)
+    real = idx.store.query
+    calls = {"n": 0}
+
+    def broken(vec, k):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("Error executing plan: segment reader failed")
+        return real(vec, k)
+
+    monkeypatch.setattr(idx.store, "query", broken)
+    hits = idx.search("DataCopyPad", k=1)
+    assert hits[0].page == "api/DataCopyPad"
+    assert any("rebuilding" in m for m in msgs)
