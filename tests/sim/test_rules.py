@@ -70,7 +70,7 @@ def test_ub_access_outside_tensor(prog, which, marker, text):
 
 def test_ub_allocation_over_capacity(prog):
     res = prog.run("ub_overflow", expect_ok=False)
-    assert_located_error(res, "ub-overflow", "@ub-overflow", "131072 of 196352 bytes already in use")
+    assert_located_error(res, "ub-overflow", "@ub-overflow", "131072 of 196608 bytes already in use")
 
 
 @pytest.mark.parametrize("which,marker", [(0, "@misaligned-in"), (1, "@misaligned-out"), (2, "@misaligned-vec")])

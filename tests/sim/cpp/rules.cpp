@@ -74,7 +74,7 @@ __global__ __aicore__ void ub_overflow_kernel() {
     TQue<TPosition::VECIN, 2> inQ;
     TQue<TPosition::VECOUT, 2> outQ;
     pipe.InitBuffer(inQ, 2, 64 * 1024);   // 128 KB
-    pipe.InitBuffer(outQ, 2, 32 * 1024);  // @ub-overflow  +64 KB > 192 KB - 256 B
+    pipe.InitBuffer(outQ, 2, 32 * 1024 + 32);  // @ub-overflow  +64 KB + 64 B > 192 KB
 }
 KT_CASE(ub_overflow) { ub_overflow_kernel<<<1, nullptr, nullptr>>>(); }
 

@@ -46,8 +46,8 @@ struct UbArena {
     uint32_t take(uint32_t bytes, const char* what) {
         uint32_t rounded = (bytes + ONE_BLK - 1) / ONE_BLK * ONE_BLK;
         if (uint64_t(base) + cursor + rounded > uint64_t(base) + limit)
-            fail("ub-overflow", "%s: %s of %u bytes does not fit: %u of %u bytes already in use (Unified Buffer %u B, %u B reserved)",
-                 name, what, bytes, cursor, limit, UB_SIZE, UB_RESERVED);
+            fail("ub-overflow", "%s: %s of %u bytes does not fit: %u of %u bytes already in use (Unified Buffer %u B)",
+                 name, what, bytes, cursor, limit, UB_SIZE);
         uint32_t off = base + cursor;
         cursor += rounded;
         if (off + rounded > core().ub_used) core().ub_used = off + rounded;
