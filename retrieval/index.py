@@ -233,6 +233,11 @@ class Index:
             del old[pid]
             stats.removed += 1
         emb = get_embedder(self.embedder_name) if todo else None
+        cache = None
+        if emb is not None and self.embedder_name != "hash":   # hashing is cheaper than a lookup
+            from retrieval.embcache import EmbeddingCache
+
+            cache = EmbeddingCache(settings.data_dir() / "embcache" / f"{self.embedder_name}.npz", self.embedder_name, emb.dim)
         total = len(todo)
         batch: list[tuple[Page, str, list[Passage]]] = []
         done = 0
@@ -244,7 +249,7 @@ class Index:
             passages = [ps for _, _, pl in batch for ps in pl]
             kws = {p.id: p.keywords for p, _, _ in batch}
             texts = [index_text(ps, kws[ps.page]) for ps in passages]
-            vecs = emb.embed(texts)
+            vecs = cache.embed(texts, emb.embed) if cache is not None else emb.embed(texts)
             metas = [{"page": ps.page, "title": ps.title, "section": ps.section, "source": ps.source,
                       "apis": ",".join(ps.apis), "keywords": ",".join(kws[ps.page]), "kind": kind} for ps in passages]
             self.store.add([ps.id for ps in passages], vecs, [ps.text for ps in passages], metas)
@@ -266,6 +271,8 @@ class Index:
             if sum(len(b[2]) for b in batch) >= 64:
                 flush()
         flush()
+        if cache is not None:
+            cache.save()
         if gone or todo:
             self._write_manifest()
             self._load_passages()
