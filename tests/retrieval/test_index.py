@@ -172,3 +172,41 @@ def test_store_failing_after_open_is_recovered(monkeypatch):
     hits = idx.search("DataCopyPad", k=1)
     assert hits[0].page == "api/DataCopyPad"
     assert any("rebuilding" in m for m in msgs)
+
+
+def test_embedding_cache_reuses_vectors(tmp_path):
+    import numpy as np
+
+    from retrieval.embcache import EmbeddingCache
+
+    calls: list[list[str]] = []
+
+    def compute(texts):
+        calls.append(list(texts))
+        return np.ones((len(texts), 4), dtype=np.float32) * len(calls)
+
+    path = tmp_path / "c" / "fake.npz"
+    c = EmbeddingCache(path, "fake", 4)
+    v = c.embed(["a", "b"], compute)
+    assert v.shape == (2, 4) and calls == [["a", "b"]]
+    c.save()
+    c2 = EmbeddingCache(path, "fake", 4)
+    v2 = c2.embed(["b", "c"], compute)
+    assert calls[-1] == ["c"]                  # "b" came from the saved cache
+    assert np.allclose(v2[0], v[1])
+    (path).write_bytes(b"garbage")             # an unreadable cache is ignored, not fatal
+    assert EmbeddingCache(path, "fake", 4).embed(["a"], compute).shape == (1, 4)
+
+
+def test_lexical_cache_makes_reopening_cheap(kgen_data_dir):
+    idx = Index.open("hash", log=lambda m: None)
+    idx.search("DataCopyPad", k=1)             # builds BM25 and writes the cache
+    assert (kgen_data_dir / "index" / "hash" / "lexical.pkl").exists()
+    idx.store.close()
+    idx2 = Index.open("hash", log=lambda m: None)
+    assert idx2._bm25 is not None              # came from the cache, not rebuilt
+    assert idx2.search("DataCopyPad", k=1)[0].page == "api/DataCopyPad"
+    idx2.store.close()
+    (kgen_data_dir / "index" / "hash" / "lexical.pkl").write_bytes(b"\x80garbage")
+    idx3 = Index.open("hash", log=lambda m: None)
+    assert idx3.search("DataCopyPad", k=1)[0].page == "api/DataCopyPad"
