@@ -1,0 +1,40 @@
+"""Every team-written suite reference: drafted, built and verified on every shape case (emulator).
+
+The whole suite takes longer than five minutes on two cores, so it is marked slow; a fast subset
+(one flat elementwise task, one row normalisation) stays in the default run.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft, write_project
+from bench_bridge.bench import BenchOptions, bench
+
+SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
+FAST = {"relu", "softmax"}
+ALL = sorted(p.name for p in SUITE.iterdir() if (p / "kgen-task.toml").is_file())
+
+
+def _check(name: str, tmp_path: Path) -> None:
+    spec = SUITE / name / "kgen-task.toml"
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    project = write_project(d.plan, tmp_path / name)
+    rep = bench(spec, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled, rep.message
+    assert rep.correct and not bad, bad or rep.message
+    assert len(rep.cases) >= 2
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
+def test_fast_subset(name, tmp_path):
+    _check(name, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in ALL if n not in FAST])
+def test_suite(name, tmp_path):
+    _check(name, tmp_path)
