@@ -22,53 +22,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agent_graph.drafter import Unsupported, draft, write_project  # noqa: E402
-from agent_graph.drafter.planner import case_inputs  # noqa: E402
+from agent_graph.drafter import measure  # noqa: E402
 from bench_bridge.bench import BenchOptions, bench  # noqa: E402
 from bench_bridge.tasks import load_task  # noqa: E402
-
-
-def _perf_available() -> bool:
-    try:
-        import bench_bridge.perf  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def modelled_speedup(task, project: Path) -> dict:
-    """Model the drafted kernel and the eager reference on the task's largest case."""
-    import copy
-
-    import torch
-
-    from bench_bridge import perf
-    from bench_bridge.project import build_project, describe_project, run_project
-
-    cases, mod = case_inputs(task)
-    sizes = [sum(t.numel() for t in ins if isinstance(t, torch.Tensor)) for _, ins in cases]
-    k = max(range(len(cases)), key=lambda i: sizes[i])
-    init, ins = cases[k]
-    model = mod.Model(*copy.deepcopy(init))
-    with torch.no_grad():
-        ref = model(*copy.deepcopy(ins))
-    refs = list(ref) if isinstance(ref, (tuple, list)) else [ref]
-    op = describe_project(project)
-    tensors = [t for t in ins if isinstance(t, torch.Tensor)]
-    scalars = [v for v in ins if not isinstance(v, torch.Tensor)]
-    combo = op.match_combo([str(t.dtype).replace("torch.", "") for t in tensors])
-    b = build_project(op, combo)
-    if not b.ok:
-        return {"error": "build failed"}
-    types = op.combo(combo)
-    outs = [(tuple(r.shape), types[p.name]) for r, p in zip(refs, op.outputs)]
-    attrs = {a.name: v for a, v in zip(op.attrs, scalars)}
-    pr = run_project(b, [t.numpy() if t.dtype != torch.bfloat16 else t for t in tensors], outs, attrs, timeout=600, trace=True)
-    if not pr.ok or not pr.run or not pr.run.trace_file:
-        return {"error": "traced run failed"}
-    eager = perf.eager_baseline(lambda *a: model(*a), *ins)
-    rep = perf.profile(pr.run.trace_file, reference=eager)
-    return {"case": task.cases[k].id, "kernel_us": rep.modelled_us, "eager_us": eager.time_us,
-            "speedup": rep.speedup_vs_eager}
 
 
 def run_task(spec: Path, perf_on: bool) -> dict:
@@ -93,7 +49,9 @@ def run_task(spec: Path, perf_on: bool) -> dict:
             row["reason"] = rep.message or (f"case {bad.case_id}: {bad.message}" if bad else "")
         if perf_on and rep.correct:
             try:
-                row.update(modelled_speedup(task, project))
+                m = measure.modelled(task, project)
+                m.pop("report", None)
+                row.update(m)
             except Exception as e:  # the model is optional: report, go on
                 row["perf_error"] = f"{type(e).__name__}: {e}"
     return row
@@ -107,7 +65,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     args = ap.parse_args(argv)
     specs = [t / "kgen-task.toml" if t.is_dir() else t for t in args.tasks] or sorted(args.suite.glob("*/kgen-task.toml"))
-    perf_on = not args.no_perf and _perf_available()
+    perf_on = not args.no_perf and measure.available()
     rows = []
     for spec in specs:
         row = run_task(spec, perf_on)

@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", choices=["sim"], default="sim", help="sim: CPU emulator (default)")
     p.add_argument("-o", "--output", metavar="DIR", help="where to write the project and report.json (default: ./kgen-out/<task>)")
     p.add_argument("--json", action="store_true", help="print the report as JSON (schema: docs/report-schema.md)")
+    p.add_argument("--profile", action="store_true", help="also model each case's time and the speedup over PyTorch eager")
     p.add_argument("--timeout", type=float, default=120.0, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
     p.set_defaults(handler=cmd_generate)
 
@@ -69,7 +70,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     project = write_project(d.plan, out)
     say(f"wrote the project to {project}")
     try:
-        rep = bench(Path(args.task), BenchOptions(project=project.resolve(), timeout=args.timeout),
+        rep = bench(Path(args.task), BenchOptions(project=project.resolve(), timeout=args.timeout, profile=args.profile),
                     progress=lambda m: say(m + "…"))
     except BenchError as e:
         print(f"kgen: error: {e}", file=sys.stderr)
