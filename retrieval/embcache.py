@@ -8,6 +8,7 @@ editing the KB with ``python -m retrieval.embcache minilm``; stale entries are s
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 from pathlib import Path
 
@@ -25,7 +26,9 @@ class EmbeddingCache:
         self.path, self.embedder, self.dim = path, embedder, dim
         self._map: dict[str, np.ndarray] = {}
         self._dirty = False
-        for f in (SEED_DIR / f"{embedder}_kb.npz", path):
+        seed = SEED_DIR / f"{embedder}_kb.npz"
+        use_seed = os.environ.get("KGEN_EMBED_SEED", "1") != "0"   # 0: measure a cold build
+        for f in ([seed] if use_seed else []) + [path]:
             self._read(f)
 
     def _read(self, f: Path) -> None:
