@@ -335,8 +335,11 @@ class Index:
         elif mode == "hybrid":
             sym, whole = self.symbol(query)
             # MiniLM is an English model: for a mostly Chinese query its ranking is noise
-            vw = 0.2 if self.embedder_name == "minilm" and _cjk_share(query) > 0.3 else 1.0
-            lists, weights = [self.lexical(query), self.vector(query)], [1.0, vw]
+            vw = 0.0 if self.embedder_name == "minilm" and _cjk_share(query) > 0.3 else 1.0
+            lists, weights = [self.lexical(query)], [1.0]
+            if vw:
+                lists.append(self.vector(query))
+                weights.append(vw)
             if sym:
                 lists.append(sym)
                 weights.append(3.0 if whole else 0.5)
