@@ -317,3 +317,22 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
         ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
         user_workspace=f"{MAX_CORES * 32}" if kp.accs else "0", params="\n".join(params))
+
+
+def render_col(kp: KernelParams) -> dict[str, str]:
+    """The three files of the inner-dimension reduction template."""
+    snake = snake_case(kp.op_type)
+    x, y = kp.inputs[0], kp.outputs[0]
+    finish = "            Muls(acc, acc, 1.0f / static_cast<float>(reduce_), len);" if kp.extra.get("mean") else ""
+    kernel = load("col_kernel.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name), out_macro=_macro(y.name),
+        finish=finish, combine=kp.extra["combine"], kernel_name=snake, in_name=x.name, out_name=y.name)
+    params = []
+    for kind, p in (("Input", x), ("Output", y)):
+        dts = ", ".join(GE[d] for d in p.dtypes)
+        fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
+        params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    host = load("col_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake,
+                                                dim=int(kp.extra["dim"]), params="\n".join(params))
+    tiling = load("col_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
+    return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}

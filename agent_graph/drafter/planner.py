@@ -146,6 +146,11 @@ def plan(task: Task) -> Plan | Unsupported:
     category = classify(graphs[0])
     g0 = graphs[0]
     in_names, out_names = _names(g0)
+    col = _inner_reduction(graphs)
+    if isinstance(col, str):
+        return Unsupported(name, col, category=category)
+    if col is not None:
+        return _plan_col(task, graphs, col, category, in_names, out_names)
     combos: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     progs: dict[tuple, Program] = {}
     for g in graphs:
@@ -197,7 +202,64 @@ def plan(task: Task) -> Plan | Unsupported:
     return pl
 
 
+def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool] | str | None:
+    """(combine, dim, mean) when the graph is one reduction over a non-last dimension; a reason string
+    when it is such a reduction in a form the col template does not take; None otherwise."""
+    found = None
+    for g in graphs:
+        nodes = [n for n in g.nodes if n.op not in ("identity", "view", "cast")]
+        if not nodes or nodes[0].op not in ("sum", "mean", "amax", "amin", "max", "min"):
+            return None
+        red = nodes[0]
+        dim = red.kwargs.get("dim", red.args[1] if len(red.args) > 1 else None)
+        if isinstance(dim, (list, tuple)) and len(dim) == 1:
+            dim = dim[0]
+        rank = len(g.inputs[0].shape or ()) if g.inputs else 0
+        if not isinstance(dim, int) or isinstance(dim, bool) or rank < 2 or dim % rank == rank - 1:
+            return None
+        if len(g.inputs) != 1 or len(g.outputs) != 1 or g.attrs:
+            return "a reduction over an inner dimension with more than one input or output"
+        rest = nodes[1:]
+        if red.op in ("max", "min"):
+            if not rest or rest[0].op != "getitem" or rest[0].args[1] != 0 or len(rest) > 1:
+                return f"{red.op} over an inner dimension returning indices is not covered yet"
+            rest = []
+        if rest:
+            return "a reduction over an inner dimension combined with other ops is not covered yet"
+        comb = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min"}[red.op]
+        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean")
+        if found is not None and found != cur:
+            return "the shape cases reduce different dimensions"
+        found = cur
+    return found
+
+
+def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool], category: str, in_names: list[str],
+              out_names: list[str]) -> Plan:
+    combos: list[tuple[str, str]] = []
+    for g in graphs:
+        c = (g.inputs[0].dtype, g.node(g.outputs[0]).dtype)
+        if c not in combos:
+            combos.append(c)
+    for c in combos:
+        for d in c:
+            if d not in ("float16", "bfloat16", "float32"):
+                raise_msg = f"dtype {d} is not covered by the templates"
+                return Unsupported(task.name, raise_msg, category=category)
+    kp = KernelParams(op_type=op_type_for(task.name), template="col",
+                      inputs=[TensorParam(in_names[0], "full", [c[0] for c in combos])],
+                      outputs=[TensorParam(out_names[0], "col", [c[1] for c in combos])], summary=_summary(graphs[0]),
+                      extra={"combine": col[0], "dim": col[1], "mean": col[2]})
+    pl = Plan(task=task, op_type=kp.op_type, category="reduction", template="col", params=kp, graphs=graphs)
+    pl.files = render(kp)
+    pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
+                    for g in graphs]
+    return pl
+
+
 def render(kp: KernelParams, main_input: int = 0) -> dict[str, str]:
+    if kp.template == "col":
+        return codegen.render_col(kp)
     snake = snake_case(kp.op_type)
     return {f"op_host/{snake}.cpp": codegen.render_host(kp, main_input),
             f"op_host/{snake}_tiling.h": codegen.render_tiling(kp),

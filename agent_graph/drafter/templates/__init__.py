@@ -14,7 +14,7 @@ from pathlib import Path
 from string import Template
 
 TEMPLATE_DIR = Path(__file__).resolve().parent
-TEMPLATES = ("flat", "row")
+TEMPLATES = ("flat", "row", "col")
 
 
 def load(name: str) -> Template:
@@ -43,6 +43,7 @@ class KernelParams:
     variants: list["Variant"] = field(default_factory=list)  # compute code per dtype combination
     accs: list[tuple[str, str]] = field(default_factory=list)
     round_types: list[str] = field(default_factory=list)
+    extra: dict = field(default_factory=dict)          # template-specific settings (col: dim, combine, mean)
 
 
 @dataclass
