@@ -55,6 +55,20 @@ class _Progress:
             print(f"{self.label}: {done}/{total} pages", file=sys.stderr)
 
 
+def _unknown_names(query: str) -> list[tuple[str, list[str]]]:
+    """Names a compiler message says do not exist ("no member named 'X'"), with the nearest real APIs."""
+    import re
+
+    from retrieval import symbols
+
+    out = []
+    for m in re.finditer(r"no member named '(\w+)'|undeclared identifier '(\w+)'", query):
+        name = m.group(1) or m.group(2)
+        if not symbols.lookup(name) or symbols.lookup(name).name != name:
+            out.append((name, symbols.nearest(name)))
+    return out
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     import retrieval
     from retrieval.settings import SettingsError
@@ -71,9 +85,13 @@ def cmd_docs(args: argparse.Namespace) -> int:
     except RuntimeError as e:
         return _err(str(e))
     hits = idx.search(query, k=args.k, mode=args.mode)
+    unknown = _unknown_names(query)
     if args.json:
         print(json.dumps([h.to_dict() for h in hits], ensure_ascii=False, indent=1))
         return 0
+    for name, near in unknown:
+        print(f"'{name}' is not an AscendC API" + (f"; did you mean: {', '.join(near)}" if near else ""))
+        print()
     if not hits:
         print("no matching passage", file=sys.stderr)
         return 1

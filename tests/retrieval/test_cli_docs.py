@@ -84,3 +84,10 @@ def test_corrupted_index_message_not_traceback(kgen_data_dir):
     assert r.returncode == 0
     assert "unreadable" in r.stderr and "rebuilding" in r.stderr and "Traceback" not in r.stderr
     assert "DataCopyPad" in r.stdout
+
+
+def test_compiler_message_gets_a_did_you_mean():
+    r = kgen("docs", "error: no member named 'Exponential' in namespace 'AscendC'", "-k", "1")
+    assert r.returncode == 0, r.stderr
+    assert "'Exponential' is not an AscendC API; did you mean: Exp" in r.stdout
+    assert "kb/errors/no-member-named.md" in r.stdout
