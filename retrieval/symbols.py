@@ -79,16 +79,28 @@ def _overloads(name: str, body: str) -> tuple[str, ...]:
 
 
 def build(pages: list[Page]) -> dict[str, Symbol]:
+    """API names from front matter ``api``; class members (``members``) are added as ``Class::name``
+    under their bare name when no API has that name."""
     table: dict[str, Symbol] = {}
     for p in pages:
         if not p.apis:
             continue
+        ns = str(p.meta.get("namespace") or "")
         for name in p.apis:
             if name in table:
                 continue
-            table[name] = Symbol(name=name, namespace=str(p.meta.get("namespace") or ""), page=p.id, title=p.title,
+            table[name] = Symbol(name=name, namespace=ns, page=p.id, title=p.title,
                                  family=str(p.meta.get("family") or ""), header=str(p.meta.get("header") or ""),
                                  summary=_summary(p.body), overloads=_overloads(name, p.body))
+    for p in pages:
+        owner = p.apis[0] if p.apis else ""
+        ns = str(p.meta.get("namespace") or "")
+        for name in p.meta.get("members") or []:
+            name = str(name)
+            if name not in table:
+                table[name] = Symbol(name=name, namespace=f"{ns}::{owner}" if ns else owner, page=p.id, title=p.title,
+                                     family=str(p.meta.get("family") or ""), header=str(p.meta.get("header") or ""),
+                                     summary=_summary(p.body), overloads=_overloads(name, p.body))
     return table
 
 
@@ -103,8 +115,9 @@ def _aliases() -> dict[str, str]:
     out: dict[str, str] = {}
     for p in load_kb():
         for a in p.meta.get("aliases") or []:
-            if p.apis:
-                out[str(a).lower()] = p.apis[0]
+            if p.apis:   # the page's API most like the alias (DeQueue -> DeQue on the EnQue/DeQue page)
+                best = max(p.apis, key=lambda n: difflib.SequenceMatcher(None, n.lower(), str(a).lower()).ratio())
+                out[str(a).lower()] = best
     return out
 
 

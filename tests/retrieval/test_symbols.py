@@ -44,3 +44,10 @@ def test_in_query_detects_api_names():
     assert hits == ["DataCopyPad"] and whole
     hits, whole = symbols.in_query("why does DataCopy drop my tail elements")
     assert "DataCopy" in hits and not whole
+
+
+def test_class_members_and_aliases_resolve():
+    assert symbols.lookup("SetGlobalBuffer").qualified == "AscendC::GlobalTensor::SetGlobalBuffer"
+    assert symbols.lookup("ReinterpretCast").page == "api/LocalTensor"
+    assert symbols.nearest("DeQueue")[0] == "DeQue"        # alias resolved to the closest API of its page
+    assert symbols.nearest("ReduceMean")[0] == "ReduceSum"
