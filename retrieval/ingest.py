@@ -72,6 +72,7 @@ _NAME_PATTERNS = [
     re.compile(r"\btypedef\b.*?\b(\w+)\s*;"),
     re.compile(r"(~?\w+|operator\s*\S+)\s*\((?![^()]*\)\s*\()"),
 ]
+_GUARD = re.compile(r"#define\s+\w+_(H|H_|HPP|HPP_|INC|INCLUDED)_*\s*")
 _KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "static_assert", "decltype", "alignas", "__attribute__"}
 
 
@@ -146,6 +147,8 @@ def header_declarations(text: str) -> list[tuple[str, str, str]]:
         opens_body = decl.rstrip().endswith("{") or re.search(r"\{[^}]*$", decl) is not None
         decl = re.split(r"\s*\{", decl, maxsplit=1)[0].rstrip(";").strip()
         name = _decl_name(decl)
+        if name and _GUARD.fullmatch(decl):
+            name = None   # include guard
         if name:
             out.append((name, decl, " ".join(c for c in comment if c).strip()))
         comment = []
@@ -169,12 +172,19 @@ def header_pages(root: Path) -> list[Page]:
         if not decls:
             continue
         rel = f.relative_to(root).as_posix()
-        parts = [f"# {rel}", ""]
+        grouped: dict[str, tuple[list[str], list[str]]] = {}   # name -> (declarations, comments), overloads together
         for name, decl, comment in decls:
+            ds, cs = grouped.setdefault(name, ([], []))
+            if decl not in ds:
+                ds.append(decl)
+            if comment and comment not in cs:
+                cs.append(comment)
+        parts = [f"# {rel}", ""]
+        for name, (ds, cs) in grouped.items():
             parts += [f"## {name}", ""]
-            if comment:
-                parts += [comment, ""]
-            parts += ["```cpp", decl + ";", "```", ""]
+            for c in cs:
+                parts += [c, ""]
+            parts += ["```cpp"] + [d + ";" for d in ds] + ["```", ""]
         names = list(dict.fromkeys(n for n, _, _ in decls))
         pages.append(Page(id=f"{key}:{rel}", title=rel, body="\n".join(parts), source=str(f),
                           meta={"kind": "user-header", "api": names[:200], "header": rel}))
