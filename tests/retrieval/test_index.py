@@ -210,3 +210,13 @@ def test_lexical_cache_makes_reopening_cheap(kgen_data_dir):
     (kgen_data_dir / "index" / "hash" / "lexical.pkl").write_bytes(b"\x80garbage")
     idx3 = Index.open("hash", log=lambda m: None)
     assert idx3.search("DataCopyPad", k=1)[0].page == "api/DataCopyPad"
+
+
+def test_page_and_per_page():
+    p = retrieval.page("api/Cast")
+    assert p is not None and "RoundMode" in p.apis and "## Signature" in p.body
+    assert retrieval.page("../settings") is None and retrieval.page("api/NoSuchPage") is None
+    idx = retrieval.open_index("hash")
+    two = idx.search("Cast rounding modes half to float", k=3, per_page=2)
+    pages = [h.page for h in two]
+    assert all(pages.count(pg) <= 2 for pg in pages) and len(set(pages)) == 3
