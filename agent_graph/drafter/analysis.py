@@ -158,16 +158,29 @@ class _Recorder(fx.Interpreter):
         return v
 
 
-def _trace(model: nn.Module) -> fx.GraphModule:
+def _trace(model: nn.Module, inputs: list[Any]) -> tuple[fx.GraphModule, dict[str, float]]:
+    """The fx graph; when control flow on a number argument (a validity check) stops tracing, the
+    number arguments are traced as constants and recorded, to be turned back into attrs."""
     try:
-        return fx.symbolic_trace(model)
+        return fx.symbolic_trace(model), {}
     except Exception as e:  # data-dependent control flow and the like
-        raise AnalysisError(f"the reference cannot be traced with torch.fx ({type(e).__name__}: {str(e).splitlines()[0][:160]})") from e
+        first = e
+    import inspect
+
+    names = list(inspect.signature(model.forward).parameters)
+    numbers = {n: v for n, v in zip(names, inputs) if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    if numbers:
+        try:
+            return fx.symbolic_trace(model, concrete_args=dict(numbers)), {n: float(v) for n, v in numbers.items()}
+        except Exception:
+            pass
+    raise AnalysisError(f"the reference cannot be traced with torch.fx ({type(first).__name__}: "
+                        f"{str(first).splitlines()[0][:160]})") from first
 
 
 def analyse(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) -> OpGraph:
     """Op graph of ``model(*inputs)`` (tensors and forward scalars), shapes and dtypes of this case."""
-    gm = _trace(model)
+    gm, specialised = _trace(model, inputs)
     rec = _Recorder(gm)
     with torch.no_grad():
         rec.run(*copy.deepcopy(inputs))
@@ -182,7 +195,9 @@ def analyse(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) 
             g.inputs.append(OpNode(n.name, "input", [], {}, tuple(v.shape), _dtype_name(v.dtype)))
             symbolic.add(n.name)
         elif isinstance(v, (int, float)) and not isinstance(v, bool):
-            g.attrs.append(OpNode(n.name, "attr", [], {"value": float(v)}, None, "float32"))
+            g.attrs.append(OpNode(n.name, "attr", [], {"value": float(v), "param": str(n.target).rsplit("_", 1)[0]
+                                                       if specialised and str(n.target) not in specialised else str(n.target)},
+                                  None, "float32"))
             symbolic.add(n.name)
         else:
             raise AnalysisError(f"forward argument {n.name} of type {type(v).__name__} is not a tensor or a number")
@@ -203,6 +218,10 @@ def analyse(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) 
             return type(a)(conv(x) for x in a)
         if isinstance(a, torch.dtype):
             return _dtype_name(a)
+        if specialised and isinstance(a, (int, float)) and not isinstance(a, bool):
+            for attr in g.attrs:  # a number argument traced as a constant: back to the runtime attr
+                if attr.kwargs["value"] == float(a):
+                    return Ref(attr.name)
         return a
 
     for n in gm.graph.nodes:
@@ -216,6 +235,8 @@ def analyse(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) 
             continue  # x.shape, x.dtype, x.shape[-1]: constants of the case
         if n.op == "call_method" and n.target in ("size", "dim") and not isinstance(v, torch.Tensor):
             continue
+        if n.op == "call_function" and (n.target is torch._assert or (specialised and not isinstance(v, (torch.Tensor, tuple, list)))):
+            continue  # the guards of a specialised number argument
         if n.op == "call_function" and n.target is operator.getitem and isinstance(v, torch.Tensor):
             src = vals.get(n.args[0].name) if isinstance(n.args[0], fx.Node) else None
             if isinstance(src, (tuple, list)):  # torch.max(x, dim) -> (values, indices)

@@ -188,7 +188,7 @@ def plan(task: Task) -> Plan | Unsupported:
         op_type=op_type, template=p0.mode,
         inputs=[TensorParam(in_names[i], spec.kind, [c[0][i] for c in combos]) for i, spec in enumerate(p0.inputs)],
         outputs=[TensorParam(out_names[j], o.kind, [c[1][j] for c in combos]) for j, o in enumerate(p0.outputs)],
-        attrs=list(p0.attrs), attr_defaults=[float(a.kwargs["value"]) for a in g0.attrs], summary=_summary(g0),
+        attrs=[a.kwargs.get("param", a.name) for a in g0.attrs], attr_defaults=[float(a.kwargs["value"]) for a in g0.attrs], summary=_summary(g0),
         nslots=max(p.nslots for p in progs.values()), variants=variants, accs=list(p0.accs),
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
     for g in graphs:  # the split-row path is not drafted: say so when a case's row cannot fit in UB
