@@ -183,7 +183,16 @@ def in_query(query: str) -> tuple[list[str], bool]:
     hits = []
     for m in _IDENT.finditer(q):
         w = m.group(0)
-        if w in t and (len(w) > 3 or any(c.isupper() for c in w[1:])):
+        if w not in t:
+            continue
+        # in prose only code-looking mentions count: CamelCase inside (DataCopy), digits or underscores
+        # (Sort32, ICPU_RUN_KF), a call or template (Exp(, Cast<), or a qualified name (AscendC::Add);
+        # plain words that happen to be API names ("Input", "Select", "Format") do not
+        after = q[m.end():m.end() + 1]
+        before = q[max(0, m.start() - 2):m.start()]
+        code_like = (any(c.isupper() for c in w[1:]) or any(c.isdigit() or c == "_" for c in w)
+                     or after in ("(", "<") or before == "::")
+        if code_like:
             hits.append(w)
     return list(dict.fromkeys(hits)), False
 
