@@ -35,3 +35,25 @@ def test_acl_float16_conversion_matches_numpy(prog):
         h = x.astype(np.float16)
     np.testing.assert_array_equal(res.out("h", np.uint16), h.view(np.uint16))
     np.testing.assert_array_equal(res.out("back", np.float32), h.astype(np.float32))
+
+
+def test_assert_is_dropped_in_normal_builds_and_checked_in_debug_builds(tmp_path):
+    from bench_bridge.sim import build, run
+
+    src = tmp_path / "a.asc"
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        "__global__ __vector__ void k(uint32_t n) {\n"
+        "    uint32_t m = n ASSERT(n != 0 && \"n can not be zero!\");\n"  # NPU builds drop ASSERT: this compiles
+        "    ASSERT(m > 5);\n"
+        "}\n"
+        "int main() { k<<<1, nullptr, nullptr>>>(3u); return 0; }\n")
+    normal = build([src])
+    assert normal.ok, [d.format() for d in normal.diagnostics]
+    assert run(normal.binary).ok
+    bad = tmp_path / "b.asc"
+    bad.write_text(src.read_text().replace("uint32_t m = n ASSERT", "uint32_t m = n; ASSERT"))
+    debug = build([bad], defines=["ASCENDC_DEBUG"])
+    assert debug.ok
+    r = run(debug.binary)
+    assert r.returncode == 3 and r.diagnostics[0].code == "assert-failed" and r.diagnostics[0].line == 4

@@ -2,7 +2,8 @@
 //
 // Documented rules followed: AscendC::printf / PRINTF print from the kernel with printf
 // formatting; DumpTensor(tensor, desc, dumpSize) prints the first dumpSize elements with the
-// block index and a user tag; ASSERT(cond) stops the kernel when cond is false. On the
+// block index and a user tag; ASSERT(cond) stops the kernel when cond is false (checked only in
+// debug builds: -DASCENDC_DEBUG; the NPU's normal build drops it). On the
 // emulator every line is printed at once (no device buffer), prefixed by the block index.
 //
 // @api printf PRINTF DumpTensor ASSERT Trap
@@ -65,7 +66,13 @@ inline void Trap() { kgen::fail("trap", "Trap() called: the kernel stopped itsel
 }  // namespace AscendC
 
 #define PRINTF AscendC::printf
-#define ASSERT(cond)                                                                         \
+// ASSERT is compiled away in a normal kernel build, as on the NPU (kernels that rely on that
+// compile unchanged); build with -DASCENDC_DEBUG (or -DKGEN_ASSERT) to have it checked.
+#if defined(ASCENDC_DEBUG) || defined(KGEN_ASSERT)
+#define ASSERT(cond, ...)                                                                    \
     do {                                                                                     \
         if (!(cond)) kgen::fail("assert-failed", "ASSERT(%s) failed", #cond);                \
     } while (0)
+#else
+#define ASSERT(...)
+#endif
