@@ -58,7 +58,8 @@ def op_type_for(name: str) -> str:
     camel = "".join(w[:1].upper() + w[1:] for w in words) or "Drafted"
     if not camel[0].isalpha():
         camel = "Op" + camel
-    return camel
+    # CANN's convention (AddCustom -> add_custom); also keeps kernel names clear of C library functions
+    return camel if camel.endswith("Custom") else camel + "Custom"
 
 
 def _load_module(name: str, path: Path):

@@ -128,10 +128,10 @@ def test_unsupported_row_too_long_for_ub(tmp_path):
 def test_draft_renders_the_three_project_files():
     d = draft(SUITE / "softmax" / "kgen-task.toml")
     assert not isinstance(d, Unsupported)
-    assert set(d.files) == {"op_host/softmax.cpp", "op_host/softmax_tiling.h", "op_kernel/softmax.cpp"}
-    k = d.files["op_kernel/softmax.cpp"]
+    assert set(d.files) == {"op_host/softmax_custom.cpp", "op_host/softmax_custom_tiling.h", "op_kernel/softmax_custom.cpp"}
+    k = d.files["op_kernel/softmax_custom.cpp"]
     assert "DataCopyPad" in k and "BUFFER_NUM = 2" in k and "ORIG_DTYPE_X == DT_FLOAT16" in k
-    assert "GetCoreNumAiv" in d.files["op_host/softmax.cpp"]
+    assert "GetCoreNumAiv" in d.files["op_host/softmax_custom.cpp"]
 
 
 def test_instantiate_takes_the_parameter_dict():
@@ -145,8 +145,9 @@ def test_instantiate_takes_the_parameter_dict():
 
 
 def test_op_type_names():
-    assert op_type_for("softmax_fp16") == "SoftmaxFp16"
-    assert op_type_for("3d-add") == "Op3dAdd"
+    assert op_type_for("softmax_fp16") == "SoftmaxFp16Custom"
+    assert op_type_for("3d-add") == "Op3dAddCustom"
+    assert op_type_for("hypot") == "HypotCustom"  # never a C library name
 
 
 def test_every_suite_task_is_covered():

@@ -21,11 +21,11 @@ def test_generate_offline_writes_a_verified_project(tmp_path):
     assert r.returncode == 0, r.stderr[-2000:]
     rep = json.loads(r.stdout)
     assert rep["schema"] == "kgen.bench-report" and rep["correct"] and len(rep["cases"]) == 2
-    for rel in ("op_host/add.cpp", "op_host/add_tiling.h", "op_kernel/add.cpp", "kgen-task.toml", "reference.py",
-                "report.json", "CMakeLists.txt", "add.json"):
+    for rel in ("op_host/add_custom.cpp", "op_host/add_custom_tiling.h", "op_kernel/add_custom.cpp", "kgen-task.toml",
+                "reference.py", "report.json", "CMakeLists.txt", "add_custom.json"):
         assert (out / rel).is_file(), rel
     assert json.loads((out / "report.json").read_text())["correct"] is True
-    assert "drafted Add from template 'flat'" in r.stderr
+    assert "drafted AddCustom from template 'flat'" in r.stderr
     # the written spec benches the written project on its own
     b = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(out), "--json"], capture_output=True, text=True,
                        cwd=ROOT, timeout=1200)
