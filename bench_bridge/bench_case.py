@@ -91,6 +91,8 @@ class CaseRunner:
         attrs = {a.name: v for a, v in zip(self.op.attrs, scalars)}
         combo = self.op.match_combo([_dtype_name(t) for t in inputs])
         if combo is None:
+            combo, inputs = self._match_with_float64_narrowing(inputs)
+        if combo is None:
             combos = "; ".join(", ".join(f"{k}={v}" for k, v in c.items()) for c in self.op.combos())
             rep.message = f"no dtype combination of {self.op.op_type} accepts inputs {', '.join(_dtype_name(t) for t in inputs)} (declared: {combos})"
             return rep
@@ -141,6 +143,24 @@ class CaseRunner:
             rep.performance = _performance(pr.run.trace_file, e.get("eager"))
         return rep
 
+    def _match_with_float64_narrowing(self, inputs: list[Any]) -> tuple[int | None, list[Any]]:
+        """Float64 tensors (Python floats turned into tensors by a reference) are narrowed to the
+        floating type the OpDef declares for that input, as an op binding would; the first
+        combination that then matches wins."""
+        from bench_bridge.project import from_any
+
+        names = [_dtype_name(t) for t in inputs]
+        if "float64" not in names:
+            return None, inputs
+        for k, combo in enumerate(self.op.combos()):
+            want = [combo[p.name] for p in self.op.inputs]
+            ok = all(n == from_any(w).short or (n == "float64" and from_any(w).short in ("float16", "float32", "bfloat16"))
+                     for n, w in zip(names, want))
+            if ok:
+                cast = [_narrow(t, from_any(w).short) if n == "float64" else t for t, n, w in zip(inputs, names, want)]
+                return k, cast
+        return None, inputs
+
     def _build(self, combo: int) -> ProjectBuild | None:
         if combo in self.builds:
             return self.builds[combo]
@@ -163,6 +183,14 @@ def _performance(trace_file: Path, eager: dict | None) -> dict:
         costs = perf.load_costs()
         ref = from_ops([EagerOp(**o) for o in eager["ops"]], eager["input_bytes"], eager["output_bytes"], costs)
     return perf.profile(trace_file, reference=ref).to_dict()
+
+
+def _narrow(t: Any, short: str) -> Any:
+    if short == "bfloat16":
+        import torch
+
+        return torch.from_numpy(np.asarray(t, dtype=np.float32)).to(torch.bfloat16)
+    return np.asarray(t).astype(np.float16 if short == "float16" else np.float32)
 
 
 def _short(ge_name: str) -> str:

@@ -101,7 +101,7 @@ def render_text(rep: BenchReport) -> str:
         if c.outputs:
             mabs = max(o.max_abs_error for o in c.outputs)
             mrel = max(o.max_rel_error for o in c.outputs)
-            bad = next((o for o in c.outputs if not o.passed), None)
+            bad = next((o for o in c.outputs if not o.passed), None) if c.status != "pass" else None
             first = ""
             if bad is not None:
                 first = bad.reason or (f"{bad.name}{bad.first_mismatch}: got {bad.actual:g}, want {bad.expected:g}"
