@@ -129,8 +129,9 @@ class Lowering:
             self._tmps: list[int] = []
             self._no_round = False
             v = self._lower(node)
+            final_out = node.name in g.outputs and self.uses.get(node.name, 0) == 0  # the store rounds it (CAST_RINT)
             if (isinstance(v, Val) and node.dtype in HALF and v.kind in ("vec", "rs", "gs") and not self._no_round
-                    and node.op not in ("view", "identity")):
+                    and node.op not in ("view", "identity") and not final_out):
                 self._round(v, node.dtype)
             self.vals[node.name] = v
             self.free.extend(self._tmps)
