@@ -450,10 +450,14 @@ class Lowering:
         sq = self.vec()
         self.p.body += [f"Adds({d.expr}, {a.expr}, -{mu.expr}, cols_);", f"Mul({sq.expr}, {d.expr}, {d.expr}, cols_);"]
         var = self._row_reduce("sum", sq)
+        corr = self._row_reduce("sum", d)  # corrected two-pass: the mean refined by the residual's mean
         self.free.append(sq.slot)
-        self.p.body.append(f"{var.expr} = {var.expr} / static_cast<float>(cols_) + {f(eps)};")
+        self.p.body += [f"{corr.expr} = {corr.expr} / static_cast<float>(cols_);",
+                        f"{var.expr} = {var.expr} / static_cast<float>(cols_) - {corr.expr} * {corr.expr} + {f(eps)};",
+                        f"{mu.expr} = {mu.expr} + {corr.expr};"]
         rstd = self._scalar_unary("rsqrt", var, {})
-        self.p.body.append(f"Muls({d.expr}, {d.expr}, {rstd.expr}, cols_);")
+        # PyTorch's CPU kernel form: x * rstd + (-mean * rstd), then * w + b
+        self.p.body += [f"Muls({d.expr}, {a.expr}, {rstd.expr}, cols_);", f"Adds({d.expr}, {d.expr}, -{mu.expr} * {rstd.expr}, cols_);"]
         return self._affine(d, w, b)
 
     def _affine(self, d: Val, w: Any, b: Any) -> Val:
