@@ -51,6 +51,13 @@ template <class A, class B>
 inline void no_overlap(const char* api, const LocalTensor<A>& a, uint64_t na, const LocalTensor<B>& b, uint64_t nb,
                        const char* what) {
     if (na == 0 || nb == 0) return;
+    // exactly in place (same start): documented as not allowed, but NPUKernelBench golden answers that
+    // pass on hardware do it for element-wise APIs, so it is a located warning rather than an error
+    if (lo_of(a) == lo_of(b)) {
+        warn("operand-in-place", "%s: %s are the same tensor; the documentation does not allow it (the NPU result is "
+             "unspecified)", api, what);
+        return;
+    }
     if (lo_of(a) < hi_of(b, nb) && lo_of(b) < hi_of(a, na))
         fail("operand-overlap", "%s: %s must not overlap (documented restriction; the NPU result would be wrong)", api, what);
 }
