@@ -419,14 +419,26 @@ class Lowering:
             raise Unsupported(f"{node.op} over dimension {dim}: the templates cover the last dimension")
         if node.op == "logsumexp" and not node.kwargs.get("keepdim", len(node.args) > 2 and node.args[2]):
             pass
+        # PyTorch on the CPU, 16-bit inputs: softmax works in float; log_softmax stores the sum and its
+        # log in the input type; logsumexp is a chain of ops, each rounded to the input type
+        dt = node.dtype if node.dtype in HALF else None
         m = self._row_reduce("max", a)
         e = self.vec()
-        self.p.body += [f"Adds({e.expr}, {a.expr}, -{m.expr}, cols_);", f"Exp({e.expr}, {e.expr}, cols_);"]
+        self.p.body.append(f"Adds({e.expr}, {a.expr}, -{m.expr}, cols_);")
+        if dt and node.op == "logsumexp":
+            self._round(e, dt)
+        self.p.body.append(f"Exp({e.expr}, {e.expr}, cols_);")
+        if dt and node.op == "logsumexp":
+            self._round(e, dt)
         s = self._row_reduce("sum", e)
         if node.op == "softmax":
             self.p.body.append(f"Muls({e.expr}, {e.expr}, 1.0f / {s.expr}, cols_);")
             return e
+        if dt:
+            self._round(s, dt)
         lse = self._scalar_unary("log", s, {})
+        if dt:
+            self._round(lse, dt)
         self.free.append(e.slot)
         if node.op == "logsumexp":
             self.p.body.append(f"{lse.expr} = {lse.expr} + {m.expr};")
