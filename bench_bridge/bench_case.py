@@ -120,7 +120,12 @@ class CaseRunner:
             rep.message = errs[0].format() if errs else "the kernel run failed"
             return rep
         if in_place:
-            outs, names, out_dtypes = [_as_numpy(inputs[0])], [self.op.inputs[0].name], [_dtype_name(inputs[0])]
+            if not pr.inputs_after or pr.inputs_after[0] is None:
+                rep.message = "the op has no outputs and its first input could not be read back after the kernel"
+                return rep
+            first = pr.inputs_after[0]
+            outs, names = [first], [self.op.inputs[0].name]
+            out_dtypes = ["float32" if _dtype_name(inputs[0]) == "bfloat16" else _dtype_name(inputs[0])]
         else:
             outs = pr.outputs
             names = [p.name for p in self.op.outputs]

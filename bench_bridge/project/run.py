@@ -31,6 +31,7 @@ class ProjectRun:
     tiling_bytes: bytes = b""
     summary: dict = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    inputs_after: list = field(default_factory=list)  # ops without outputs: the inputs as the kernel left them
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -168,6 +169,10 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list[tuple], attrs: 
         if pr.ok:
             for path, (shape, _), t in zip(out_paths, outputs, out_types):
                 pr.outputs.append(from_bytes(path.read_bytes(), t, tuple(int(s) for s in shape)))
+            if not project.outputs:
+                for k, (v, t) in enumerate(zip(inputs, in_types)):
+                    after = work / f"in{k}.bin.after"
+                    pr.inputs_after.append(from_bytes(after.read_bytes(), t, tuple(v.shape)) if v is not None and after.exists() else None)
         return pr
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -123,3 +123,10 @@ def test_profile_models_every_case():
     assert rep["performance"]["cases"] == 2 and rep["performance"]["geomean_speedup_vs_eager"] > 0
     text = kgen("bench", str(TASKS / "spec_scaled_add" / "kgen-task.toml"), "--profile")
     assert "modelled us" in text.stdout and "speedup" in text.stdout
+
+
+def test_op_without_outputs_is_checked_in_place():
+    r = kgen("bench", str(TASKS / "spec_inplace_scale"), "--json")
+    assert r.returncode == 0, r.stderr + r.stdout[-2000:]
+    (case,) = json.loads(r.stdout)["cases"]
+    assert case["status"] == "pass" and case["outputs"][0]["name"] == "x" and case["outputs"][0]["total"] == 3000

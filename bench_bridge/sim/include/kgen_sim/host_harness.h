@@ -430,6 +430,14 @@ inline int run(const char* job_path) {
         f.write(reinterpret_cast<const char*>(t.gm), static_cast<std::streamsize>(t.bytes));
         if (!f) job_error(sum, job.summary, "job", "cannot write output file " + t.path);
     }
+    // an op without outputs works in place: hand its inputs back as the kernel left them
+    if (job.outputs.empty()) {
+        for (auto& t : job.inputs) {
+            if (!t.gm) continue;
+            std::ofstream f(t.path + ".after", std::ios::binary);
+            f.write(reinterpret_cast<const char*>(t.gm), static_cast<std::streamsize>(t.bytes));
+        }
+    }
     sum.stage = "done";
     write_summary(job.summary, sum);
     return 0;

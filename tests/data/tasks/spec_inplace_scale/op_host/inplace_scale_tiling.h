@@ -1,0 +1,13 @@
+// InplaceScale tiling data (kgen team test project: an op without outputs that works in place).
+#ifndef INPLACE_SCALE_TILING_H
+#define INPLACE_SCALE_TILING_H
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(InplaceScaleTilingData)
+TILING_DATA_FIELD_DEF(uint32_t, totalLength);
+TILING_DATA_FIELD_DEF(float, alpha);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(InplaceScale, InplaceScaleTilingData)
+}  // namespace optiling
+#endif
