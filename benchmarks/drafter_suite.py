@@ -27,7 +27,7 @@ from bench_bridge.bench import BenchOptions, bench  # noqa: E402
 from bench_bridge.tasks import load_task  # noqa: E402
 
 
-def run_task(spec: Path, perf_on: bool, out: Path | None = None) -> dict:
+def run_task(spec: Path, perf_on: bool, out: Path | None = None, perf_only: bool = False) -> dict:
     task = load_task(spec)
     row: dict = {"task": task.name}
     t0 = time.monotonic()
@@ -38,6 +38,11 @@ def run_task(spec: Path, perf_on: bool, out: Path | None = None) -> dict:
     row.update(category=d.plan.category, template=d.plan.template, draft_s=round(d.seconds, 2))
     with tempfile.TemporaryDirectory(prefix="kgen-drafter-") as tmp:
         project = write_project(d.plan, (out or Path(tmp)) / task.name)
+        if perf_only:
+            m = measure.modelled(task, project)
+            m.pop("report", None)
+            row.update(m, status="perf-only", total_s=round(time.monotonic() - t0, 2))
+            return row
         rep = bench(spec, BenchOptions(project=project.resolve(), timeout=600))
         row["total_s"] = round(time.monotonic() - t0, 2)
         row["cases"] = len(rep.cases)
@@ -63,13 +68,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--suite", type=Path, default=ROOT / "tests" / "data" / "drafter")
     ap.add_argument("--no-perf", action="store_true", help="skip the performance model")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
+    ap.add_argument("--perf-only", action="store_true", help="only the modelled speedup (no verification)")
     ap.add_argument("--out", type=Path, help="keep the drafted projects here (default: a temporary directory)")
     args = ap.parse_args(argv)
     specs = [t / "kgen-task.toml" if t.is_dir() else t for t in args.tasks] or sorted(args.suite.glob("*/kgen-task.toml"))
     perf_on = not args.no_perf and measure.available()
     rows = []
     for spec in specs:
-        row = run_task(spec, perf_on, args.out)
+        row = run_task(spec, perf_on or args.perf_only, args.out, args.perf_only)
         rows.append(row)
         sp = f"{row['speedup']:.2f}x" if "speedup" in row and row["speedup"] is not None else "n/a"
         print(f"{row['task']:<16} {row.get('category', '-'):<14} {row.get('template', '-'):<5} {row['status']:<11} "
