@@ -58,7 +58,8 @@ def test_kernel_rule_violation_is_an_error_case_with_location(tmp_path):
     task = tmp_path / "task"
     shutil.copytree(TASKS / "npukb_scaled_add", task)
     kernel = task / "answer" / "0" / "op_kernel" / "scaled_add.cpp"
-    kernel.write_text(kernel.read_text().replace("DataCopyPad(a, x1Gm_[off], p, pad);", "DataCopyPad(a, x1Gm_[off + 64], p, pad);"))
+    # a write far past the output's allocation (reads past the end only warn, as the hardware is silent)
+    kernel.write_text(kernel.read_text().replace("DataCopyPad(yGm_[off], c, p);", "DataCopyPad(yGm_[off + 100000], c, p);"))
     r = kgen("bench", str(task), "--case", "1", "--json")
     assert r.returncode == 1
     (case,) = json.loads(r.stdout)["cases"]
@@ -130,3 +131,20 @@ def test_op_without_outputs_is_checked_in_place():
     assert r.returncode == 0, r.stderr + r.stdout[-2000:]
     (case,) = json.loads(r.stdout)["cases"]
     assert case["status"] == "pass" and case["outputs"][0]["name"] == "x" and case["outputs"][0]["total"] == 3000
+
+
+def test_kernel_named_like_a_c_library_function_builds(tmp_path):
+    # an NPU kernel may be called sqrt (NPUKernelBench's Sqrt); on the CPU that is <cmath>'s sqrt
+    task = tmp_path / "sqrt_task"
+    shutil.copytree(TASKS / "spec_inplace_scale", task)
+    host = task / "op_host" / "inplace_scale.cpp"
+    host.write_text(host.read_text().replace("class InplaceScale", "class Sqrt").replace("explicit InplaceScale", "explicit Sqrt")
+                    .replace("OP_ADD(InplaceScale)", "OP_ADD(Sqrt)"))
+    tiling = task / "op_host" / "inplace_scale_tiling.h"
+    tiling.write_text(tiling.read_text().replace("REGISTER_TILING_DATA_CLASS(InplaceScale,", "REGISTER_TILING_DATA_CLASS(Sqrt,"))
+    kernel = task / "op_kernel" / "inplace_scale.cpp"
+    (task / "op_kernel" / "sqrt.cpp").write_text(kernel.read_text().replace("void inplace_scale(", "void sqrt("))
+    kernel.unlink()
+    r = kgen("bench", str(task), "--json")
+    assert r.returncode == 0, r.stderr + r.stdout[-2000:]
+    assert json.loads(r.stdout)["cases"][0]["status"] == "pass"

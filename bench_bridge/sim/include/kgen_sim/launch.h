@@ -191,6 +191,9 @@ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<
     if (usedCores < 0 || static_cast<uint32_t>(usedCores) > blocks)
         kgen::fail("syncall-params", "SyncAll(workspace, usedCores=%d): usedCores must be in [0, GetBlockNum()=%u]", usedCores, blocks);
     uint32_t n = usedCores ? static_cast<uint32_t>(usedCores) : blocks;
+    if (gmWorkspace.bounded() && gmWorkspace.GetSize() < uint64_t(blocks) * 8)  // a documented size rule, not just a view
+        kgen::fail("gm-out-of-bounds", "SyncAll (gmWorkspace: GetBlockNum() * 32 bytes) needs %llu int32 elements; the GlobalTensor "
+                   "holds %llu", (unsigned long long)(uint64_t(blocks) * 8), (unsigned long long)gmWorkspace.GetSize());
     gmWorkspace.check(0, uint64_t(blocks) * 8, "SyncAll (gmWorkspace: GetBlockNum() * 32 bytes)");
     ubWorkspace.check(0, uint64_t(blocks) * 8, "SyncAll (ubWorkspace: GetBlockNum() * 32 bytes)");
     if (!c.launch) return;
