@@ -37,8 +37,9 @@ namespace kgen {
 
 template <typename T> constexpr bool sel_type_ok = std::is_same_v<T, half> || std::is_same_v<T, float>;
 template <typename U>
-constexpr bool sel_mask_type_ok = std::is_same_v<U, uint8_t> || std::is_same_v<U, uint16_t> ||
-                                  std::is_same_v<U, uint32_t> || std::is_same_v<U, uint64_t>;
+constexpr bool sel_mask_type_ok = std::is_integral_v<U> && !std::is_same_v<U, bool>;
+// The docs list uint8/16/32/64 for selMask; only its bits are read, so the signed integer types
+// (an int8_t Compare result, as NPUKernelBench golden answers pass it) are accepted too.
 
 inline const char* selmode_name(AscendC::SELMODE m) {
     switch (m) {
@@ -156,7 +157,7 @@ template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                    const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
     static_assert(kgen::sel_type_ok<T>, "Select: T must be half or float on dav-2201");
-    static_assert(kgen::sel_mask_type_ok<U>, "Select: selMask must be uint8_t, uint16_t, uint32_t or uint64_t");
+    static_assert(kgen::sel_mask_type_ok<U>, "Select: selMask must be an integer tensor (uint8_t, uint16_t, uint32_t or uint64_t)");
     kgen::select_mode_check(selMode, false);
     kgen::SelBits bits = kgen::sel_from_tensor(selMask, selMode == SELMODE::VSEL_CMPMASK_SPR, kgen::per_repeat<T>());
     kgen::select_count(dst, src0, src1, bits, count);
@@ -165,7 +166,7 @@ template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
                    SELMODE selMode, uint32_t count) {
     static_assert(kgen::sel_type_ok<T>, "Select: T must be half or float on dav-2201");
-    static_assert(kgen::sel_mask_type_ok<U>, "Select: selMask must be uint8_t, uint16_t, uint32_t or uint64_t");
+    static_assert(kgen::sel_mask_type_ok<U>, "Select: selMask must be an integer tensor (uint8_t, uint16_t, uint32_t or uint64_t)");
     kgen::select_mode_check(selMode, true);
     kgen::load_scalar_register(src1);
     kgen::SelBits bits = kgen::sel_from_tensor(selMask, false, kgen::per_repeat<T>());
@@ -179,7 +180,7 @@ template <typename T, typename U, typename Src1, typename M>
 inline void select_masked(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                           const Src1& src1, SELMODE selMode, M mask, uint8_t repeatTime, const BinaryRepeatParams& p) {
     static_assert(kgen::sel_type_ok<T>, "Select: T must be half or float on dav-2201");
-    static_assert(kgen::sel_mask_type_ok<U>, "Select: selMask must be uint8_t, uint16_t, uint32_t or uint64_t");
+    static_assert(kgen::sel_mask_type_ok<U>, "Select: selMask must be an integer tensor (uint8_t, uint16_t, uint32_t or uint64_t)");
     constexpr bool scalar = !std::is_same_v<Src1, LocalTensor<T>>;
     kgen::select_mode_check(selMode, scalar);
     constexpr uint32_t per = kgen::per_repeat<T>();
@@ -239,7 +240,7 @@ template <typename T, typename U>
 inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, uint8_t repeatTime,
                    const BinaryRepeatParams& repeatParams) {
     static_assert(kgen::sel_type_ok<T>, "Select: T must be half or float on dav-2201");
-    static_assert(kgen::sel_mask_type_ok<U>, "Select: selMask must be uint8_t, uint16_t, uint32_t or uint64_t");
+    static_assert(kgen::sel_mask_type_ok<U>, "Select: selMask must be an integer tensor (uint8_t, uint16_t, uint32_t or uint64_t)");
     constexpr uint32_t per = kgen::per_repeat<T>();
     kgen::RepeatPlan plan = kgen::plan_from_register(per, repeatTime);
     T scalar;
