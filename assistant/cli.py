@@ -8,6 +8,7 @@ from typing import Callable, NoReturn
 from assistant.commands import bench as bench_cmd
 from assistant.commands import docs as docs_cmd
 from assistant.commands import generate as generate_cmd
+from assistant.commands import lsp as lsp_cmd
 from assistant.commands import sim as sim_cmd
 
 EXIT_USAGE = 2
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     docs_cmd.register(sub)
     bench_cmd.register(sub)
     generate_cmd.register(sub)
+    lsp_cmd.register(sub)
     return p
 
 

@@ -1,0 +1,165 @@
+"""The language server: thin pygls handlers over the pure functions of lsp.parse / lsp.checks /
+lsp.hover / lsp.completion / lsp.actions.
+
+Diagnostics are published at once on open and save and debounced on change. Every handler catches its
+own exceptions: a malformed document or a bug in a check yields no result, never a dead server.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+from lsprotocol import types as T
+from pygls.lsp.server import LanguageServer
+
+from lsp import actions as actions_mod
+from lsp import checks, completion, hover
+from lsp.parse import Unit, parse
+
+log = logging.getLogger("kgen.lsp")
+DEBOUNCE_S = 0.15
+SOURCE = "kgen"
+_KIND = {completion.FUNCTION: T.CompletionItemKind.Function, completion.CLASS: T.CompletionItemKind.Class,
+         completion.METHOD: T.CompletionItemKind.Method}
+_SEVERITY = {1: T.DiagnosticSeverity.Error, 2: T.DiagnosticSeverity.Warning, 3: T.DiagnosticSeverity.Information,
+             4: T.DiagnosticSeverity.Hint}
+
+
+class KgenServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("kgen-lsp", "0.1.0")
+        self.units: dict[str, tuple[int | None, Unit, list]] = {}   # uri -> (version, unit, findings)
+        self.pending: dict[str, asyncio.Task] = {}
+        self.last_check_ms: float = 0.0
+
+    def analyse(self, uri: str):
+        """(unit, findings) of the document's current text, cached per version."""
+        doc = self.workspace.get_text_document(uri)
+        cached = self.units.get(uri)
+        if cached is not None and cached[0] == doc.version and cached[1].text == doc.source:
+            return cached[1], cached[2]
+        t0 = time.perf_counter()
+        unit = parse(doc.source)
+        findings = checks.run(unit)
+        self.last_check_ms = (time.perf_counter() - t0) * 1000
+        self.units[uri] = (doc.version, unit, findings)
+        return unit, findings
+
+
+def _range(unit: Unit, span: tuple[int, int]) -> T.Range:
+    (l0, c0), (l1, c1) = unit.range(span)
+    return T.Range(start=T.Position(line=l0, character=c0), end=T.Position(line=l1, character=c1))
+
+
+def to_diagnostic(unit: Unit, f) -> T.Diagnostic:
+    return T.Diagnostic(range=_range(unit, f.span), message=f.message, severity=_SEVERITY.get(f.severity),
+                        code=f.code, source=SOURCE)
+
+
+server = KgenServer()
+
+
+def publish(ls: KgenServer, uri: str) -> None:
+    try:
+        unit, findings = ls.analyse(uri)
+        diags = [to_diagnostic(unit, f) for f in findings]
+    except Exception:   # noqa: BLE001
+        log.exception("diagnostics failed for %s", uri)
+        diags = []
+    ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: KgenServer, params: T.DidOpenTextDocumentParams) -> None:
+    publish(ls, params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: KgenServer, params: T.DidSaveTextDocumentParams) -> None:
+    publish(ls, params.text_document.uri)
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+async def did_change(ls: KgenServer, params: T.DidChangeTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    old = ls.pending.pop(uri, None)
+    if old is not None:
+        old.cancel()
+
+    async def later():
+        try:
+            await asyncio.sleep(DEBOUNCE_S)
+            publish(ls, uri)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            if ls.pending.get(uri) is task:
+                ls.pending.pop(uri, None)
+
+    task = asyncio.ensure_future(later())
+    ls.pending[uri] = task
+
+
+@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: KgenServer, params: T.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.units.pop(uri, None)
+    t = ls.pending.pop(uri, None)
+    if t is not None:
+        t.cancel()
+    ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(T.TEXT_DOCUMENT_HOVER)
+def on_hover(ls: KgenServer, params: T.HoverParams) -> T.Hover | None:
+    try:
+        unit, _ = ls.analyse(params.text_document.uri)
+        h = hover.hover(unit, params.position.line, params.position.character)
+        if h is None:
+            return None
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=h[0]), range=_range(unit, h[1]))
+    except Exception:   # noqa: BLE001
+        log.exception("hover failed")
+        return None
+
+
+@server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[".", ":", ">"]))
+def on_completion(ls: KgenServer, params: T.CompletionParams) -> T.CompletionList:
+    try:
+        unit, _ = ls.analyse(params.text_document.uri)
+        items = completion.complete(unit, params.position.line, params.position.character)
+    except Exception:   # noqa: BLE001
+        log.exception("completion failed")
+        items = []
+    return T.CompletionList(is_incomplete=False, items=[
+        T.CompletionItem(label=i.label, kind=_KIND.get(i.kind), detail=i.detail,
+                         documentation=T.MarkupContent(kind=T.MarkupKind.Markdown, value=i.documentation) if i.documentation else None,
+                         insert_text=i.snippet, insert_text_format=T.InsertTextFormat.Snippet)
+        for i in items])
+
+
+@server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+def on_code_action(ls: KgenServer, params: T.CodeActionParams) -> list[T.CodeAction]:
+    try:
+        uri = params.text_document.uri
+        unit, findings = ls.analyse(uri)
+        r = params.range
+        start = unit.offset(r.start.line, r.start.character)
+        end = unit.offset(r.end.line, r.end.character)
+        out = []
+        for a in actions_mod.actions(unit, start, end, findings):
+            edits = [T.TextEdit(range=_range(unit, span), new_text=new) for span, new in a.fix.edits]
+            out.append(T.CodeAction(title=a.title, kind=T.CodeActionKind.QuickFix,
+                                    diagnostics=[to_diagnostic(unit, a.finding)], is_preferred=a.preferred,
+                                    edit=T.WorkspaceEdit(changes={uri: edits})))
+        return out
+    except Exception:   # noqa: BLE001
+        log.exception("code action failed")
+        return []
+
+
+def main() -> int:
+    logging.basicConfig(level=logging.WARNING, format="kgen-lsp %(levelname)s %(message)s")
+    server.start_io()
+    return 0
