@@ -57,3 +57,21 @@ def test_assert_is_dropped_in_normal_builds_and_checked_in_debug_builds(tmp_path
     assert debug.ok
     r = run(debug.binary)
     assert r.returncode == 3 and r.diagnostics[0].code == "assert-failed" and r.diagnostics[0].line == 4
+
+
+def test_half_and_bf16_are_usable_in_constant_expressions(tmp_path):
+    from bench_bridge.sim import build, run
+
+    src = tmp_path / "ce.asc"
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        "constexpr half HALF_ONE = 1.0;\n"          # as kernels write it for the NPU's native half
+        "constexpr bfloat16_t B = -2.25f;\n"
+        'static_assert(float(HALF_ONE) == 1.0f, "");\n'
+        'static_assert(float(B) == -2.25f, "");\n'
+        'static_assert(half(65520.0f).bits == 0x7C00, "rounds to +inf");\n'
+        'static_assert(half(1.0f + 1.0f / 2048).bits == 0x3C00, "ties to even");\n'
+        "int main() { return 0; }\n")
+    b = build([src])
+    assert b.ok, [d.format() for d in b.diagnostics]
+    assert run(b.binary).ok

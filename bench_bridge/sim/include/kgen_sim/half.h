@@ -18,11 +18,12 @@
 
 namespace kgen {
 
-inline uint32_t f32_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
-inline float bits_f32(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+// constexpr so that `constexpr half h = 1.0;` works, as with the NPU compiler's native half
+constexpr uint32_t f32_bits(float f) { return __builtin_bit_cast(uint32_t, f); }
+constexpr float bits_f32(uint32_t u) { return __builtin_bit_cast(float, u); }
 
 /// float -> binary16 bits, round to nearest even.
-inline uint16_t f32_to_f16_bits(float f) {
+constexpr uint16_t f32_to_f16_bits(float f) {
     uint32_t x = f32_bits(f);
     uint32_t sign = (x >> 16) & 0x8000u;
     uint32_t exp = (x >> 23) & 0xFFu;
@@ -49,7 +50,7 @@ inline uint16_t f32_to_f16_bits(float f) {
 }
 
 /// binary16 bits -> float (exact).
-inline float f16_bits_to_f32(uint16_t h) {
+constexpr float f16_bits_to_f32(uint16_t h) {
     uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1Fu;
     uint32_t man = h & 0x3FFu;
@@ -64,26 +65,26 @@ inline float f16_bits_to_f32(uint16_t h) {
 }
 
 /// float -> bfloat16 bits, round to nearest even.
-inline uint16_t f32_to_bf16_bits(float f) {
+constexpr uint16_t f32_to_bf16_bits(float f) {
     uint32_t x = f32_bits(f);
     if ((x & 0x7F800000u) == 0x7F800000u && (x & 0x7FFFFFu)) return static_cast<uint16_t>((x >> 16) | 0x40u);
     uint32_t lsb = (x >> 16) & 1u;
     x += 0x7FFFu + lsb;
     return static_cast<uint16_t>(x >> 16);
 }
-inline float bf16_bits_to_f32(uint16_t b) { return bits_f32(static_cast<uint32_t>(b) << 16); }
+constexpr float bf16_bits_to_f32(uint16_t b) { return bits_f32(static_cast<uint32_t>(b) << 16); }
 
 struct f16_tag {};
 struct bf16_tag {};
 
 template <class Tag> struct Float16Traits;
 template <> struct Float16Traits<f16_tag> {
-    static uint16_t from(float f) { return f32_to_f16_bits(f); }
-    static float to(uint16_t b) { return f16_bits_to_f32(b); }
+    static constexpr uint16_t from(float f) { return f32_to_f16_bits(f); }
+    static constexpr float to(uint16_t b) { return f16_bits_to_f32(b); }
 };
 template <> struct Float16Traits<bf16_tag> {
-    static uint16_t from(float f) { return f32_to_bf16_bits(f); }
-    static float to(uint16_t b) { return bf16_bits_to_f32(b); }
+    static constexpr uint16_t from(float f) { return f32_to_bf16_bits(f); }
+    static constexpr float to(uint16_t b) { return bf16_bits_to_f32(b); }
 };
 
 /// A 16-bit float stored as bits; every operation rounds once to the 16-bit format.
@@ -95,10 +96,10 @@ struct Float16 {
     Float16() = default;
     template <class U, std::enable_if_t<std::is_arithmetic_v<U>, int> = 0>
     constexpr Float16(U v) : bits(Tr::from(static_cast<float>(v))) {}
-    static Float16 from_bits(uint16_t b) { Float16 h; h.bits = b; return h; }
+    static constexpr Float16 from_bits(uint16_t b) { Float16 h{}; h.bits = b; return h; }
 
-    operator float() const { return Tr::to(bits); }
-    float to_float() const { return Tr::to(bits); }
+    constexpr operator float() const { return Tr::to(bits); }
+    constexpr float to_float() const { return Tr::to(bits); }
 
     Float16& operator+=(Float16 o) { return *this = Float16(to_float() + o.to_float()); }
     Float16& operator-=(Float16 o) { return *this = Float16(to_float() - o.to_float()); }
