@@ -27,7 +27,7 @@ def actions(unit: Unit, start: int, end: int, findings: list[Finding] | None = N
 
 def apply(text: str, fix: Fix) -> str:
     """``text`` with a fix's edits applied (byte spans; edits must not overlap)."""
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", "replace")
     for (s, e), new in sorted(fix.edits, key=lambda x: x[0], reverse=True):
-        data = data[:s] + new.encode("utf-8") + data[e:]
+        data = data[:s] + new.encode("utf-8", "replace") + data[e:]
     return data.decode("utf-8")

@@ -174,17 +174,46 @@ def _callee(fn):
     return node, scope, obj, targs
 
 
-def parse(text: str, old: "Unit | None" = None) -> Unit:
-    """Parse ``text``; never raises on malformed input (tree-sitter recovers)."""
-    data = blank(text).encode("utf-8")
-    tree = _parser().parse(data)
-    unit = Unit(text=text, data=text.encode("utf-8"), tree=tree)
+def _enc(text: str) -> bytes:
+    return text.encode("utf-8", "replace")   # a lone surrogate (legal in JSON) becomes one '?'
+
+
+def parse(text: str, old_tree=None) -> Unit:
+    """Parse ``text`` (reusing ``old_tree`` after :meth:`Tree.edit`, see :func:`reparse`); never raises
+    on malformed input (tree-sitter recovers)."""
+    data = _enc(blank(text))
+    tree = _parser().parse(data, old_tree) if old_tree is not None else _parser().parse(data)
+    unit = Unit(text=text, data=_enc(text), tree=tree)
     _collect(unit, tree.root_node)
     for m in re.finditer(r"^\s*#\s*define\s+(\w+)(?:[ \t]+(.*))?$", text, re.M):
         unit.defined.add(m.group(1))
         if m.group(2):
             unit.constants.setdefault(m.group(1), m.group(2).split("//")[0].strip())
     return unit
+
+
+def _point(data: bytes, off: int) -> tuple[int, int]:
+    return data.count(b"\n", 0, off), off - (data.rfind(b"\n", 0, off) + 1)
+
+
+def reparse(old: Unit, changes) -> Unit:
+    """Incremental parse: ``changes`` are LSP content changes in order, each ``(range, text)`` with
+    ``range = ((line, character), (line, character))`` or ``None`` for a whole-document replacement.
+    The old tree is edited and handed to tree-sitter, which re-parses only what changed."""
+    tree = old.tree
+    cur = old
+    for rng, new_text in changes:
+        if rng is None:
+            return parse(new_text)
+        start = cur.offset(*rng[0])
+        end = max(start, cur.offset(*rng[1]))
+        ins = _enc(new_text)
+        data = cur.data[:start] + ins + cur.data[end:]
+        tree.edit(start_byte=start, old_end_byte=end, new_end_byte=start + len(ins),
+                  start_point=_point(cur.data, start), old_end_point=_point(cur.data, end),
+                  new_end_point=_point(data, start + len(ins)))
+        cur = Unit(text=data.decode("utf-8", "replace"), data=data, tree=None)
+    return parse(cur.text, old_tree=tree)
 
 
 def _collect(unit: Unit, root) -> None:

@@ -15,7 +15,7 @@ from pygls.lsp.server import LanguageServer
 
 from lsp import actions as actions_mod
 from lsp import checks, completion, hover
-from lsp.parse import Unit, parse
+from lsp.parse import Unit, parse, reparse
 
 log = logging.getLogger("kgen.lsp")
 DEBOUNCE_S = 0.15
@@ -29,7 +29,7 @@ _SEVERITY = {1: T.DiagnosticSeverity.Error, 2: T.DiagnosticSeverity.Warning, 3: 
 class KgenServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("kgen-lsp", "0.1.0")
-        self.units: dict[str, tuple[int | None, Unit, list]] = {}   # uri -> (version, unit, findings)
+        self.units: dict[str, tuple[int | None, Unit, list | None]] = {}   # uri -> (version, unit, findings)
         self.pending: dict[str, asyncio.Task] = {}
         self.last_check_ms: float = 0.0
 
@@ -37,10 +37,13 @@ class KgenServer(LanguageServer):
         """(unit, findings) of the document's current text, cached per version."""
         doc = self.workspace.get_text_document(uri)
         cached = self.units.get(uri)
-        if cached is not None and cached[0] == doc.version and cached[1].text == doc.source:
-            return cached[1], cached[2]
         t0 = time.perf_counter()
-        unit = parse(doc.source)
+        if cached is not None and cached[0] == doc.version and cached[1].text == doc.source:
+            if cached[2] is not None:
+                return cached[1], cached[2]
+            unit = cached[1]
+        else:
+            unit = parse(doc.source)
         findings = checks.run(unit)
         self.last_check_ms = (time.perf_counter() - t0) * 1000
         self.units[uri] = (doc.version, unit, findings)
@@ -70,6 +73,18 @@ def publish(ls: KgenServer, uri: str) -> None:
     ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
 
 
+@server.feature(T.INITIALIZED)
+def initialized(ls: KgenServer, params: T.InitializedParams) -> None:
+    """Warm up: the symbol table and the parser load here, not on the first keystroke."""
+    try:
+        from retrieval import symbols
+
+        symbols.all()
+        parse("")
+    except Exception:   # noqa: BLE001
+        log.exception("warm-up failed")
+
+
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: KgenServer, params: T.DidOpenTextDocumentParams) -> None:
     publish(ls, params.text_document.uri)
@@ -86,6 +101,7 @@ async def did_change(ls: KgenServer, params: T.DidChangeTextDocumentParams) -> N
     old = ls.pending.pop(uri, None)
     if old is not None:
         old.cancel()
+    update_tree(ls, uri, params)
 
     async def later():
         try:
@@ -99,6 +115,30 @@ async def did_change(ls: KgenServer, params: T.DidChangeTextDocumentParams) -> N
 
     task = asyncio.ensure_future(later())
     ls.pending[uri] = task
+
+
+def update_tree(ls: KgenServer, uri: str, params: T.DidChangeTextDocumentParams) -> None:
+    """Re-parse incrementally from the cached tree (tree.edit + reparse); a full parse when the cache
+    does not match what the client edited."""
+    try:
+        doc = ls.workspace.get_text_document(uri)
+        cached = ls.units.get(uri)
+        unit = None
+        if cached is not None:
+            changes = []
+            for ch in params.content_changes:
+                rng = getattr(ch, "range", None)
+                changes.append((None if rng is None else ((rng.start.line, rng.start.character),
+                                                          (rng.end.line, rng.end.character)), ch.text))
+            unit = reparse(cached[1], changes)
+            if unit.text != doc.source:
+                unit = None
+        if unit is None:
+            unit = parse(doc.source)
+        ls.units[uri] = (doc.version, unit, None)
+    except Exception:   # noqa: BLE001
+        log.exception("re-parse failed for %s", uri)
+        ls.units.pop(uri, None)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
