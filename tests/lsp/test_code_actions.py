@@ -13,8 +13,9 @@ ADD = (ROOT / "examples/add/add.asc").read_text()
 
 
 def _broken() -> str:
-    # 1000 half = 2000 bytes per tile: every DataCopy is unaligned; and a misspelled API
+    # 1000 half = 2000 bytes per tile: every DataCopy is unaligned; a misspelled API; a missing FreeTensor
     t = ADD.replace("constexpr uint32_t TILE = 1024;", "constexpr uint32_t TILE = 1000;")
+    t = t.replace("        outZ_.FreeTensor(z);\n", "")
     return t.replace("AscendC::Add(z, x, y, TILE);", "AscendC::Addd(z, x, y, TILE);")
 
 
@@ -42,10 +43,11 @@ def test_actions_only_under_the_range():
 def test_fixes_clear_the_findings():
     text = _broken()
     codes = sorted(f.code for f in check_text(text))
-    assert codes == ["datacopy-unaligned"] * 3 + ["unknown-api"]
+    assert codes == ["datacopy-unaligned"] * 3 + ["queue-balance", "unknown-api"]
     fixed = _fix_all(text)
     assert check_text(fixed) == []
     assert fixed.count("DataCopyPad(") == 3 and "AscendC::Add(z, x, y, TILE);" in fixed
+    assert "static_cast<uint32_t>((TILE) * sizeof(half)), 0, 0, 0));\n        outZ_.FreeTensor(z);\n    }" in fixed
 
 
 def test_fixed_kernel_builds_and_runs(tmp_path):
