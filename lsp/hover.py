@@ -8,14 +8,47 @@ from lsp.parse import Unit, word_at
 _MAX_OVERLOADS = 4
 
 
+_KEYWORDS = {"const", "static", "inline", "virtual", "constexpr", "explicit", "unsigned", "signed", "__aicore__",
+             "extern", "friend"}
+_BUILTIN_TYPES = {"void", "bool", "int", "char", "float", "double", "half", "long", "short", "auto", "size_t"}
+_TOKEN = re.compile(r"template\s*<[^<>]*(?:<[^<>]*>[^<>]*)*>|\S+")
+
+
+def _is_type(tok: str) -> bool:
+    t = tok.rstrip("*&")
+    return (t in _BUILTIN_TYPES or t.endswith("_t") or "::" in t or "<" in t or re.fullmatch(r"[A-Z]", t) is not None
+            or (re.fullmatch(r"[A-Za-z_]\w*", t) is not None and any(c.isupper() for c in t)
+                and any(c.islower() for c in t)))
+
+
 def clean_signature(sig: str, name: str) -> str:
-    """A KB overload as a declaration: class wrappers and leading comments dropped."""
-    s = sig
-    if "public:" in s:
-        s = s.split("public:", 1)[1]
-    s = re.sub(r"//.*?(?=template\s*<|$)", "", s) if s.lstrip().startswith("//") else s
-    s = re.sub(r"^.*?//[^;]*?(?=template\s*<)", "", s) if "//" in s and "template" in s else s
-    return " ".join(s.split()).strip()
+    """A KB overload as a declaration: class wrappers and comments (the KB's trailing comments of the
+    line before end up in front of a declaration) dropped."""
+    s = " ".join(sig.split("public:", 1)[-1].split())
+    calls = [m.start() for m in re.finditer(rf"\b{re.escape(name)}\s*[(<]", s)]
+    if not calls:
+        return s.split("//")[0].strip()
+    com = s.rfind("//", 0, calls[-1])
+    after = [c for c in calls if c > com] if com >= 0 else calls
+    pos = after[0] if after else calls[0]
+    head, tail = s[:pos], s[pos:]
+    tail = tail.split("//")[0].strip()
+    if "//" in head:
+        toks = _TOKEN.findall(head[head.rfind("//") + 2:])
+        keep, typed = [], False
+        for tok in reversed(toks):
+            if tok.startswith("template"):
+                keep.append(tok)
+                break
+            if tok in _KEYWORDS:
+                keep.append(tok)
+            elif _is_type(tok) and not typed:
+                keep.append(tok)
+                typed = True
+            else:
+                break
+        head = " ".join(reversed(keep)) + (" " if keep else "")
+    return (head + tail).strip()
 
 
 def hover_markdown(name: str) -> str | None:

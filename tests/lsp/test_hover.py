@@ -16,6 +16,15 @@ def test_member_signature_is_cleaned():
     assert "void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize);" in md
     assert "class GlobalTensor" not in md.split("```")[1]
     assert clean_signature("template <typename T> class X { public: void F(int a)", "F") == "void F(int a)"
+    # the KB's trailing comment of the previous line lands in front of a declaration: dropped
+    assert "void SetGlobalBuffer(__gm__ T* buffer);" in md
+    assert clean_signature("// blocks of the kernel launch uint32_t GetBlockDim() const", "GetBlockDim") == \
+        "uint32_t GetBlockDim() const"
+    assert clean_signature("// member of TPipe TEventID FetchEventID(HardEvent evt)", "FetchEventID") == \
+        "TEventID FetchEventID(HardEvent evt)"
+    assert clean_signature("// ceil(a / b) for integers template <typename T> T AlignUp(T value, T align)", "AlignUp") == \
+        "template <typename T> T AlignUp(T value, T align)"
+    assert clean_signature("#define ASSERT(cond) // printf-style message", "ASSERT") == "#define ASSERT(cond)"
 
 
 def test_hover_at_position():
