@@ -76,20 +76,23 @@ class Unit:
     functions: list[Function] = field(default_factory=list)
     defined: set[str] = field(default_factory=set)             # names defined in the file (functions, types, macros)
     constants: dict[str, str] = field(default_factory=dict)    # constexpr/const/#define name -> value text
+    encoding: str = "utf-16"     # the LSP position encoding of `character` (utf-16, utf-8 or utf-32)
     _lines: list[int] = field(default_factory=list)
 
     # positions -------------------------------------------------------------------------------
     def position(self, offset: int) -> tuple[int, int]:
-        """(line, character) of a byte offset; characters counted in UTF-16 code units."""
+        """(line, character) of a byte offset; characters counted in the position encoding's units."""
         if not self._lines:
             self._lines = [0] + [m.end() for m in re.finditer(rb"\n", self.data)]
         line = bisect.bisect_right(self._lines, offset) - 1
         start = self._lines[line]
+        if self.encoding == "utf-8":
+            return line, offset - start
         col = self.data[start:offset].decode("utf-8", "replace")
-        return line, len(col.encode("utf-16-le")) // 2
+        return line, (len(col) if self.encoding == "utf-32" else len(col.encode("utf-16-le")) // 2)
 
     def offset(self, line: int, character: int) -> int:
-        """Byte offset of a (line, UTF-16 character) position, clamped to the text."""
+        """Byte offset of a (line, character) position, clamped to the text (and to whole characters)."""
         if not self._lines:
             self.position(0)
         if line < 0:
@@ -101,7 +104,9 @@ class Unit:
         s = self.data[start:end].decode("utf-8", "replace")
         units, i = 0, 0
         while i < len(s) and units < character:
-            units += 2 if ord(s[i]) > 0xFFFF else 1
+            ch = s[i]
+            units += (len(ch.encode("utf-8", "replace")) if self.encoding == "utf-8" else
+                      1 if self.encoding == "utf-32" or ord(ch) <= 0xFFFF else 2)
             i += 1
         return start + len(s[:i].encode("utf-8"))
 
@@ -178,12 +183,12 @@ def _enc(text: str) -> bytes:
     return text.encode("utf-8", "replace")   # a lone surrogate (legal in JSON) becomes one '?'
 
 
-def parse(text: str, old_tree=None) -> Unit:
+def parse(text: str, old_tree=None, encoding: str = "utf-16") -> Unit:
     """Parse ``text`` (reusing ``old_tree`` after :meth:`Tree.edit`, see :func:`reparse`); never raises
     on malformed input (tree-sitter recovers)."""
     data = _enc(blank(text))
     tree = _parser().parse(data, old_tree) if old_tree is not None else _parser().parse(data)
-    unit = Unit(text=text, data=_enc(text), tree=tree)
+    unit = Unit(text=text, data=_enc(text), tree=tree, encoding=encoding)
     _collect(unit, tree.root_node)
     for m in re.finditer(r"^\s*#\s*define\s+(\w+)(?:[ \t]+(.*))?$", text, re.M):
         unit.defined.add(m.group(1))
@@ -204,7 +209,7 @@ def reparse(old: Unit, changes) -> Unit:
     cur = old
     for rng, new_text in changes:
         if rng is None:
-            return parse(new_text)
+            return parse(new_text, encoding=old.encoding)
         start = cur.offset(*rng[0])
         end = max(start, cur.offset(*rng[1]))
         ins = _enc(new_text)
@@ -212,8 +217,8 @@ def reparse(old: Unit, changes) -> Unit:
         tree.edit(start_byte=start, old_end_byte=end, new_end_byte=start + len(ins),
                   start_point=_point(cur.data, start), old_end_point=_point(cur.data, end),
                   new_end_point=_point(data, start + len(ins)))
-        cur = Unit(text=data.decode("utf-8", "replace"), data=data, tree=None)
-    return parse(cur.text, old_tree=tree)
+        cur = Unit(text=data.decode("utf-8", "replace"), data=data, tree=None, encoding=old.encoding)
+    return parse(cur.text, old_tree=tree, encoding=old.encoding)
 
 
 def _collect(unit: Unit, root) -> None:

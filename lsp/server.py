@@ -33,6 +33,15 @@ class KgenServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}
         self.last_check_ms: float = 0.0
 
+    @property
+    def encoding(self) -> str:
+        """The negotiated position encoding (pygls takes the client's first choice)."""
+        try:
+            enc = self.server_capabilities.position_encoding or "utf-16"
+            return str(getattr(enc, "value", enc))
+        except Exception:   # noqa: BLE001 - before initialize
+            return "utf-16"
+
     def analyse(self, uri: str):
         """(unit, findings) of the document's current text, cached per version."""
         doc = self.workspace.get_text_document(uri)
@@ -43,7 +52,7 @@ class KgenServer(LanguageServer):
                 return cached[1], cached[2]
             unit = cached[1]
         else:
-            unit = parse(doc.source)
+            unit = parse(doc.source, encoding=self.encoding)
         findings = checks.run(unit)
         self.last_check_ms = (time.perf_counter() - t0) * 1000
         self.units[uri] = (doc.version, unit, findings)
@@ -134,7 +143,7 @@ def update_tree(ls: KgenServer, uri: str, params: T.DidChangeTextDocumentParams)
             if unit.text != doc.source:
                 unit = None
         if unit is None:
-            unit = parse(doc.source)
+            unit = parse(doc.source, encoding=ls.encoding)
         ls.units[uri] = (doc.version, unit, None)
     except Exception:   # noqa: BLE001
         log.exception("re-parse failed for %s", uri)

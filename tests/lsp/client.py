@@ -97,9 +97,9 @@ class LspClient:
                 self.notifications.append(m)
 
     # session -----------------------------------------------------------------------------------
-    def initialize(self) -> dict:
-        res = self.request("initialize", {"processId": os.getpid(), "rootUri": ROOT.as_uri(), "capabilities": {}},
-                           timeout=60)
+    def initialize(self, capabilities: dict | None = None) -> dict:
+        res = self.request("initialize", {"processId": os.getpid(), "rootUri": ROOT.as_uri(),
+                                          "capabilities": capabilities or {}}, timeout=60)
         self.notify("initialized", {})
         return res
 

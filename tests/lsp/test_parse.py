@@ -57,3 +57,12 @@ def test_malformed_input_does_not_raise():
     for t in ["", "{{{", "AscendC::", "<<<", "\x00\x01", "void f( { AscendC::DataCopy(", "}" * 1000]:
         u = parse(t)
         assert u.text == t
+
+
+def test_other_position_encodings():
+    text = "/* é😀 */ int x = 1;\n"
+    off = text.encode().index(b"x =")
+    for enc, col in (("utf-8", off), ("utf-16", 14), ("utf-32", 13)):
+        u = parse(text, encoding=enc)
+        assert u.position(off) == (0, col), enc
+        assert u.offset(0, col) == off, enc

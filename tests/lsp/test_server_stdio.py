@@ -103,3 +103,23 @@ def test_change_is_debounced_and_rediagnosed(session):
     r = c.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 12}})
     assert r is None
     assert c.proc.poll() is None
+
+
+def test_utf8_position_encoding_is_honoured():
+    c = LspClient(timeout=20)
+    try:
+        res = c.initialize({"general": {"positionEncodings": ["utf-8", "utf-16"]}})
+        assert res["capabilities"]["positionEncoding"] == "utf-8"
+        uri = (ROOT / "tests/lsp/data/utf8.asc").as_uri()
+        text = "void f() { /* é😀 */ AscendC::Expp(z, x, 64); }\n"
+        c.open(uri, text)
+        (d,) = c.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == uri)["diagnostics"]
+        assert d["range"]["start"] == {"line": 0, "character": text.encode().index(b"Expp")}
+        # an incremental edit in utf-8 units: replace "Expp" by "Exp"
+        s = text.encode().index(b"Expp")
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 0, "character": s}, "end": {"line": 0, "character": s + 4}}, "text": "Exp"}]})
+        d = c.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == uri)
+        assert d["diagnostics"] == []
+    finally:
+        c.close()
