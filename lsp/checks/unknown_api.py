@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from lsp.checks import ERROR, Finding, Fix
+from lsp.checks import ERROR, WARNING, Finding, Fix
 
 CODE = "unknown-api"
 # types whose objects have AscendC member functions
@@ -23,7 +23,7 @@ def _known(name: str) -> bool:
     return s is not None and s.name == name
 
 
-def _finding(name: str, span: tuple[int, int], what: str, always: bool = True) -> Finding | None:
+def _finding(name: str, span: tuple[int, int], what: str, always: bool = True, severity: int = ERROR) -> Finding | None:
     from retrieval import symbols
 
     near = [n for n in symbols.nearest(name) if n != name]
@@ -33,7 +33,7 @@ def _finding(name: str, span: tuple[int, int], what: str, always: bool = True) -
     if near:
         msg += f"; did you mean '{near[0]}'?" + (f" (or {', '.join(repr(n) for n in near[1:])})" if near[1:] else "")
     fixes = tuple(Fix(f"Replace '{name}' with '{n}'", ((span, n),)) for n in near)
-    return Finding(span=span, message=msg, code=CODE, severity=ERROR, fixes=fixes)
+    return Finding(span=span, message=msg, code=CODE, severity=severity, fixes=fixes)
 
 
 def _obj_base(obj: str) -> str:
@@ -54,7 +54,8 @@ def check(unit) -> list[Finding]:
                 f = _finding(c.name, c.name_span, f"member of {_ASCENDC_TYPES.search(ty).group(1)}", always=False)
         elif (using and not c.scope and c.name[:1].isupper() and c.name not in unit.defined
               and c.name not in unit.decls and not _known(c.name)):
-            f = _finding(c.name, c.name_span, "API", always=False)
+            # may come from a header of the project: a warning, not an error
+            f = _finding(c.name, c.name_span, "API", always=False, severity=WARNING)
         if f is not None:
             out.append(f)
     for n in unit.names:
