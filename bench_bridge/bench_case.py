@@ -83,6 +83,8 @@ class CaseRunner:
         cdir = self.work / e["dir"]
         tensors, scalars = self._arguments(e, cdir)
         n_in = len(self.op.inputs)
+        if len(tensors) < n_in and scalars:
+            tensors, scalars = self._scalars_as_inputs(e, cdir, n_in)
         if len(tensors) < n_in:
             rep.message = (f"the reference passes {len(tensors)} tensor(s) but {self.op.op_type} declares {n_in} inputs "
                            f"({', '.join(p.name for p in self.op.inputs)})")
@@ -147,6 +149,47 @@ class CaseRunner:
         if self.profile and pr.run and pr.run.trace_file and pr.run.trace_file.exists():
             rep.performance = _performance(pr.run.trace_file, e.get("eager"))
         return rep
+
+    def _scalars_as_inputs(self, e: dict, cdir: Path, n_in: int) -> tuple[list[Any], list[Any]]:
+        """The OpDef declares more tensor inputs than the reference passes tensors (e.g. Fill(dims, value)
+        with dims a Python list): walking the call in order, a number or list becomes the next input
+        while the tensors still to come could not fill the rest; it is typed as the first OpDef
+        combination matching the real tensors declares that input. The other scalars stay attrs."""
+        from bench_bridge.project import from_any
+
+        args = e["call"]["args"] if "call" in e else list(e["inputs"]) + list(e.get("init", []))
+        args = [e["inputs"][a["index"]] if a["kind"] == "input" else a for a in args]
+        args = [a for a in args if a["kind"] in ("tensor", "scalar")]
+        tensors_left = sum(a["kind"] == "tensor" for a in args)
+        slots: list[Any] = []  # per input: a loaded tensor, or ("scalar", value)
+        scalars: list[Any] = []
+        for a in args:
+            if a["kind"] == "tensor":
+                tensors_left -= 1
+                slots.append(_load_tensor(a, cdir)) if len(slots) < n_in else None
+            elif len(slots) + tensors_left < n_in:
+                slots.append(("scalar", a["value"]))
+            else:
+                scalars.append(a["value"])
+        names = [None if isinstance(x, tuple) else _dtype_name(x) for x in slots]
+        k = self.op.match_combo(names + [None] * (n_in - len(names))) if len(names) <= n_in else None
+        if k is None:
+            return [x for x in slots if not isinstance(x, tuple)], scalars
+        combo = self.op.combo(k)
+        out = []
+        for x, p in zip(slots, self.op.inputs):
+            if isinstance(x, tuple):
+                dt = from_any(combo[p.name])
+                arr = np.atleast_1d(np.asarray(x[1], dtype=np.float32 if dt.short == "bfloat16" else dt.np_storage))
+                if dt.short == "bfloat16":
+                    import torch
+
+                    out.append(torch.from_numpy(arr).to(torch.bfloat16))
+                else:
+                    out.append(arr)
+            else:
+                out.append(x)
+        return out, scalars
 
     def _match_with_float64_narrowing(self, inputs: list[Any]) -> tuple[int | None, list[Any]]:
         """Float64 tensors (Python floats turned into tensors by a reference) are narrowed to the

@@ -153,8 +153,17 @@ def _eager_ops(model, inputs: list) -> dict:
             "output_bytes": sum(_nbytes(t) for t in _tensors(result))}
 
 
+def _benchmark_roots_on_path(task: Task) -> None:
+    """Let a task import its benchmark's own packages (NPUKernelBench's ``framework``): the task's
+    ancestor directories go at the end of sys.path."""
+    for parent in list(task.root.parents)[:5]:
+        if str(parent) not in sys.path and parent != Path("/"):
+            sys.path.append(str(parent))
+
+
 def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
     stubs.install()
+    _benchmark_roots_on_path(task)
     mod = _load_module("kgen_task_module", task.reference)
     prep = _load_module("kgen_task_prepare", task.prepare) if task.prepare else mod
     entries = []
@@ -202,6 +211,7 @@ def _load_tensor(meta: dict, cdir: Path) -> torch.Tensor:
 
 def check(task: Task, out: Path, index: int) -> dict:
     stubs.install()
+    _benchmark_roots_on_path(task)
     prep = _load_module("kgen_task_prepare", task.prepare) if task.prepare else _load_module("kgen_task_module", task.reference)
     entries = json.loads((out / "cases.json").read_text())
     entry = entries[index]

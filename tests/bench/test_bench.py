@@ -148,3 +148,10 @@ def test_kernel_named_like_a_c_library_function_builds(tmp_path):
     r = kgen("bench", str(task), "--json")
     assert r.returncode == 0, r.stderr + r.stdout[-2000:]
     assert json.loads(r.stdout)["cases"][0]["status"] == "pass"
+
+
+def test_numbers_and_lists_fill_missing_tensor_inputs_in_call_order():
+    r = kgen("bench", str(TASKS / "spec_list_input" / "kgen-task.toml"), "--json")
+    assert r.returncode == 0, r.stderr + r.stdout[-2000:]
+    (case,) = json.loads(r.stdout)["cases"]
+    assert case["status"] == "pass" and case["outputs"][0]["total"] == 40
