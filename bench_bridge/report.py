@@ -91,7 +91,8 @@ def render_text(rep: BenchReport) -> str:
         if rep.message:
             lines.append(rep.message)
         return "\n".join(lines)
-    header = f"{'case':>5}  {'shape':<24} {'dtype':<9} {'result':<6} {'max abs err':>12} {'max rel err':>12}  first mismatch"
+    w = max([5] + [len(str(c.case_id)) for c in rep.cases])
+    header = f"{'case':>{w}}  {'shape':<24} {'dtype':<9} {'result':<6} {'max abs err':>12} {'max rel err':>12}  first mismatch"
     lines += [header, "-" * len(header)]
     for c in rep.cases:
         shape = "x".join(str(d) for d in c.input_shapes[0]) if c.input_shapes else "-"
@@ -106,22 +107,22 @@ def render_text(rep: BenchReport) -> str:
             if bad is not None:
                 first = bad.reason or (f"{bad.name}{bad.first_mismatch}: got {bad.actual:g}, want {bad.expected:g}"
                                        if bad.first_mismatch is not None else "")
-            row = f"{c.case_id:>5}  {shape:<24} {dtype:<9} {c.status.upper():<6} {mabs:>12.3g} {mrel:>12.3g}  {first}"
+            row = f"{c.case_id:>{w}}  {shape:<24} {dtype:<9} {c.status.upper():<6} {mabs:>12.3g} {mrel:>12.3g}  {first}"
         else:
-            row = f"{c.case_id:>5}  {shape:<24} {dtype:<9} {c.status.upper():<6} {'-':>12} {'-':>12}  {c.message}"
+            row = f"{c.case_id:>{w}}  {shape:<24} {dtype:<9} {c.status.upper():<6} {'-':>12} {'-':>12}  {c.message}"
         lines.append(row)
         if c.status == "error" and c.outputs:
             lines.append(f"       {c.message}")
     perf_rows = [c for c in rep.cases if c.performance]
     if perf_rows:
         lines.append("")
-        lines.append(f"{'case':>5}  {'modelled us':>12} {'bound':<16} {'GM GB/s':>8} {'eager us':>10} {'speedup':>8}")
+        lines.append(f"{'case':>{w}}  {'modelled us':>12} {'bound':<16} {'GM GB/s':>8} {'eager us':>10} {'speedup':>8}")
         for c in perf_rows:
             p = c.performance
             eager = p.get("eager_us")
             sp = p.get("speedup_vs_eager")
             bound = str(p["bound"]).split(" (")[0]
-            lines.append(f"{c.case_id:>5}  {p['modelled_us']:>12.2f} {bound:<16} {p.get('achieved_gbps', 0):>8.1f} "
+            lines.append(f"{c.case_id:>{w}}  {p['modelled_us']:>12.2f} {bound:<16} {p.get('achieved_gbps', 0):>8.1f} "
                          f"{(f'{eager:.2f}' if eager is not None else '-'):>10} {(f'{sp:.2f}x' if sp else '-'):>8}")
         lines.append("(modelled by the emulator's performance model: docs/performance-model.md)")
     verdict = "CORRECT" if rep.correct else "INCORRECT"
