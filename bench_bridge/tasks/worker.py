@@ -229,6 +229,7 @@ def check(task: Task, out: Path, index: int) -> dict:
 
 def main(argv: list[str]) -> int:
     mode, task_json, outdir = argv[0], Path(argv[1]), Path(argv[2])
+    sys.argv = [sys.argv[0]]  # task code may parse the command line at import time (NPUKernelBench's framework does)
     task = Task.from_json_dict(json.loads(task_json.read_text()))
     try:
         if mode == "prepare":
