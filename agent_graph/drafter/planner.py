@@ -7,7 +7,6 @@ back to a model.
 from __future__ import annotations
 
 import copy
-import importlib.util
 import re
 import sys
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
 from bench_bridge.project.describe import snake_case
 from bench_bridge.tasks import Task
+from bench_bridge.tasks.pymodule import load_module
 
 RESERVED = {"t", "op", "workspace", "tiling", "rows", "cols", "colsPad", "rowsPerCore", "tileRows", "total", "perCore",
             "tileLen", "base", "span", "tileElems", "pb", "nb", "v", "b", "n", "off", "r", "o", "cnt"}
@@ -62,17 +62,6 @@ def op_type_for(name: str) -> str:
     return camel if camel.endswith("Custom") else camel + "Custom"
 
 
-def _load_module(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.pop(0)
-    return mod
-
-
 def _spec_inputs(params: dict) -> list[Any]:
     vals: list[Any] = []
     for inp in params["inputs"]:
@@ -94,12 +83,12 @@ def case_inputs(task: Task) -> list[tuple[list, list]]:
     from bench_bridge.tasks.csvcases import Row
 
     stubs.install()
-    mod = _load_module("kgen_drafter_reference", task.reference)
+    mod = load_module("kgen_drafter_reference", task.reference)
     out = []
     for i, case in enumerate(task.cases):
         torch.manual_seed(task.seed + i)
         if task.format == "npukernelbench":
-            prep = _load_module("kgen_drafter_prepare", task.prepare) if task.prepare else mod
+            prep = load_module("kgen_drafter_prepare", task.prepare) if task.prepare else mod
             row = Row(case.params)
             init = list(prep.get_init_inputs(row, device="cpu")) if hasattr(prep, "get_init_inputs") else []
             ins = prep.get_inputs(row, device="cpu")

@@ -20,12 +20,13 @@ def run(task_dir: Path, warmup: int, iters: int) -> dict:
 
     from bench_bridge.tasks import load_task
     from bench_bridge.tasks.csvcases import Row
-    from bench_bridge.tasks.worker import _as_list, _load_module
+    from bench_bridge.tasks.pymodule import load_module
+    from bench_bridge.tasks.worker import _as_list
     from bench_bridge.verify import compare
 
     task = load_task(task_dir)
-    mod = _load_module("kgen_task_module", task.reference)
-    prep = _load_module("kgen_task_prepare", task.prepare) if task.prepare else mod
+    mod = load_module("kgen_task_module", task.reference)
+    prep = load_module("kgen_task_prepare", task.prepare) if task.prepare else mod
     cases = []
     for index, case in enumerate(task.cases):
         torch.manual_seed(index)

@@ -13,7 +13,6 @@ files; nothing here trusts the task code beyond running it in this (limited) pro
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
 import sys
 import traceback
@@ -27,17 +26,7 @@ from bench_bridge import tensorio
 from bench_bridge.tasks import stubs
 from bench_bridge.tasks.csvcases import Row
 from bench_bridge.tasks.model import Task
-
-
-def _load_module(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.pop(0)
-    return mod
+from bench_bridge.tasks.pymodule import load_module
 
 
 def _where(exc: BaseException, task: Task) -> str:
@@ -164,8 +153,8 @@ def _benchmark_roots_on_path(task: Task) -> None:
 def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
     stubs.install()
     _benchmark_roots_on_path(task)
-    mod = _load_module("kgen_task_module", task.reference)
-    prep = _load_module("kgen_task_prepare", task.prepare) if task.prepare else mod
+    mod = load_module("kgen_task_module", task.reference)
+    prep = load_module("kgen_task_prepare", task.prepare) if task.prepare else mod
     entries = []
     for index, case in enumerate(task.cases):
         cdir = out / f"case_{index}"
@@ -212,7 +201,7 @@ def _load_tensor(meta: dict, cdir: Path) -> torch.Tensor:
 def check(task: Task, out: Path, index: int) -> dict:
     stubs.install()
     _benchmark_roots_on_path(task)
-    prep = _load_module("kgen_task_prepare", task.prepare) if task.prepare else _load_module("kgen_task_module", task.reference)
+    prep = load_module("kgen_task_prepare", task.prepare) if task.prepare else load_module("kgen_task_module", task.reference)
     entries = json.loads((out / "cases.json").read_text())
     entry = entries[index]
     cdir = out / entry["dir"]
