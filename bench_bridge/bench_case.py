@@ -181,12 +181,7 @@ class CaseRunner:
             if isinstance(x, tuple):
                 dt = from_any(combo[p.name])
                 arr = np.atleast_1d(np.asarray(x[1], dtype=np.float32 if dt.short == "bfloat16" else dt.np_storage))
-                if dt.short == "bfloat16":
-                    import torch
-
-                    out.append(torch.from_numpy(arr).to(torch.bfloat16))
-                else:
-                    out.append(arr)
+                out.append(tensorio.bf16_from_values(arr) if dt.short == "bfloat16" else arr)
             else:
                 out.append(x)
         return out, scalars
@@ -235,9 +230,7 @@ def _performance(trace_file: Path, eager: dict | None) -> dict:
 
 def _narrow(t: Any, short: str) -> Any:
     if short == "bfloat16":
-        import torch
-
-        return torch.from_numpy(np.asarray(t, dtype=np.float32)).to(torch.bfloat16)
+        return tensorio.bf16_from_values(t)
     return np.asarray(t).astype(np.float16 if short == "float16" else np.float32)
 
 
@@ -264,9 +257,4 @@ def _as_numpy(t: Any) -> np.ndarray:
 
 
 def _load_tensor(meta: dict, cdir: Path) -> Any:
-    arr = tensorio.load(cdir / meta["file"])
-    if meta["dtype"] == "bfloat16":
-        import torch
-
-        return torch.from_numpy(arr.view(np.int16).copy()).view(torch.bfloat16)
-    return arr
+    return tensorio.load_for_op(cdir / meta["file"], meta["dtype"])

@@ -38,3 +38,23 @@ def as_float(arr: np.ndarray, dtype_name: str) -> np.ndarray:
     if arr.dtype == np.bool_:
         return arr.astype(np.float64)
     return arr.astype(np.float64)
+
+
+def bf16_from_bits(bits: np.ndarray):
+    """A torch bfloat16 tensor from its uint16 bit patterns (exact)."""
+    import torch
+
+    return torch.from_numpy(np.ascontiguousarray(bits).view(np.int16).copy()).view(torch.bfloat16)
+
+
+def bf16_from_values(values) -> "object":
+    """A torch bfloat16 tensor rounded (to nearest even) from float values."""
+    import torch
+
+    return torch.from_numpy(np.asarray(values, dtype=np.float32)).to(torch.bfloat16)
+
+
+def load_for_op(path: Path, dtype_name: str):
+    """An input as an op run takes it: a numpy array, or a torch tensor for bfloat16 (numpy has none)."""
+    arr = load(path)
+    return bf16_from_bits(arr) if canonical(dtype_name) == "bfloat16" else arr

@@ -192,10 +192,8 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
 
 
 def _load_tensor(meta: dict, cdir: Path) -> torch.Tensor:
-    arr = tensorio.load(cdir / meta["file"])
-    if meta["dtype"] == "bfloat16":
-        return torch.from_numpy(arr.view(np.int16).copy()).view(torch.bfloat16)
-    return torch.from_numpy(arr.copy())
+    t = tensorio.load_for_op(cdir / meta["file"], meta["dtype"])
+    return t if isinstance(t, torch.Tensor) else torch.from_numpy(t.copy())
 
 
 def check(task: Task, out: Path, index: int) -> dict:
