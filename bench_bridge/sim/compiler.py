@@ -66,6 +66,10 @@ def _sha(*parts: bytes | str) -> str:
 def _headers_digest() -> str:
     """Digest of every emulator header: a change invalidates the PCH and cached builds."""
     h = hashlib.sha256()
+    # the headers' location is part of the key: g++ records absolute header paths in a PCH and in
+    # diagnostics, and kgen maps emulator-header diagnostics back to user code by that location, so
+    # a cache shared by two checkouts must not hand one checkout's PCH to the other
+    h.update(str(INCLUDE_DIR.resolve()).encode())
     for p in sorted(INCLUDE_DIR.rglob("*.h")):
         h.update(str(p.relative_to(INCLUDE_DIR)).encode())
         h.update(p.read_bytes())
