@@ -1,0 +1,82 @@
+"""The agent's public API: every front end (``kgen generate``, the TUI, the LSP) calls these functions.
+
+    run(Request(task="examples/tasks/add/kgen-task.toml"), ModelSettings(), AgentSettings(), on_event=print)
+    resume(run_id, model, agent)            # continue an interrupted run from its last completed node
+    list_runs(agent)                        # the runs under AgentSettings.data_dir/runs/
+    repair_project(project, task, model, agent)   # build + verify an existing op project, repair on findings
+
+Events (agent_graph.events) are delivered to ``on_event`` and appended to the run folder's
+``events.jsonl``; ``RunFinished`` comes exactly once. ``cancel`` is honoured between nodes, while the
+model streams and between shape cases; a cancelled or failed run stays resumable.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_graph.events import EventSink
+from agent_graph.settings import AgentSettings, ModelSettings
+
+
+@dataclass
+class Request:
+    task: str | None = None        # path: NPUKernelBench task dir | KernelBench .py | kgen spec .toml
+    words: str | None = None       # free text (needs a model: it writes the reference + cases)
+    output: Path | None = None     # where the final project goes (default ./kgen-out/<task>)
+
+
+@dataclass
+class RunOutcome:
+    run_id: str
+    status: str                    # "verified" | "failed" | "unsupported" | "cancelled" | "error"
+    message: str                   # one line a user reads
+    project: Path | None           # the final project (None when no candidate was built)
+    report: dict | None            # bench_bridge BenchReport.to_dict() of the final project
+
+
+@dataclass
+class RunInfo:
+    run_id: str
+    task: str
+    status: str                    # as RunOutcome.status, or "running" (or interrupted: resumable)
+    model: str
+    started: float                 # time.time()
+    updated: float
+
+
+def _ignore(_e) -> None:
+    return None
+
+
+def run(request: Request, model: ModelSettings, agent: AgentSettings, on_event: EventSink = _ignore,
+        cancel: threading.Event | None = None, run_id: str | None = None) -> RunOutcome:
+    """Run the graph for ``request`` to its end (or until cancelled / a model error)."""
+    from agent_graph.driver import start_run
+
+    return start_run(request, model, agent, on_event, cancel, run_id)
+
+
+def resume(run_id: str, model: ModelSettings, agent: AgentSettings, on_event: EventSink = _ignore,
+           cancel: threading.Event | None = None) -> RunOutcome:
+    """Continue run ``run_id`` from its last completed node (LangGraph SQLite checkpoint)."""
+    from agent_graph.driver import resume_run
+
+    return resume_run(run_id, model, agent, on_event, cancel)
+
+
+def list_runs(agent: AgentSettings) -> list[RunInfo]:
+    """Runs recorded under ``agent.data_dir/runs``, newest first."""
+    from agent_graph.runs import list_run_infos
+
+    return list_run_infos(agent.data_dir)
+
+
+def repair_project(project: Path, task: str | None, model: ModelSettings, agent: AgentSettings,
+                   on_event: EventSink = _ignore, cancel: threading.Event | None = None) -> RunOutcome:
+    """Build and verify an existing op project against ``task`` (default: the project's own
+    ``kgen-task.toml``), repairing it on diagnostics and wrong results; the fixed files are written
+    back to ``project`` only when they are better than what was there."""
+    from agent_graph.driver import start_repair
+
+    return start_repair(Path(project), task, model, agent, on_event, cancel)
