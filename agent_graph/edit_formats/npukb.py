@@ -1,0 +1,50 @@
+"""NPUKernelBench's reply format (the one KernelGen-LM was trained on).
+
+Each file is a header line naming its project path between runs of ``=``, followed by a fenced block::
+
+    ================== op_host/add_custom_tiling.h ==================
+    ```cpp
+    ...
+    ```
+
+Tolerated: any number (>= 3) of ``=``, markdown decoration around the header (``#``, ``**``), blank
+lines between the header and the fence, and a header followed by bare code (no fence) up to the next
+header or the end of the reply.
+"""
+from __future__ import annotations
+
+import re
+
+from agent_graph.edit_formats.common import Block, scan_fences
+
+NAME = "npukb"
+_HEADER = re.compile(r"^[\s#>*]*={3,}\s*[`*]*(?P<path>[^=`*\s][^=`*]*?)[`*]*\s*={3,}[\s*]*$")
+
+
+def header_line(path: str) -> str:
+    """The header line for ``path`` exactly as NPUKernelBench's template writes it."""
+    return f"================== {path} =================="
+
+
+def find_blocks(text: str) -> list[Block]:
+    lines = text.split("\n")
+    headers = [(i, m.group("path").strip()) for i, line in enumerate(lines) if (m := _HEADER.match(line))]
+    if not headers:
+        return []
+    fences = {f.start: f for f in scan_fences(lines)}
+    blocks: list[Block] = []
+    for n, (i, path) in enumerate(headers):
+        nxt = headers[n + 1][0] if n + 1 < len(headers) else len(lines)
+        j = i + 1
+        while j < nxt and not lines[j].strip():
+            j += 1
+        if j in fences:
+            f = fences[j]
+            blocks.append(Block(path=path, content=f.body, closed=f.end is not None, where="header"))
+        else:
+            body = "\n".join(lines[j:nxt]).strip("\n")
+            if body.strip():
+                blocks.append(Block(path=path, content=body, closed=True, where="header"))
+            else:
+                blocks.append(Block(path=path, content="", closed=True, where="header"))
+    return blocks
