@@ -90,6 +90,9 @@ def initialized(ls: KgenServer, params: T.InitializedParams) -> None:
 
         symbols.all()
         parse("")
+        from lsp import overloads
+
+        overloads.emulator()
     except Exception:   # noqa: BLE001
         log.exception("warm-up failed")
 
