@@ -127,8 +127,9 @@ class ChatClient:
         except httpx.TimeoutException:
             raise ModelError("timeout", f"the model server at {self.url} did not answer GET /models in time") from None
         except httpx.HTTPError as e:
-            raise ModelError("connection", f"cannot reach the model server at {self.url} ({_one_line(e) or type(e).__name__}); "
-                             "is it running? (start one with 'kgen serve')") from None
+            reason = "connection refused" if "refused" in str(e).lower() else (_one_line(e, 120) or type(e).__name__)
+            raise ModelError("connection", f"cannot reach the model server at {self.url} ({reason}); is it running? "
+                             "(start one with 'kgen serve', or check --llm / KGEN_LLM_URL)") from None
         if r.status_code >= 400:
             raise ModelError("http", f"the model server answered GET /models with HTTP {r.status_code}: "
                              f"{_server_message(r, r.reason_phrase)}")
@@ -181,6 +182,8 @@ class ChatClient:
                         if text:
                             events.put(("token", text))
                         finish = (chunk.response_metadata or {}).get("finish_reason") or finish
+                    if not finish:      # vLLM ends every stream with a finish_reason: the connection was cut
+                        raise httpx.RemoteProtocolError("stream ended without a finish_reason")
                     events.put(("done", finish))
                 else:
                     msg = llm.invoke(lc_messages)
@@ -224,35 +227,46 @@ class ChatClient:
         return ModelReply(text=text, finish_reason=finish, seconds=time.monotonic() - start, streamed=streamed)
 
     def _map_error(self, e: BaseException) -> ModelError:
+        """One ModelError for a failure raised anywhere in langchain-openai / openai / httpx (their wrappers
+        chain the original exception, so the whole chain is looked at)."""
         import openai
 
-        where = self.describe()
         if isinstance(e, ModelError):
             return e
-        if isinstance(e, openai.APITimeoutError):
+        chain: list[BaseException] = []
+        cur: BaseException | None = e
+        while cur is not None and cur not in chain:
+            chain.append(cur)
+            cur = cur.__cause__ or cur.__context__
+
+        def first(*types: type) -> BaseException | None:
+            return next((x for x in chain if isinstance(x, types)), None)
+
+        where = self.describe()
+        if first(openai.APITimeoutError, httpx.TimeoutException, TimeoutError):
             return ModelError("timeout", f"{where} did not answer within {self.settings.timeout:g} s")
-        if isinstance(e, openai.APIConnectionError):
-            cause = e.__cause__ or e.__context__
-            if isinstance(cause, (httpx.RemoteProtocolError, httpx.ReadError)):
-                return ModelError("connection", f"the model server at {self.url} closed the connection before the "
-                                  "reply was complete")
-            return ModelError("connection", f"cannot reach the model server at {self.url} "
-                              f"({_one_line(cause or e)}); is it running? (start one with 'kgen serve')")
-        if isinstance(e, openai.APIStatusError):
-            msg = _server_message(e.response, _one_line(e.message))
+        status = first(openai.APIStatusError)
+        if isinstance(status, openai.APIStatusError):
+            msg = _server_message(status.response, _one_line(status.message))
             hint = ""
-            if e.status_code == 404 and "model" in msg.lower():
+            if status.status_code == 404 and "model" in msg.lower():
                 hint = " (check the model name: 'kgen config' shows it; GET /models lists the served ones)"
-            elif e.status_code in (401, 403):
+            elif status.status_code in (401, 403):
                 hint = " (check the API key: model.api_key or KGEN_API_KEY)"
-            return ModelError("http", f"the model server answered HTTP {e.status_code}: {msg}{hint}")
-        if isinstance(e, (httpx.RemoteProtocolError, httpx.ReadError)):
+            return ModelError("http", f"the model server answered HTTP {status.status_code}: {msg}{hint}")
+        if first(httpx.RemoteProtocolError, httpx.ReadError, ConnectionResetError, BrokenPipeError):
             return ModelError("connection", f"the model server at {self.url} closed the connection before the "
                               "reply was complete")
-        if isinstance(e, httpx.TimeoutException):
-            return ModelError("timeout", f"{where} did not answer within {self.settings.timeout:g} s")
-        if isinstance(e, (json.JSONDecodeError, openai.APIResponseValidationError, KeyError, TypeError,
-                          AttributeError, ValueError)):
+        if first(httpx.ConnectError, ConnectionRefusedError, openai.APIConnectionError, httpx.TransportError):
+            root = chain[-1]
+            reason = _one_line(root, 120) if not isinstance(root, openai.APIConnectionError) else "connection error"
+            if isinstance(root, ConnectionRefusedError) or "refused" in reason.lower():
+                reason = "connection refused"
+            return ModelError("connection", f"cannot reach the model server at {self.url} ({reason}); "
+                              "is it running? (start one with 'kgen serve', or check --llm / KGEN_LLM_URL)")
+        bad = first(json.JSONDecodeError, openai.APIResponseValidationError)
+        if bad is not None:
             return ModelError("bad-response", f"{where} sent a reply that is not OpenAI chat JSON "
-                              f"({type(e).__name__}: {_one_line(e, 160)})")
-        return ModelError("bad-response", f"{where} failed: {type(e).__name__}: {_one_line(e, 200)}")
+                              f"({type(bad).__name__}: {_one_line(bad, 160)})")
+        return ModelError("bad-response", f"{where} sent a reply kgen cannot read ({type(e).__name__}: "
+                          f"{_one_line(e, 200)})")
