@@ -1,0 +1,174 @@
+"""Running the graph for agent_graph.api: run folders, the SQLite checkpointer, cancel, outcomes.
+
+A run's state is checkpointed after every node (LangGraph SqliteSaver at data_dir/checkpoints.sqlite,
+thread_id = run id). Whatever stops a run early — a cancel, a model error, a killed process — leaves the
+last completed node's checkpoint, and ``resume_run`` continues from the node after it."""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import traceback
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+
+from agent_graph.events import Event, EventSink, RunFinished, RunStarted
+from agent_graph.nodes.context import Cancelled, Ctx, RunError
+from agent_graph.runs import RunFolder, new_run_id
+from agent_graph.settings import AgentSettings, ModelSettings
+
+RECURSION_LIMIT = 400
+
+
+def model_label(model: ModelSettings) -> str:
+    return f"{model.name} @ {model.url}" if model.configured else "offline drafter"
+
+
+@contextmanager
+def checkpointer(data_dir: Path):
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(data_dir / "checkpoints.sqlite"), check_same_thread=False, timeout=60)
+    try:
+        yield SqliteSaver(conn)
+    finally:
+        conn.close()
+
+
+def model_error_types() -> tuple:
+    """The model client's error class (absent until agent_graph.llm is installed: nothing to catch)."""
+    try:
+        from agent_graph.llm.client import ModelError
+    except ImportError:
+        return ()
+    return (ModelError,)
+
+
+def _task_name(task: str) -> str:
+    from bench_bridge.tasks import TaskError, load_task
+
+    try:
+        return load_task(Path(task)).name
+    except (TaskError, OSError):
+        p = Path(task)
+        return p.parent.name if p.name == "kgen-task.toml" else p.stem
+
+
+def _settings_record(model: ModelSettings, agent: AgentSettings) -> dict:
+    m = asdict(model)
+    m.pop("api_key", None)
+    return {"model": m, "agent": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(agent).items()}}
+
+
+def start_run(request, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
+              cancel: threading.Event | None, run_id: str | None):
+    label = request.task or request.words or ""
+    name = _task_name(request.task) if request.task else "words"
+    run_id = run_id or new_run_id(name)
+    task = str(Path(request.task).resolve()) if request.task else ""
+    output = Path(request.output) if request.output else Path("kgen-out") / name
+    state = {"run_id": run_id, "mode": "model" if model.configured else "offline", "task": task,
+             "output": str(output.resolve()), "status": "running", "candidates": [], "docs": []}
+    return _begin(run_id, label, state, {"task": task, "words": request.words, "output": state["output"]},
+                  model, agent, on_event, cancel)
+
+
+def start_repair(project: Path, task: str | None, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
+                 cancel: threading.Event | None):
+    project = project.resolve()
+    spec = Path(task) if task else project / "kgen-task.toml"
+    run_id = new_run_id(f"fix-{project.name}")
+    state = {"run_id": run_id, "mode": "fix", "task": str(spec.resolve()) if spec.exists() else "",
+             "fix_project": str(project), "output": str(project), "status": "running", "candidates": [], "docs": []}
+    if not spec.exists():
+        state["task"] = ""
+    return _begin(run_id, f"fix {project}", state, {"task": state["task"], "fix_project": str(project),
+                                                     "output": str(project)}, model, agent, on_event, cancel)
+
+
+def _begin(run_id, label, state, request_record, model, agent, on_event, cancel):
+    folder = RunFolder(agent.data_dir, run_id)
+    state["run_dir"] = str(folder.dir)
+    folder.create({**request_record, "label": label, **_settings_record(model, agent)}, label, model_label(model))
+    return _drive(folder, label, state, model, agent, on_event, cancel, resumed=False)
+
+
+def resume_run(run_id: str, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
+               cancel: threading.Event | None):
+    from agent_graph.api import RunOutcome
+
+    folder = RunFolder(agent.data_dir, run_id)
+    if not folder.exists:
+        return RunOutcome(run_id, "error", f"no run {run_id} under {folder.dir.parent}", None, None)
+    req = folder.request()
+    return _drive(folder, req.get("label", req.get("task", "")), None, model, agent, on_event, cancel, resumed=True)
+
+
+def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSettings, agent: AgentSettings,
+           on_event: EventSink, cancel: threading.Event | None, resumed: bool):
+    from agent_graph.graph import build_graph
+
+    def emit(ev: Event) -> None:
+        folder.record(ev)
+        try:
+            on_event(ev)
+        except Exception:  # noqa: BLE001 — a front end's rendering bug must not stop the run
+            pass
+
+    ctx = Ctx(model=model, agent=agent, folder=folder, emit=emit, cancel=cancel or threading.Event())
+    (folder.dir / "pid").write_text(str(os.getpid()))
+    emit(RunStarted(folder.run_id, str(folder.dir), model_label(model), label, resumed))
+    status, message, values = "error", "", {}
+    config = {"configurable": {"thread_id": folder.run_id}, "recursion_limit": RECURSION_LIMIT}
+    with checkpointer(agent.data_dir) as saver:
+        graph = build_graph(ctx, saver)
+        try:
+            if resumed and not graph.get_state(config).next:
+                snap = graph.get_state(config).values
+                if not snap:
+                    raise RunError(f"run {folder.run_id} has no checkpoint to resume from")
+            else:
+                for _ in graph.stream(initial, config, stream_mode="updates"):
+                    ctx.check_cancel()
+            values = graph.get_state(config).values
+            status, message = values.get("status", "failed"), values.get("message", "")
+        except Cancelled:
+            status, message = "cancelled", f"cancelled: continue with kgen generate --resume {folder.run_id}"
+        except RunError as e:
+            status, message = "error", str(e)
+        except model_error_types() as e:
+            status, message = "error", f"model error: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+        except Exception as e:  # noqa: BLE001 — one line for the user, the traceback in the run folder
+            (folder.dir / "error.txt").write_text(traceback.format_exc())
+            status, message = "error", f"internal error: {type(e).__name__}: {e}".splitlines()[0]
+        if status not in ("verified", "failed", "unsupported", "error", "cancelled"):
+            status = "failed"
+        if not values:
+            try:
+                values = graph.get_state(config).values or {}
+            except Exception:  # noqa: BLE001
+                values = {}
+    return _finish(folder, emit, status, message, values)
+
+
+def _finish(folder: RunFolder, emit, status: str, message: str, values: dict):
+    from agent_graph.api import RunOutcome
+
+    project = Path(values["project"]) if values.get("project") and status in ("verified", "failed") else None
+    report = None
+    rp = folder.dir / "final" / "report.json"
+    if project is not None and rp.exists():
+        report = json.loads(rp.read_text())
+    if status in ("cancelled", "error") and values.get("best", {}) and values["best"].get("project"):
+        project_str = values["best"]["project"]
+    else:
+        project_str = str(project) if project else ""
+    emit(RunFinished(folder.run_id, status, message, project_str))
+    try:
+        (folder.dir / "pid").unlink()
+    except OSError:
+        pass
+    return RunOutcome(folder.run_id, status, message, project, report)

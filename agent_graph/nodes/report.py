@@ -1,0 +1,69 @@
+"""report: the final project and its report. The best candidate's project is copied to the run folder's
+``final/`` and to the requested output folder with ``report.json`` (docs/report-schema.md); a Report
+event carries the report. (RunFinished is sent by the driver once the graph has ended.)
+
+In fix mode the output is the user's own project: only its op sources are rewritten, and only when a
+repaired version ranks above the original."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from agent_graph.events import Report
+from agent_graph.nodes.context import Ctx
+from agent_graph.nodes.project_files import OP_DIRS
+from agent_graph.state import GraphState
+
+
+def _replace_project(src: Path, dest: Path) -> None:
+    dest.mkdir(parents=True, exist_ok=True)
+    for sub in OP_DIRS:
+        if (dest / sub).is_dir():
+            shutil.rmtree(dest / sub)
+    shutil.copytree(src, dest, dirs_exist_ok=True)
+
+
+def _write_back(best: dict, dest: Path) -> None:
+    for rel, text in best["files"].items():
+        p = dest / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if not p.exists() or p.read_text(errors="replace") != text:
+            p.write_text(text)
+
+
+def report_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
+    status = state.get("status") or "running"
+    best = state.get("best")
+    if status in ("unsupported", "error") or not best:
+        if status == "running":
+            notes = [c.get("note", "") for c in state.get("candidates", []) if c.get("note")]
+            return {"status": "failed", "message": notes[0] if notes else "no candidate could be built"}, "nothing built"
+        return {}, status
+    final = ctx.run_dir / "final"
+    if final.exists():
+        shutil.rmtree(final)
+    shutil.copytree(best["project"], final)
+    data = json.loads(Path(best["report_path"]).read_text()) if best.get("report_path") else None
+    if data is not None:
+        (final / "report.json").write_text(json.dumps(data, indent=2) + "\n")
+    out = Path(state["output"])
+    if state.get("mode") == "fix":
+        if best.get("round", 0) > 0:
+            _write_back(best, out)
+    else:
+        _replace_project(final, out)
+    verified = best.get("verdict") == "verified"
+    op = state["spec"]["op_type"]
+    if verified:
+        msg = f"{op} verified: {best.get('passed')}/{best.get('total')} cases correct (round {best.get('round')})"
+    else:
+        cand = next((c for c in state.get("candidates", []) if c.get("id") == best.get("id")), {})
+        why = cand.get("note") or "not verified"
+        msg = (f"{op} not verified: best candidate {'compiled' if best.get('compiled') else 'did not compile'}, "
+               f"{best.get('passed', 0)}/{best.get('total', 0)} cases correct; {why}")
+    if data is not None:
+        ctx.emit(Report(data, str(out)))
+    update = {"status": "verified" if verified else "failed", "message": msg, "project": str(out),
+              "report": None}
+    return update, msg

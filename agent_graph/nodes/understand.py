@@ -1,0 +1,34 @@
+"""understand: the request -> a TaskSpec reference (name, format, op type, shape cases).
+
+A task path is read with bench_bridge.tasks.load_task (NPUKernelBench dir, KernelBench .py, kgen spec).
+A request in words alone needs a model to write the reference and the cases; without one, or until
+that flow exists, the run ends with a clear message."""
+from __future__ import annotations
+
+from agent_graph.nodes.context import Ctx
+from agent_graph.state import GraphState, TaskSpecRef
+
+
+def understand(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
+    from agent_graph.drafter.planner import op_type_for
+    from bench_bridge.project import describe_project, snake_case
+    from bench_bridge.tasks import TaskError
+
+    path = state.get("task") or ""
+    if not path:
+        msg = ("a request in words needs a model to write the PyTorch reference and the shape cases (--llm URL)"
+               if ctx.offline else "requests in words are not supported yet: write a kgen spec (see docs/agent.md)")
+        return {"status": "error", "message": msg}, "no task"
+    try:
+        task = ctx.task(path)
+    except TaskError as e:
+        return {"status": "error", "message": str(e)}, "cannot read the task"
+    op_type = op_type_for(task.name)
+    if state.get("mode") == "fix":
+        op = describe_project(__import__("pathlib").Path(state["fix_project"]))
+        if op.op_type:
+            op_type = op.op_type
+    spec = TaskSpecRef(path=path, name=task.name, format=task.format, op_type=op_type, op_name=snake_case(op_type),
+                       cases=len(task.cases), case_ids=[c.id for c in task.cases],
+                       description=(task.description or "").strip())
+    return {"spec": spec}, f"{task.name} ({task.format}, {len(task.cases)} case(s))"

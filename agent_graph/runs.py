@@ -1,0 +1,171 @@
+"""Run ids and run folders.
+
+    <data_dir>/runs/<run_id>/
+        request.json         the request and the settings it ran with (api key left out)
+        run.json             status line: task, model, status, started, updated (kgen runs reads it)
+        events.jsonl         every event, one JSON object a line (agent_graph.events.to_dict)
+        rounds/<n>[-s<k>]/   one folder per candidate version: n = round (0 = draft), k = sample (k >= 1)
+            prompt.json      the chat messages sent to the model
+            reply.md         the model's reply
+            files/           the candidate's project (op_host/, op_kernel/, CMakeLists.txt, <op>.json)
+            diagnostics.json build diagnostics
+            report.json      bench report of this version (docs/report-schema.md)
+        final/               the final project (also copied to the requested output folder)
+    <data_dir>/checkpoints.sqlite   LangGraph checkpoints, thread_id = run_id
+"""
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from agent_graph.events import Event, RunFinished, RunStarted, to_dict
+
+
+def runs_root(data_dir: Path) -> Path:
+    return Path(data_dir) / "runs"
+
+
+def new_run_id(task_label: str) -> str:
+    """``YYYYMMDD-HHMMSS-<task>-<4 hex>``: sortable by start time, readable, unique."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", task_label).strip("-").lower()[:24] or "run"
+    return f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}-{secrets.token_hex(2)}"
+
+
+def round_dir_name(round_no: int, sample: int) -> str:
+    return f"{round_no}" if sample == 0 else f"{round_no}-s{sample}"
+
+
+@dataclass
+class RunInfoRecord:
+    run_id: str
+    task: str
+    status: str
+    model: str
+    started: float
+    updated: float
+
+
+class RunFolder:
+    """One run's folder; appends events and keeps run.json's status current. Thread-safe."""
+
+    def __init__(self, data_dir: Path, run_id: str):
+        self.run_id = run_id
+        self.dir = runs_root(data_dir) / run_id
+        self._lock = threading.Lock()
+
+    @property
+    def exists(self) -> bool:
+        return (self.dir / "request.json").is_file()
+
+    def create(self, request: dict, task_label: str, model_label: str) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        (self.dir / "request.json").write_text(json.dumps(request, indent=2, default=str) + "\n")
+        now = time.time()
+        self._write_info(RunInfoRecord(self.run_id, task_label, "running", model_label, now, now))
+
+    def request(self) -> dict:
+        return json.loads((self.dir / "request.json").read_text())
+
+    def info(self) -> RunInfoRecord | None:
+        try:
+            return RunInfoRecord(**json.loads((self.dir / "run.json").read_text()))
+        except (OSError, ValueError, TypeError):
+            return None
+
+    def _write_info(self, info: RunInfoRecord) -> None:
+        tmp = self.dir / "run.json.tmp"
+        tmp.write_text(json.dumps(asdict(info)) + "\n")
+        tmp.replace(self.dir / "run.json")
+
+    def set_status(self, status: str, model_label: str | None = None) -> None:
+        with self._lock:
+            info = self.info()
+            if info is None:
+                return
+            info.status = status
+            if model_label:
+                info.model = model_label
+            info.updated = time.time()
+            self._write_info(info)
+
+    def record(self, ev: Event) -> None:
+        """Append ``ev`` to events.jsonl (and track the status in run.json)."""
+        with self._lock:
+            with open(self.dir / "events.jsonl", "a") as f:
+                f.write(json.dumps(to_dict(ev), default=str) + "\n")
+        if isinstance(ev, RunFinished):
+            self.set_status(ev.status)
+        elif isinstance(ev, RunStarted):
+            self.set_status("running", ev.model)
+
+    def events(self) -> list[dict]:
+        p = self.dir / "events.jsonl"
+        if not p.exists():
+            return []
+        out = []
+        for line in p.read_text().splitlines():
+            try:
+                out.append(json.loads(line))
+            except ValueError:
+                pass   # a line cut short by a killed process
+        return out
+
+    # ---- rounds --------------------------------------------------------------------------------
+
+    def round_dir(self, round_no: int, sample: int) -> Path:
+        d = self.dir / "rounds" / round_dir_name(round_no, sample)
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+    def save_json(self, round_no: int, sample: int, name: str, data) -> Path:
+        p = self.round_dir(round_no, sample) / name
+        p.write_text(json.dumps(data, indent=2, default=str) + "\n")
+        return p
+
+    def save_text(self, round_no: int, sample: int, name: str, text: str) -> Path:
+        p = self.round_dir(round_no, sample) / name
+        p.write_text(text)
+        return p
+
+
+def list_run_infos(data_dir: Path) -> list:
+    """Every run under ``data_dir/runs`` as ``agent_graph.api.RunInfo``, newest first. A run whose
+    process died while running shows status "interrupted" (it can be resumed)."""
+    from agent_graph.api import RunInfo
+
+    root = runs_root(data_dir)
+    if not root.is_dir():
+        return []
+    out = []
+    for d in root.iterdir():
+        info = RunFolder(data_dir, d.name).info()
+        if info is None:
+            continue
+        status = info.status
+        if status == "running" and not _alive(d):
+            status = "interrupted"
+        out.append(RunInfo(info.run_id, info.task, status, info.model, info.started, info.updated))
+    out.sort(key=lambda r: r.started, reverse=True)
+    return out
+
+
+def _alive(run_dir: Path) -> bool:
+    """Whether the process that owns a running run is still there (pid file written by the driver)."""
+    import os
+
+    try:
+        pid = int((run_dir / "pid").read_text())
+    except (OSError, ValueError):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return pid != 0
