@@ -6,9 +6,11 @@ import sys
 from typing import Callable, NoReturn
 
 from assistant.commands import bench as bench_cmd
+from assistant.commands import config as config_cmd
 from assistant.commands import docs as docs_cmd
 from assistant.commands import generate as generate_cmd
 from assistant.commands import lsp as lsp_cmd
+from assistant.commands import serve as serve_cmd
 from assistant.commands import sim as sim_cmd
 
 EXIT_USAGE = 2
@@ -35,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench_cmd.register(sub)
     generate_cmd.register(sub)
     lsp_cmd.register(sub)
+    config_cmd.register(sub)
+    serve_cmd.register(sub)
     return p
 
 
