@@ -10,6 +10,7 @@ from assistant.commands import config as config_cmd
 from assistant.commands import docs as docs_cmd
 from assistant.commands import generate as generate_cmd
 from assistant.commands import lsp as lsp_cmd
+from assistant.commands import runs as runs_cmd
 from assistant.commands import serve as serve_cmd
 from assistant.commands import sim as sim_cmd
 
@@ -36,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     docs_cmd.register(sub)
     bench_cmd.register(sub)
     generate_cmd.register(sub)
+    runs_cmd.register(sub)
     lsp_cmd.register(sub)
     config_cmd.register(sub)
     serve_cmd.register(sub)
