@@ -35,7 +35,6 @@ def _offline(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     from agent_graph.drafter import Unsupported, draft, write_project
 
     spec = state["spec"]
-    ctx.emit(Note("no model configured: using the offline drafter"))
     d = ctx.cache.get("draft") or draft(ctx.task(spec["path"]))
     if isinstance(d, Unsupported):
         return {"status": "unsupported", "message": str(d)}, f"unsupported: {d}"

@@ -5,6 +5,7 @@ template are the plan (and in offline mode its drafted files are kept for the dr
 not, a model run plans free-form; an offline run ends here as "unsupported" with the drafter's reason."""
 from __future__ import annotations
 
+from agent_graph.events import Note
 from agent_graph.nodes.context import Ctx
 from agent_graph.state import GraphState, PlanInfo
 
@@ -31,6 +32,8 @@ def plan(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     if state.get("mode") == "fix":
         return {"plan": PlanInfo(category="existing project", strategy="repair the given project", template="",
                                  apis=[])}, "repair an existing project"
+    if ctx.offline:
+        ctx.emit(Note("no model configured: using the offline drafter"))
     d = draft(task)
     if isinstance(d, Unsupported):
         if ctx.offline:

@@ -45,9 +45,10 @@ def report_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
         shutil.rmtree(final)
     shutil.copytree(best["project"], final)
     data = json.loads(Path(best["report_path"]).read_text()) if best.get("report_path") else None
-    if data is not None:
-        (final / "report.json").write_text(json.dumps(data, indent=2) + "\n")
     out = Path(state["output"])
+    if data is not None:
+        data["project"] = str(out)   # the same files as the round's project, where the user finds them
+        (final / "report.json").write_text(json.dumps(data, indent=2) + "\n")
     if state.get("mode") == "fix":
         if best.get("round", 0) > 0:
             _write_back(best, out)

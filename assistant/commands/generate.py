@@ -1,87 +1,162 @@
-"""``kgen generate TASK``: draft an AscendC custom-op project for a task, then build, run and verify it.
+"""``kgen generate TASK``: the agent (agent_graph.api) drafts an AscendC custom-op project for a task,
+builds it, repairs it, verifies every shape case against the reference and benchmarks it.
 
-Without a model (``--offline``, or when no model is configured) the offline drafter writes the project
-from its templates (agent_graph.drafter); the project is then benched on every shape case with
-``bench_bridge.bench`` and the project + report (docs/report-schema.md) are written to DIR.
+With a model (``--llm URL`` or the ``model.url`` setting) the LangGraph agent drafts and repairs with
+it; without one the offline drafter's templates are used, and the command says so. Progress goes to
+stderr (assistant/commands/agent_render.py); the report table (or ``--json``) to stdout. Exit status:
+0 verified, 1 not verified (or the model failed), 2 usage error, 3 unsupported, 130 interrupted.
 """
 from __future__ import annotations
 
 import argparse
-import os
+import dataclasses
 import sys
+import threading
 import time
 from pathlib import Path
 
 EXIT_USAGE = 2
+EXIT_CODES = {"verified": 0, "failed": 1, "error": 1, "unsupported": 3, "cancelled": 130}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("generate", help="draft an op project for a task, then build, run and verify it")
-    p.add_argument("task", metavar="TASK", help="NPUKernelBench task dir, KernelBench .py or kgen spec (.toml)")
+    p = sub.add_parser("generate", help="draft an op project for a task, then build, repair, verify and benchmark it")
+    p.add_argument("task", metavar="TASK", nargs="?", help="NPUKernelBench task dir, KernelBench .py or kgen spec (.toml)")
     p.add_argument("--offline", action="store_true", help="use the offline drafter (templates, no model)")
-    p.add_argument("--llm", metavar="URL", help="model endpoint (the LLM agent is not available yet)")
+    p.add_argument("--llm", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM)")
+    p.add_argument("--model", metavar="NAME", help="served model name (default from the settings)")
+    p.add_argument("--samples", type=int, metavar="K", help="draft K candidates in parallel, keep the best verified")
+    p.add_argument("--max-build-repairs", type=int, metavar="N", help="repair rounds on build errors (default 4)")
+    p.add_argument("--max-correctness-repairs", type=int, metavar="N", help="repair rounds on wrong results (default 3)")
+    p.add_argument("--resume", metavar="RUN_ID", help="continue an interrupted run (kgen runs lists them)")
     p.add_argument("--backend", choices=["sim"], default="sim", help="sim: CPU emulator (default)")
     p.add_argument("-o", "--output", metavar="DIR", help="where to write the project and report.json (default: ./kgen-out/<task>)")
     p.add_argument("--json", action="store_true", help="print the report as JSON (schema: docs/report-schema.md)")
     p.add_argument("--profile", action="store_true", help="also model each case's time and the speedup over PyTorch eager")
-    p.add_argument("--timeout", type=float, default=120.0, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
+    p.add_argument("--timeout", type=float, default=None, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
+    p.add_argument("--verbose", action="store_true", help="show the model's reply as it streams")
     p.set_defaults(handler=cmd_generate)
 
 
-def _model_configured(args: argparse.Namespace) -> bool:
-    return bool(args.llm or os.environ.get("KGEN_LLM_URL"))
+def _err(msg: str) -> int:
+    print(f"kgen: error: {msg}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def agent_settings(args: argparse.Namespace):
+    """(ModelSettings, AgentSettings) from the settings tree, with this command's flags on top."""
+    from agent_graph.settings import AgentSettings, ModelSettings
+
+    try:
+        from assistant.settings import load_settings
+    except ImportError:      # the settings loader is optional: defaults then
+        model, agent = ModelSettings(), AgentSettings()
+    else:
+        s = load_settings()
+        model, agent = s.model, s.agent
+    m: dict = {}
+    a: dict = {"backend": args.backend}
+    if getattr(args, "llm", None):
+        m["url"] = args.llm
+    if getattr(args, "model", None):
+        m["name"] = args.model
+    if getattr(args, "offline", False):
+        m["url"] = None
+    for flag, key in (("samples", "samples"), ("max_build_repairs", "build_repairs"),
+                      ("max_correctness_repairs", "correctness_repairs"), ("timeout", "run_timeout")):
+        if getattr(args, flag, None) is not None:
+            a[key] = getattr(args, flag)
+    a["profile"] = bool(getattr(args, "profile", False))
+    return dataclasses.replace(model, **m), dataclasses.replace(agent, **a)
+
+
+def _run_interruptibly(fn):
+    """Run ``fn(cancel)`` in a worker thread; Ctrl-C sets ``cancel`` and waits for the run to stop."""
+    cancel = threading.Event()
+    box: dict = {}
+
+    def work() -> None:
+        try:
+            box["out"] = fn(cancel)
+        except BaseException as e:  # noqa: BLE001 — re-raised in the caller's thread
+            box["exc"] = e
+
+    th = threading.Thread(target=work, daemon=True)
+    th.start()
+    while th.is_alive():
+        try:
+            th.join(0.2)
+        except KeyboardInterrupt:
+            print("kgen: cancelling (the run stays resumable)…", file=sys.stderr)
+            cancel.set()
+    if "exc" in box:
+        raise box["exc"]
+    return box["out"]
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from agent_graph.drafter import Unsupported, draft, write_project
-    from bench_bridge.bench import BenchError, BenchOptions, bench
-    from bench_bridge.report import render_text
-    from bench_bridge.tasks import TaskError, load_task
+    from agent_graph import api
+    from assistant.commands.agent_render import ProgressPrinter
+    from bench_bridge.report import BenchReport, CaseReport, render_text
 
-    def say(msg: str) -> None:
-        print(f"kgen: {msg}", file=sys.stderr)
+    if args.samples is not None and args.samples < 1:
+        return _err("--samples must be at least 1")
+    for flag in ("max_build_repairs", "max_correctness_repairs"):
+        if getattr(args, flag) is not None and getattr(args, flag) < 0:
+            return _err(f"--{flag.replace('_', '-')} must be 0 or more")
+    if args.llm and args.offline:
+        return _err("--llm and --offline exclude each other")
+    if args.resume and args.task:
+        return _err("--resume continues a run: give either TASK or --resume RUN_ID")
+    if not args.resume:
+        if not args.task:
+            return _err("a TASK is required (or --resume RUN_ID)")
+        if not Path(args.task).exists():
+            return _err(f"no such file or directory: {args.task}")
+        from bench_bridge.tasks import TaskError, load_task
 
-    if not Path(args.task).exists():
-        print(f"kgen: error: no such file or directory: {args.task}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.llm and not args.offline:
-        print("kgen: error: the LLM agent is not available yet: run with --offline (the template drafter)", file=sys.stderr)
-        return EXIT_USAGE
-    if not args.offline:
-        say("no model configured: using the offline drafter")
-    try:
-        task = load_task(Path(args.task))
-    except TaskError as e:
-        print(f"kgen: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    out = Path(args.output) if args.output else Path("kgen-out") / task.name
-    if out.exists() and not out.is_dir():
-        print(f"kgen: error: output {out} exists and is not a directory", file=sys.stderr)
-        return EXIT_USAGE
+        try:
+            load_task(Path(args.task))
+        except TaskError as e:
+            return _err(str(e))
+    if args.output and Path(args.output).exists() and not Path(args.output).is_dir():
+        return _err(f"output {args.output} exists and is not a directory")
+    model, agent = agent_settings(args)
+    printer = ProgressPrinter(verbose=args.verbose)
     t0 = time.monotonic()
-    say(f"analysing the reference {task.reference.name} ({len(task.cases)} case(s))")
-    d = draft(task)
-    if isinstance(d, Unsupported):
-        print(f"kgen: {d}", file=sys.stderr)
-        print("kgen: the offline drafter cannot write this kernel; an LLM agent would be needed", file=sys.stderr)
-        return 3
-    gen_s = time.monotonic() - t0
-    say(f"drafted {d.op_type} from template '{d.plan.template}' (category {d.plan.category}) in {gen_s:.1f} s")
-    project = write_project(d.plan, out)
-    say(f"wrote the project to {project}")
-    try:
-        rep = bench(Path(args.task), BenchOptions(project=project.resolve(), timeout=args.timeout, profile=args.profile),
-                    progress=lambda m: say(m + "…"))
-    except BenchError as e:
-        print(f"kgen: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    (project / "report.json").write_text(rep.to_json() + "\n")
-    total = time.monotonic() - t0
-    if args.json:
-        print(rep.to_json())
+    if args.resume:
+        from agent_graph.runs import RunFolder
+
+        if not RunFolder(agent.data_dir, args.resume).exists:
+            return _err(f"no run {args.resume} (kgen runs lists the runs)")
+        out = _run_interruptibly(lambda c: api.resume(args.resume, model, agent, on_event=printer, cancel=c))
     else:
-        print(render_text(rep))
-        ok = sum(1 for c in rep.cases if c.status == "pass")
-        print(f"generate: {d.op_type} ({d.plan.category}, template {d.plan.template})  draft {gen_s:.1f} s  "
-              f"total {total:.1f} s  {ok}/{len(rep.cases)} cases correct  project: {project}")
-    return 0 if rep.correct else 1
+        req = api.Request(task=args.task, output=Path(args.output) if args.output else None)
+        out = _run_interruptibly(lambda c: api.run(req, model, agent, on_event=printer, cancel=c))
+    if out.status == "unsupported" and not model.configured:
+        print("kgen: the offline drafter cannot write this kernel; a model could (--llm URL)", file=sys.stderr)
+    if out.report is not None:
+        if args.json:
+            print(_json(out.report))
+        else:
+            rep = BenchReport(**{**out.report, "cases": [CaseReport(**{**c, "outputs": [_output(o) for o in c["outputs"]]})
+                                                        for c in out.report["cases"]]})
+            print(render_text(rep))
+            ok = sum(1 for c in rep.cases if c.status == "pass")
+            print(f"generate: {rep.task} ({printer.plan_detail})  total {time.monotonic() - t0:.1f} s  "
+                  f"{ok}/{len(rep.cases)} cases correct  run: {out.run_id}  project: {out.project}")
+    elif out.status == "error":
+        print(f"kgen: error: {out.message}", file=sys.stderr)
+    return EXIT_CODES.get(out.status, 1)
+
+
+def _output(o: dict):
+    from bench_bridge.report import OutputCheck
+
+    return OutputCheck(**o)
+
+
+def _json(report: dict) -> str:
+    import json
+
+    return json.dumps(report, indent=2)

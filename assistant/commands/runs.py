@@ -1,0 +1,44 @@
+"""``kgen runs``: the agent's runs (agent_graph.api.list_runs), newest first; resume one with
+``kgen generate --resume RUN_ID``."""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("runs", help="list the agent's runs (resume one with kgen generate --resume RUN_ID)")
+    p.add_argument("-n", type=int, default=20, metavar="N", help="show the N newest runs (default 20; 0 = all)")
+    p.add_argument("--json", action="store_true", help="print a JSON list")
+    p.set_defaults(handler=cmd_runs)
+
+
+def _when(t: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from agent_graph.api import list_runs
+    from assistant.commands.generate import agent_settings
+
+    ns = argparse.Namespace(backend="sim")
+    _, agent = agent_settings(ns)
+    runs = list_runs(agent)
+    if args.n > 0:
+        runs = runs[:args.n]
+    if args.json:
+        print(json.dumps([asdict(r) for r in runs], indent=2))
+        return 0
+    if not runs:
+        print(f"no runs yet under {agent.data_dir / 'runs'}")
+        return 0
+    w = max(len(r.run_id) for r in runs)
+    print(f"{'run':<{w}}  {'status':<11} {'started':<16}  {'model':<28} task")
+    for r in runs:
+        model = r.model if len(r.model) <= 28 else r.model[:27] + "…"
+        print(f"{r.run_id:<{w}}  {r.status:<11} {_when(r.started):<16}  {model:<28} {r.task}")
+    if any(r.status in ("interrupted", "cancelled", "error") for r in runs):
+        print("resume an interrupted run with: kgen generate --resume RUN_ID")
+    return 0
