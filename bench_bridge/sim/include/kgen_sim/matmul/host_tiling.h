@@ -1,0 +1,185 @@
+// kgen host-side emulation -- the Matmul tiling classes: matmul_tiling::MatmulApiTiling (one core),
+// matmul_tiling::MultiCoreMatmulTiling (SetDim cores), and the tiling-data class optiling::TCubeTiling.
+//
+// Documented behaviour followed (Matmul Tiling class pages):
+//  * SetAType/SetBType(TPosition, CubeFormat, DataType, isTrans), SetCType / SetBiasType(TPosition,
+//    CubeFormat, DataType) describe the operands; SetShape(m, n, k) the problem, SetOrgShape(m, n, k)
+//    or (m, n, ka, kb) the original (full) matrices; EnableBias / SetBias(bool) switch bias on;
+//    SetBufferSpace(l1Size, l0CSize, ubSize, btSize) limits the buffers (-1: the whole buffer);
+//    SetFixSplit(baseM, baseN, baseK) fixes the base block (-1: chosen); SetTraverse(FIRSTM|FIRSTN)
+//    the iteration order; SetDim(n) the cores a MultiCoreMatmulTiling may split M and N over;
+//    SetSingleShape fixes the single-core shape.
+//  * GetTiling(optiling::TCubeTiling& or TCubeTiling&) returns 0, or -1 when no valid tiling exists
+//    (the reason is reported as a `matmul-tiling` warning at the caller's line; the tiling is then all
+//    zero, and a kernel that uses it anyway gets `matmul-bad-tiling`). The values follow the rule in
+//    kgen_sim/matmul/tiling_algo.h.
+//  * The setters return 0 (-1 for an invalid argument); GetBaseM/N/K give the last tiling's values.
+//
+// @api MatmulApiTiling MultiCoreMatmulTiling GetTiling SetAType SetBType SetCType SetBiasType SetShape
+// @api SetOrgShape EnableBias SetBufferSpace SetFixSplit SetTraverse SetDim SetSingleShape MatrixTraverse
+#pragma once
+#include <cstdint>
+#include <iostream>  // CANN's tiling headers bring in iostream; host tiling code uses std::cout
+#include <string>
+
+#include "graph/types.h"
+#include "kgen_sim/host_diag.h"
+#include "kgen_sim/matmul/tiling_algo.h"
+#include "register/tilingdata_base.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace optiling {
+#define KGEN_TCUBE_HOST_FIELD(f) TILING_DATA_FIELD_DEF(int32_t, f);
+BEGIN_TILING_DATA_DEF(TCubeTiling)
+KGEN_TCUBE_FIELDS(KGEN_TCUBE_HOST_FIELD)
+END_TILING_DATA_DEF;
+#undef KGEN_TCUBE_HOST_FIELD
+// Not registered on purpose: the kernel side defines TCubeTiling itself (kgen_sim/matmul/tcube_tiling.h).
+static_assert(sizeof(TCubeTiling) == sizeof(::TCubeTiling), "host and kernel TCubeTiling differ");
+}  // namespace optiling
+
+namespace matmul_tiling {
+
+enum class TPosition { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM, TSCM, MAX };
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND, COLUMN_MAJOR = 8 };
+/// Numbered as ge::DataType.
+enum class DataType {
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
+    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_INT4 = 29,
+    DT_UNDEFINED = 28,
+};
+enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
+enum class MatrixMadType { NORMAL = 0, HF32 = 1, MXMODE = 2 };
+enum class DequantType { SCALAR = 0, TENSOR = 1 };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT = 1 };
+
+inline kgen::mm::Elem to_elem(DataType d) {
+    switch (d) {
+        case DataType::DT_FLOAT16: return kgen::mm::Elem::F16;
+        case DataType::DT_BF16: return kgen::mm::Elem::BF16;
+        case DataType::DT_FLOAT: return kgen::mm::Elem::F32;
+        case DataType::DT_INT8: return kgen::mm::Elem::I8;
+        case DataType::DT_INT32: return kgen::mm::Elem::I32;
+        default: return kgen::mm::Elem::None;
+    }
+}
+inline DataType to_data_type(ge::DataType d) { return static_cast<DataType>(static_cast<int>(d)); }
+
+class MatmulApiTilingBase {
+public:
+    MatmulApiTilingBase() = default;
+    explicit MatmulApiTilingBase(const platform_ascendc::PlatformAscendC&) {}
+    virtual ~MatmulApiTilingBase() = default;
+
+    int32_t SetAType(TPosition pos, CubeFormat fmt, DataType t, bool isTrans = false) {
+        p_.a = to_elem(t); a_trans_ = isTrans; (void)pos; return fmt_ok(fmt); }
+    int32_t SetBType(TPosition pos, CubeFormat fmt, DataType t, bool isTrans = false) {
+        p_.b = to_elem(t); b_trans_ = isTrans; (void)pos; return fmt_ok(fmt); }
+    int32_t SetCType(TPosition pos, CubeFormat fmt, DataType t) { p_.c = to_elem(t); (void)pos; return fmt_ok(fmt); }
+    int32_t SetBiasType(TPosition pos, CubeFormat fmt, DataType t) { p_.bias_t = to_elem(t); (void)pos; return fmt_ok(fmt); }
+    int32_t SetShape(int32_t m, int32_t n, int32_t k) {
+        if (m > 0) p_.m = m;
+        if (n > 0) p_.n = n;
+        if (k > 0) p_.k = k;
+        return 0;
+    }
+    int32_t SetOrgShape(int32_t orgM, int32_t orgN, int32_t orgK) { return SetOrgShape(orgM, orgN, orgK, orgK); }
+    int32_t SetOrgShape(int32_t orgM, int32_t orgN, int32_t orgKa, int32_t orgKb) {
+        p_.org_m = orgM; p_.org_n = orgN; p_.org_ka = orgKa; p_.org_kb = orgKb;
+        return 0;
+    }
+    int32_t SetBias(bool isBiasIn = false) { p_.bias = isBiasIn; return 0; }
+    int32_t EnableBias(bool isBiasIn = false) { p_.bias = isBiasIn; return 0; }
+    int32_t SetBufferSpace(int32_t l1Size = -1, int32_t l0CSize = -1, int32_t ubSize = -1, int32_t btSize = -1) {
+        p_.l1 = l1Size > 0 ? l1Size : 524288;
+        p_.l0c = l0CSize > 0 ? l0CSize : 131072;
+        (void)ubSize; (void)btSize;
+        return 0;
+    }
+    int32_t SetFixSplit(int32_t baseMIn = -1, int32_t baseNIn = -1, int32_t baseKIn = -1) {
+        p_.base_m = baseMIn; p_.base_n = baseNIn; p_.base_k = baseKIn;
+        return 0;
+    }
+    int32_t SetTraverse(MatrixTraverse traverse) { p_.first_n = traverse == MatrixTraverse::FIRSTN; return 0; }
+    int32_t SetMadType(MatrixMadType) { return 0; }
+    int32_t SetDoubleBuffer(bool, bool, bool, bool, bool = true, bool = true) { return 0; }
+    int32_t SetAlignSplit(int32_t, int32_t, int32_t) { return 0; }
+    int32_t SetDequantType(DequantType) { return 0; }
+    int32_t SetSplitRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
+    template <typename... A>
+    void SetMatmulConfigParams(A&&...) {}
+    void EnableL1BankConflictOptimise() {}
+    int32_t GetBaseM() const { return last_.baseM; }
+    int32_t GetBaseN() const { return last_.baseN; }
+    int32_t GetBaseK() const { return last_.baseK; }
+
+    int64_t GetTiling(optiling::TCubeTiling& tiling) { return fill(tiling); }
+    int64_t GetTiling(::TCubeTiling& tiling) { return fill(tiling); }
+
+    // ---- emulator-internal ----
+    const kgen::mm::TilingProblem& problem() const { return p_; }
+
+protected:
+    static int32_t fmt_ok(CubeFormat f) { return (f == CubeFormat::ND || f == CubeFormat::NZ || f == CubeFormat::ND_ALIGN) ? 0 : -1; }
+    template <class T>
+    int64_t fill(T& out) {
+        ::TCubeTiling t;
+        std::string why;
+        if (!kgen::mm::compute_tiling(p_, t, why)) {
+            kgen::host::host_warn("matmul-tiling", "GetTiling returns -1: %s", why.c_str());
+            t = ::TCubeTiling{};
+            copy(t, out);
+            return -1;
+        }
+        last_ = t;
+        copy(t, out);
+        return 0;
+    }
+    template <class T>
+    static void copy(const ::TCubeTiling& t, T& out) {
+#define KGEN_TCUBE_COPY(f) out.f = t.f;
+        KGEN_TCUBE_FIELDS(KGEN_TCUBE_COPY)
+#undef KGEN_TCUBE_COPY
+    }
+    kgen::mm::TilingProblem p_;
+    ::TCubeTiling last_{};
+    bool a_trans_ = false, b_trans_ = false;
+};
+
+/// Single-core tiling: the whole shape on one core.
+class MatmulApiTiling : public MatmulApiTilingBase {
+public:
+    MatmulApiTiling() = default;
+    explicit MatmulApiTiling(const platform_ascendc::PlatformAscendC& p) : MatmulApiTilingBase(p) {}
+};
+
+/// Multi-core tiling: M and N split over at most SetDim cores.
+class MultiCoreMatmulTiling : public MatmulApiTilingBase {
+public:
+    MultiCoreMatmulTiling() { p_.multi_core = true; }
+    explicit MultiCoreMatmulTiling(const platform_ascendc::PlatformAscendC& p) : MatmulApiTilingBase(p) { p_.multi_core = true; }
+    int32_t SetDim(int32_t dim) {
+        if (dim < 1) return -1;
+        p_.cores = dim;
+        return 0;
+    }
+    int32_t SetSingleShape(int32_t singleMIn = -1, int32_t singleNIn = -1, int32_t singleKIn = -1) {
+        p_.single_m = singleMIn; p_.single_n = singleNIn; p_.single_k = singleKIn;
+        return 0;
+    }
+    int32_t SetSingleRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
+    void EnableMultiCoreSplitK(bool) {}
+    void SetSplitK(bool) {}
+    int32_t GetSingleShape(int32_t& shapeM, int32_t& shapeN, int32_t& shapeK) const {
+        shapeM = last_.singleCoreM; shapeN = last_.singleCoreN; shapeK = last_.singleCoreK;
+        return 0;
+    }
+    int32_t GetCoreNum(int32_t& dim, int32_t& mDim, int32_t& nDim) const {
+        dim = last_.usedCoreNum;
+        mDim = last_.singleCoreM ? int32_t(kgen::mm::ceil_div(last_.M, last_.singleCoreM)) : 0;
+        nDim = last_.singleCoreN ? int32_t(kgen::mm::ceil_div(last_.N, last_.singleCoreN)) : 0;
+        return 0;
+    }
+};
+
+}  // namespace matmul_tiling

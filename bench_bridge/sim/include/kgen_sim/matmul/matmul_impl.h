@@ -1,0 +1,337 @@
+// kgen AscendC CPU emulator -- the high-level Matmul API: AscendC::Matmul<A_TYPE, B_TYPE, C_TYPE,
+// BIAS_TYPE, MM_CFG> (also matmul::Matmul).
+//
+// Documented rules followed (Matmul kernel-side interface pages):
+//  * Init(&tiling) / REGIST_MATMUL_OBJ bind a TCubeTiling. SetOrgShape(orgM, orgN, orgK | orgKa,
+//    orgKb[, orgKc]) overrides the original shape (default: tiling M, N, Ka, Kb); SetTail(m, n, k) /
+//    SetSingleShape the single-core shape (default: tiling singleCoreM/N/K; -1 keeps a value).
+//  * SetTensorA(gm | local, isTransposeA) / SetTensorB: the matrices in ND, row-major: A is
+//    [singleM, K] with row stride orgKa (transposed: [K, M] with stride orgM), B is [K, N] with
+//    stride orgN (transposed: [N, K], stride orgKb); SetTensorA/B(scalar) a matrix of that value.
+//    SetBias(gm | local): singleN values added to every row; needs tiling isBias = 1.
+//  * Iterate() computes the next baseM x baseN block of C (tails at the end of M and N); with
+//    iterateOrder 0 the M index moves first, with 1 the N index; false once every block is done
+//    (the next Iterate starts again). GetTensorC(gm | local, enAtomic, enSequentialWrite) writes it:
+//    to its place in C (row stride orgN, or orgKc when set) or, with enSequentialWrite, compactly as
+//    [baseM, baseN] at the start of the destination. Async mode (Iterate<false>) computes every block
+//    at once; each GetTensorC<false> then takes the next one in order.
+//  * IterateAll(gm, enAtomic) computes the whole singleM x singleN C into its place; IterateAll(local)
+//    writes it compactly ([singleM, singleN]). enAtomic 1/2/3 = add/max/min into the destination
+//    (so does a SetAtomicAdd/Max/Min in effect).
+//  * Numerics: products accumulate in fp32 (int32 for int8 inputs), starting from the bias, in K order;
+//    the result is rounded once to C's type (round to nearest even).
+//  * End() releases the object; SetWorkspace, SetLocalWorkspace, SetHF32, SetSubBlockIdx,
+//    SetUserDefInfo, SetSelfDefineData are accepted.
+// Emulator checks (each at the user's line): use before Init (`matmul-uninit`); a tiling with
+// non-positive sizes (`matmul-bad-tiling`, e.g. the zeros a failed GetTiling leaves); Iterate/IterateAll
+// before SetTensorA/B (`matmul-no-tensor`); SetTail/SetSingleShape beyond the original shape
+// (`matmul-shape-exceeds-tiling`); SetBias without isBias (`matmul-bias-disabled`); an unsupported type
+// combination or format (`matmul-dtype`, `matmul-unsupported`); GetTensorC with no computed block
+// (`matmul-no-result`). Cube pipe work is traced: MTE2 (GM -> L1), MTE1 (L1 -> L0A/L0B), M (Mmad),
+// FIX (L0C -> GM/UB).
+//
+// @api Matmul Init SetTensorA SetTensorB SetBias DisableBias ClearBias SetTail SetSingleShape
+// @api Iterate GetTensorC IterateAll WaitIterateAll End SetWorkspace SetLocalWorkspace
+#pragma once
+#include <deque>
+#include <mutex>
+#include <vector>
+
+#include "kgen_sim/matmul/matmul_operand.h"
+#include "kgen_sim/matmul/matmul_types.h"
+#include "kgen_sim/matmul/tcube_tiling.h"
+
+namespace kgen {
+namespace mm {
+inline std::mutex& atomic_mutex() { static std::mutex m; return m; }
+/// Store one converted value, honouring an atomic mode (1 add, 2 max, 3 min) in C's type.
+template <class D, class Acc>
+inline void store(D* p, Acc v, int atomic) {
+    D nv = static_cast<D>(v);
+    if (atomic == 0) { *p = nv; return; }
+    using W = std::conditional_t<std::is_integral_v<D>, int64_t, float>;
+    W o = static_cast<W>(*p), x = static_cast<W>(nv);
+    *p = static_cast<D>(atomic == 1 ? o + x : atomic == 2 ? (o > x ? o : x) : (o < x ? o : x));
+}
+}  // namespace mm
+}  // namespace kgen
+
+namespace AscendC {
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<>, class... POLICY>
+class Matmul {
+public:
+    using SrcAT = typename A_TYPE::T;
+    using SrcBT = typename B_TYPE::T;
+    using DstT = typename C_TYPE::T;
+    using BiasT = typename BIAS_TYPE::T;
+    using Acc = kgen::mm::acc_t<SrcAT>;
+
+    Matmul() = default;
+
+    void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
+        (void)tpipe;
+        if (!cubeTiling) kgen::fail("matmul-uninit", "Matmul Init with a null TCubeTiling pointer");
+        const TCubeTiling& t = *cubeTiling;
+        if (t.baseM <= 0 || t.baseN <= 0 || t.baseK <= 0 || t.singleCoreM <= 0 || t.singleCoreN <= 0 || t.singleCoreK <= 0 ||
+            t.M <= 0 || t.N <= 0 || t.Ka <= 0)
+            kgen::fail("matmul-bad-tiling", "Matmul Init with a TCubeTiling whose sizes are not all positive (M=%d N=%d Ka=%d "
+                       "singleCore %dx%dx%d base %dx%dx%d): did GetTiling return -1?", t.M, t.N, t.Ka, t.singleCoreM,
+                       t.singleCoreN, t.singleCoreK, t.baseM, t.baseN, t.baseK);
+        std::string why = kgen::mm::check_types(kgen::mm::elem_of<SrcAT>(), kgen::mm::elem_of<SrcBT>(), kgen::mm::elem_of<DstT>(),
+                                                kgen::mm::elem_of<BiasT>(), t.isBias != 0);
+        if (!why.empty()) kgen::fail("matmul-dtype", "Matmul types not supported by the cube unit: %s", why.c_str());
+        if (A_TYPE::format != CubeFormat::ND || B_TYPE::format != CubeFormat::ND ||
+            (C_TYPE::format != CubeFormat::ND && C_TYPE::format != CubeFormat::ND_ALIGN))
+            kgen::fail("matmul-unsupported", "Matmul with a non-ND operand format: the emulator implements ND A, B and C");
+        t_ = t;
+        inited_ = true;
+        org_m_ = t.M; org_n_ = t.N; org_ka_ = t.Ka; org_kb_ = t.Kb > 0 ? t.Kb : t.Ka; org_kc_ = 0;
+        s_m_ = t.singleCoreM; s_n_ = t.singleCoreN; s_k_ = t.singleCoreK;
+        bias_on_ = t.isBias != 0;
+        reset();
+    }
+
+    void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
+    void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+        require_init("SetOrgShape");
+        org_m_ = orgM; org_n_ = orgN; org_ka_ = orgKa; org_kb_ = orgKb; org_kc_ = orgKc;
+        reset();
+    }
+    void SetSingleShape(int singleM, int singleN, int singleK) { SetTail(singleM, singleN, singleK); }
+    void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        require_init("SetTail");
+        if (tailM > org_m_ || tailN > org_n_ || tailK > org_ka_)
+            kgen::fail("matmul-shape-exceeds-tiling", "SetTail/SetSingleShape(%d, %d, %d) exceeds the original shape M=%d N=%d K=%d "
+                       "of the tiling (SetOrgShape)", tailM, tailN, tailK, org_m_, org_n_, org_ka_);
+        if (tailM == 0 || tailN == 0 || tailK == 0)
+            kgen::fail("matmul-shape-exceeds-tiling", "SetTail/SetSingleShape(%d, %d, %d): sizes must be positive (-1 keeps one)",
+                       tailM, tailN, tailK);
+        if (tailM > 0) s_m_ = tailM;
+        if (tailN > 0) s_n_ = tailN;
+        if (tailK > 0) s_k_ = tailK;
+        reset();
+    }
+
+    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) { require_init("SetTensorA"); a_.set(gm, isTransposeA || A_TYPE::isTrans); reset(); }
+    void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false) {
+        require_init("SetTensorA"); a_.set(leftMatrix, isTransposeA || A_TYPE::isTrans); reset(); }
+    void SetTensorA(SrcAT aScalar) { require_init("SetTensorA"); a_.set_scalar(aScalar); reset(); }
+    void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) { require_init("SetTensorB"); b_.set(gm, isTransposeB || B_TYPE::isTrans); reset(); }
+    void SetTensorB(const LocalTensor<SrcBT>& rightMatrix, bool isTransposeB = false) {
+        require_init("SetTensorB"); b_.set(rightMatrix, isTransposeB || B_TYPE::isTrans); reset(); }
+    void SetTensorB(SrcBT bScalar) { require_init("SetTensorB"); b_.set_scalar(bScalar); reset(); }
+    void SetBias(const GlobalTensor<BiasT>& biasGlobal) { check_bias(); bias_.set(biasGlobal, false); reset(); }
+    void SetBias(const LocalTensor<BiasT>& inputBias) { check_bias(); bias_.set(inputBias, false); reset(); }
+    void DisableBias() { bias_.kind = kgen::mm::Operand<BiasT>::Unset; }
+    void ClearBias() { DisableBias(); }
+
+    template <bool sync = true>
+    bool Iterate(bool enPartialSum = false) {
+        require_tensors("Iterate");
+        if (!sync) return iterate_async();
+        if (cur_ >= total()) { reset(); return false; }
+        compute(cur_++, enPartialSum, blk_);
+        have_ = true;
+        return true;
+    }
+    template <bool sync = true, typename T>
+    bool Iterate(bool, const LocalTensor<T>&) {
+        kgen::fail("matmul-unsupported", "Iterate into a user-managed CO1 tensor is not emulated (use GetTensorC)");
+    }
+
+    template <bool sync = true, bool doPad = false>
+    void GetTensorC(const LocalTensor<DstT>& c, uint8_t enAtomic = 0, bool enSequentialWrite = false, uint32_t = 0, uint32_t = 0,
+                    uint32_t = 0, uint32_t = 0) {
+        const Block& b = take<sync>("GetTensorC");
+        c.live("GetTensorC");
+        write_block(b, c.raw(), c.GetSize(), nullptr, enSequentialWrite ? t_.baseN : uint32_t(s_n_), enSequentialWrite, enAtomic, "GetTensorC");
+    }
+    template <bool sync = true>
+    void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+        const Block& b = take<sync>("GetTensorC");
+        write_block(b, gm.raw(), 0, &gm, enSequentialWrite ? uint64_t(t_.baseN) : ldc(), enSequentialWrite, enAtomic, "GetTensorC");
+    }
+    template <bool sync = true>
+    void GetTensorC(const GlobalTensor<DstT>& gm, const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+        const Block& b = take<sync>("GetTensorC");
+        write_block(b, gm.raw(), 0, &gm, enSequentialWrite ? uint64_t(t_.baseN) : ldc(), enSequentialWrite, enAtomic, "GetTensorC");
+        co2Local.live("GetTensorC");
+        write_block(b, co2Local.raw(), co2Local.GetSize(), nullptr, enSequentialWrite ? t_.baseN : uint32_t(s_n_), enSequentialWrite, enAtomic,
+                    "GetTensorC");
+    }
+
+    template <bool sync = true>
+    void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, bool waitIterateAll = false,
+                    bool fakeMsg = false) {
+        (void)waitIterateAll; (void)enSequentialWrite;
+        require_tensors("IterateAll");
+        if (fakeMsg) return;
+        reset();
+        for (int32_t i = 0; i < total(); ++i) {
+            compute(i, false, blk_);
+            write_block(blk_, gm.raw(), 0, &gm, ldc(), false, enAtomic, "IterateAll");
+        }
+        reset();
+    }
+    template <bool sync = true>
+    void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0) {
+        require_tensors("IterateAll");
+        ubCmatrix.live("IterateAll");
+        reset();
+        for (int32_t i = 0; i < total(); ++i) {
+            compute(i, false, blk_);
+            write_block(blk_, ubCmatrix.raw(), ubCmatrix.GetSize(), nullptr, uint64_t(s_n_), false, enAtomic, "IterateAll");
+        }
+        reset();
+    }
+    void WaitIterateAll() {}
+    void WaitGetTensorC() {}
+    void End() { reset(); }
+
+    template <class T>
+    void SetWorkspace(GlobalTensor<T>&) { workspace_ = true; }
+    template <class T>
+    void SetWorkspace(const T*, int) { workspace_ = true; }
+    void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+    void SetHF32(bool = false, int32_t = 0) {}
+    void SetSubBlockIdx(uint8_t idx) { sub_ = idx; }
+    uint8_t GetSubBlockIdx() const { return sub_; }
+    void SetUserDefInfo(uint64_t) {}
+    template <class T>
+    void SetSelfDefineData(T) {}
+    void SetBatchNum(int32_t, int32_t) {}
+
+private:
+    struct Block {
+        uint32_t m0 = 0, n0 = 0, rows = 0, cols = 0;
+        std::vector<Acc> v;
+    };
+    void require_init(const char* api) const {
+        if (!inited_) kgen::fail("matmul-uninit", "Matmul %s before Init / REGIST_MATMUL_OBJ gave it a TCubeTiling", api);
+    }
+    void require_tensors(const char* api) const {
+        require_init(api);
+        if (!a_.ready() || !b_.ready())
+            kgen::fail("matmul-no-tensor", "Matmul %s before SetTensor%s: the %s matrix was never set", api, a_.ready() ? "B" : "A",
+                       a_.ready() ? "right (B)" : "left (A)");
+    }
+    void check_bias() {
+        require_init("SetBias");
+        if (!bias_on_)
+            kgen::fail("matmul-bias-disabled", "SetBias on a Matmul whose TCubeTiling has isBias = 0 (call EnableBias(true) / "
+                       "SetBias(true) on the host tiling)");
+    }
+    int32_t m_iters() const { return int32_t((s_m_ + t_.baseM - 1) / t_.baseM); }
+    int32_t n_iters() const { return int32_t((s_n_ + t_.baseN - 1) / t_.baseN); }
+    int32_t total() const { return m_iters() * n_iters(); }
+    uint64_t ldc() const { return uint64_t(org_kc_ > 0 ? org_kc_ : org_n_); }
+    void reset() {
+        cur_ = 0; have_ = false; async_ = false; pending_.clear();
+        last_a_ = last_b_ = -1;
+    }
+
+    /// Compute block `idx` of the single-core C (iteration order from the tiling) into `out`.
+    void compute(int32_t idx, bool partial, Block& out) {
+        int32_t mi, ni;
+        if (t_.iterateOrder == 1) { mi = idx / n_iters(); ni = idx % n_iters(); }
+        else { mi = idx % m_iters(); ni = idx / m_iters(); }
+        uint32_t m0 = uint32_t(mi) * t_.baseM, n0 = uint32_t(ni) * t_.baseN;
+        uint32_t rows = std::min<uint32_t>(t_.baseM, uint32_t(s_m_) - m0), cols = std::min<uint32_t>(t_.baseN, uint32_t(s_n_) - n0);
+        uint64_t k = uint64_t(s_k_);
+        std::vector<Acc> a, b;
+        kgen::mm::read_block(a_, a_.trans ? uint64_t(org_m_) : uint64_t(org_ka_), m0, rows, 0, k, a, "Matmul (A)");
+        kgen::mm::read_block(b_, b_.trans ? uint64_t(org_kb_) : uint64_t(org_n_), 0, k, n0, cols, b, "Matmul (B)");
+        trace_block(mi, ni, rows, cols, k);
+        bool accumulate = partial && out.rows == rows && out.cols == cols && !out.v.empty();
+        if (!accumulate) out.v.assign(uint64_t(rows) * cols, Acc(0));
+        out.m0 = m0; out.n0 = n0; out.rows = rows; out.cols = cols;
+        if (bias_.ready() && !accumulate) {
+            std::vector<Acc> bias(cols);
+            bias_.read_run(n0, cols, bias.data(), "Matmul (bias)");
+            for (uint32_t r = 0; r < rows; ++r)
+                for (uint32_t c = 0; c < cols; ++c) out.v[uint64_t(r) * cols + c] = bias[c];
+        }
+        std::vector<Acc> bt(uint64_t(cols) * k);  // B transposed: one contiguous run per output column
+        for (uint64_t kk = 0; kk < k; ++kk)
+            for (uint32_t c = 0; c < cols; ++c) bt[uint64_t(c) * k + kk] = b[kk * cols + c];
+        for (uint32_t r = 0; r < rows; ++r) {
+            const Acc* ar = a.data() + uint64_t(r) * k;
+            for (uint32_t c = 0; c < cols; ++c) {
+                const Acc* bc = bt.data() + uint64_t(c) * k;
+                Acc acc = out.v[uint64_t(r) * cols + c];
+                for (uint64_t kk = 0; kk < k; ++kk) acc += ar[kk] * bc[kk];
+                out.v[uint64_t(r) * cols + c] = acc;
+            }
+        }
+    }
+    void trace_block(int32_t mi, int32_t ni, uint32_t rows, uint32_t cols, uint64_t k) {
+        uint64_t kb = (k + t_.baseK - 1) / t_.baseK;
+        if (mi != last_a_) kgen::trace("Matmul::CopyInA", kgen::Pipe::MTE2, rows * k * sizeof(SrcAT), a_.trans ? uint32_t(k) : rows, 0, 0, sizeof(SrcAT));
+        if (ni != last_b_) kgen::trace("Matmul::CopyInB", kgen::Pipe::MTE2, cols * k * sizeof(SrcBT), b_.trans ? cols : uint32_t(k), 0, 0, sizeof(SrcBT));
+        last_a_ = t_.iterateOrder == 1 ? mi : -1;  // the A block stays in L1 while N moves, B while M moves
+        last_b_ = t_.iterateOrder == 1 ? -1 : ni;
+        kgen::trace("Matmul::LoadData", kgen::Pipe::MTE1, (rows * sizeof(SrcAT) + cols * sizeof(SrcBT)) * k, uint32_t(kb), 0, 0, sizeof(SrcAT));
+        uint32_t fractals = uint32_t(((rows + 15) / 16) * ((cols + 15) / 16) * ((k + 15) / 16));
+        kgen::trace("Matmul::Mmad", kgen::Pipe::M, uint64_t(rows) * cols * sizeof(Acc), fractals, 0, 0, sizeof(SrcAT));
+    }
+
+    bool iterate_async() {
+        if (!async_) {
+            pending_.clear();
+            for (int32_t i = 0; i < total(); ++i) {
+                pending_.emplace_back();
+                compute(i, false, pending_.back());
+            }
+            async_ = true;
+            return true;
+        }
+        if (!pending_.empty()) return true;
+        async_ = false;
+        return false;
+    }
+    template <bool sync>
+    const Block& take(const char* api) {
+        require_tensors(api);
+        if (!sync) {
+            if (pending_.empty())
+                kgen::fail("matmul-no-result", "%s<false> with no block left from Iterate<false> (every block was already taken)", api);
+            popped_ = std::move(pending_.front());
+            pending_.pop_front();
+            return popped_;
+        }
+        if (!have_) kgen::fail("matmul-no-result", "%s before Iterate computed a block of C", api);
+        return blk_;
+    }
+    /// Write a computed block: at its place in a matrix of row stride `ld`, or compactly (`seq`).
+    void write_block(const Block& b, DstT* base, uint64_t local_size, const GlobalTensor<DstT>* gm, uint64_t ld, bool seq,
+                     uint8_t enAtomic, const char* api) {
+        int atomic = enAtomic ? enAtomic : kgen::core().atomic_mode;
+        uint64_t r0 = seq ? 0 : b.m0, c0 = seq ? 0 : b.n0;
+        std::unique_lock<std::mutex> lk(kgen::mm::atomic_mutex(), std::defer_lock);
+        if (atomic) lk.lock();
+        for (uint32_t r = 0; r < b.rows; ++r) {
+            uint64_t start = (r0 + r) * ld + c0;
+            if (gm) gm->check(start, b.cols, api);
+            else if (start + b.cols > local_size)
+                kgen::fail("ub-out-of-bounds", "%s writes elements [%llu, %llu) of a LocalTensor of %llu elements", api,
+                           (unsigned long long)start, (unsigned long long)(start + b.cols), (unsigned long long)local_size);
+            for (uint32_t c = 0; c < b.cols; ++c) kgen::mm::store(base + start + c, b.v[uint64_t(r) * b.cols + c], atomic);
+        }
+        kgen::trace("Matmul::Fixpipe", kgen::Pipe::FIX, uint64_t(b.rows) * b.cols * sizeof(DstT), b.rows, 0, 0, sizeof(DstT));
+    }
+
+    TCubeTiling t_{};
+    bool inited_ = false, bias_on_ = false, have_ = false, async_ = false, workspace_ = false;
+    int32_t org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0, org_kc_ = 0, s_m_ = 0, s_n_ = 0, s_k_ = 0;
+    int32_t cur_ = 0, last_a_ = -1, last_b_ = -1;
+    uint8_t sub_ = 0;
+    kgen::mm::Operand<SrcAT> a_;
+    kgen::mm::Operand<SrcBT> b_;
+    kgen::mm::Operand<BiasT> bias_;
+    Block blk_, popped_;
+    std::deque<Block> pending_;
+};
+
+}  // namespace AscendC

@@ -1,0 +1,87 @@
+// kgen AscendC CPU emulator -- the operands of a Matmul: where A, B and bias come from (a GM tensor,
+// a Unified Buffer / L1 tensor, or a scalar) and how an element (row, col) of the logical matrix is
+// found in them (ND layout, optionally transposed), with the GM/UB access checks of the vector path.
+// Not an AscendC API: the Matmul API's internal reader (kgen_sim/matmul/matmul_impl.h).
+#pragma once
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "kgen_sim/half.h"
+#include "kgen_sim/matmul/tiling_algo.h"
+#include "kgen_sim/tensor.h"
+
+namespace kgen {
+namespace mm {
+
+template <class T>
+constexpr Elem elem_of() {
+    if constexpr (std::is_same_v<T, half>) return Elem::F16;
+    else if constexpr (std::is_same_v<T, bfloat16_t>) return Elem::BF16;
+    else if constexpr (std::is_same_v<T, float>) return Elem::F32;
+    else if constexpr (std::is_same_v<T, int8_t>) return Elem::I8;
+    else if constexpr (std::is_same_v<T, int32_t>) return Elem::I32;
+    else return Elem::None;
+}
+
+/// Accumulator of the cube unit: fp32 for floating inputs, int32 for int8 (L0C holds these).
+template <class T>
+using acc_t = std::conditional_t<std::is_integral_v<T>, int32_t, float>;
+
+template <class T>
+struct Operand {
+    enum Kind { Unset, Gm, Local, Scalar } kind = Unset;
+    AscendC::GlobalTensor<T> gm;
+    AscendC::LocalTensor<T> local;
+    T scalar{};
+    bool trans = false;
+
+    void set(const AscendC::GlobalTensor<T>& g, bool t) { kind = Gm; gm = g; trans = t; }
+    void set(const AscendC::LocalTensor<T>& l, bool t) { l.live("SetTensor"); kind = Local; local = l; trans = t; }
+    void set_scalar(T v) { kind = Scalar; scalar = v; trans = false; }
+    bool ready() const { return kind != Unset; }
+
+    /// Copy `count` consecutive elements starting at linear index `start` into `out` as the
+    /// accumulator type, with the access checks of GlobalTensor / LocalTensor reads.
+    template <class Acc>
+    void read_run(uint64_t start, uint64_t count, Acc* out, const char* api) const {
+        if (kind == Scalar) {
+            for (uint64_t i = 0; i < count; ++i) out[i] = static_cast<Acc>(static_cast<acc_t<T>>(scalar));
+            return;
+        }
+        const T* p;
+        if (kind == Gm) {
+            gm.check_read(start, count, api);
+            p = gm.raw() + start;
+        } else {
+            local.check_read(start, count, api);
+            p = local.raw() + start;
+        }
+        for (uint64_t i = 0; i < count; ++i) out[i] = static_cast<Acc>(static_cast<acc_t<T>>(p[i]));
+    }
+};
+
+/// Read the logical block rows [r0, r0+rows) x cols [c0, c0+cols) of a matrix stored in ND with
+/// leading dimension `ld` (stored transposed when `trans`: element (r, c) at c * ld + r) into
+/// `dst` (row-major rows x cols).
+template <class T, class Acc>
+inline void read_block(const Operand<T>& op, uint64_t ld, uint64_t r0, uint64_t rows, uint64_t c0, uint64_t cols,
+                       std::vector<Acc>& dst, const char* api) {
+    dst.assign(rows * cols, Acc(0));
+    if (op.kind == Operand<T>::Scalar) {
+        op.read_run(0, rows * cols, dst.data(), api);
+        return;
+    }
+    if (!op.trans) {
+        for (uint64_t r = 0; r < rows; ++r) op.read_run((r0 + r) * ld + c0, cols, dst.data() + r * cols, api);
+    } else {
+        std::vector<Acc> run(rows);
+        for (uint64_t c = 0; c < cols; ++c) {
+            op.read_run((c0 + c) * ld + r0, rows, run.data(), api);
+            for (uint64_t r = 0; r < rows; ++r) dst[r * cols + c] = run[r];
+        }
+    }
+}
+
+}  // namespace mm
+}  // namespace kgen

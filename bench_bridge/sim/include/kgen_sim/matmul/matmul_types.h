@@ -1,0 +1,141 @@
+// kgen AscendC CPU emulator -- the template arguments of the Matmul API: CubeFormat, MatmulType,
+// MatmulConfig and its presets (CFG_NORM, CFG_MDL, ...), the Get*Config helpers.
+//
+// Documented rules followed (Matmul template parameter pages):
+//  * MatmulType<TPosition, CubeFormat, T, isTrans = false, LayoutMode = NONE, ibShare = false> names
+//    where an operand lives (GM, VECIN/VECOUT/TSCM in the Unified Buffer or L1, CO1), its format (ND,
+//    NZ, ...), its element type and whether it is transposed.
+//  * The fifth Matmul argument is a MatmulConfig (const reference): CFG_NORM (the default), CFG_MDL,
+//    CFG_IBSHARE_NORM, MM_CFG_BB, or one built by GetNormalConfig/GetMDLConfig/GetSpecialMDLConfig/
+//    GetBasicConfig/GetIBShareNormConfig/GetMMConfig. The emulator computes the same result for every
+//    configuration (the configurations choose the hardware schedule, not the numbers).
+//
+// @api CubeFormat LayoutMode MatmulType MatmulConfig CFG_NORM CFG_MDL CFG_IBSHARE_NORM MM_CFG_BB
+// @api GetNormalConfig GetMDLConfig GetSpecialMDLConfig GetBasicConfig GetIBShareNormConfig GetMMConfig
+#pragma once
+#include <cstdint>
+
+#include "kgen_sim/tensor.h"
+
+#ifndef KGEN_CUBE_FORMAT_DEFINED
+#define KGEN_CUBE_FORMAT_DEFINED 1
+/// Data layouts of the cube path (ND: row-major; NZ: 16 x C0 fractals, column of fractals first).
+enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MAJOR = ND, COLUMN_MAJOR = 8 };
+#endif
+enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
+
+namespace AscendC {
+
+enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
+enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT };
+enum class MatmulConfigMode { CONFIG_NORM, CONFIG_MDL, CONFIG_SPECIALMDL, CONFIG_IBSHARE };
+enum class IterateMode : uint8_t { ITERATE_MODE_NORMAL = 0b1, ITERATE_MODE_ALL = 0b10, ITERATE_MODE_BATCH = 0b100,
+                                   ITERATE_MODE_N_BATCH = 0b1000, ITERATE_MODE_DEFAULT = 0b11111111 };
+enum class BatchOutMode { SINGLE_BATCH = 0, MULTI_BATCH, DYNAMIC };
+
+template <TPosition POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false, LayoutMode LAYOUT = LayoutMode::NONE,
+          bool IBSHARE = false, TPosition SRCPOS = TPosition::GM>
+struct MatmulType {
+    constexpr static TPosition pos = POSITION;
+    constexpr static CubeFormat format = FORMAT;
+    using T = TYPE;
+    constexpr static bool isTrans = ISTRANS;
+    constexpr static LayoutMode layout = LAYOUT;
+    constexpr static bool ibShare = IBSHARE;
+    constexpr static TPosition srcPos = SRCPOS;
+};
+
+struct MatmulConfig {
+    bool doNorm = true;
+    bool doBasicBlock = false;
+    bool doMultiDataLoad = false;
+    uint32_t basicM = 0, basicN = 0, basicK = 0;
+    bool intrinsicsCheck = false;
+    bool isNBatch = false;
+    bool enVecND2NZ = false;
+    bool doSpecialBasicBlock = false;
+    uint32_t doMTE2Preload = 0;
+    uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0;
+    uint32_t stepM = 0, stepN = 0, baseMN = 0, singleCoreMN = 0;
+    bool enUnitFlag = true;
+    bool isPerTensor = false, hasAntiQuantOffset = false;
+    bool doIBShareNorm = false, doSpecialMDL = false;
+    bool enableInit = true;
+    BatchMode batchMode = BatchMode::NONE;
+    bool enableEnd = true, enableGetTensorC = true, enableSetOrgShape = true, enableSetBias = true;
+    bool enableSetTail = true, enableQuantVector = true, enableSetDefineData = true;
+    uint8_t iterateMode = static_cast<uint8_t>(IterateMode::ITERATE_MODE_DEFAULT);
+    bool enableReuse = true, enableUBReuse = false, enableL1CacheUB = false, intraBlockPartSum = false;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    bool enableDoubleCache = false, isBiasBatch = true, enableStaticPadZeros = false, isPartialOutput = false;
+    bool enableMixDualMaster = false, isA2B2Shared = false, isEnableChannelSplit = false, enableKdimReorderLoad = false;
+    bool isCO1Shared = false;
+    uint32_t sharedCO1BufferSize = 0;
+    BatchOutMode batchOutMode = BatchOutMode::SINGLE_BATCH;
+    MatmulConfigMode kgenMode = MatmulConfigMode::CONFIG_NORM;  // emulator: which preset built it
+};
+
+/// Builders of the documented presets; their arguments tune the hardware schedule only.
+template <typename... A>
+constexpr MatmulConfig GetNormalConfig(A...) { return MatmulConfig{}; }
+template <typename... A>
+constexpr MatmulConfig GetMDLConfig(A...) {
+    MatmulConfig c{};
+    c.doNorm = false;
+    c.doMultiDataLoad = true;
+    c.kgenMode = MatmulConfigMode::CONFIG_MDL;
+    return c;
+}
+template <typename... A>
+constexpr MatmulConfig GetSpecialMDLConfig(A...) {
+    MatmulConfig c = GetMDLConfig();
+    c.doSpecialMDL = true;
+    c.kgenMode = MatmulConfigMode::CONFIG_SPECIALMDL;
+    return c;
+}
+template <typename... A>
+constexpr MatmulConfig GetIBShareNormConfig(A...) {
+    MatmulConfig c{};
+    c.doIBShareNorm = true;
+    c.kgenMode = MatmulConfigMode::CONFIG_IBSHARE;
+    return c;
+}
+constexpr MatmulConfig GetBasicConfig(uint32_t basicM, uint32_t basicN, uint32_t basicK, bool intrinsicsLimit = false,
+                                      bool batchLoop = false, BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1) {
+    MatmulConfig c{};
+    c.doBasicBlock = true;
+    c.basicM = basicM; c.basicN = basicN; c.basicK = basicK;
+    c.intrinsicsCheck = intrinsicsLimit; c.isNBatch = batchLoop; c.batchMode = bmmMode;
+    return c;
+}
+/// Shape and tiling parameters GetMMConfig may take (recorded, not used by the emulator).
+struct MatmulShapeParams { uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0, basicM = 0, basicN = 0, basicK = 0; };
+struct MatmulQuantParams { bool isPerTensor = false; bool hasAntiQuantOffset = false; };
+struct MatmulBatchParams { bool isBatch = false; BatchMode batchMode = BatchMode::NONE; bool isBiasBatch = true; };
+struct MatmulFuncParams { bool intrinsicsLimit = false; bool enVecND2NZ = false; bool enableDoubleCache = false; };
+template <MatmulConfigMode MODE, typename... A>
+constexpr MatmulConfig GetMMConfig(A...) {
+    return MODE == MatmulConfigMode::CONFIG_MDL ? GetMDLConfig()
+         : MODE == MatmulConfigMode::CONFIG_SPECIALMDL ? GetSpecialMDLConfig()
+         : MODE == MatmulConfigMode::CONFIG_IBSHARE ? GetIBShareNormConfig()
+         : GetNormalConfig();
+}
+
+constexpr MatmulConfig CFG_NORM = GetNormalConfig();
+constexpr MatmulConfig CFG_MDL = GetMDLConfig();
+constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
+constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
+constexpr MatmulConfig CFG_NORM_DEFAULT = CFG_NORM;
+
+/// Callback hooks a Matmul may be given (accepted; the emulator does not call them).
+template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
+struct MatmulCallBackFunc {};
+
+}  // namespace AscendC
+
+using AscendC::CFG_IBSHARE_NORM;
+using AscendC::CFG_MDL;
+using AscendC::CFG_NORM;
+using AscendC::MM_CFG_BB;

@@ -1,0 +1,207 @@
+// The Matmul high-level API and its host tiling: a kernel-launch program with named cases.
+// Host side: MultiCoreMatmulTiling -> TCubeTiling; kernel side: Matmul over the per-core slice
+// (offsets and tails from the tiling, as CANN's multi-core examples compute them), in one of four
+// ways: IterateAll to GM, Iterate + GetTensorC to GM, Iterate + GetTensorC to UB (sequential write)
+// then DataCopy out, async Iterate<false> + GetTensorC<false>. Plus the tiling values alone, the
+// core types of a MIX launch, and the misuse diagnostics.
+#include "kgen_test_io.h"
+#include "lib/matmul_intf.h"
+#include "tiling/tiling_api.h"
+
+using namespace AscendC;
+
+struct MmParams {
+    int32_t transA, transB, bias, mode, atomic;
+};
+
+template <typename AT, typename CT, typename BT>
+__global__ __aicore__ void mm_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR ws, TCubeTiling tiling, MmParams p) {
+    TPipe pipe;
+    using MM = Matmul<MatmulType<TPosition::GM, CubeFormat::ND, AT>, MatmulType<TPosition::GM, CubeFormat::ND, AT>,
+                      MatmulType<TPosition::GM, CubeFormat::ND, CT>, MatmulType<TPosition::GM, CubeFormat::ND, BT>>;
+    MM mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    int32_t blk = (int32_t)GetBlockIdx();
+    if (blk >= tiling.usedCoreNum) return;
+    int32_t mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
+    int32_t mi = blk % mBlocks, ni = blk / mBlocks;
+    int32_t tailM = tiling.M - mi * tiling.singleCoreM, tailN = tiling.N - ni * tiling.singleCoreN;
+    tailM = tailM < tiling.singleCoreM ? tailM : tiling.singleCoreM;
+    tailN = tailN < tiling.singleCoreN ? tailN : tiling.singleCoreN;
+    GlobalTensor<AT> ag, bg;
+    GlobalTensor<CT> cg;
+    GlobalTensor<BT> biasg;
+    ag.SetGlobalBuffer((__gm__ AT*)a + (p.transA ? mi * tiling.singleCoreM : mi * tiling.singleCoreM * tiling.Ka), tiling.M * tiling.Ka);
+    bg.SetGlobalBuffer((__gm__ AT*)b + (p.transB ? ni * tiling.singleCoreN * tiling.Kb : ni * tiling.singleCoreN));
+    cg.SetGlobalBuffer((__gm__ CT*)c + mi * tiling.singleCoreM * tiling.N + ni * tiling.singleCoreN);
+    biasg.SetGlobalBuffer((__gm__ BT*)bias + ni * tiling.singleCoreN);
+    mm.SetTensorA(ag, p.transA != 0);
+    mm.SetTensorB(bg, p.transB != 0);
+    if (p.bias) mm.SetBias(biasg);
+    if (tailM < tiling.singleCoreM || tailN < tiling.singleCoreN) mm.SetTail(tailM, tailN);
+    if (p.mode == 0) {
+        mm.IterateAll(cg, (uint8_t)p.atomic);
+    } else if (p.mode == 1) {
+        while (mm.Iterate()) mm.GetTensorC(cg);
+    } else {
+        // to UB, compact [baseM, baseN] blocks, copied out row by row at the block's place
+        TQue<TPosition::VECIN, 1> q;
+        pipe.InitBuffer(q, 1, tiling.baseM * tiling.baseN * sizeof(CT));
+        GlobalTensor<CT> wsg;
+        wsg.SetGlobalBuffer((__gm__ CT*)ws);
+        if (p.mode == 3) {
+            mm.SetWorkspace(wsg);
+            mm.template Iterate<false>();
+        }
+        int32_t mIter = (tailM + tiling.baseM - 1) / tiling.baseM, nIter = (tailN + tiling.baseN - 1) / tiling.baseN;
+        for (int32_t i = 0; i < mIter * nIter; ++i) {
+            if (p.mode == 2 && !mm.Iterate()) break;
+            LocalTensor<CT> t = q.AllocTensor<CT>();
+            if (p.mode == 2) mm.GetTensorC(t, 0, true);
+            else mm.template GetTensorC<false>(t, 0, true);
+            q.EnQue(t);
+            LocalTensor<CT> u = q.DeQue<CT>();
+            int32_t bm = tiling.iterateOrder == 1 ? i / nIter : i % mIter, bn = tiling.iterateOrder == 1 ? i % nIter : i / mIter;
+            int32_t rows = tailM - bm * tiling.baseM, cols = tailN - bn * tiling.baseN;
+            rows = rows < tiling.baseM ? rows : tiling.baseM;
+            cols = cols < tiling.baseN ? cols : tiling.baseN;
+            for (int32_t r = 0; r < rows; ++r) {
+                DataCopyExtParams row{1, (uint32_t)(cols * sizeof(CT)), 0, 0, 0};
+                DataCopyPad(cg[(bm * tiling.baseM + r) * tiling.N + bn * tiling.baseN], u[r * tiling.baseN], row);
+            }
+            q.FreeTensor(u);
+        }
+    }
+    mm.End();
+}
+
+/// Host: the tiling from the case's parameters (same for every dtype test).
+template <class TT>
+static int64_t make_tiling(TT& t, matmul_tiling::DataType at, matmul_tiling::DataType ct, matmul_tiling::DataType bt) {
+    matmul_tiling::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
+    api.SetDim((int32_t)kt::param("cores", 1));
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, at, kt::param("transA") != 0);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, at, kt::param("transB") != 0);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, ct);
+    api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, bt);
+    int32_t M = (int32_t)kt::param("M"), N = (int32_t)kt::param("N"), K = (int32_t)kt::param("K");
+    api.SetShape(M, N, K);
+    api.SetOrgShape(M, N, K);
+    api.EnableBias(kt::param("withBias") != 0);
+    api.SetBufferSpace((int32_t)kt::param("l1", -1), -1, -1);
+    api.SetFixSplit((int32_t)kt::param("baseM", -1), (int32_t)kt::param("baseN", -1), (int32_t)kt::param("baseK", -1));
+    if (kt::param("firstN")) api.SetTraverse(matmul_tiling::MatrixTraverse::FIRSTN);
+    return api.GetTiling(t);
+}
+
+template <typename AT, typename CT, typename BT>
+void run_mm(matmul_tiling::DataType at, matmul_tiling::DataType ct, matmul_tiling::DataType bt) {
+    TCubeTiling t;
+    if (make_tiling(t, at, ct, bt) != 0) { std::fprintf(stderr, "GetTiling failed\n"); std::exit(4); }
+    auto a = kt::load<AT>("a");
+    auto b = kt::load<AT>("b");
+    auto bias = kt::load<BT>("bias");
+    auto c0 = kt::load<CT>("c0");
+    kt::Dev<AT> da(a), db(b);
+    kt::Dev<BT> dbias(bias);
+    kt::Dev<CT> dc(c0);
+    kt::Dev<uint8_t> dws(size_t(1) << 20);
+    MmParams p{(int32_t)kt::param("transA"), (int32_t)kt::param("transB"), (int32_t)kt::param("withBias"), (int32_t)kt::param("mode"),
+                (int32_t)kt::param("atomic")};
+    uint32_t blocks = (uint32_t)(t.usedCoreNum + 1) / 2;  // MIX: two vector cores per block
+    mm_kernel<AT, CT, BT><<<blocks, nullptr, nullptr>>>(da.gm(), db.gm(), dbias.gm(), dc.gm(), dws.gm(), t, p);
+    kt::save("c", dc.host());
+    kt::save("tiling", std::vector<int32_t>((int32_t*)&t, (int32_t*)&t + sizeof(t) / 4));
+}
+using DT = matmul_tiling::DataType;
+KT_CASE(mm_f16_f32) { run_mm<half, float, float>(DT::DT_FLOAT16, DT::DT_FLOAT, DT::DT_FLOAT); }
+KT_CASE(mm_f16_f16) { run_mm<half, half, half>(DT::DT_FLOAT16, DT::DT_FLOAT16, DT::DT_FLOAT16); }
+KT_CASE(mm_bf16_bf16) { run_mm<bfloat16_t, bfloat16_t, float>(DT::DT_BF16, DT::DT_BF16, DT::DT_FLOAT); }
+KT_CASE(mm_f32_f32) { run_mm<float, float, float>(DT::DT_FLOAT, DT::DT_FLOAT, DT::DT_FLOAT); }
+KT_CASE(mm_i8_i32) { run_mm<int8_t, int32_t, int32_t>(DT::DT_INT8, DT::DT_INT32, DT::DT_INT32); }
+
+// ---- tiling values alone: writes the 50 fields and GetTiling's result ------------------------------
+KT_CASE(tiling) {
+    static const DT types[] = {DT::DT_FLOAT16, DT::DT_FLOAT, DT::DT_BF16, DT::DT_INT8, DT::DT_INT32};
+    DT at = types[kt::param("atype")], ct = types[kt::param("ctype", 1)];
+    TCubeTiling t;
+    t.usedCoreNum = 77;  // GetTiling must overwrite it, also on failure
+    int64_t rc = make_tiling(t, at, ct, DT::DT_FLOAT);
+    optiling::TCubeTiling host;
+    make_tiling(host, at, ct, DT::DT_FLOAT);  // the tiling-data class: same values, same bytes
+    std::vector<int32_t> out((int32_t*)&t, (int32_t*)&t + sizeof(t) / 4);
+    std::vector<uint8_t> bytes(host.GetDataSize());
+    host.SaveToBuffer(bytes.data(), bytes.size());
+    kt::save("host", bytes);
+    out.push_back((int32_t)rc);
+    out.push_back((int32_t)host.GetDataSize());
+    kt::save("tiling", out);
+}
+
+// ---- core types of a MIX launch -----------------------------------------------------------------
+__global__ __aicore__ void coretype_kernel(GM_ADDR out) {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);
+    GlobalTensor<int32_t> o;
+    o.SetGlobalBuffer((__gm__ int32_t*)out, 1024);
+    int32_t slot = (int32_t)(ASCEND_IS_AIC ? 64 + GetBlockIdx() : GetBlockIdx()) * 4;
+    o.SetValue(slot + 0, g_coreType);
+    o.SetValue(slot + 1, (int32_t)GetSubBlockIdx());
+    o.SetValue(slot + 2, (int32_t)GetBlockNum());
+    o.SetValue(slot + 3, (int32_t)GetTaskRation());
+}
+KT_CASE(coretypes) {
+    kt::Dev<int32_t> d(std::vector<int32_t>(1024, -1));
+    coretype_kernel<<<(uint32_t)kt::param("blocks", 3), nullptr, nullptr>>>(d.gm());
+    kt::save("out", d.host());
+}
+
+// ---- misuse ------------------------------------------------------------------------------------------
+using MMh = Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                   MatmulType<TPosition::GM, CubeFormat::ND, float>>;
+__global__ __aicore__ void misuse_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling tiling, int32_t what) {
+    TPipe pipe;
+    MMh mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half*)a);
+    bg.SetGlobalBuffer((__gm__ half*)b);
+    cg.SetGlobalBuffer((__gm__ float*)c);
+    mm.SetTensorA(ag);
+    if (what == 0) mm.IterateAll(cg);  // MARK:no_tensor
+    mm.SetTensorB(bg);
+    if (what == 1) mm.SetTail(tiling.M + 16, -1, -1);  // MARK:tail
+    if (what == 2) mm.SetBias(cg);  // MARK:bias
+    if (what == 3) mm.GetTensorC(cg);  // MARK:getc
+    mm.IterateAll(cg);
+}
+KT_CASE(misuse) {
+    matmul_tiling::MultiCoreMatmulTiling api;
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT);
+    api.SetShape(32, 32, 32);
+    if (kt::param("bad")) api.SetFixSplit(24, -1, -1);  // baseM not a multiple of 16: GetTiling fails
+    TCubeTiling t;
+    int64_t rc = api.GetTiling(t);  // MARK:gettiling
+    std::fprintf(stderr, "GetTiling returned %lld\n", (long long)rc);
+    kt::Dev<half> da(std::vector<half>(32 * 32, half(1.0f))), db(std::vector<half>(32 * 32, half(1.0f)));
+    kt::Dev<float> dc(std::vector<float>(32 * 32, 0.0f));
+    misuse_kernel<<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dc.gm(), t, (int32_t)kt::param("what", 9));
+    kt::save("c", dc.host());
+}
+__global__ __aicore__ void dtype_kernel(TCubeTiling tiling) {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, float>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);  // MARK:dtype
+}
+KT_CASE(misuse_dtype) {
+    TCubeTiling t;
+    matmul_tiling::MatmulApiTiling api;
+    api.SetShape(32, 32, 32);
+    api.GetTiling(t);
+    dtype_kernel<<<1, nullptr, nullptr>>>(t);
+}
+
+KT_MAIN()
