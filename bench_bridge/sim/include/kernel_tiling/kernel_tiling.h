@@ -5,3 +5,4 @@
 // family (TCubeTiling) follows with the cube unit.
 #pragma once
 #include "kernel_operator.h"
+#include "kgen_sim/matmul/tcube_tiling.h"

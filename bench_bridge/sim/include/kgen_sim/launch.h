@@ -10,9 +10,17 @@
 //  * SyncAll waiting for a block that already returned from the kernel hangs the hardware
 //    (`syncall-deadlock`). The soft SyncAll(gmWorkspace, ubWorkspace, usedCores) needs
 //    GetBlockNum() * 32 bytes in both workspaces, the GM one zeroed, usedCores <= GetBlockNum().
+//  * Core types (dav-2201 separates cube (AIC) and vector (AIV) cores, 1 : 2): a kernel runs on vector
+//    cores unless it declares otherwise. KERNEL_TYPE_AIC_ONLY (or a Matmul in an ASCENDC_CUBE_ONLY
+//    build) runs numBlocks AIC cores; KERNEL_TYPE_MIX_AIC_1_2 (or a Matmul registered in a vector
+//    kernel) runs numBlocks AIC + 2 * numBlocks AIV cores, MIX_AIC_1_1 one AIV per AIC. On an AIV of a
+//    MIX launch GetBlockIdx() = block * ration + GetSubBlockIdx(), GetTaskRation() = GetSubBlockNum() =
+//    ration (2 or 1); GetBlockNum() = numBlocks everywhere; g_coreType / ASCEND_IS_AIC / ASCEND_IS_AIV
+//    tell the core's type. The emulator learns the type when the kernel first declares it and then
+//    restarts the launch with those cores (the declaration precedes any GM write in documented kernels).
 // The `<<<>>>` syntax is rewritten by `kgen sim build` into a call of kgen::launch.
 //
-// @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll
+// @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll g_coreType
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -27,7 +35,30 @@
 inline thread_local int64_t block_idx = 0;
 inline thread_local int64_t block_num = 1;
 
+namespace AscendC {
+/// Core types as g_coreType reports them.
+inline constexpr int32_t MIX = 0, AIC = 1, AIV = 2;
+inline constexpr int32_t MIX_TYPE = MIX, AIC_TYPE = AIC, AIV_TYPE = AIV;
+}  // namespace AscendC
+/// The type of the calling core (AscendC::AIC or AscendC::AIV).
+inline thread_local int32_t g_coreType = AscendC::AIV;
+
 namespace kgen {
+
+/// Which cores a launch runs (see the header comment).
+enum class KernelKind : int { Unknown = 0, Aiv, Aic, Mix11, Mix12 };
+/// Thrown by the first core-type declaration inside a launch of unknown type: the launch restarts.
+struct KernelRestart { KernelKind kind; };
+/// Thrown to end the calling core's kernel normally (the AIC side of a Matmul in a MIX launch).
+struct KernelReturn { };
+inline thread_local KernelKind tls_launch_kind = KernelKind::Unknown;
+inline thread_local int64_t tls_task_ration = 1;
+/// A kernel states which cores it needs; kinds other than vector-only restart an undeclared launch.
+inline void declare_kernel_kind(KernelKind k) {
+    if (!tls_core || !tls_core->launch || tls_launch_kind != KernelKind::Unknown) return;
+    if (k == KernelKind::Aiv || k == KernelKind::Unknown) return;
+    throw KernelRestart{k};
+}
 
 struct LaunchShared {
     uint32_t block_num = 1;
@@ -120,35 +151,64 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
         abort_program();
     }
     int id = ++launch_counter();
-    LaunchShared shared;
-    shared.block_num = cfg.block_dim;
-    shared.done.assign(cfg.block_dim, 0);
-    uint32_t cores = std::max(1u, vector_core_num());
-    shared.waves = cfg.block_dim > cores;
-    for (uint32_t start = 0; start < cfg.block_dim; start += cores) {
-        uint32_t end = std::min(cfg.block_dim, start + cores);
-        std::vector<std::thread> threads;
-        for (uint32_t b = start; b < end; ++b) {
-            threads.emplace_back([&, b] {
-                CoreContext* ctx = new CoreContext();
-                ctx->block_idx = b;
-                ctx->block_num = cfg.block_dim;
-                ::block_idx = b;
-                ::block_num = cfg.block_dim;
-                ctx->launch = &shared;
-                tls_core = ctx;
-                try {
-                    kernel(args...);
-                } catch (const KernelAbort&) {
-                    abort_program();
+    KernelKind kind = KernelKind::Unknown;
+    for (;;) {
+        // cores per block: AIC (mix and cube kinds) then `ration` AIV (mix and vector kinds)
+        const bool has_aic = kind == KernelKind::Aic || kind == KernelKind::Mix11 || kind == KernelKind::Mix12;
+        const uint32_t ration = kind == KernelKind::Mix12 ? 2 : kind == KernelKind::Aic ? 0 : 1;
+        const bool mix = kind == KernelKind::Mix11 || kind == KernelKind::Mix12;
+        LaunchShared shared;
+        shared.block_num = ration ? cfg.block_dim * ration : cfg.block_dim;  // cores that take part in SyncAll
+        shared.done.assign(shared.block_num, 0);
+        uint32_t cores = std::max(1u, vector_core_num());
+        uint32_t per_wave = std::max(1u, ration ? cores / ration : cores / 2);
+        shared.waves = cfg.block_dim > per_wave;
+        std::atomic<int> restart{0};
+        for (uint32_t start = 0; start < cfg.block_dim; start += per_wave) {
+            uint32_t end = std::min(cfg.block_dim, start + per_wave);
+            std::vector<std::thread> threads;
+            for (uint32_t b = start; b < end; ++b) {
+                for (int32_t sub = has_aic ? -1 : 0; sub < int32_t(ration); ++sub) {
+                    threads.emplace_back([&, b, sub] {
+                        CoreContext* ctx = new CoreContext();
+                        bool aic = sub < 0;
+                        uint32_t sync_idx = aic ? b : (mix ? b * ration + uint32_t(sub) : b);
+                        ctx->block_idx = aic ? b : (mix ? b * ration + uint32_t(sub) : b);
+                        ctx->block_num = cfg.block_dim;
+                        ctx->sub_block_idx = aic ? 0 : sub;
+                        ::block_idx = ctx->block_idx;
+                        ::block_num = cfg.block_dim;
+                        ::g_coreType = aic ? AscendC::AIC : AscendC::AIV;
+                        tls_launch_kind = kind;
+                        tls_task_ration = aic ? 1 : (mix ? ration : 1);
+                        ctx->launch = &shared;
+                        tls_core = ctx;
+                        bool restarted = false;
+                        try {
+                            kernel(args...);
+                        } catch (const KernelAbort&) {
+                            abort_program();
+                        } catch (const KernelRestart& r) {
+                            int expected = 0;
+                            restart.compare_exchange_strong(expected, static_cast<int>(r.kind));
+                            restarted = true;
+                        } catch (const KernelReturn&) {
+                        }
+                        if (!(mix && aic)) shared.block_done(sync_idx);
+                        if (!restarted && !(aic && mix && ctx->trace.empty())) flush_trace(id, name);
+                        tls_core = nullptr;
+                        delete ctx;
+                    });
                 }
-                shared.block_done(b);
-                flush_trace(id, name);
-                tls_core = nullptr;
-                delete ctx;
-            });
+            }
+            for (auto& t : threads) t.join();
+            if (restart.load()) break;
         }
-        for (auto& t : threads) t.join();
+        if (restart.load() && kind == KernelKind::Unknown) {
+            kind = static_cast<KernelKind>(restart.load());
+            continue;
+        }
+        break;
     }
     if (std::getenv("KGEN_SIM_TIMEOUT")) alarm(0);
 }
@@ -165,8 +225,8 @@ namespace AscendC {
 inline int64_t GetBlockIdx() { return kgen::core().block_idx; }
 inline int64_t GetBlockNum() { return kgen::core().block_num; }
 inline int64_t GetSubBlockIdx() { return kgen::core().sub_block_idx; }
-inline int64_t GetSubBlockNum() { return 1; }
-inline int64_t GetTaskRation() { return 1; }
+inline int64_t GetSubBlockNum() { return kgen::tls_task_ration; }
+inline int64_t GetTaskRation() { return kgen::tls_task_ration; }
 inline int64_t GetSystemCycle() { return static_cast<int64_t>(std::chrono::steady_clock::now().time_since_epoch().count()); }
 
 /// Hard all-core barrier: every block of the launch waits here until all have arrived.

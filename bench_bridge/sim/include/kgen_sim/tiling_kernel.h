@@ -13,8 +13,10 @@
 //  * The workspace argument starts with the system workspace (GetLibApiWorkSpaceSize bytes on the host,
 //    16 MiB here); GetUserWorkspace(workspace) returns the user part after it. SetSysWorkspace /
 //    GetSysWorkSpacePtr store and return the system workspace pointer.
-//  * KERNEL_TASK_TYPE_DEFAULT / KERNEL_TASK_TYPE declare which cores run the kernel: no effect here
-//    (the emulator runs vector kernels).
+//  * KERNEL_TASK_TYPE_DEFAULT(type) / KERNEL_TASK_TYPE(key, type) (for the launch whose tiling key is
+//    `key`) declare which cores run the kernel: AIC_ONLY and MIX_AIC_1_0 cube cores, MIX_AIC_1_1 /
+//    MIX_AIC_1_2 one AIC with one / two AIV per block, the other types vector cores (see launch.h).
+//    ASCEND_IS_AIV / ASCEND_IS_AIC test g_coreType.
 // Emulator checks: reading more tiling bytes than the TilingFunc set (SetDataSize / GetDataSize) is an
 // error (tiling-size): on hardware those bytes are whatever the buffer held.
 // The generated kernel translation unit of a project defines `kgen_registered_default_tiling`.
@@ -29,6 +31,7 @@
 #include "kgen_sim/core.h"
 #include "kgen_sim/diag.h"
 #include "kgen_sim/launch.h"
+#include "kgen_sim/matmul/tcube_tiling.h"  // TCubeTiling: tiling structs generated for a project may nest it
 #include <cstdio>
 #include <type_traits>
 #include <utility>
@@ -135,14 +138,25 @@ enum KernelMetaType {
     KERNEL_TYPE_MIX_VECTOR_CORE,
     KERNEL_TYPE_MAX
 };
-#define KERNEL_TASK_TYPE_DEFAULT(type) static_assert(true, "")
-#define KERNEL_TASK_TYPE(key, type) static_assert(true, "")
+namespace kgen {
+inline void declare_task_type(KernelMetaType t) {
+    switch (t) {
+        case KERNEL_TYPE_AIC_ONLY: case KERNEL_TYPE_MIX_AIC_1_0: declare_kernel_kind(KernelKind::Aic); break;
+        case KERNEL_TYPE_MIX_AIC_1_1: declare_kernel_kind(KernelKind::Mix11); break;
+        case KERNEL_TYPE_MIX_AIC_1_2: declare_kernel_kind(KernelKind::Mix12); break;
+        default: break;
+    }
+}
+}  // namespace kgen
+#define KERNEL_TASK_TYPE_DEFAULT(type) ::kgen::declare_task_type(type)
+#define KERNEL_TASK_TYPE(key, type) \
+    do { if (::kgen::tiling_key_state().key == static_cast<uint64_t>(key)) ::kgen::declare_task_type(type); } while (0)
 #endif
 #ifndef ASCEND_IS_AIV
-#define ASCEND_IS_AIV (true)
-#define ASCEND_IS_AIC (false)
-#define ASCEND_IS_NOT_AIV (false)
-#define ASCEND_IS_NOT_AIC (true)
+#define ASCEND_IS_AIV (::g_coreType == ::AscendC::AIV)
+#define ASCEND_IS_AIC (::g_coreType == ::AscendC::AIC)
+#define ASCEND_IS_NOT_AIV (::g_coreType != ::AscendC::AIV)
+#define ASCEND_IS_NOT_AIC (::g_coreType != ::AscendC::AIC)
 #endif
 
 namespace AscendC {
