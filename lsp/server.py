@@ -9,12 +9,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from pathlib import Path
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 
 from lsp import actions as actions_mod
-from lsp import checks, completion, hover
+from lsp import checks, completion, definition, hover
 from lsp.parse import Unit, parse, reparse
 
 log = logging.getLogger("kgen.lsp")
@@ -209,6 +210,31 @@ def on_code_action(ls: KgenServer, params: T.CodeActionParams) -> list[T.CodeAct
     except Exception:   # noqa: BLE001
         log.exception("code action failed")
         return []
+
+
+@server.feature(T.TEXT_DOCUMENT_DEFINITION)
+def on_definition(ls: KgenServer, params: T.DefinitionParams) -> T.Location | None:
+    try:
+        uri = params.text_document.uri
+        unit, _ = ls.analyse(uri)
+        path = uri_path(uri)
+        d = definition.definition(unit, params.position.line, params.position.character, path)
+        if d is None:
+            return None
+        rng = T.Range(start=T.Position(line=d.start[0], character=d.start[1]),
+                      end=T.Position(line=d.end[0], character=d.end[1]))
+        return T.Location(uri=uri if d.path is None else Path(d.path).as_uri(), range=rng)
+    except Exception:   # noqa: BLE001
+        log.exception("definition failed")
+        return None
+
+
+def uri_path(uri: str) -> Path | None:
+    """The file system path of a file: URI (None for other schemes)."""
+    from urllib.parse import unquote, urlparse
+
+    u = urlparse(uri)
+    return Path(unquote(u.path)) if u.scheme == "file" else None
 
 
 def main() -> int:
