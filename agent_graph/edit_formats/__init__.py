@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from agent_graph.edit_formats import fenced_path, kernel_impl, npukb
 from agent_graph.edit_formats.common import (OP_DIRS, Block, PathRejected, looks_like_host, looks_like_kernel,
-                                             looks_like_tiling_header, normalise_path, strip_reasoning)
+                                             looks_like_tiling_header, normalise_path, scan_fences,
+                                             strip_reasoning)
 
 MODES = ("project", "kernel")
 
@@ -163,6 +164,10 @@ def _parse(text: str, op: str, mode: str) -> ParsedReply | ParseFailure:
     return ParsedReply(files=out, format="+".join(used))
 
 
+def _has_code(text: str) -> bool:
+    return bool(scan_fences(text.split("\n"))) or bool(npukb.find_blocks(text)) or "<kernel_impl>" in text.lower()
+
+
 def parse_reply(text: str, op_name: str, mode: str = "project") -> ParsedReply | ParseFailure:
     """The files of a model reply, or a complaint naming precisely what is missing or wrong."""
     if mode not in MODES:
@@ -178,7 +183,8 @@ def parse_reply(text: str, op_name: str, mode: str = "project") -> ParsedReply |
                                 f"write the answer: {format_hint(op, mode)}.")
         return ParseFailure(f"the reply is empty; {format_hint(op, mode)}.")
     result = _parse(answer, op, mode)
-    if isinstance(result, ParseFailure) and answer != text:
+    if isinstance(result, ParseFailure) and answer != text and not _has_code(answer):
+        # the answer part holds no code at all: the files may have been written inside the reasoning
         whole = _parse(text, op, mode)
         if isinstance(whole, ParsedReply):
             return whole
