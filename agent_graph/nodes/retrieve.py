@@ -37,8 +37,8 @@ def names_in_diagnostics(diags: list[dict]) -> list[str]:
     """API names a compiler message points at ("no member named 'Softmax'" -> Softmax and its neighbours)."""
     names: list[str] = []
     for d in diags:
-        for m in re.finditer(r"'(?:AscendC::)?([A-Z]\w+)'", d.get("message", "")):
-            if m.group(1) not in names:
+        for m in re.finditer(r"['‘`](?:AscendC::)?([A-Z]\w+)['’`]", d.get("message", "")):
+            if m.group(1) not in names and m.group(1) != "AscendC":
                 names.append(m.group(1))
     return names[:4]
 

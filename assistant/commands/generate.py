@@ -121,7 +121,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
             return _err(str(e))
     if args.output and Path(args.output).exists() and not Path(args.output).is_dir():
         return _err(f"output {args.output} exists and is not a directory")
-    model, agent = agent_settings(args)
+    try:
+        model, agent = agent_settings(args)
+    except Exception as e:  # noqa: BLE001 — assistant.settings.SettingsError: a bad config file or KGEN_* value
+        return _err(str(e).splitlines()[0] if str(e) else type(e).__name__)
     printer = ProgressPrinter(verbose=args.verbose)
     t0 = time.monotonic()
     if args.resume:
