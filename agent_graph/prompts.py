@@ -94,8 +94,8 @@ def test_cases_table(task: Any) -> str:
         head = [";".join(keys)]
         body = [";".join(c.id if k == "case_id" and k not in c.params else _cell(k, c.params.get(k, ""))
                          for k in keys) for c in cases]
-    if not body:
-        return "\n".join(head) if head != ["case_id"] else "(no shape cases: use the shapes of the reference's get_inputs())"
+    if not body or head == ["case_id"]:
+        return _sections()["no_cases"]
     more = [_section("more_cases", n=len(body) - MAX_CASES)] if len(body) > MAX_CASES else []
     return "\n".join(head + body[:MAX_CASES] + more)
 
@@ -113,21 +113,28 @@ def _docs_section(docs: list[str]) -> str:
 
 
 def _question_file(task: Any, rel: str) -> str | None:
-    """A file the task gives as the starting point (NPUKernelBench ``question/``, a spec's own folder)."""
-    root = Path(task.root)
-    for base in (root / "question", root):
-        p = base / rel
-        if p.is_file():
-            return p.read_text(encoding="utf-8").strip()
-    return None
+    """A file the task gives as the starting point (NPUKernelBench's ``question/`` skeletons) -- never the
+    task's answer project."""
+    p = Path(task.root) / "question" / rel
+    return p.read_text(encoding="utf-8").strip() if p.is_file() else None
+
+
+def _given_host_file(task: Any, rel: str) -> str | None:
+    """Kernel-only mode: the host side is given, from ``question/`` or else the task's own project."""
+    text = _question_file(task, rel)
+    if text is None and getattr(task, "project", None) and (Path(task.project) / rel).is_file():
+        text = (Path(task.project) / rel).read_text(encoding="utf-8").strip()
+    return text
 
 
 def _fenced(path: str, text: str) -> str:
     return f"{header_line(path)}\n```cpp\n{text.rstrip()}\n```"
 
 
-def draft_messages(task: Any, docs: list[str], op_name: str, mode: str = "project") -> list[ChatMessage]:
-    """System + user message asking for the operator's files (``project``) or kernel only (``kernel``)."""
+def draft_messages(task: Any, docs: list[str], op_name: str, mode: str = "project", *,
+                   kernel_params: list[str] | None = None) -> list[ChatMessage]:
+    """System + user message asking for the operator's files (``project``) or kernel only (``kernel``).
+    ``kernel_params``: the OpDef's input and output names when known (the kernel entry's GM_ADDR parameters)."""
     op, op_type = op_file_stem(op_name), op_type_name(op_name)
     description = (task.description or "").strip()
     show_reference = task.format != "npukernelbench" or len(description) < 40
@@ -135,13 +142,14 @@ def draft_messages(task: Any, docs: list[str], op_name: str, mode: str = "projec
     if show_reference and task.reference and Path(task.reference).is_file():
         reference = _section("reference", reference=Path(task.reference).read_text(encoding="utf-8").strip())
     kernel_template = _question_file(task, f"op_kernel/{op}.cpp") or render(
-        _template("kernel_default.md"), op=op, kernel_params=_sections()["kernel_params"]).strip()
+        _template("kernel_default.md"), op=op,
+        kernel_params="".join(f"GM_ADDR {n}, " for n in kernel_params) if kernel_params else _sections()["kernel_params"]).strip()
     common = dict(op=op, op_type=op_type, requirements=_template("requirements.md").strip(),
                   api_desc=description or _sections()["no_api_desc"], test_cases=test_cases_table(task),
                   hardware=hardware_block().strip(), reference_section=reference, docs_section=_docs_section(docs),
                   kernel_template=kernel_template)
     if mode == "kernel":
-        given = [(p, _question_file(task, p)) for p in (f"op_host/{op}_tiling.h", f"op_host/{op}.cpp")]
+        given = [(p, _given_host_file(task, p)) for p in (f"op_host/{op}_tiling.h", f"op_host/{op}.cpp")]
         host_files = "\n".join(_fenced(p, t) for p, t in given if t)
         user = render(_template("draft_kernel.md"), host_section=_section("host", host_files=host_files) if host_files else "",
                       **common)
