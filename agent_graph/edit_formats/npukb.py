@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from agent_graph.edit_formats.common import Block, scan_fences
+from agent_graph.edit_formats.common import Block, find_path, scan_fences
 
 NAME = "npukb"
 _HEADER = re.compile(r"^[\s#>*]*={3,}\s*[`*]*(?P<path>[^=`*\s][^=`*]*?)[`*]*\s*={3,}[\s*]*$")
@@ -29,22 +29,19 @@ def header_line(path: str) -> str:
 def find_blocks(text: str) -> list[Block]:
     lines = text.split("\n")
     headers = [(i, m.group("path").strip()) for i, line in enumerate(lines) if (m := _HEADER.match(line))]
-    if not headers:
-        return []
-    fences = {f.start: f for f in scan_fences(lines)}
     blocks: list[Block] = []
-    for n, (i, path) in enumerate(headers):
+    for n, (i, raw) in enumerate(headers):
+        path = find_path(raw) or raw
         nxt = headers[n + 1][0] if n + 1 < len(headers) else len(lines)
         j = i + 1
         while j < nxt and not lines[j].strip():
             j += 1
-        if j in fences:
-            f = fences[j]
+        # fences are scanned from the header on, so a reply wrapped in an outer ```markdown fence still works
+        local = scan_fences(lines[j:nxt])
+        if local and local[0].start == 0:
+            f = local[0]
             blocks.append(Block(path=path, content=f.body, closed=f.end is not None, where="header"))
         else:
-            body = "\n".join(lines[j:nxt]).strip("\n")
-            if body.strip():
-                blocks.append(Block(path=path, content=body, closed=True, where="header"))
-            else:
-                blocks.append(Block(path=path, content="", closed=True, where="header"))
+            body = "\n".join(ln for ln in lines[j:nxt] if not ln.strip().startswith(("```", "~~~"))).strip("\n")
+            blocks.append(Block(path=path, content=body, closed=True, where="header"))
     return blocks

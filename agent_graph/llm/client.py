@@ -146,8 +146,7 @@ class ChatClient:
         s = self.settings
         return ChatOpenAI(model=self.model, base_url=self.url, api_key=s.api_key, temperature=s.temperature,
                           max_tokens=s.max_tokens, timeout=s.timeout, max_retries=self.max_retries,
-                          streaming=s.stream, use_responses_api=False, http_client=http_client,
-                          http_async_client=httpx.AsyncClient(timeout=s.timeout))
+                          streaming=s.stream, use_responses_api=False, http_client=http_client)
 
     @staticmethod
     def _lc_messages(messages: list[ChatMessage]) -> list[Any]:
@@ -222,6 +221,9 @@ class ChatClient:
             http_client.close()     # ends a read still in progress in the worker (cancel, deadline)
         text = "".join(parts)
         if not text.strip():
+            if finish == "length":
+                raise ModelError("bad-response", f"{self.describe()} used all {self.settings.max_tokens} tokens before "
+                                 "writing any answer (reasoning only?); raise model.max_tokens (KGEN_MAX_TOKENS)")
             raise ModelError("bad-response", f"{self.describe()} returned an empty reply"
                              + (f" (finish_reason: {finish})" if finish else ""))
         return ModelReply(text=text, finish_reason=finish, seconds=time.monotonic() - start, streamed=streamed)

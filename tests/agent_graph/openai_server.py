@@ -308,6 +308,15 @@ class ScriptedOpenAI:
     def last_messages(self) -> list[dict]:
         return self.requests[-1]["messages"] if self.requests else []
 
+    def wait_for_requests(self, n: int, timeout: float = 10.0) -> list[dict]:
+        """Block until ``n`` chat requests arrived (or raise TimeoutError); returns the bodies."""
+        deadline = time.monotonic() + timeout
+        while len(self.requests) < n:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{len(self.requests)} of {n} chat requests arrived within {timeout:g} s")
+            time.sleep(0.01)
+        return list(self.requests)
+
     def add(self, *replies: str | dict | Reply) -> None:
         with self._lock:
             self.replies.extend(Reply.of(r) for r in replies)

@@ -198,3 +198,15 @@ def test_files_only_inside_the_reasoning_are_used():
 def test_a_draft_in_the_reasoning_never_fills_a_missing_file():
     reply = NPUKB.split(f"{EQ} op_kernel/", 1)[0]     # the reasoning has a kernel draft; the answer has none
     assert "op_kernel/scaled_add.cpp" in fail(reply)
+
+
+def test_npukb_inside_an_outer_markdown_fence_and_annotated_headers():
+    body = NPUKB.split("</think>", 1)[1].replace("op_host/scaled_add.cpp {EQ}".replace("{EQ}", EQ),
+                                                 f"op_host/scaled_add.cpp (host side) {EQ}")
+    same(ok(f"```markdown\n{body}\n```\n").files)
+
+
+def test_header_followed_by_bare_code():
+    reply = (f"{EQ} op_host/scaled_add_tiling.h {EQ}\n{TILING}\n{EQ} op_host/scaled_add.cpp {EQ}\n{HOST}\n"
+             f"{EQ} op_kernel/scaled_add.cpp {EQ}\n{KERNEL}")
+    same(ok(reply).files)
