@@ -15,7 +15,7 @@ from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 
 from lsp import actions as actions_mod
-from lsp import checks, completion, definition, hover
+from lsp import checks, commands, completion, definition, hover, onsave
 from lsp.parse import Unit, parse, reparse
 
 log = logging.getLogger("kgen.lsp")
@@ -33,6 +33,9 @@ class KgenServer(LanguageServer):
         self.units: dict[str, tuple[int | None, Unit, list | None]] = {}   # uri -> (version, unit, findings)
         self.pending: dict[str, asyncio.Task] = {}
         self.last_check_ms: float = 0.0
+        self.sim = onsave.SimState()                 # emulator build / bench findings (source kgen-sim)
+        self.editor_settings: dict = {}              # initializationOptions / didChangeConfiguration
+        self.build_on_save = True
 
     @property
     def encoding(self) -> str:
@@ -74,13 +77,48 @@ server = KgenServer()
 
 
 def publish(ls: KgenServer, uri: str) -> None:
+    """The document's diagnostics: the checks' (when it is open) and the emulator's (kgen-sim)."""
+    diags: list[T.Diagnostic] = []
+    unit = None
     try:
-        unit, findings = ls.analyse(uri)
-        diags = [to_diagnostic(unit, f) for f in findings]
+        if uri in ls.workspace.text_documents:
+            unit, findings = ls.analyse(uri)
+            diags = [to_diagnostic(unit, f) for f in findings]
     except Exception:   # noqa: BLE001
         log.exception("diagnostics failed for %s", uri)
-        diags = []
+    try:
+        path = uri_path(uri)
+        if path is not None:
+            diags += [onsave.to_diagnostic(f, unit) for f in ls.sim.findings_for(str(path.resolve()))]
+    except Exception:   # noqa: BLE001
+        log.exception("emulator diagnostics failed for %s", uri)
     ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
+
+
+def republish(ls: KgenServer):
+    def go(paths) -> None:
+        for p in sorted(paths):
+            publish(ls, Path(p).as_uri())
+    return go
+
+
+@server.feature(T.INITIALIZE)
+def on_initialize(ls: KgenServer, params: T.InitializeParams) -> None:
+    """The editor's settings (the VS Code extension forwards kgen.model.url, kgen.backend, ...)."""
+    opts = params.initialization_options
+    if isinstance(opts, dict):
+        ls.editor_settings = dict(opts)
+        ls.build_on_save = bool(opts.get("buildOnSave", True))
+
+
+@server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def on_configuration(ls: KgenServer, params: T.DidChangeConfigurationParams) -> None:
+    s = params.settings
+    if isinstance(s, dict):
+        s = s.get("kgen", s)
+        if isinstance(s, dict):
+            ls.editor_settings.update(s)
+            ls.build_on_save = bool(ls.editor_settings.get("buildOnSave", ls.build_on_save))
 
 
 @server.feature(T.INITIALIZED)
@@ -105,7 +143,38 @@ def did_open(ls: KgenServer, params: T.DidOpenTextDocumentParams) -> None:
 
 @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: KgenServer, params: T.DidSaveTextDocumentParams) -> None:
-    publish(ls, params.text_document.uri)
+    """Diagnostics now; the emulator build in the background (a newer save cancels it)."""
+    uri = params.text_document.uri
+    publish(ls, uri)
+    if ls.build_on_save:
+        asyncio.ensure_future(_build_quietly(ls, uri))
+
+
+async def _build_quietly(ls: KgenServer, uri: str) -> None:
+    try:
+        await onsave.build(ls, ls.sim, uri, republish(ls))
+    except Exception:   # noqa: BLE001
+        log.exception("emulator build failed for %s", uri)
+
+
+def _command(name: str, fn):
+    async def handler(ls: KgenServer, *args):
+        try:
+            return await fn(ls, list(args))
+        except commands.CommandError as e:
+            return {"status": "error", "message": str(e)}
+        except Exception as e:   # noqa: BLE001 - a failing command must not take the server down
+            log.exception("%s failed", name)
+            return {"status": "error", "message": f"{name} failed: {e}"}
+    handler.__name__ = name.replace(".", "_")
+    server.command(name)(handler)
+
+
+_command("kgen.buildDiagnostics", lambda ls, a: commands.build_diagnostics(ls, ls.sim, a, None, republish(ls)))
+_command("kgen.benchmark", lambda ls, a: commands.benchmark(ls, ls.sim, a, None, republish(ls)))
+_command("kgen.generate", lambda ls, a: commands.generate(ls, a, None))
+_command("kgen.fixWithAssistant", lambda ls, a: commands.fix_with_assistant(ls, a, None))
+_command("kgen.fixCompileErrors", lambda ls, a: commands.fix_compile_errors(ls, a))
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)

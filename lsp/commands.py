@@ -1,0 +1,283 @@
+"""The server's commands (``workspace/executeCommand``), each a long job with work-done progress and
+cancellation (``lsp.jobs``):
+
+    kgen.benchmark          [uri]                      bench the file's program or project (child process);
+                                                       -> {report, png, report_path, target}
+    kgen.buildDiagnostics   [uri]                      the emulator build now; -> [finding, ...]
+    kgen.generate           [{task | prompt, output?}] agent_graph.api.run -> {status, message, project, report, run_id}
+    kgen.fixWithAssistant   [uri, {task?}]             agent_graph.api.repair_project on the file's project
+                                                       -> {status, message, edit (WorkspaceEdit of the changed files)}
+    kgen.fixCompileErrors   [uri]                      every deterministic quick fix of the file, applied until none
+                                                       is left -> {edit, fixes: [titles]}
+
+Edits are also sent to the client with ``workspace/applyEdit`` (a client that runs the command from its
+palette does not see the result). Settings for the agent: ``assistant.settings.load_settings`` in the
+workspace folder, with the editor's ``model.url`` / ``backend`` (initializationOptions) on top.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+from pathlib import Path
+
+from lsprotocol import types as T
+
+from lsp.jobs import Cancelled, Job
+from lsp.onsave import SimState, bench_findings_of, path_of
+from lsp.simbuild import target_of
+
+log = logging.getLogger("kgen.lsp")
+MAX_FIX_ROUNDS = 50
+
+
+class CommandError(Exception):
+    """A user mistake: the message is one sentence."""
+
+
+def _uri_arg(args: list) -> str:
+    if not args or not isinstance(args[0], str):
+        raise CommandError("the command needs the file URI as its first argument")
+    return args[0]
+
+
+# ---- quick fixes ------------------------------------------------------------------------------
+
+def fix_all(text: str) -> tuple[str, list[str]]:
+    """``text`` with the preferred quick fix of each fixable finding applied, until none is left."""
+    from lsp.actions import actions, apply
+    from lsp.parse import parse
+
+    titles: list[str] = []
+    for _ in range(MAX_FIX_ROUNDS):
+        u = parse(text)
+        acts = [a for a in actions(u, 0, len(u.data)) if a.preferred]
+        if not acts:
+            break
+        new = apply(text, acts[0].fix)
+        if new == text:
+            break
+        titles.append(acts[0].fix.title)
+        text = new
+    return text, titles
+
+
+def whole_file_edit(uri: str, old: str, new: str) -> T.WorkspaceEdit:
+    from lsp.parse import Unit
+
+    u = Unit(text=old, data=old.encode("utf-8", "replace"), tree=None)
+    end = u.position(len(u.data))
+    rng = T.Range(start=T.Position(line=0, character=0), end=T.Position(line=end[0], character=end[1]))
+    return T.WorkspaceEdit(changes={uri: [T.TextEdit(range=rng, new_text=new)]})
+
+
+async def _apply(ls, label: str, edit: T.WorkspaceEdit) -> None:
+    if not edit.changes:
+        return
+    try:
+        ls.workspace_apply_edit(T.ApplyWorkspaceEditParams(edit=edit, label=label))
+    except Exception:   # noqa: BLE001 - the edit is in the result as well
+        log.warning("workspace/applyEdit failed")
+
+
+async def fix_compile_errors(ls, args: list) -> dict:
+    uri = _uri_arg(args)
+    doc = ls.workspace.get_text_document(uri)
+    old = doc.source
+    new, titles = fix_all(old)
+    edit = whole_file_edit(uri, old, new) if new != old else T.WorkspaceEdit(changes={})
+    await _apply(ls, "kgen: fix compile errors", edit)
+    return {"fixes": titles, "edit": ls.protocol._converter.unstructure(edit)}
+
+
+# ---- emulator build, benchmark ----------------------------------------------------------------
+
+async def build_diagnostics(ls, state: SimState, args: list, token, republish) -> list[dict]:
+    from lsp import onsave
+
+    uri = _uri_arg(args)
+    if path_of(uri) is None or target_of(path_of(uri)) is None:
+        raise CommandError("the file is neither a kernel-launch program nor part of an op project")
+    found = await onsave.build(ls, state, uri, republish, token)
+    return [f.to_dict() for f in found or []]
+
+
+def _outdir(target_key: str) -> Path:
+    from bench_bridge.sim.compiler import cache_root
+
+    return cache_root() / "lsp" / hashlib.sha256(target_key.encode()).hexdigest()[:16]
+
+
+async def benchmark(ls, state: SimState, args: list, token, republish) -> dict:
+    uri = _uri_arg(args)
+    path = path_of(uri)
+    target = target_of(path) if path is not None else None
+    if target is None:
+        raise CommandError("the file is neither a kernel-launch program (no main) nor part of an op project")
+    job = Job(ls, f"kgen: benchmarking {target.path.name}", token)
+    await job.begin("starting")
+
+    def line(s: str) -> None:
+        if s.startswith("progress: "):
+            job.report(s[len("progress: "):])
+
+    try:
+        rc, out, err = await job.child(["-m", "lsp.benchjob", str(path), str(_outdir(target.key))], on_line=line)
+    except Cancelled:
+        job.end("cancelled")
+        return {"status": "cancelled"}
+    finally:
+        job.end()
+    try:
+        res = json.loads(out.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        raise CommandError(f"the benchmark failed: {(err.strip().splitlines() or ['no output'])[-1]}")
+    if "error" in res:
+        raise CommandError(res["error"])
+    before = state.files(target.key)
+    state.reports[target.key] = res["report"]
+    bench_findings_of(state, target, path.resolve())
+    republish(before | state.files(target.key))
+    res["status"] = "done"
+    return res
+
+
+# ---- the agent --------------------------------------------------------------------------------
+
+def agent_settings(ls):
+    """(ModelSettings, AgentSettings): the settings tree of the workspace, the editor's on top."""
+    from agent_graph.settings import AgentSettings, ModelSettings
+
+    root = _root(ls)
+    try:
+        from assistant.settings import load_settings
+
+        s = load_settings(cwd=root)
+        model, agent = s.model, s.agent
+    except Exception:   # noqa: BLE001 - a broken config file: defaults (the CLI reports the mistake)
+        model, agent = ModelSettings(), AgentSettings()
+    opts = getattr(ls, "editor_settings", {}) or {}
+    m = {}
+    url = (opts.get("model") or {}).get("url") if isinstance(opts.get("model"), dict) else opts.get("model.url")
+    if url:
+        m["url"] = url
+    if opts.get("offline"):
+        m["url"] = None
+    a = {}
+    if opts.get("backend") in ("sim", "npu"):
+        a["backend"] = opts["backend"]
+    return dataclasses.replace(model, **m), dataclasses.replace(agent, **a)
+
+
+def _event_line(ev) -> str | None:
+    k = getattr(ev, "kind", "")
+    if k == "node_started":
+        return f"{ev.node} {ev.detail}".strip()
+    if k == "node_finished":
+        return f"{ev.node}: {ev.detail}".strip(": ") if ev.detail else None
+    if k == "case_result":
+        return f"case {ev.index}/{ev.total} ({ev.case_id}): {ev.status}"
+    if k == "note":
+        return ev.text
+    return None
+
+
+def _on_event(job: Job):
+    def on_event(ev) -> None:
+        msg = _event_line(ev)
+        if msg:
+            job.loop.call_soon_threadsafe(job.report, msg)
+    return on_event
+
+
+def _outcome(o) -> dict:
+    return {"run_id": o.run_id, "status": o.status, "message": o.message,
+            "project": str(o.project) if o.project else None, "report": o.report}
+
+
+async def generate(ls, args: list, token) -> dict:
+    import asyncio
+
+    from agent_graph import api
+
+    spec = args[0] if args and isinstance(args[0], dict) else {"task": args[0]} if args and isinstance(args[0], str) else {}
+    task, words = spec.get("task"), spec.get("prompt") or spec.get("words")
+    if not task and not words:
+        raise CommandError("kgen.generate needs a task path or a prompt")
+    if task and not Path(task).exists():
+        raise CommandError(f"no such task: {task}")
+    root = Path(_root(ls) or ".")
+    output = Path(spec["output"]) if spec.get("output") else None
+    if output is None and task:
+        output = root / "kgen-out" / Path(task).resolve().with_suffix("").name
+    model, agent = agent_settings(ls)
+    if spec.get("offline"):
+        model = dataclasses.replace(model, url=None)
+    job = Job(ls, "kgen: generating a kernel", token)
+    job.loop = asyncio.get_running_loop()
+    await job.begin(str(task or words)[:80])
+    req = api.Request(task=str(Path(task).resolve()) if task else None, words=words, output=output)
+    try:
+        out = await job.thread(lambda cancel: api.run(req, model, agent, on_event=_on_event(job), cancel=cancel))
+    finally:
+        job.end()
+    return _outcome(out)
+
+
+def _snapshot(project: Path) -> dict[Path, str]:
+    out = {}
+    for sub in ("op_host", "op_kernel"):
+        for p in sorted((project / sub).rglob("*")):
+            if p.is_file() and p.suffix in (".cpp", ".h", ".hpp", ".cc", ".asc"):
+                out[p.resolve()] = p.read_text(errors="replace")
+    return out
+
+
+async def fix_with_assistant(ls, args: list, token) -> dict:
+    import asyncio
+
+    from agent_graph import api
+
+    uri = _uri_arg(args)
+    extra = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
+    path = path_of(uri)
+    target = target_of(path) if path is not None else None
+    if target is None or target.kind != "project":
+        raise CommandError("Fix with assistant works on a file of an op project (op_host/ + op_kernel/)")
+    task = extra.get("task") or (str(target.task / "kgen-task.toml") if target.task and (target.task / "kgen-task.toml").is_file()
+                                 else str(target.task) if target.task else None)
+    model, agent = agent_settings(ls)
+    before = _snapshot(target.path)
+    job = Job(ls, f"kgen: repairing {target.path.name} with the assistant", token)
+    job.loop = asyncio.get_running_loop()
+    await job.begin()
+    try:
+        out = await job.thread(lambda cancel: api.repair_project(target.path, task, model, agent,
+                                                                 on_event=_on_event(job), cancel=cancel))
+    finally:
+        job.end()
+    after = _snapshot(target.path)
+    changes: dict[str, list[T.TextEdit]] = {}
+    for p, new in after.items():
+        old = before.get(p)
+        if old == new:
+            continue
+        doc_uri = p.as_uri()
+        if old is None:
+            continue      # a new file: on disk already; a TextEdit cannot create it
+        edit = whole_file_edit(doc_uri, old, new)
+        changes.update(edit.changes)
+    edit = T.WorkspaceEdit(changes=changes)
+    await _apply(ls, "kgen: fix with assistant", edit)
+    res = _outcome(out)
+    res["edit"] = ls.protocol._converter.unstructure(edit)
+    res["changed"] = sorted(changes)
+    return res
+
+
+def _root(ls) -> str | None:
+    try:
+        return ls.workspace.root_path
+    except Exception:   # noqa: BLE001 - before initialize
+        return None

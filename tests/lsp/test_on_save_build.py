@@ -1,0 +1,141 @@
+"""On save: the emulator build's diagnostics mapped to the right file and line (source kgen-sim), a
+superseded build cancelled, the run-time findings of the last bench, and kgen.buildDiagnostics.
+Real server over stdio, real g++ builds."""
+from __future__ import annotations
+
+import shutil
+import time
+import uuid
+
+import pytest
+
+from tests.lsp.client import ROOT, LspClient
+
+ADD = (ROOT / "examples/add/add.asc").read_text()
+SIM = "kgen-sim"
+
+
+def _line(text: str, needle: str) -> int:
+    return text.count("\n", 0, text.index(needle))
+
+
+@pytest.fixture()
+def client():
+    c = LspClient(timeout=90)
+    try:
+        c.initialize({"window": {"workDoneProgress": True}})
+        yield c
+    finally:
+        c.close()
+
+
+def _sim(c, uri, pred=lambda ds: True, timeout=120):
+    p = c.wait_notification("textDocument/publishDiagnostics",
+                            lambda p: p["uri"] == uri and pred([d for d in p["diagnostics"] if d.get("source") == SIM]),
+                            timeout=timeout)
+    return [d for d in p["diagnostics"] if d.get("source") == SIM]
+
+
+def _save(c, path, text):
+    path.write_text(text)
+    c.notify("textDocument/didSave", {"textDocument": {"uri": path.as_uri()}})
+
+
+def test_program_build_error_on_save(client, tmp_path):
+    c = client
+    f = tmp_path / "add.asc"
+    text = ADD.replace("AscendC::Add(z, x, y, TILE);", "AscendC::Add(z, x, yy, TILE);")
+    f.write_text(text)
+    c.open(f.as_uri(), text)
+    c.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == f.as_uri())
+    t0 = time.monotonic()
+    _save(c, f, text)
+    (d,) = _sim(c, f.as_uri(), lambda ds: len(ds) > 0)
+    line = _line(text, "AscendC::Add(z, x, yy")
+    col = text.split("\n")[line].index("yy")
+    assert d["range"]["start"] == {"line": line, "character": col} and d["range"]["end"]["character"] == col + 2
+    assert "'yy' was not declared" in d["message"].replace("\u2018", "'").replace("\u2019", "'")
+    assert d["severity"] == 1 and d["code"] == "compile"
+    # typing is never blocked by the build: a hover answers at once while nothing else runs
+    assert time.monotonic() - t0 < 60
+    # fixed and saved again: the emulator's diagnostics go away
+    c.notifications.clear()
+    _save(c, f, ADD)
+    assert _sim(c, f.as_uri(), lambda ds: ds == []) == []
+
+
+def test_superseded_build_is_cancelled(client, tmp_path):
+    c = client
+    f = tmp_path / "add.asc"
+    first = ADD.replace("AscendC::Add(z, x, y, TILE);", f"AscendC::Add(z, x, first_{uuid.uuid4().hex[:6]}, TILE);")
+    second = ADD.replace("AscendC::Add(z, x, y, TILE);", "AscendC::Add(z, x, second_name, TILE);")
+    c.open(f.as_uri(), first)
+    _save(c, f, first)
+    _save(c, f, second)
+    log = c.wait_notification("window/logMessage", lambda p: "superseded build" in p["message"], timeout=30)
+    assert "add.asc" in log["message"]
+    ds = _sim(c, f.as_uri(), lambda ds: len(ds) > 0)
+    assert "second_name" in ds[0]["message"]
+    published = [n for n in c.notifications if n.get("method") == "textDocument/publishDiagnostics"]
+    assert not any("first_" in d["message"] for n in published for d in n["params"]["diagnostics"])
+
+
+def test_bench_runtime_findings_are_published_and_kept_on_save(client, tmp_path):
+    c = client
+    f = tmp_path / "add.asc"
+    text = ADD.replace("xGm_.SetGlobalBuffer((__gm__ half*)x + offset, blockLength_);",
+                       "xGm_.SetGlobalBuffer((__gm__ half*)x + offset, blockLength_ / 2);")
+    f.write_text(text)
+    c.open(f.as_uri(), text)
+    r = c.request("workspace/executeCommand", {"command": "kgen.benchmark", "arguments": [f.as_uri()]}, timeout=180)
+    assert r["status"] == "done" and r["report"]["schema"] == "kgen.bench-report"
+    ds = _sim(c, f.as_uri(), lambda ds: any(d["code"] == "gm-view-overrun" for d in ds))
+    d = next(d for d in ds if d["code"] == "gm-view-overrun")
+    assert d["range"]["start"]["line"] == _line(text, "AscendC::DataCopy(x, xGm_") and d["severity"] == 2
+    assert "[case 0]" in d["message"] and "(block " in d["message"]
+    # a later save rebuilds (no build errors) and still shows the last bench's findings
+    c.notifications.clear()
+    _save(c, f, text)
+    ds = _sim(c, f.as_uri(), lambda ds: True)
+    assert [x["code"] for x in ds] == ["gm-view-overrun"]
+
+
+def test_build_diagnostics_command(client, tmp_path):
+    c = client
+    f = tmp_path / "prog.asc"
+    text = ADD.replace("outZ_.FreeTensor(z);", "outZ_.FreeTensor(z, 3);")
+    f.write_text(text)
+    res = c.request("workspace/executeCommand", {"command": "kgen.buildDiagnostics", "arguments": [f.as_uri()]},
+                    timeout=180)
+    errs = [x for x in res if x["severity"] == "error"]
+    assert errs and errs[0]["file"] == str(f.resolve()) and errs[0]["line"] == _line(text, "outZ_.FreeTensor(z, 3)")
+    # begin/end work-done progress around the build
+    kinds = [n["params"]["value"]["kind"] for n in c.notifications if n.get("method") == "$/progress"]
+    assert kinds[0] == "begin" and kinds[-1] == "end"
+    bad = c.request("workspace/executeCommand", {"command": "kgen.buildDiagnostics",
+                                                 "arguments": [(tmp_path / "notes.txt").as_uri()]})
+    assert bad["status"] == "error" and "neither a kernel-launch program" in bad["message"]
+
+
+@pytest.mark.slow
+def test_project_errors_map_to_their_files(client, tmp_path):
+    c = client
+    proj = tmp_path / "elt_add"
+    shutil.copytree(ROOT / "tests/data/projects/elt_add", proj)
+    kern = proj / "op_kernel/elt_add.cpp"
+    host = proj / "op_host/elt_add.cpp"
+    ktext = kern.read_text().replace("tile_ = t.tileLength;", "tile_ = t.tileLengthh;")
+    c.open(kern.as_uri(), ktext)
+    _save(c, kern, ktext)
+    ds = _sim(c, kern.as_uri(), lambda ds: len(ds) > 0, timeout=240)
+    assert ds[0]["range"]["start"]["line"] == _line(ktext, "tile_ = t.tileLengthh;") and "tileLengthh" in ds[0]["message"]
+    # an error in op_host while saving the kernel: published on the op_host file, the kernel's cleared
+    htext = host.read_text()
+    needle = "context->SetBlockDim("
+    assert needle in htext
+    c.notifications.clear()
+    host.write_text(htext.replace(needle, "context->SetBlockDimm(", 1))
+    _save(c, kern, kern.read_text().replace("tileLengthh", "tileLength"))
+    hd = _sim(c, host.as_uri(), lambda ds: len(ds) > 0, timeout=240)
+    assert hd[0]["range"]["start"]["line"] == _line(host.read_text(), "SetBlockDimm(") and "SetBlockDimm" in hd[0]["message"]
+    assert _sim(c, kern.as_uri(), lambda ds: ds == [], timeout=30) == []
