@@ -172,3 +172,28 @@ def test_never_healthy_times_out_and_stops_the_server(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_sigterm_while_loading_stops_the_server():
+    proc = kgen("--port", str(free_port()), "--vllm-cmd", f"{STAND_IN} --ready-after 60", env=env())
+    try:
+        deadline = time.monotonic() + 20
+        kids: list[int] = []
+        while not kids and time.monotonic() < deadline:
+            time.sleep(0.1)
+            kids = children(proc.pid)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 130
+        assert "stopping before the model was ready" in proc.stderr.read()
+        assert kids and not any(alive(k) for k in kids)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_extra_args_from_the_environment():
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "serve", "--dry-run"], cwd=REPO, capture_output=True,
+                       text=True, env=env(KGEN_SERVE__EXTRA_ARGS="--enforce-eager --dtype 'bfloat16'"), timeout=60)
+    assert r.returncode == 0 and shlex.split(r.stdout)[-3:] == ["--enforce-eager", "--dtype", "bfloat16"]
