@@ -202,15 +202,23 @@ def _project_path(path: str) -> str:
     return p
 
 
+def _line(which: str, /, **values: Any) -> str:
+    return render(_sections()["lines"][which], **values)
+
+
+def _words(text: Any) -> str:
+    return " ".join(str(text).split())
+
+
 def format_diagnostic(d: dict) -> str:
     """``file:line: severity: message [code]`` (file made project-relative), notes indented below."""
     loc = _project_path(str(d.get("file") or "")) or "<build>"
     if d.get("line"):
         loc += f":{d['line']}"
     code = d.get("code") or ""
-    tail = f" [{code}]" if code and code != "compile" else ""
-    out = f"{loc}: {d.get('severity') or 'error'}: {' '.join(str(d.get('message', '')).split())}{tail}"
-    notes = [f"    note: {' '.join(str(n).split())}" for n in (d.get("notes") or [])[:3]]
+    out = _line("diagnostic", loc=loc, severity=d.get("severity") or "error", message=_words(d.get("message", "")),
+                code=_line("diagnostic_code", code=code) if code and code != "compile" else "")
+    notes = [_line("note", note=_words(n)) for n in (d.get("notes") or [])[:3]]
     return "\n".join([out] + notes)
 
 
@@ -246,7 +254,7 @@ def build_repair_messages(history: list[ChatMessage], files: dict[str, str], dia
 
 
 def _n_files(need: list[str]) -> str:
-    return "the file" if len(need) == 1 else f"{len(need)} files"
+    return _line("one_file") if len(need) == 1 else _line("n_files", n=len(need))
 
 
 def _fmt_num(v: Any) -> str:
@@ -255,37 +263,39 @@ def _fmt_num(v: Any) -> str:
     return str(v)
 
 
+def _output_details(o: dict) -> str:
+    if o.get("reason"):
+        return str(o["reason"])
+    parts = []
+    if o.get("mismatches") is not None and o.get("total"):
+        parts.append(_line("mismatches", mismatches=o["mismatches"], total=o["total"]))
+    if o.get("first_mismatch") is not None:
+        parts.append(_line("first_mismatch", index=list(o["first_mismatch"]), expected=_fmt_num(o.get("expected")),
+                           actual=_fmt_num(o.get("actual"))))
+    if o.get("max_abs_error") is not None:
+        thr = _line("threshold", threshold=_fmt_num(o["threshold"])) if o.get("threshold") is not None else ""
+        parts.append(_line("error_size", abs=_fmt_num(o["max_abs_error"]), rel=_fmt_num(o.get("max_rel_error")),
+                           threshold=thr))
+    return "; ".join(parts)
+
+
 def format_failure(f: dict) -> str:
     """One failing case in words: its parameters, which output, where it first differs and by how much."""
     case = f.get("case_id", f.get("case", f.get("id", "?")))
     params = f.get("params") or {}
     ptxt = ", ".join(f"{k}={_cell(k, v)}" for k, v in params.items() if k != "case_id")
-    head = f"case {case}" + (f" ({ptxt})" if ptxt else "")
+    head = _line("case", case=case, params=_line("case_params", params=ptxt) if ptxt else "")
     if f.get("status") == "error":
-        return f"{head}: the run failed: {' '.join(str(f.get('message', '')).split())}"
-    outputs = f.get("outputs") or [f]
+        return _line("case_error", head=head, message=_words(f.get("message", "")))
     lines = [head + ":"]
-    for o in outputs:
+    for o in f.get("outputs") or [f]:
         if o.get("passed") is True:
             continue
-        name = o.get("name") or o.get("output") or "output"
         shape = o.get("shape")
-        desc = f"  output {name}" + (f" ({o.get('dtype')}, shape {list(shape)})" if shape is not None else "")
-        if o.get("reason"):
-            lines.append(f"{desc}: {o['reason']}")
-            continue
-        parts = []
-        if o.get("mismatches") is not None and o.get("total"):
-            parts.append(f"{o['mismatches']} of {o['total']} elements wrong")
-        if o.get("first_mismatch") is not None:
-            parts.append(f"first at index {list(o['first_mismatch'])}: expected {_fmt_num(o.get('expected'))}, "
-                         f"got {_fmt_num(o.get('actual'))}")
-        if o.get("max_abs_error") is not None:
-            parts.append(f"max abs error {_fmt_num(o['max_abs_error'])}, max rel error {_fmt_num(o.get('max_rel_error'))}"
-                         + (f" (threshold {_fmt_num(o['threshold'])})" if o.get("threshold") is not None else ""))
-        lines.append(f"{desc}: " + "; ".join(parts))
+        lines.append(_line("output", name=o.get("name") or o.get("output") or "?", details=_output_details(o),
+                           shape=_line("output_shape", dtype=o.get("dtype"), shape=list(shape)) if shape is not None else ""))
     if len(lines) == 1:
-        lines[0] = f"{head}: {' '.join(str(f.get('message', 'wrong result')).split())}"
+        return _line("case_other", head=head, message=_words(f.get("message", "")))
     return "\n".join(lines)
 
 
