@@ -13,7 +13,9 @@ placed by what they contain when that is unambiguous (a tiling-data header, host
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from agent_graph.edit_formats import fenced_path, kernel_impl, npukb
 from agent_graph.edit_formats.common import (OP_DIRS, Block, PathRejected, looks_like_host, looks_like_kernel,
@@ -126,13 +128,19 @@ def _fill_by_content(files: dict[str, tuple[Block, str]], unlabeled: list[Block]
 
 
 def _rename_near_misses(files: dict[str, tuple[Block, str]], need: list[str]) -> None:
-    """A required file missing but exactly one file of its role present under another name: use that one."""
+    """A required file missing but exactly one file of its role present under another name: use that one.
+    A renamed header is renamed in the other files' ``#include "..."`` lines too."""
     for path in need:
         if path in files:
             continue
         others = [p for p in files if _role(p) == _role(path) and p not in need]
         if len(others) == 1:
             files[path] = files.pop(others[0])
+            old, new = Path(others[0]).name, Path(path).name
+            if old.endswith((".h", ".hpp")):
+                pattern = re.compile(r'(#\s*include\s*")' + re.escape(old) + '"')
+                for p, (b, fmt) in list(files.items()):
+                    files[p] = (replace(b, content=pattern.sub(lambda m: m.group(1) + new + '"', b.content)), fmt)
 
 
 def _parse(text: str, op: str, mode: str) -> ParsedReply | ParseFailure:

@@ -210,3 +210,12 @@ def test_header_followed_by_bare_code():
     reply = (f"{EQ} op_host/scaled_add_tiling.h {EQ}\n{TILING}\n{EQ} op_host/scaled_add.cpp {EQ}\n{HOST}\n"
              f"{EQ} op_kernel/scaled_add.cpp {EQ}\n{KERNEL}")
     same(ok(reply).files)
+
+
+def test_files_under_another_op_name_are_renamed_with_their_includes():
+    # the model kept the names of its example (scaled_add) while the task's op is npukb_scaled_add_custom
+    r = ok(NPUKB, op="npukb_scaled_add_custom")
+    assert sorted(r.files) == ["op_host/npukb_scaled_add_custom.cpp", "op_host/npukb_scaled_add_custom_tiling.h",
+                               "op_kernel/npukb_scaled_add_custom.cpp"]
+    assert '#include "npukb_scaled_add_custom_tiling.h"' in r.files["op_host/npukb_scaled_add_custom.cpp"]
+    assert '"scaled_add_tiling.h"' not in "".join(r.files.values())
