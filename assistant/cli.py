@@ -6,6 +6,7 @@ import sys
 from typing import Callable, NoReturn
 
 from assistant.commands import bench as bench_cmd
+from assistant.commands import chat as chat_cmd
 from assistant.commands import config as config_cmd
 from assistant.commands import docs as docs_cmd
 from assistant.commands import generate as generate_cmd
@@ -39,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     generate_cmd.register(sub)
     runs_cmd.register(sub)
     lsp_cmd.register(sub)
+    chat_cmd.register(sub)
     config_cmd.register(sub)
     serve_cmd.register(sub)
     return p
