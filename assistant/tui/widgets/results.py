@@ -1,0 +1,148 @@
+"""The results panel: per-case table, modelled (or measured) time, bound, speedup, and pipe busy chart.
+
+Reads only the bench report dict (docs/report-schema.md; per-case ``performance`` is
+docs/performance-model.md's PerfReport). The chart is text, so it shows in every terminal; a timeline
+picture the report names (``timeline_png``) is shown as its path.
+"""
+from __future__ import annotations
+
+import os
+
+from rich.console import Group
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Static
+
+COLUMNS = ("case", "result", "shape", "dtype", "max abs err", "time us", "bound", "speedup")
+PIPE_ORDER = ("MTE2", "V", "MTE3", "S", "MTE1", "M", "FIX")
+BAR = 24
+
+
+def _shape(c: dict) -> str:
+    shapes = c.get("input_shapes") or []
+    if not shapes:
+        return "-"
+    return "x".join(str(d) for d in shapes[0]) + (f" (+{len(shapes) - 1})" if len(shapes) > 1 else "")
+
+
+def short_bound(bound: str) -> str:
+    return bound.split(" (")[0] if bound else "-"
+
+
+def case_rows(report: dict) -> list[tuple[str, ...]]:
+    rows = []
+    for c in report.get("cases", []):
+        outs = c.get("outputs") or []
+        err = f"{max(o['max_abs_error'] for o in outs):.3g}" if outs else "-"
+        p = c.get("performance") or {}
+        t = p.get("time_us", p.get("modelled_us"))
+        sp = p.get("speedup_vs_eager")
+        rows.append((str(c.get("case_id", "")), str(c.get("status", "")).upper(), _shape(c),
+                     (c.get("dtypes") or ["-"])[0], err, f"{t:.2f}" if t is not None else "-",
+                     short_bound(p.get("bound", "")) if p else "-", f"{sp:.2f}x" if sp else "-"))
+    return rows
+
+
+def summary(report: dict) -> Text:
+    cases = report.get("cases", [])
+    passed = sum(1 for c in cases if c.get("status") == "pass")
+    verdict = ("CORRECT", "bold green") if report.get("correct") else ("INCORRECT", "bold red")
+    if not report.get("compiled", True):
+        verdict = ("BUILD FAILED", "bold red")
+    t = Text.assemble((f"{report.get('task', '')}  ", "bold"), verdict, f"  {passed}/{len(cases)} cases")
+    perf = report.get("performance") or {}
+    if perf:
+        times = perf.get("modelled_us") or []
+        src = perf.get("source", "modelled")
+        if times:
+            t.append(f"\n{src} time: {sum(times):.2f} us over {len(times)} case(s)", style="")
+        geo = perf.get("geomean_speedup_vs_eager")
+        if geo:
+            t.append(f"   speedup vs PyTorch eager: {geo:.2f}x (geomean)")
+        bounds = {short_bound(b) for b in perf.get("bound") or []}
+        if bounds:
+            t.append(f"\nbound: {', '.join(sorted(bounds))}")
+    if report.get("message"):
+        t.append(f"\n{report['message']}", style="yellow")
+    return t
+
+
+def pipe_chart(pipe_busy: dict[str, float], width: int = BAR) -> Text:
+    """One bar per pipe: its busy fraction of the cores' block time (the performance model's figure)."""
+    names = [p for p in PIPE_ORDER if p in pipe_busy] + sorted(p for p in pipe_busy if p not in PIPE_ORDER)
+    out = Text()
+    for name in names:
+        frac = max(0.0, min(1.0, float(pipe_busy[name])))
+        full = round(frac * width)
+        out.append(f"{name:<5}")
+        out.append("█" * full, style="cyan")
+        out.append("░" * (width - full), style="dim")
+        out.append(f" {frac * 100:5.1f}%\n")
+    return out
+
+
+def timeline_png(report: dict, case: dict | None) -> str:
+    for holder in (case.get("performance") if case else None, report.get("performance"), report):
+        if holder and holder.get("timeline_png"):
+            return str(holder["timeline_png"])
+    return ""
+
+
+def case_detail(report: dict, case: dict | None) -> Group | Text:
+    if case is None:
+        return Text("")
+    p = case.get("performance") or {}
+    parts: list = [Text(f"case {case.get('case_id')}: {case.get('status')}", style="bold")]
+    if case.get("message"):
+        parts.append(Text(case["message"], style="red" if case.get("status") != "pass" else ""))
+    if p:
+        parts.append(Text(f"{p.get('source', 'modelled')} {p.get('time_us', p.get('modelled_us', 0)):.2f} us "
+                          f"(launch {p.get('launch_overhead_us', 0):.2f} us)   GM {p.get('achieved_gbps', 0):.1f} "
+                          f"of {p.get('peak_gbps', 0):.0f} GB/s"))
+        parts.append(Text(f"bound: {p.get('bound', '-')}", style="yellow"))
+        if p.get("execution_bound") and p.get("execution_bound") != p.get("bound"):
+            parts.append(Text(f"cores bound by: {p['execution_bound']}", style="dim"))
+        parts.append(Text("pipe busy (fraction of block time):", style="dim"))
+        parts.append(pipe_chart(p.get("pipe_busy") or {}))
+    png = timeline_png(report, case)
+    if png:
+        parts.append(Text(f"timeline picture: {png}" + ("" if os.path.exists(png) else " (missing)"), style="dim"))
+    return Group(*parts)
+
+
+class ResultsPanel(VerticalScroll):
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.report: dict | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("No results yet: cases, time, bound and speedup show here after a run.", style="dim"),
+                     id="results-summary")
+        table = DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
+        table.add_columns(*COLUMNS)
+        yield table
+        yield Static("", id="results-detail")
+
+    def show_report(self, report: dict | None) -> None:
+        self.report = report
+        table = self.query_one("#results-table", DataTable)
+        table.clear()
+        if not report:
+            return
+        self.query_one("#results-summary", Static).update(summary(report))
+        for i, row in enumerate(case_rows(report)):
+            style = "green" if row[1] == "PASS" else "red"
+            table.add_row(*[Text(v, style=style) if j == 1 else v for j, v in enumerate(row)], key=str(i))
+        cases = report.get("cases") or []
+        self.query_one("#results-detail", Static).update(case_detail(report, cases[0] if cases else None))
+
+    @on(DataTable.RowHighlighted, "#results-table")
+    def _row(self, event: DataTable.RowHighlighted) -> None:
+        if not self.report or event.row_key is None or event.row_key.value is None:
+            return
+        cases = self.report.get("cases") or []
+        i = int(event.row_key.value)
+        if 0 <= i < len(cases):
+            self.query_one("#results-detail", Static).update(case_detail(self.report, cases[i]))
