@@ -1,0 +1,1 @@
+"""``kgen chat``: the Textual terminal assistant (app, panels, slash commands, sessions)."""
