@@ -37,7 +37,7 @@ class GuardFinding:
 _RULES: list[tuple[str, re.Pattern, str]] = [
     ("torch-call", re.compile(r"#\s*include\s*[<\"](torch|ATen|c10|Python|pybind11)[/.>\"]"),
      "includes a PyTorch/Python header: the kernel must compute the result itself"),
-    ("torch-call", re.compile(r"\b(torch|at|c10|py|pybind11)::\w+"),
+    ("torch-call", re.compile(r"(?<![\w:])(torch|at|c10|py|pybind11)::\w+"),
      "calls into PyTorch/Python ({m}): the kernel must compute the result itself"),
     ("torch-call", re.compile(r"\b(PyObject|PyImport_\w+|Py_Initialize|PyRun_\w+)\b"),
      "calls the Python interpreter ({m}): the kernel must compute the result itself"),

@@ -18,21 +18,24 @@ from agent_graph.state import Candidate, GraphState, update_best
 
 
 def failures_of(report: dict) -> list[dict]:
-    """Failed cases in the form the correctness-repair prompt takes."""
+    """Failed cases in the form the correctness-repair prompt takes (agent_graph.prompts.format_failure);
+    an output the guards find partly unwritten carries that as its reason."""
     out = []
     for case in report.get("cases", []):
         if case.get("status") == "pass":
             continue
         f = {"case_id": case.get("case_id"), "status": case.get("status"), "message": case.get("message", ""),
-             "input_shapes": case.get("input_shapes"), "dtypes": case.get("dtypes"), "outputs": []}
+             "params": {"input_shapes": case.get("input_shapes"), "dtypes": case.get("dtypes")}, "outputs": []}
+        why = unwritten_output(case)
         for o in case.get("outputs") or []:
             if not o.get("passed"):
-                f["outputs"].append({k: o.get(k) for k in ("name", "shape", "mismatches", "total", "max_abs_error",
-                                                           "max_rel_error", "first_mismatch", "expected", "actual")})
-        why = unwritten_output(case)
+                d = {k: o.get(k) for k in ("name", "dtype", "shape", "mismatches", "total", "max_abs_error",
+                                           "max_rel_error", "first_mismatch", "expected", "actual", "threshold", "reason")}
+                if why and why.startswith(f"output {o.get('name')} "):
+                    d["reason"] = f"{why} (want {o.get('expected')!r} there)"
+                f["outputs"].append(d)
         if why:
             f["guard"] = why
-            f["message"] = why
         out.append(f)
     return out
 
