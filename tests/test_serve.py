@@ -153,8 +153,10 @@ def test_server_that_dies_while_loading(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     r = subprocess.run([sys.executable, "-m", "assistant.cli", "serve", "--port", str(free_port()), "--vllm-cmd",
-                        f"{STAND_IN} --script {bad}"], cwd=REPO, capture_output=True, text=True, env=env(), timeout=60)
+                        f"{STAND_IN} --script {bad}"], cwd=REPO, capture_output=True, text=True,
+                       env=env(ASCEND_HOME_PATH=str(tmp_path)), timeout=60)
     assert r.returncode == 2
+    assert "Ascend NPU host" in r.stderr and "vllm-ascend" in r.stderr      # a sourced CANN environment
     assert r.stderr.strip().splitlines()[-1].startswith("kgen: error: the model server exited with status 1 before it was ready")
 
 

@@ -18,7 +18,9 @@ Each chat request takes the next scripted reply. A reply is plain text, or a dic
      "error": "",            # ... with this message in an OpenAI error body
      "malformed": false,     # a body (or SSE chunk) that is not JSON
      "drop": false,          # close the connection mid-reply
-     "finish_reason": "stop"}
+     "finish_reason": "stop",
+     "raw": null,            # a 200 body sent verbatim (non-streaming)
+     "error_body": null}     # with "status": this JSON body (e.g. vLLM's older {"object": "error", ...})
 
 When the script runs out, ``default`` is used if given, else HTTP 500 "script exhausted". Every request
 body is recorded (``server.requests``; ``--record FILE`` appends them as JSON lines), so tests can
@@ -68,6 +70,8 @@ class Reply:
     malformed: bool = False
     drop: bool = False
     finish_reason: str = "stop"
+    raw: str | None = None          # a 200 body sent verbatim (non-streaming requests)
+    error_body: dict | None = None  # with ``status``: this JSON body instead of the OpenAI error shape
 
     @classmethod
     def of(cls, item: "str | dict | Reply") -> "Reply":
@@ -168,7 +172,10 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.delay and srv._stop.wait(reply.delay):
             return
         if reply.status >= 400:
-            self._error(reply.status, reply.error or f"scripted error {reply.status}")
+            if reply.error_body is not None:
+                self._json(reply.status, reply.error_body)
+            else:
+                self._error(reply.status, reply.error or f"scripted error {reply.status}")
             return
         if body.get("stream"):
             self._stream(body, reply)
@@ -179,8 +186,8 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.drop:
             self._drop()
             return
-        if reply.malformed:
-            data = b'{"id": "chatcmpl-x", "choices": [ {"message": '
+        if reply.malformed or reply.raw is not None:
+            data = reply.raw.encode() if reply.raw is not None else b'{"id": "chatcmpl-x", "choices": [ {"message": '
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))

@@ -200,3 +200,18 @@ def test_parallel_requests_share_one_client():
         assert results == ["same answer"] * 3
         assert time.monotonic() - t0 < 1.5             # concurrently (one after the other: 1.8 s)
         assert len(srv.wait_for_requests(3)) == 3
+
+
+def test_vllm_error_body_shape():
+    # vLLM's own error object (no "error" wrapper): its message still reaches the user
+    body = {"object": "error", "message": "This model's maximum context length is 32768 tokens. However, you "
+            "requested 40000 tokens.", "type": "BadRequestError", "param": None, "code": 400}
+    with ScriptedOpenAI([{"status": 400, "error_body": body}]) as srv:
+        e = error_of(lambda: client(srv.url).complete(MESSAGES))
+        assert e.kind == "http" and "400" in str(e) and "maximum context length is 32768 tokens" in str(e)
+
+
+def test_json_that_is_not_a_chat_completion():
+    with ScriptedOpenAI([{"raw": '{"object": "list", "data": []}'}]) as srv:
+        e = error_of(lambda: client(srv.url, stream=False).complete(MESSAGES))
+        assert e.kind == "bad-response"
