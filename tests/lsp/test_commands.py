@@ -1,0 +1,177 @@
+"""The server's commands over stdio: kgen.benchmark (report + timeline PNG, work-done progress,
+cancellation), kgen.fixCompileErrors (every deterministic quick fix, sent as workspace/applyEdit),
+kgen.generate (offline drafter through agent_graph.api.run) and kgen.fixWithAssistant (the agent's
+repair against the local scripted OpenAI server; the WorkspaceEdit carries the repaired file)."""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+
+import pytest
+
+from lsp.checks import check_text
+from tests.lsp.client import ROOT, LspClient
+
+ADD = ROOT / "examples/add/add.asc"
+
+
+class Client(LspClient):
+    """The test client, recording the server's requests (workspace/applyEdit...)."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.server_requests: list[dict] = []
+
+    def send(self, msg: dict) -> None:
+        super().send(msg)
+
+    def pump(self, until, timeout: float):
+        """Read messages until ``until(msg)`` is true; answers server requests with null."""
+        import queue
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                m = self.msgs.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if "method" in m and "id" in m:
+                self.server_requests.append(m)
+                self.send({"jsonrpc": "2.0", "id": m["id"], "result": None})
+            elif "method" in m:
+                self.notifications.append(m)
+            if until(m):
+                return m
+        raise TimeoutError("no such message")
+
+    def command(self, name: str, args: list, timeout: float = 180):
+        self._id += 1
+        rid = self._id
+        self.send({"jsonrpc": "2.0", "id": rid, "method": "workspace/executeCommand",
+                   "params": {"command": name, "arguments": args}})
+        m = self.pump(lambda m: m.get("id") == rid and "method" not in m, timeout)
+        assert "error" not in m, m
+        return m["result"]
+
+
+def _progress(c):
+    return [n["params"] for n in c.notifications if n.get("method") == "$/progress"]
+
+
+@pytest.fixture()
+def client():
+    c = Client(timeout=60)
+    try:
+        c.initialize({"window": {"workDoneProgress": True}, "workspace": {"applyEdit": True}})
+        yield c
+    finally:
+        c.close()
+
+
+def test_benchmark_program_report_and_picture(client, tmp_path):
+    f = tmp_path / "add.asc"
+    shutil.copy(ADD, f)
+    r = client.command("kgen.benchmark", [f.as_uri()])
+    assert r["status"] == "done" and r["target"]["kind"] == "program"
+    rep = r["report"]
+    assert rep["schema"] == "kgen.bench-report" and rep["correct"] and rep["compiled"]
+    assert rep["cases"][0]["status"] == "pass" and rep["performance"]["modelled_us"][0] > 0
+    assert json.loads(open(r["report_path"]).read())["correct"]
+    png = open(r["png"], "rb").read()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+    prog = _progress(client)
+    kinds = [p["value"]["kind"] for p in prog]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and "report" in kinds
+    assert any("building add.asc" in (p["value"].get("message") or "") for p in prog)
+    assert any(q["method"] == "window/workDoneProgress/create" for q in client.server_requests)
+
+
+def test_benchmark_cancelled_from_the_progress(client, tmp_path):
+    proj = tmp_path / "elt_add"
+    shutil.copytree(ROOT / "tests/data/projects/elt_add", proj)
+    (proj / "kgen-task.toml").write_text('name = "elt_add"\nreference = "reference.py"\nproject = "."\n\n'
+                                         '[[cases]]\ninputs = [{ shape = [4096], dtype = "float32" }, '
+                                         '{ shape = [4096], dtype = "float32" }]\n')
+    (proj / "reference.py").write_text("def reference(x, y):\n    return x + y\n")
+    client._id += 1
+    rid = client._id
+    client.send({"jsonrpc": "2.0", "id": rid, "method": "workspace/executeCommand",
+                 "params": {"command": "kgen.benchmark", "arguments": [(proj / "op_kernel/elt_add.cpp").as_uri()]}})
+    begin = client.pump(lambda m: m.get("method") == "$/progress" and m["params"]["value"]["kind"] == "begin", 60)
+    assert begin["params"]["value"]["cancellable"] is True
+    t0 = time.monotonic()
+    client.notify("window/workDoneProgress/cancel", {"token": begin["params"]["token"]})
+    m = client.pump(lambda m: m.get("id") == rid and "method" not in m, 60)
+    assert m["result"] == {"status": "cancelled"}
+    assert time.monotonic() - t0 < 15          # the bench child was killed, not waited for
+
+
+def test_fix_compile_errors_applies_every_quick_fix(client, tmp_path):
+    text = ADD.read_text().replace("constexpr uint32_t TILE = 1024;", "constexpr uint32_t TILE = 1000;")
+    text = text.replace("AscendC::Add(z, x, y, TILE);", "AscendC::Addd(z, x, y, TILE);")
+    text = text.replace("        outZ_.FreeTensor(z);\n", "")
+    f = tmp_path / "add.asc"
+    f.write_text(text)
+    client.open(f.as_uri(), text)
+    r = client.command("kgen.fixCompileErrors", [f.as_uri()])
+    assert len(r["fixes"]) == 5 and "Replace 'Addd' with 'Add'" in r["fixes"]
+    (edit,) = r["edit"]["changes"][f.as_uri()]
+    fixed = edit["newText"]
+    assert check_text(fixed) == [] and "AscendC::Add(z, x, y, TILE);" in fixed and fixed.count("DataCopyPad(") == 3
+    assert edit["range"]["start"] == {"line": 0, "character": 0}
+    assert edit["range"]["end"]["line"] == text.count("\n")
+    (applied,) = [q for q in client.server_requests if q["method"] == "workspace/applyEdit"]
+    assert applied["params"]["edit"]["changes"][f.as_uri()][0]["newText"] == fixed
+
+
+def test_unknown_file_is_a_clear_error(client, tmp_path):
+    f = tmp_path / "notes.md"
+    f.write_text("hello")
+    r = client.command("kgen.benchmark", [f.as_uri()])
+    assert r["status"] == "error" and "neither a kernel-launch program" in r["message"]
+    assert client.command("kgen.generate", [{}])["status"] == "error"
+
+
+@pytest.mark.slow
+def test_generate_offline(client, tmp_path):
+    out = tmp_path / "gen"
+    r = client.command("kgen.generate", [{"task": str(ROOT / "examples/tasks/add/kgen-task.toml"), "output": str(out),
+                                          "offline": True}], timeout=600)
+    assert r["status"] == "verified", r["message"]
+    project = r["project"]
+    assert project and (ROOT / project if not project.startswith("/") else __import__("pathlib").Path(project)).is_dir()
+    assert r["report"]["correct"] is True
+    assert any(p["value"]["kind"] == "report" for p in _progress(client))
+
+
+@pytest.mark.slow
+def test_fix_with_assistant_against_scripted_model(tmp_path, monkeypatch):
+    from tests.agent_graph import scripted_kernels as sk
+    from tests.agent_graph.openai_server import ScriptedOpenAI
+
+    proj = tmp_path / "add_custom"
+    for rel, text in sk.HALLUCINATED.items():
+        (proj / rel).parent.mkdir(parents=True, exist_ok=True)
+        (proj / rel).write_text(text)
+    kernel = proj / f"op_kernel/{sk.OP}.cpp"
+    monkeypatch.setenv("KGEN_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("KGEN_AGENT__RETRIEVE", "false")
+    monkeypatch.setenv("KGEN_AGENT__PROFILE", "false")
+    with ScriptedOpenAI([sk.reply(sk.GOOD)]) as srv:
+        c = Client(timeout=60)
+        try:
+            c.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(),
+                                     "capabilities": {"window": {"workDoneProgress": True}},
+                                     "initializationOptions": {"model": {"url": srv.url}}}, timeout=60)
+            c.notify("initialized", {})
+            c.open(kernel.as_uri(), kernel.read_text())
+            r = c.command("kgen.fixWithAssistant", [kernel.as_uri(), {"task": str(sk.TASK)}], timeout=900)
+        finally:
+            c.close()
+        assert srv.requests, "the agent never asked the model"
+    assert r["status"] == "verified", r
+    assert kernel.as_uri() in r["changed"]
+    (edit,) = r["edit"]["changes"][kernel.as_uri()]
+    assert "AscendC::Add(zl, xl, yl, n);" in edit["newText"] and "ElementwiseAdd" not in edit["newText"]
+    assert edit["newText"] == kernel.read_text()
