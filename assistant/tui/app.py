@@ -293,7 +293,7 @@ class KgenChat(CommandHandlers, App):
             self.session.state.project = self.view.target_project
             self.session.save_state()
         role = "error" if ev.status == "error" else "system"
-        icon = {"verified": "✅", "failed": "❌", "cancelled": "⏹", "unsupported": "⚠", "error": ""}.get(ev.status, "")
+        icon = {"verified": "✓", "failed": "✗", "cancelled": "■", "unsupported": "!", "error": ""}.get(ev.status, "")
         text = f"{icon} **{ev.status}**" + (f": {ev.message}" if ev.message else "")
         if self.view.target_project and ev.status in ("verified", "failed"):
             text += f"\n\nproject: `{self.view.target_project}`"

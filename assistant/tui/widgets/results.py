@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
-COLUMNS = ("case", "result", "shape", "dtype", "max abs err", "time us", "bound", "speedup")
+COLUMNS = ("case", "result", "time us", "speedup", "bound", "shape", "dtype", "max abs err")
 PIPE_ORDER = ("MTE2", "V", "MTE3", "S", "MTE1", "M", "FIX")
 BAR = 24
 
@@ -39,9 +39,9 @@ def case_rows(report: dict) -> list[tuple[str, ...]]:
         p = c.get("performance") or {}
         t = p.get("time_us", p.get("modelled_us"))
         sp = p.get("speedup_vs_eager")
-        rows.append((str(c.get("case_id", "")), str(c.get("status", "")).upper(), _shape(c),
-                     (c.get("dtypes") or ["-"])[0], err, f"{t:.2f}" if t is not None else "-",
-                     short_bound(p.get("bound", "")) if p else "-", f"{sp:.2f}x" if sp else "-"))
+        rows.append((str(c.get("case_id", "")), str(c.get("status", "")).upper(), f"{t:.2f}" if t is not None else "-",
+                     f"{sp:.2f}x" if sp else "-", short_bound(p.get("bound", "")) if p else "-", _shape(c),
+                     (c.get("dtypes") or ["-"])[0], err))
     return rows
 
 
