@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agent_graph.edit_formats import fenced_path, kernel_impl, npukb
-from agent_graph.edit_formats.common import (OP_DIRS, Block, PathRejected, looks_like_host, looks_like_kernel,
+from agent_graph.edit_formats.common import (CODE_SUFFIXES, OP_DIRS, Block, PathRejected, looks_like_host, looks_like_kernel,
                                              looks_like_tiling_header, normalise_path, scan_fences,
                                              strip_reasoning)
 
@@ -52,7 +52,10 @@ def expected_files(op_name: str, mode: str = "project") -> list[str]:
 
 
 def _place(path: str, content: str, op: str) -> str | None:
-    """Project path of a normalised path; bare file names are put in op_host/ or op_kernel/ by content."""
+    """Project path of a normalised path; bare file names are put in op_host/ or op_kernel/ by content.
+    Only C/C++ sources and headers are taken (a CMakeLists.txt or script in a reply is not written)."""
+    if not path.endswith(CODE_SUFFIXES):
+        return None
     if path.split("/")[0] in OP_DIRS:
         return path
     if "/" in path or not path:

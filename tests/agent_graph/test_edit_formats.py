@@ -219,3 +219,11 @@ def test_files_under_another_op_name_are_renamed_with_their_includes():
                                "op_kernel/npukb_scaled_add_custom.cpp"]
     assert '#include "npukb_scaled_add_custom_tiling.h"' in r.files["op_host/npukb_scaled_add_custom.cpp"]
     assert '"scaled_add_tiling.h"' not in "".join(r.files.values())
+
+
+def test_only_sources_and_headers_are_taken():
+    extra = (f"\n{EQ} op_kernel/CMakeLists.txt {EQ}\n```cmake\nadd_ops_compile_options(ALL)\n```\n"
+             f"{EQ} op_kernel/helpers.h {EQ}\n{fence('__aicore__ inline int Twice(int x) { return 2 * x; }')}\n")
+    r = ok(NPUKB + extra)
+    assert "op_kernel/CMakeLists.txt" not in r.files
+    assert r.files["op_kernel/helpers.h"].startswith("__aicore__ inline int Twice")
