@@ -1,7 +1,7 @@
 """One chat client for any OpenAI-compatible endpoint (vLLM by default), built on langchain-openai.
 
 ``ChatClient.complete`` sends a list of :class:`ChatMessage` and returns a :class:`ModelReply`.
-Streaming replies call ``on_token`` for each piece, in order. Every failure becomes a
+Streaming replies call ``on_token`` for each piece, in order (a non-streamed reply: once, whole). Every failure becomes a
 :class:`ModelError` whose ``str`` is one line a user can act on and whose ``kind`` is one of
 ``connection``, ``timeout``, ``http``, ``bad-response``, ``cancelled``.
 
@@ -210,8 +210,10 @@ class ChatClient:
                     parts.append(value)
                     if on_token is not None:
                         on_token(value)
-                elif what == "text":
+                elif what == "text":        # a non-streamed reply is one piece
                     parts.append(value)
+                    if on_token is not None and value:
+                        on_token(value)
                 elif what == "error":
                     raise self._map_error(value) from None
                 else:

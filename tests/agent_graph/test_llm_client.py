@@ -49,6 +49,7 @@ def test_non_streaming_and_settings_are_sent():
         tokens: list[str] = []
         reply = c.complete(MESSAGES, on_token=tokens.append)
         assert (reply.text, reply.finish_reason, reply.streamed) == ("done", "length", False)
+        assert tokens == ["done"]                        # one piece: the whole reply
         body = srv.requests[0]
         assert not body.get("stream")
         assert body["temperature"] == 0.7
