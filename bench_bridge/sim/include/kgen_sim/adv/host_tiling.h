@@ -6,3 +6,4 @@
 #include "kgen_sim/adv/host_math_tiling.h"
 #include "kgen_sim/adv/host_softmax_tiling.h"
 #include "kgen_sim/adv/host_activation_tiling.h"
+#include "kgen_sim/adv/host_softmax_ext_tiling.h"
