@@ -167,7 +167,8 @@ def _parse(text: str, op: str, mode: str) -> ParsedReply | ParseFailure:
                                 f"send the files again, complete, with less explanation; {format_hint(op, mode)}.")
         if not b.content.strip():
             return ParseFailure(f"the {p} block is empty; {format_hint(op, mode)}.")
-    out = {p: b.content.rstrip() + "\n" for p, (b, _) in files.items() if p.split("/")[0] in OP_DIRS and b.content.strip()}
+    keep = ("op_kernel",) if mode == "kernel" else OP_DIRS     # kernel-only: the host side is given, never replaced
+    out = {p: b.content.rstrip() + "\n" for p, (b, _) in files.items() if p.split("/")[0] in keep and b.content.strip()}
     used: list[str] = []
     for p in need:
         if files[p][1] not in used:

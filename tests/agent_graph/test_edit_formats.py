@@ -137,6 +137,7 @@ def test_kernel_only_mode():
 def test_kernel_only_mode_accepts_other_layouts():
     r = ok(f"{EQ} op_kernel/scaled_add.cpp {EQ}\n{fence(KERNEL)}\n", mode="kernel")
     same(r.files, {"op_kernel/scaled_add.cpp": KERNEL})
+    same(ok(NPUKB, mode="kernel").files, {"op_kernel/scaled_add.cpp": KERNEL})   # the given host is not replaced
 
 
 # -- failures ----------------------------------------------------------------------------------------
