@@ -130,8 +130,10 @@ def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSett
                 snap = graph.get_state(config).values
                 if not snap:
                     raise RunError(f"run {folder.run_id} has no checkpoint to resume from")
+                if snap.get("status", "running") == "running":
+                    raise RunError(f"run {folder.run_id}: its last checkpoint is incomplete; start the task again")
             else:
-                for _ in graph.stream(initial, config, stream_mode="updates"):
+                for _ in graph.stream(initial, config, stream_mode="updates", durability="sync"):
                     ctx.check_cancel()
             values = graph.get_state(config).values
             status, message = values.get("status", "failed"), values.get("message", "")
