@@ -199,3 +199,23 @@ def test_extra_args_from_the_environment():
     r = subprocess.run([sys.executable, "-m", "assistant.cli", "serve", "--dry-run"], cwd=REPO, capture_output=True,
                        text=True, env=env(KGEN_SERVE__EXTRA_ARGS="--enforce-eager --dtype 'bfloat16'"), timeout=60)
     assert r.returncode == 0 and shlex.split(r.stdout)[-3:] == ["--enforce-eager", "--dtype", "bfloat16"]
+
+
+def test_a_server_ignoring_sigterm_is_killed_after_the_grace_period():
+    port = free_port()
+    proc = kgen("--port", str(port), "--vllm-cmd", f"{STAND_IN} --ignore-sigterm",
+                env=env(KGEN_SERVE__STOP_GRACE="0.5"))
+    try:
+        while not proc.stdout.readline().startswith("press Ctrl+C"):
+            assert proc.poll() is None, proc.stderr.read()
+        kids = children(proc.pid)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 0
+        assert time.monotonic() - t0 < 5
+        assert f"stopped (status {-signal.SIGKILL})" in proc.stderr.read()
+        assert kids and not any(alive(k) for k in kids)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

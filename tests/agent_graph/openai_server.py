@@ -382,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--served-model-name", nargs="+", help="model ids to serve (as vllm)")
     p.add_argument("--ready-after", type=float, default=0.0, help="answer 503 on /health for this many seconds")
     p.add_argument("--startup-delay", type=float, default=0.0, help="sleep this long before listening at all")
+    p.add_argument("--ignore-sigterm", action="store_true", help="keep running on SIGTERM (a server that hangs on shutdown)")
     args, _ignored = p.parse_known_args(argv)      # vllm flags (--max-model-len, ...) are accepted and ignored
     script = load_script(args.script) if args.script else {}
     words = [w for w in args.words if w != "serve"]
@@ -394,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     done = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: done.set())
+    if args.ignore_sigterm:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     print(f"listening on {srv.url}", flush=True)
     while not done.wait(0.2):
         pass
