@@ -114,13 +114,13 @@ public:
         reset();
     }
 
-    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) { require_init("SetTensorA"); a_.set(gm, isTransposeA || A_TYPE::isTrans); reset(); }
+    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) { require_init("SetTensorA"); a_.set(gm, isTransposeA); reset(); }
     void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false) {
-        require_init("SetTensorA"); a_.set(leftMatrix, isTransposeA || A_TYPE::isTrans); reset(); }
+        require_init("SetTensorA"); a_.set(leftMatrix, isTransposeA); reset(); }
     void SetTensorA(SrcAT aScalar) { require_init("SetTensorA"); a_.set_scalar(aScalar); reset(); }
-    void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) { require_init("SetTensorB"); b_.set(gm, isTransposeB || B_TYPE::isTrans); reset(); }
+    void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) { require_init("SetTensorB"); b_.set(gm, isTransposeB); reset(); }
     void SetTensorB(const LocalTensor<SrcBT>& rightMatrix, bool isTransposeB = false) {
-        require_init("SetTensorB"); b_.set(rightMatrix, isTransposeB || B_TYPE::isTrans); reset(); }
+        require_init("SetTensorB"); b_.set(rightMatrix, isTransposeB); reset(); }
     void SetTensorB(SrcBT bScalar) { require_init("SetTensorB"); b_.set_scalar(bScalar); reset(); }
     void SetBias(const GlobalTensor<BiasT>& biasGlobal) { check_bias(); bias_.set(biasGlobal, false); reset(); }
     void SetBias(const LocalTensor<BiasT>& inputBias) { check_bias(); bias_.set(inputBias, false); reset(); }

@@ -9,7 +9,9 @@
 //     (64 KB each) and L0C (128 KB, or SetBufferSpace's l0CSize); the L1 blocks fit L1 (512 KB or
 //     SetBufferSpace's l1Size).
 //  2. Core split (MultiCoreMatmulTiling; MatmulApiTiling uses one core): for mDim * nDim <= SetDim,
-//     singleCoreM = ceil(M / mDim), singleCoreN = ceil(N / nDim), singleCoreK = K; the split that uses
+//     mDim <= ceil(M / 16), nDim <= ceil(N / 16) (a core takes at least one 16-row / 16-column fractal
+//     unless the dimension is smaller), singleCoreM = ceil(M / mDim), singleCoreN = ceil(N / nDim),
+//     singleCoreK = K; the split that uses
 //     the most cores ceil(M / singleCoreM) * ceil(N / singleCoreN) wins, then the smallest
 //     singleCoreM * singleCoreN, then the least A+B traffic K * (singleCoreM + singleCoreN), then the
 //     larger mDim (M is split first). SetSingleShape fixes singleCoreM/N/K instead.
@@ -103,8 +105,8 @@ inline bool compute_tiling(const TilingProblem& p, TCubeTiling& t, std::string& 
         }
     } else if (p.multi_core) {
         int64_t best_used = -1, best_area = 0, best_traffic = 0, best_md = 0;
-        for (int64_t md = 1; md <= p.cores; ++md) {
-            for (int64_t nd = 1; md * nd <= p.cores; ++nd) {
+        for (int64_t md = 1; md <= p.cores && md <= ceil_div(p.m, 16); ++md) {
+            for (int64_t nd = 1; md * nd <= p.cores && nd <= ceil_div(p.n, 16); ++nd) {
                 int64_t cm = ceil_div(p.m, md), cn = ceil_div(p.n, nd);
                 int64_t used = ceil_div(p.m, cm) * ceil_div(p.n, cn), area = cm * cn, traffic = p.k * (cm + cn);
                 bool better = used > best_used || (used == best_used && (area < best_area || (area == best_area &&
