@@ -13,8 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from agent_graph.llm import ChatClient, ChatMessage
 from agent_graph.llm.serve import ServeSettings, build_command, served_name
 from agent_graph.settings import ModelSettings

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.agent_graph.openai_server import DEFAULT_MODEL, Reply, ScriptedOpenAI, split_chunks
+from tests.agent_graph.openai_server import scripted_openai  # noqa: F401  (the fixture, used by test_fixture)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -123,9 +124,6 @@ def test_bad_reply_directive_is_rejected():
 def test_fixture(scripted_openai):
     scripted_openai.add("from the fixture")
     assert chat(scripted_openai.url).json()["choices"][0]["message"]["content"] == "from the fixture"
-
-
-from tests.agent_graph.openai_server import scripted_openai  # noqa: E402,F401  (the fixture, for test_fixture)
 
 
 def test_runs_as_a_process_and_stops_on_sigterm(tmp_path):
