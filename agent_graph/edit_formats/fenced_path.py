@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from agent_graph.edit_formats.common import Block, find_path, scan_fences
+from agent_graph.edit_formats.common import (Block, find_path, looks_like_host, looks_like_kernel,
+                                             looks_like_tiling_header, scan_fences)
 
 NAME = "fenced_path"
 _FIRST_LINE = re.compile(r"^\s*(?://+|/\*+|#)\s*(?:(?:file(?:name)?|path)\s*[:=]\s*)?(?P<rest>.*?)\s*(?:\*/)?\s*$",
@@ -40,6 +41,15 @@ def _path_from_first_line(body: str) -> str | None:
     return None
 
 
+def _conflicts(path: str, code: str) -> bool:
+    """A path mentioned near a block that cannot be that block's file: a tiling header that holds a kernel
+    or host code, or a kernel/host source that holds only tiling-data definitions."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    if name.endswith("_tiling.h"):
+        return not looks_like_tiling_header(code) and (looks_like_kernel(code) or looks_like_host(code))
+    return looks_like_tiling_header(code) and not (looks_like_kernel(code) or looks_like_host(code))
+
+
 def find_blocks(text: str) -> list[Block]:
     lines = text.split("\n")
     blocks: list[Block] = []
@@ -53,5 +63,7 @@ def find_blocks(text: str) -> list[Block]:
                 k -= 1
             before = lines[k] if k >= 0 else ""
             path, where = (find_path(before) if len(before) < 200 else None), "line before"
+            if path and _conflicts(path, f.body):
+                path = None        # prose naming another file ("the kernel reads add_tiling.h:"): place by content
         blocks.append(Block(path=path or "", content=f.body, closed=f.end is not None, where=where if path else ""))
     return blocks

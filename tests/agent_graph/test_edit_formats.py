@@ -228,3 +228,9 @@ def test_only_sources_and_headers_are_taken():
     r = ok(NPUKB + extra)
     assert "op_kernel/CMakeLists.txt" not in r.files
     assert r.files["op_kernel/helpers.h"].startswith("__aicore__ inline int Twice")
+
+
+def test_prose_naming_another_file_before_a_block():
+    reply = (f"**op_host/scaled_add_tiling.h**\n{fence(TILING)}\n**op_host/scaled_add.cpp**\n{fence(HOST)}\n"
+             f"The kernel reads its parameters from `scaled_add_tiling.h`:\n{fence(KERNEL)}\n")
+    same(ok(reply).files)
