@@ -234,3 +234,32 @@ def test_prose_naming_another_file_before_a_block():
     reply = (f"**op_host/scaled_add_tiling.h**\n{fence(TILING)}\n**op_host/scaled_add.cpp**\n{fence(HOST)}\n"
              f"The kernel reads its parameters from `scaled_add_tiling.h`:\n{fence(KERNEL)}\n")
     same(ok(reply).files)
+
+
+def test_never_raises_on_damaged_replies():
+    """Cut, duplicated and spliced replies (as sampling at high temperature produces) always give a result
+    or a complaint, and never a path outside op_host/ or op_kernel/."""
+    import random
+
+    rng = random.Random(1234)
+    pieces = ["```", "```cpp", "~~~", "</think>", "<think>", "<kernel_impl>", "</kernel_impl>", f"{EQ} op_host/ {EQ}",
+              f"{EQ} ../x.cpp {EQ}", "// file: /etc/x.h", "\n", "**scaled_add.cpp**"]
+    for _ in range(300):
+        text = NPUKB
+        for _ in range(rng.randint(1, 4)):
+            k = rng.randrange(len(text) + 1)
+            op = rng.random()
+            if op < 0.4:
+                text = text[:k]
+            elif op < 0.8:
+                text = text[:k] + rng.choice(pieces) + text[k:]
+            else:
+                j = rng.randrange(len(text) + 1)
+                text = text[:k] + text[min(j, k):max(j, k)] + text[k:]
+        for mode in ("project", "kernel"):
+            r = parse_reply(text, "scaled_add", mode)
+            if isinstance(r, ParsedReply):
+                for p in r.files:
+                    assert p.split("/")[0] in ("op_host", "op_kernel") and ".." not in p.split("/")
+            else:
+                assert r.complaint and "\n" not in r.complaint
