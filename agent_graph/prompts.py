@@ -217,7 +217,8 @@ def format_diagnostic(d: dict) -> str:
         loc += f":{d['line']}"
     code = d.get("code") or ""
     out = _line("diagnostic", loc=loc, severity=d.get("severity") or "error", message=_words(d.get("message", "")),
-                code=_line("diagnostic_code", code=code) if code and code != "compile" else "")
+                code=_line("diagnostic_code", code=code) if code and code != "compile" else "",
+                block=_line("diagnostic_block", block=d["block"]) if isinstance(d.get("block"), int) and d["block"] >= 0 else "")
     notes = [_line("note", note=_words(n)) for n in (d.get("notes") or [])[:3]]
     return "\n".join([out] + notes)
 

@@ -109,6 +109,8 @@ def test_build_repair_quotes_diagnostics_and_keeps_history_short():
     diags = [{"severity": "error", "message": "no member named 'Addd' in namespace 'AscendC'",
               "file": "/root/.cache/kgen/projects/abc/src/op_kernel/scaled_add.cpp", "line": 62, "column": 13,
               "code": "compile", "source": "compiler", "block": -1, "notes": ["did you mean 'Add'?"]},
+             {"severity": "error", "message": "DataCopy reads past the end of GM tensor x1", "file": "op_kernel/scaled_add.cpp",
+              "line": 40, "column": 0, "code": "gm-out-of-bounds", "source": "runtime", "block": 47, "notes": []},
              {"severity": "warning", "message": "unused variable 'n'", "file": "op_host/scaled_add.cpp", "line": 5,
               "column": 1, "code": "compile", "notes": []}]
     files = dict(FILES)
@@ -120,6 +122,7 @@ def test_build_repair_quotes_diagnostics_and_keeps_history_short():
     user = msgs[3].content
     assert "op_kernel/scaled_add.cpp:62: error: no member named 'Addd' in namespace 'AscendC'" in user
     assert "note: did you mean 'Add'?" in user
+    assert "op_kernel/scaled_add.cpp:40: error: DataCopy reads past the end of GM tensor x1 [gm-out-of-bounds] (block 47)" in user
     assert "op_host/scaled_add.cpp:5: warning: unused variable 'n'" in user
     line62 = files["op_kernel/scaled_add.cpp"].splitlines()[61]
     assert f"op_kernel/scaled_add.cpp:62> {line62}" in user                       # the code at the line
