@@ -10,6 +10,7 @@
 #include "kgen_sim/adv/math_binary.h"  // Power, Fmod, Xor, ClampMax/ClampMin, Axpy
 #include "kgen_sim/adv/activation.h"   // Sigmoid, Silu, Swish, Gelu, FasterGelu, SwiGLU, GeGLU
 #include "kgen_sim/adv/softmax.h"      // SoftMax, SimpleSoftMax (+ SoftMaxTiling, SoftMaxShapeInfo)
+#include "kgen_sim/adv/data_format.h"      // DataFormat
 #include "kgen_sim/adv/log_softmax.h"      // LogSoftMax (+ LogSoftMaxTiling)
 #include "kgen_sim/adv/softmax_flashv2.h"  // SoftmaxFlashV2 (+ kernel-side SoftMaxFlashV2TilingFunc)
 #include "kgen_sim/adv/softmax_grad.h"     // SoftmaxGrad, SoftmaxGradFront
