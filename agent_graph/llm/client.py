@@ -93,6 +93,17 @@ def _server_message(response: httpx.Response | None, fallback: str) -> str:
     return _one_line(body) if str(body).strip() else fallback
 
 
+def normalise_url(url: str) -> str:
+    """The API base: no trailing slash, ``http://`` when no scheme is given, and ``/v1`` when the URL has no
+    path at all (``http://host:8000`` -> ``http://host:8000/v1``, where vLLM serves the OpenAI API)."""
+    url = url.strip().rstrip("/")
+    if "://" not in url:
+        url = "http://" + url
+    if not httpx.URL(url).path.strip("/"):
+        url += "/v1"
+    return url
+
+
 class ChatClient:
     """Chat completions against ``settings.url`` with ``settings.name`` (asked from /models when "")."""
 
@@ -100,7 +111,7 @@ class ChatClient:
         if not settings.url:
             raise ModelError("connection", "no model endpoint configured (pass --llm URL or set KGEN_LLM_URL)")
         self.settings = settings
-        self.url = settings.url.rstrip("/")
+        self.url = normalise_url(settings.url)
         self.max_retries = max_retries
         self._model: str | None = settings.name or None
 

@@ -216,3 +216,10 @@ def test_json_that_is_not_a_chat_completion():
     with ScriptedOpenAI([{"raw": '{"object": "list", "data": []}'}]) as srv:
         e = error_of(lambda: client(srv.url, stream=False).complete(MESSAGES))
         assert e.kind == "bad-response"
+
+
+def test_url_without_v1_or_scheme():
+    with ScriptedOpenAI(["ok", "ok"]) as srv:
+        root = srv.url[: -len("/v1")]
+        assert client(root + "/").complete(MESSAGES).text == "ok"
+        assert client(root.replace("http://", "")).complete(MESSAGES).text == "ok"
