@@ -178,6 +178,7 @@ class ChatClient:
             raise ModelError("cancelled", "the model request was cancelled")
         lc_messages = self._lc_messages(messages)
         start = time.monotonic()
+        _ = self.model          # resolve an empty model name (GET /models) before any connection is opened
         http_client = httpx.Client(timeout=self.settings.timeout)
         llm = self._llm(http_client)
         streamed = bool(self.settings.stream)
@@ -212,7 +213,7 @@ class ChatClient:
                     raise ModelError("cancelled", "the model request was cancelled")
                 if time.monotonic() - start > self.settings.timeout:
                     raise ModelError("timeout", f"no complete reply from {self.describe()} within "
-                                     f"{self.settings.timeout:g} s (raise the model timeout or check the server)")
+                                     f"{self.settings.timeout:g} s (raise model.timeout / KGEN_LLM_TIMEOUT, or check the server)")
                 try:
                     what, value = events.get(timeout=_POLL)
                 except queue.Empty:
