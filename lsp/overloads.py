@@ -41,6 +41,7 @@ class Table:
     members: dict[str, set[Arity]] = field(default_factory=dict)   # "TPipe::InitBuffer" -> arities
     bases: dict[str, list[str]] = field(default_factory=dict)      # "LocalTensor" -> ["BaseLocalTensor"]
     classes: set[str] = field(default_factory=set)
+    macros: set[str] = field(default_factory=set)                  # function-like macros of the headers
 
     def member(self, cls: str, name: str) -> set[Arity]:
         out: set[Arity] = set()
@@ -199,14 +200,30 @@ def parse_table(source: str) -> Table:
     return table
 
 
+def header_macros() -> set[str]:
+    """Function-like macros the emulator headers define (REGIST_MATMUL_OBJ, GET_TILING_DATA...): their
+    argument counts are the preprocessor's business, not an overload set."""
+    from bench_bridge.sim.compiler import INCLUDE_DIR
+
+    out: set[str] = set()
+    for p in INCLUDE_DIR.rglob("*.h"):
+        try:
+            out |= set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(", p.read_text(errors="replace"), re.M))
+        except OSError:
+            continue
+    return out
+
+
 @lru_cache(maxsize=1)
 def emulator() -> Table:
     """The emulator's overload table (empty when g++ is missing: then only the KB is used)."""
     try:
-        return parse_table(emulator_source())
+        table = parse_table(emulator_source())
     except (OSError, subprocess.SubprocessError) as e:
         log.warning("cannot read the emulator headers' overloads: %s", e)
-        return Table()
+        table = Table()
+    table.macros = header_macros()
+    return table
 
 
 @lru_cache(maxsize=4096)
@@ -234,6 +251,8 @@ def kb_arities(name: str) -> frozenset[Arity]:
 
 
 def free_arities(name: str) -> set[Arity]:
+    if name in emulator().macros:
+        return set()
     return set(emulator().free.get(name, set())) | set(kb_arities(name))
 
 

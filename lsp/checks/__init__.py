@@ -28,10 +28,10 @@ class Finding:
 
 def run(unit) -> list[Finding]:
     """Every check on a parsed unit; a check that raises is skipped (the server must not die)."""
-    from lsp.checks import cast_mode, datacopy, entry, queues, signature_args, tiling, unknown_api
+    from lsp.checks import cast_mode, datacopy, entry, queues, signature_args, tiling, ub, unknown_api
 
     out: list[Finding] = []
-    for mod in (unknown_api, signature_args, entry, cast_mode, datacopy, queues, tiling):
+    for mod in (unknown_api, signature_args, entry, cast_mode, datacopy, queues, tiling, ub):
         try:
             out += mod.check(unit)
         except Exception:   # noqa: BLE001 - a broken check must not take the diagnostics down

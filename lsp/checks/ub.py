@@ -1,0 +1,71 @@
+"""InitBuffer totals over the Unified Buffer capacity, when computable.
+
+``TPipe::InitBuffer(que, num, len)`` reserves ``num`` buffers of ``len`` bytes, each rounded up to 32
+bytes; ``InitBuffer(tbuf, len)`` reserves ``len`` bytes (rounded up to 32). A vector core of Atlas A2
+(dav-2201) has 192 KB of Unified Buffer (196,608 bytes); what does not fit fails at run time (the
+emulator's ``ub-overflow``, kgen_sim/pipe.h follows the same rule).
+
+Per pipe object and function, the unconditional InitBuffer calls whose arguments are constant
+expressions (``lsp.checks.consteval``) are added up in order; the call where the running total passes
+the capacity is flagged. Calls under ``if``/``switch``/loops or with unknown sizes are left out, so the
+total is a lower bound and a finding is certain.
+"""
+from __future__ import annotations
+
+import re
+
+from lsp.checks import ERROR, Finding
+from lsp.checks.consteval import evaluate
+
+CODE = "ub-capacity"
+UB_BYTES = 196608
+BLOCK = 32
+_PIPE = re.compile(r"\bTPipe\b")
+_CONDITIONAL = ("if_statement", "switch_statement", "for_statement", "while_statement", "do_statement",
+                "for_range_loop", "conditional_expression", "lambda_expression")
+
+
+def _base(obj: str) -> str:
+    m = re.match(r"\s*(?:this\s*->\s*)?([A-Za-z_]\w*)\s*$", obj)
+    return m.group(1) if m else ""
+
+
+def _conditional(unit, span: tuple[int, int]) -> bool:
+    n = unit.tree.root_node.descendant_for_byte_range(span[0], span[1])
+    while n is not None and n.type != "function_definition":
+        if n.type in _CONDITIONAL:
+            return True
+        n = n.parent
+    return False
+
+
+def _round(n: int) -> int:
+    return (n + BLOCK - 1) // BLOCK * BLOCK
+
+
+def check(unit) -> list[Finding]:
+    out: list[Finding] = []
+    totals: dict[tuple[str, str], int] = {}
+    flagged: set[tuple[str, str]] = set()
+    for c in unit.calls:
+        if c.name != "InitBuffer" or not c.obj or len(c.args) not in (2, 3):
+            continue
+        pipe = _base(c.obj)
+        if not pipe or not _PIPE.search(unit.type_of(pipe, c.function)):
+            continue
+        if _conditional(unit, c.span):
+            continue
+        vals = [evaluate(a, unit.constants) for a in c.args[1:]]
+        if any(v is None or v <= 0 for v in vals):
+            continue
+        nbytes = vals[0] * _round(vals[1]) if len(vals) == 2 else _round(vals[0])
+        key = (pipe, c.function)
+        totals[key] = totals.get(key, 0) + nbytes
+        if totals[key] > UB_BYTES and key not in flagged:
+            flagged.add(key)
+            where = f" in {c.function}" if c.function else ""
+            out.append(Finding(span=(c.name_span[0], c.span[1]), code=CODE, severity=ERROR,
+                               message=f"the InitBuffer calls of '{pipe}'{where} reserve at least {totals[key]} bytes "
+                                       f"of Unified Buffer (buffers rounded up to {BLOCK} B); a vector core has "
+                                       f"{UB_BYTES} bytes (192 KB)"))
+    return out
