@@ -193,10 +193,18 @@ def test_sigterm_while_loading_stops_the_server():
             proc.wait()
 
 
-def test_extra_args_from_the_environment():
-    r = subprocess.run([sys.executable, "-m", "assistant.cli", "serve", "--dry-run"], cwd=REPO, capture_output=True,
-                       text=True, env=env(KGEN_SERVE__EXTRA_ARGS="--enforce-eager --dtype 'bfloat16'"), timeout=60)
-    assert r.returncode == 0 and shlex.split(r.stdout)[-3:] == ["--enforce-eager", "--dtype", "bfloat16"]
+def test_extra_args_from_the_environment_and_the_command_line():
+    def dry(*args: str, **e: str) -> list[str]:
+        r = subprocess.run([sys.executable, "-m", "assistant.cli", "serve", "--dry-run", *args], cwd=REPO,
+                           capture_output=True, text=True, env=env(**e), timeout=60)
+        assert r.returncode == 0, r.stderr
+        return shlex.split(r.stdout)
+    cmd = dry(KGEN_SERVE__EXTRA_ARGS="--enforce-eager --dtype 'bfloat16'")
+    assert cmd[-3:] == ["--enforce-eager", "--dtype", "bfloat16"]
+    cmd = dry("Qwen/Qwen3-4B", "--port", "8002", "--vllm-args=--reasoning-parser qwen3")
+    assert cmd[2] == "Qwen/Qwen3-4B" and cmd[-2:] == ["--reasoning-parser", "qwen3"]
+    cmd = dry("--vllm-args=--enforce-eager", KGEN_SERVE__EXTRA_ARGS="--dtype bfloat16")
+    assert cmd[2] == "AscendKernelGen/KernelGen-LM-32B-RL" and cmd[-3:] == ["--dtype", "bfloat16", "--enforce-eager"]
 
 
 def test_a_server_ignoring_sigterm_is_killed_after_the_grace_period():

@@ -18,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--tensor-parallel-size", "--tp", type=int, metavar="N", help="devices to split the model over (default 1)")
     p.add_argument("--vllm-cmd", metavar="CMD", help="the vllm executable, with leading words (default 'vllm'; env KGEN_VLLM_CMD)")
     p.add_argument("--health-timeout", type=float, metavar="SEC", help="how long to wait for the model to load (default 1800)")
+    p.add_argument("--vllm-args", metavar="ARGS", default="",
+                   help="more vllm serve flags, as one shell-quoted string: --vllm-args='--reasoning-parser qwen3'")
     p.add_argument("--dry-run", action="store_true", help="print the vllm command line and exit")
     p.set_defaults(handler=cmd_serve)
 
@@ -28,12 +30,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from agent_graph.llm.serve import ServeError, build_command, serve
     from assistant.settings import SettingsError, load_settings
 
+    try:
+        extra = shlex.split(args.vllm_args)
+    except ValueError as e:
+        print(f"kgen: error: --vllm-args: {e}", file=sys.stderr)
+        return 2
     overrides = {"serve.model": args.model, "serve.host": args.host, "serve.port": args.port,
                  "serve.served_name": args.served_name, "serve.max_model_len": args.max_model_len,
                  "serve.tensor_parallel_size": args.tensor_parallel_size, "serve.vllm_cmd": args.vllm_cmd,
                  "serve.health_timeout": args.health_timeout}
     try:
         cfg = load_settings(overrides=overrides).serve
+        cfg.extra_args = list(cfg.extra_args) + extra
         if args.dry_run:
             print(shlex.join(build_command(cfg)))
             return 0
