@@ -31,9 +31,9 @@ def runs_root(data_dir: Path) -> Path:
 
 
 def new_run_id(task_label: str) -> str:
-    """``YYYYMMDD-HHMMSS-<task>-<4 hex>``: sortable by start time, readable, unique."""
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", task_label).strip("-").lower()[:24] or "run"
-    return f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}-{secrets.token_hex(2)}"
+    """``YYYYMMDD-HHMMSS-<task, 24 characters at most>-<6 hex>``: sortable by start time, readable, unique."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", task_label).lower()[:24].strip("-") or "run"
+    return f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}-{secrets.token_hex(3)}"
 
 
 def round_dir_name(round_no: int, sample: int) -> str:
@@ -95,9 +95,14 @@ class RunFolder:
 
     def record(self, ev: Event) -> None:
         """Append ``ev`` to events.jsonl (and track the status in run.json)."""
+        line = json.dumps(to_dict(ev), default=str) + "\n"
         with self._lock:
-            with open(self.dir / "events.jsonl", "a") as f:
-                f.write(json.dumps(to_dict(ev), default=str) + "\n")
+            with open(self.dir / "events.jsonl", "a+b") as f:
+                if f.tell() > 0:          # a line cut short by a killed process must not swallow this one
+                    f.seek(-1, 2)
+                    if f.read(1) != b"\n":
+                        line = "\n" + line
+                f.write(line.encode())
         if isinstance(ev, RunFinished):
             self.set_status(ev.status)
         elif isinstance(ev, RunStarted):
