@@ -63,11 +63,13 @@ def fix_all(text: str) -> tuple[str, list[str]]:
     return text, titles
 
 
-def whole_file_edit(uri: str, old: str, new: str) -> T.WorkspaceEdit:
+def whole_file_edit(uri: str, old: str, new: str, to_end: bool = False) -> T.WorkspaceEdit:
+    """Replace the document ``old`` by ``new``. ``to_end``: the range ends past the last line (clients
+    clamp it to the document's end), for files changed on disk that the editor may have reloaded."""
     from lsp.parse import Unit
 
     u = Unit(text=old, data=old.encode("utf-8", "replace"), tree=None)
-    end = u.position(len(u.data))
+    end = (2**31 - 1, 0) if to_end else u.position(len(u.data))
     rng = T.Range(start=T.Position(line=0, character=0), end=T.Position(line=end[0], character=end[1]))
     return T.WorkspaceEdit(changes={uri: [T.TextEdit(range=rng, new_text=new)]})
 
@@ -266,7 +268,7 @@ async def fix_with_assistant(ls, args: list, token) -> dict:
         doc_uri = p.as_uri()
         if old is None:
             continue      # a new file: on disk already; a TextEdit cannot create it
-        edit = whole_file_edit(doc_uri, old, new)
+        edit = whole_file_edit(doc_uri, old, new, to_end=True)
         changes.update(edit.changes)
     edit = T.WorkspaceEdit(changes=changes)
     await _apply(ls, "kgen: fix with assistant", edit)

@@ -59,9 +59,6 @@ def check(unit) -> list[Finding]:
         if node is None:
             continue
         hs = _head_start(unit, node)
-        body = node.child_by_field_name("body")
-        head_end = body.start_byte if body is not None else node.end_byte
-        head = unit.data[hs:head_end].decode("utf-8", "replace")
         head_upto_name = unit.data[hs:f.name_span[0]].decode("utf-8", "replace")
         glob = re.search(r"\b__global__\b", head_upto_name)
         aic = re.search(r"\b__aicore__\b", head_upto_name)

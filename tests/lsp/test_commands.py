@@ -175,3 +175,6 @@ def test_fix_with_assistant_against_scripted_model(tmp_path, monkeypatch):
     (edit,) = r["edit"]["changes"][kernel.as_uri()]
     assert "AscendC::Add(zl, xl, yl, n);" in edit["newText"] and "ElementwiseAdd" not in edit["newText"]
     assert edit["newText"] == kernel.read_text()
+    # the file changed on disk: the range runs past the end so it replaces whatever the editor holds
+    assert edit["range"]["start"] == {"line": 0, "character": 0}
+    assert edit["range"]["end"]["line"] > edit["newText"].count("\n")

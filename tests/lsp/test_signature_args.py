@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from lsp.checks import ERROR, WARNING, check_text
 from lsp.checks.signature_args import CODE
 from lsp.overloads import Arity, free_arities, member_arities
