@@ -162,8 +162,10 @@ def test_never_healthy_times_out_and_stops_the_server(tmp_path):
     port = free_port()
     proc = kgen("--port", str(port), "--health-timeout", "1.5", "--vllm-cmd", f"{STAND_IN} --ready-after 60", env=env())
     try:
-        time.sleep(0.8)
-        kids = children(proc.pid)
+        kids: list[int] = []
+        while not kids and proc.poll() is None:     # the stand-in, once kgen (slow to start on a busy machine) runs it
+            time.sleep(0.05)
+            kids = children(proc.pid)
         out, err = proc.communicate(timeout=30)
         assert proc.returncode == 2
         assert "did not become healthy within 1.5 s" in err
