@@ -177,10 +177,10 @@ class ChatClient:
         if cancel is not None and cancel.is_set():
             raise ModelError("cancelled", "the model request was cancelled")
         lc_messages = self._lc_messages(messages)
-        start = time.monotonic()
         _ = self.model          # resolve an empty model name (GET /models) before any connection is opened
         http_client = httpx.Client(timeout=self.settings.timeout)
         llm = self._llm(http_client)
+        start = time.monotonic()    # the deadline covers the request, not the first import of langchain
         streamed = bool(self.settings.stream)
         events: queue.Queue[tuple[str, Any]] = queue.Queue()
 

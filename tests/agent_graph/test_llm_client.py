@@ -6,6 +6,7 @@ import socket
 import threading
 import time
 
+import langchain_openai  # noqa: F401  (imported once up front: the timing checks measure requests, not imports)
 import pytest
 
 from agent_graph.llm import ChatClient, ChatMessage, ModelError, ModelReply
@@ -119,14 +120,16 @@ def test_cancel_mid_stream_stops_promptly():
     with ScriptedOpenAI([{"text": words, "chunk_delay": 0.1}]) as srv:
         cancel = threading.Event()
         tokens: list[str] = []
-        timer = threading.Timer(0.5, cancel.set)
-        timer.start()
-        t0 = time.monotonic()
-        e = error_of(lambda: client(srv.url).complete(MESSAGES, on_token=tokens.append, cancel=cancel))
-        took = time.monotonic() - t0
+        when: list[float] = []
+
+        def on_token(t: str) -> None:
+            tokens.append(t)
+            if len(tokens) == 3:        # another thread (a UI) cancels while the reply streams
+                threading.Timer(0.2, lambda: (when.append(time.monotonic()), cancel.set())).start()
+        e = error_of(lambda: client(srv.url).complete(MESSAGES, on_token=on_token, cancel=cancel))
         assert e.kind == "cancelled"
-        assert 0.45 < took < 1.5                      # soon after the cancel, not after the whole 4 s reply
-        assert 0 < len(tokens) < 40
+        assert time.monotonic() - when[0] < 0.5       # soon after the cancel, not after the whole 4 s reply
+        assert 3 <= len(tokens) < 40
         assert tokens == split_chunks(words)[: len(tokens)]
 
 
