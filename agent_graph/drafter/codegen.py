@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from bench_bridge.project.describe import snake_case
 
+from agent_graph.drafter import splitrow
 from agent_graph.drafter.templates import KernelParams, load
 
 UB_BUDGET = 180 * 1024
@@ -25,6 +26,7 @@ class _Kernel:
     def __init__(self, kp: KernelParams):
         self.kp = kp
         self.row = kp.template == "row"
+        self.split = self.row and bool(kp.extra.get("split"))
 
     def render(self) -> str:
         kp = self.kp
@@ -42,6 +44,7 @@ class _Kernel:
             init_body=_ind(self._init(), 8), process_body=_ind(self._process(), 8),
             methods=self._methods(), members=_ind(self._members(), 4),
             kernel_name=snake_case(kp.op_type), gm_params=", ".join(f"GM_ADDR {n}" for n in gm),
+            chunk_init="        chunkLen_ = chunkLen;",
             gm_args=", ".join(gm), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))))
 
     def _attr_names(self) -> list[str]:
@@ -56,6 +59,7 @@ class _Kernel:
                   "count_ = first_ >= rows ? 0 : (rows - first_ < rowsPerCore ? rows - first_ : rowsPerCore);",
                   "uint64_t base = static_cast<uint64_t>(first_) * cols;",
                   "uint64_t span = static_cast<uint64_t>(count_) * cols;",
+                  "uint32_t tileElems = chunkLen > 0 ? chunkLen : tileRows * colsPad;" if self.split else
                   "uint32_t tileElems = tileRows * colsPad;"]
         else:
             L += ["first_ = perCore * GetBlockIdx();",
@@ -67,6 +71,12 @@ class _Kernel:
                 L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n} + base, span);",
                       f"pipe_.InitBuffer(iq{i}_, BUFFER_NUM, tileElems * sizeof(TI{i}));",
                       f"pipe_.InitBuffer(ic{i}_, sizeof(TI{i}) == 4 ? 32 : tileElems * sizeof(float));"]
+            elif p.kind == "bvec" and self.split:
+                L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n}, cols);", "if (chunkLen > 0) {",
+                      f"    pipe_.InitBuffer(iq{i}_, BUFFER_NUM, tileElems * sizeof(TI{i}));",
+                      f"    pipe_.InitBuffer(ic{i}_, sizeof(TI{i}) == 4 ? 32 : tileElems * sizeof(float));", "} else {",
+                      f"    pipe_.InitBuffer(ws{i}_, colsPad * sizeof(TI{i}));",
+                      f"    pipe_.InitBuffer(wb{i}_, sizeof(TI{i}) == 4 ? 32 : colsPad * sizeof(float));", "}"]
             elif p.kind == "bvec":
                 L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n}, cols);",
                       f"pipe_.InitBuffer(ws{i}_, colsPad * sizeof(TI{i}));",
@@ -87,8 +97,13 @@ class _Kernel:
                 L += [f"yg{j}_.SetGlobalBuffer((__gm__ TO{j}*){n}, 1);", f"pipe_.InitBuffer(oh{j}_, 32);"]
         for k in range(kp.nslots):
             L.append(f"pipe_.InitBuffer(sb{k}_, tileElems * sizeof(float));")
-        L.append("pipe_.InitBuffer(wk_, ((colsPad + 64) > tileElems / 16 + 64 ? (colsPad + 64) : tileElems / 16 + 64) * sizeof(float));"
-                 if self.row else "pipe_.InitBuffer(wk_, (tileElems / 16 + 64) * sizeof(float));")
+        wk = "pipe_.InitBuffer(wk_, ((colsPad + 64) > tileElems / 16 + 64 ? (colsPad + 64) : tileElems / 16 + 64) * sizeof(float));"
+        if self.split:
+            L += ["if (chunkLen > 0) {", "    pipe_.InitBuffer(wk_, (chunkLen + 64) * sizeof(float));"]
+            L += [f"    pipe_.InitBuffer(ac{k}_, chunkLen * sizeof(float));" for k in range(kp.extra.get("split_accs", 1))]
+            L += ["} else {", "    " + wk, "}"]
+        else:
+            L.append(wk if self.row else "pipe_.InitBuffer(wk_, (tileElems / 16 + 64) * sizeof(float));")
         L.append("pipe_.InitBuffer(sc_, 64 * sizeof(float));")
         for dt in kp.round_types:
             L += [f"pipe_.InitBuffer(rh_{CT[dt]}_, tileElems * 2);", f"pipe_.InitBuffer(rs_{CT[dt]}_, 32);"]
@@ -99,10 +114,11 @@ class _Kernel:
                 L.append(f"{name} = {'0.0f' if kind == 'sum' else ('-INFINITY' if kind == 'max' else 'INFINITY')};")
         for i, p in enumerate(kp.inputs):
             if p.kind == "bvec":
-                L += [f"LocalTensor<TI{i}> wst{i} = ws{i}_.Get<TI{i}>();",
-                      f"DataCopyPad(wst{i}, xg{i}_, DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof(TI{i})), 0, 0, 0}}, "
-                      f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});",
-                      "PipeBarrier<PIPE_ALL>();", f"W{i}_ = ToFloat(wst{i}, wb{i}_.Get<float>(), colsPad);", "PipeBarrier<PIPE_ALL>();"]
+                load = [f"LocalTensor<TI{i}> wst{i} = ws{i}_.Get<TI{i}>();",
+                        f"DataCopyPad(wst{i}, xg{i}_, DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof(TI{i})), 0, 0, 0}}, "
+                        f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});",
+                        "PipeBarrier<PIPE_ALL>();", f"W{i}_ = ToFloat(wst{i}, wb{i}_.Get<float>(), colsPad);", "PipeBarrier<PIPE_ALL>();"]
+                L += ["if (chunkLen == 0) {", *["    " + x for x in load], "}"] if self.split else load
         return L
 
     # ---- Process ------------------------------------------------------------------------------
@@ -111,6 +127,8 @@ class _Kernel:
         L = [f"for (uint32_t off = 0; off < count_; off += {step}) {{",
              f"    uint32_t n = count_ - off < {step} ? count_ - off : {step};",
              "    CopyIn(off, n);", "    Compute(off, n);", "    CopyOut(off, n);", "}"]
+        if self.split:
+            L = ["if (chunkLen_ > 0) {", "    ProcessSplit();", "} else {", *["    " + x for x in L], "}"]
         if self.kp.accs:
             L += self._final()
         return L
@@ -224,7 +242,7 @@ class _Kernel:
                 dst = f"yg{j}_[off]"
             cout += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.DeQue<TO{j}>();", f"DataCopyPad({dst}, yt{j}, {prm});",
                      f"oq{j}_.FreeTensor(yt{j});"]
-        unused = "" if row else ""
+        unused = ("\n\n" + splitrow.process_split(kp, lambda fn: _variants(kp, fn), self._round_views())) if self.split else ""
         return (f"    __aicore__ inline void CopyIn(uint32_t off, uint32_t n)\n    {{\n{_ind(cin, 8)}\n    }}\n\n"
                 f"    __aicore__ inline void Compute(uint32_t off, uint32_t n)\n    {{\n{_ind(comp, 8)}\n    }}\n\n"
                 f"    __aicore__ inline void CopyOut(uint32_t off, uint32_t n)\n    {{\n{_ind(cout, 8)}\n    }}{unused}")
@@ -238,6 +256,8 @@ class _Kernel:
                 L += [f"TQue<TPosition::VECIN, BUFFER_NUM> iq{i}_;", f"TBuf<TPosition::VECCALC> ic{i}_;"]
             elif p.kind == "bvec":
                 L += [f"TBuf<TPosition::VECCALC> ws{i}_, wb{i}_;", f"LocalTensor<float> W{i}_;"]
+                if self.split:
+                    L += [f"TQue<TPosition::VECIN, BUFFER_NUM> iq{i}_;", f"TBuf<TPosition::VECCALC> ic{i}_;"]
         for j, p in enumerate(kp.outputs):
             L.append(f"GlobalTensor<TO{j}> yg{j}_;")
             if p.kind in ("vec", "rs", "idx"):
@@ -248,6 +268,8 @@ class _Kernel:
                 L.append(f"TBuf<TPosition::VECCALC> oh{j}_;")
         L += [f"TBuf<TPosition::VECCALC> sb{k}_;" for k in range(kp.nslots)]
         L += ["TBuf<TPosition::VECCALC> wk_, sc_;"]
+        if self.split:
+            L += [f"TBuf<TPosition::VECCALC> ac{k}_;" for k in range(kp.extra.get("split_accs", 1))]
         for dt in kp.round_types:
             L.append(f"TBuf<TPosition::VECCALC> rh_{CT[dt]}_, rs_{CT[dt]}_;")
         if kp.accs:
@@ -292,11 +314,27 @@ def _budget(kp: KernelParams) -> dict[str, int]:
     return {"per_elem": per_elem, "per_row": per_row, "fixed_per_col": n_bvec * 8 + 4, "fixed": fixed}
 
 
+def split_budget(kp: KernelParams) -> dict[str, int]:
+    """UB bytes per chunk element on the split-row path (worst case 4-byte data): every streamed input
+    double-buffered plus its float copy, outputs double-buffered, slots, accumulators, reduce work."""
+    streamed = sum(1 for p in kp.inputs if p.kind in ("full", "bvec"))
+    per_elem = streamed * (2 * 4 + 4) + sum(2 * 4 for p in kp.outputs if p.kind == "vec") + kp.nslots * 4
+    per_elem += 2 * len(kp.round_types) + 4 * kp.extra.get("split_accs", 1) + 4
+    return {"per_elem": per_elem, "fixed": _budget(kp)["fixed"] + 64 * 4}
+
+
 def render_host(kp: KernelParams, main_input: int) -> str:
     b = _budget(kp)
     if kp.template == "row":
+        if kp.extra.get("split"):
+            sb = split_budget(kp)
+            too_long = (f"        // split-row path: stream each row in chunks (multiple of 64 elements) through UB\n"
+                        f"        chunkLen = static_cast<uint32_t>((UB_BUDGET - {sb['fixed']}) / {sb['per_elem']} / 64 * 64);")
+        else:
+            too_long = (f'        std::printf("{kp.op_type}: a row of %u elements does not fit in the Unified Buffer\\n", cols);\n'
+                        "        return ge::GRAPH_FAILED;")
         split = load("split_row.tmpl").substitute(row_bytes_per_elem=b["per_elem"], row_bytes_per_row=b["per_row"],
-                                                  fixed_per_col=b["fixed_per_col"], fixed_bytes=b["fixed"], op_type=kp.op_type)
+                                                  fixed_per_col=b["fixed_per_col"], fixed_bytes=b["fixed"], too_long=too_long)
     else:
         split = load("split_flat.tmpl").substitute(fixed_bytes=b["fixed"], flat_bytes_per_elem=b["per_elem"] + 1)
     attr_code = []

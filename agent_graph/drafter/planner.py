@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen
+from agent_graph.drafter import codegen, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.lowering import Program, lower
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
@@ -181,7 +181,9 @@ def plan(task: Task) -> Plan | Unsupported:
         attrs=[a.kwargs.get("param", a.name) for a in g0.attrs], attr_defaults=[float(a.kwargs["value"]) for a in g0.attrs], summary=_summary(g0),
         nslots=max(p.nslots for p in progs.values()), variants=variants, accs=list(p0.accs),
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
-    for g in graphs:  # the split-row path is not drafted: say so when a case's row cannot fit in UB
+    if kp.template == "row" and splitrow.splittable(kp):  # rows too long for UB stream in chunks (host decides)
+        kp.extra.update(split=True, split_accs=splitrow.max_reds_per_pass([v.body for v in kp.variants]))
+    for g in graphs:  # a row that fits neither whole nor in chunks: say so
         reason = _fits(kp, g)
         if reason:
             return Unsupported(name, reason, category=category)
@@ -264,10 +266,14 @@ def _fits(kp: KernelParams, g: OpGraph) -> str:
     pad = (cols + 15) // 16 * 16
     b = codegen._budget(kp)
     need = pad * b["fixed_per_col"] + b["fixed"] + pad * b["per_elem"] + b["per_row"]
-    if need > codegen.UB_BUDGET:
-        return (f"a row of {cols} elements needs {need} bytes of UB (budget {codegen.UB_BUDGET}): the split-row path "
-                f"for rows that do not fit is not drafted yet")
-    return ""
+    if need <= codegen.UB_BUDGET:
+        return ""
+    if kp.extra.get("split"):
+        sb = codegen.split_budget(kp)
+        if sb["fixed"] + 64 * sb["per_elem"] <= codegen.UB_BUDGET:
+            return ""
+    return (f"a row of {cols} elements needs {need} bytes of UB (budget {codegen.UB_BUDGET}) and this program "
+            f"(argmax/argmin, cumsum or cross-entropy index into the row) cannot be streamed by the split-row path")
 
 
 def _shape_of(p: Program) -> tuple:

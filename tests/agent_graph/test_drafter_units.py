@@ -121,9 +121,40 @@ def test_inner_dimension_reduction_uses_the_col_template(tmp_path):
     assert isinstance(res, Unsupported) and "inner dimension combined with other ops" in res.reason
 
 
-def test_unsupported_row_too_long_for_ub(tmp_path):
-    res = draft(_spec(tmp_path, "torch.softmax(x, -1)", shapes=((2, 200000),)))
-    assert isinstance(res, Unsupported) and "split-row" in res.reason
+def test_long_rows_take_the_split_row_path(tmp_path):
+    d = draft(_spec(tmp_path, "torch.softmax(x, -1)", shapes=((2, 200000),)))
+    assert not isinstance(d, Unsupported) and d.plan.params.extra["split"]
+    host = d.files["op_host/t_custom.cpp"]
+    assert "chunkLen = static_cast<uint32_t>" in host  # the host picks the path from the runtime shape
+    # a row program that indexes into the row cannot be streamed: said plainly
+    res = draft(_spec(tmp_path, "torch.argmax(x, -1)", shapes=((2, 200000),)))
+    assert isinstance(res, Unsupported) and "split-row" in res.reason and "argmax" in res.reason
+
+
+def _passes(fn, *inputs):
+    from agent_graph.drafter import splitrow
+
+    return splitrow.analyse(lower(_graph(fn, *inputs)).body)
+
+
+def test_split_row_passes():
+    # softmax: a max pass, a sum-of-exp pass, then the write pass
+    sp = _passes(lambda x: torch.softmax(x, -1), torch.randn(2, 64))
+    assert [[r.api for r in p.reds] for p in sp.passes] == [["ReduceMax"], ["ReduceSum"]]
+    assert sp.passes[0].vec == [] and any(ln.startswith("Exp(") for ln in sp.passes[1].vec)
+    assert all(ln.endswith("cn);") for p in sp.passes for ln in p.vec)  # every vector statement runs per chunk
+    # layer norm: the sum of squares and the sum of residuals share the second pass
+    sp = _passes(lambda x: F.layer_norm(x, (64,), None, None, 1e-5), torch.randn(2, 64))
+    assert [[r.api for r in p.reds] for p in sp.passes] == [["ReduceSum"], ["ReduceSum", "ReduceSum"]]
+    # the write pass only recomputes what the output needs (no squares)
+    from agent_graph.drafter.splitrow import _prune
+
+    prog = lower(_graph(lambda x: F.layer_norm(x, (64,), None, None, 1e-5), torch.randn(2, 64)))
+    write = _prune(sp.write, {prog.outputs[0].val.tile})
+    assert write and not any(ln.startswith("Mul(") and ln.split(",")[1].strip() == ln.split(",")[2].strip() for ln in write)
+    # a row sum: one pass, nothing to write per element
+    sp = _passes(lambda x: x.sum(-1), torch.randn(2, 64))
+    assert len(sp.passes) == 1 and sp.write == []
 
 
 def test_draft_renders_the_three_project_files():

@@ -1,0 +1,247 @@
+"""The split-row path of the ``row`` template: rows longer than the Unified Buffer holds.
+
+The row program (``lowering``) is a list of statements over one row in UB. For a row that does not
+fit, the host tiling sets ``chunkLen`` and the kernel streams each row from GM in chunks of that many
+elements, once per group of row reductions and once more to write the outputs (the classic
+max-pass / sum-exp-pass / write-pass of a long softmax; mean pass / variance pass / write pass of a
+layer norm). The statements are classified:
+
+- **V**: a vector statement over the row (count ``cols_``): re-run on every chunk (count ``cn``) of
+  every pass that needs its result;
+- **R**: a row reduction (``ReduceSum/Max/Min`` into ``SC0`` then ``float rN = SC0.GetValue(0)``):
+  each chunk is folded into a float accumulator vector with ``Add``/``Max``/``Min`` (no scalar
+  round trip per chunk), reduced once after its pass;
+- **G**: a reduction into a whole-tensor accumulator: run on every chunk of the write pass only;
+- **S**: scalar statements (per-row values, ``Duplicate(.., 8)`` blocks): run once per row, after the
+  pass that produced the values they read.
+
+Reductions that do not read each other's results share a pass (layer norm's sum of squares and sum of
+residuals). Programs that index into a row (cumsum, argmax, cross-entropy) are not split.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_\);$")
+ROWVAL = re.compile(r"^float (r\d+) = SC0\.GetValue\(0\);$")
+TENSOR = re.compile(r"\b(S\d+|XI\d+\[o\]|W\d+|RH_\w+\[o\]|B\d+)")
+COMBINE = {"ReduceSum": ("Add", "0.0f"), "ReduceMax": ("Max", "-INFINITY"), "ReduceMin": ("Min", "INFINITY")}
+
+
+class NotSplittable(Exception):
+    """The row program has a statement the split-row path cannot stream."""
+
+
+@dataclass
+class Reduction:
+    name: str          # the per-row float it defines
+    api: str           # ReduceSum | ReduceMax | ReduceMin
+    src: str           # vector expression reduced
+
+
+@dataclass
+class Pass:
+    vec: list[str] = field(default_factory=list)          # V lines run per chunk (count cn)
+    reds: list[Reduction] = field(default_factory=list)
+    scalar_after: list[str] = field(default_factory=list)  # S lines run once after the pass
+
+
+@dataclass
+class SplitProgram:
+    scalar_before: list[str]
+    passes: list[Pass]
+    write: list[str]                                       # V and G lines of the write pass (count cn)
+
+
+def _chunked(line: str) -> str:
+    if not line.endswith("cols_);") and not line.endswith("cols_, true);"):
+        raise NotSplittable(line)
+    return line[: line.rindex("cols_")] + "cn" + line[line.rindex("cols_") + 5:]
+
+
+def analyse(body: list[str]) -> SplitProgram:
+    """Classify a row body into passes (raises NotSplittable)."""
+    segs: list[list[tuple[str, str]]] = [[]]   # per segment: (kind, line) with kind V | S | G
+    reds: list[Reduction] = []
+    i = 0
+    while i < len(body):
+        ln = body[i].strip()
+        m = RED.match(ln)
+        if m:
+            if i + 2 >= len(body) or body[i + 1].strip() != "PipeBarrier<PIPE_ALL>();":
+                raise NotSplittable(ln)
+            nxt = body[i + 2].strip()
+            rv = ROWVAL.match(nxt)
+            if rv:
+                reds.append(Reduction(rv.group(1), m.group(1), m.group(2)))
+                segs.append([])
+            elif "SC0.GetValue(0)" in nxt and nxt.startswith("acc"):
+                segs[-1].append(("G", "\n".join([_chunked(ln), "PipeBarrier<PIPE_ALL>();", nxt])))
+            else:
+                raise NotSplittable(nxt)
+            i += 3
+            continue
+        if "GetValue(j)" in ln or "SetValue(j" in ln or ", true);" in ln or "static_cast<uint32_t>(" in ln and "GetValue" in ln:
+            raise NotSplittable(ln)
+        if ln.endswith("cols_);"):
+            segs[-1].append(("V", _chunked(ln)))
+        elif ln == "PipeBarrier<PIPE_ALL>();" or ln in ("{", "}"):
+            segs[-1].append(("S", ln))
+        else:
+            segs[-1].append(("S", ln))
+        i += 1
+    # group reductions into passes: R(k+1) joins R(k)'s pass when nothing between them is scalar work
+    # and the vector work between them does not read R(k)
+    passes: list[Pass] = []
+    vec_so_far: list[str] = [ln for k, ln in segs[0] if k == "V"]
+    before = [ln for k, ln in segs[0] if k == "S"]
+    if any(k == "G" for k, _ in segs[0]) and reds:
+        pass  # G lines are only run by the write pass (below)
+    for r_i, red in enumerate(reds):
+        seg = segs[r_i + 1]
+        if passes and not passes[-1].scalar_after and _joinable(passes[-1], segs[r_i]):
+            passes[-1].reds.append(red)
+        else:
+            passes.append(Pass(vec=list(vec_so_far), reds=[red]))
+        vec_so_far += [ln for k, ln in seg if k == "V"]
+        passes[-1].scalar_after += [ln for k, ln in seg if k == "S"]
+    write = [ln for seg in segs for k, ln in seg if k in ("V", "G")]
+    for p in passes:
+        p.vec = _prune(p.vec, {r.src for r in p.reds})
+    return SplitProgram(before, passes, write)
+
+
+def _joinable(prev: Pass, seg_between: list[tuple[str, str]]) -> bool:
+    names = {r.name for r in prev.reds}
+    for kind, ln in seg_between:
+        if kind != "V" or any(re.search(rf"\b{n}\b", ln) for n in names):
+            return False
+    return True
+
+
+def _tensors(line: str) -> list[str]:
+    return TENSOR.findall(line)
+
+
+def _prune(lines: list[str], needed_exprs: set[str]) -> list[str]:
+    """Keep only the vector statements the pass's reductions depend on (backward liveness)."""
+    needed = set()
+    for e in needed_exprs:  # an output tile (B<k>, XI<i>) is the row value S<k>, XI<i>[o]
+        e = re.sub(r"^B(\d+)$", r"S\1", re.sub(r"^XI(\d+)$", r"XI\1[o]", e))
+        needed.update(_tensors(e) or [e])
+    kept: list[str] = []
+    for ln in reversed(lines):
+        refs = _tensors(ln)
+        if "\n" in ln:  # a whole-tensor reduction group: always run, reads its source
+            kept.append(ln)
+            needed.update(refs)
+            continue
+        if not refs:
+            continue
+        dest, reads = refs[0], refs[1:]
+        if dest not in needed:
+            continue
+        kept.append(ln)
+        if dest not in reads:
+            needed.discard(dest)
+        needed.update(reads)
+    return list(reversed(kept))
+
+
+def inputs_read(lines: list[str], exprs: list[str] = ()) -> set[int]:
+    """Indices of the streamed inputs (XI<i> / W<i>) the lines read."""
+    out: set[int] = set()
+    for ln in [*lines, *exprs]:
+        out.update(int(m) for m in re.findall(r"\b(?:XI|W)(\d+)\b", ln))
+    return out
+
+
+# ---- kernel code -------------------------------------------------------------------------------
+
+def max_reds_per_pass(body_variants: list[list[str]]) -> int:
+    return max([1] + [len(p.reds) for b in body_variants for p in analyse(b).passes])
+
+
+def _chunk_loop(kp, streamed: list[int], lines: list[str], tail: list[str]) -> list[str]:
+    """for every chunk of the row: load the streamed inputs it reads, run ``lines``, then ``tail``."""
+    L = ["for (uint32_t c0 = 0; c0 < cols_; c0 += chunkLen_) {",
+         "    uint32_t cn = cols_ - c0 < chunkLen_ ? cols_ - c0 : chunkLen_;"]
+    for i in streamed:
+        src = f"xg{i}_[rowOff + c0]" if kp.inputs[i].kind == "full" else f"xg{i}_[c0]"
+        L += [f"    LocalTensor<TI{i}> xt{i} = iq{i}_.AllocTensor<TI{i}>();",
+              f"    DataCopyPad(xt{i}, {src}, DataCopyExtParams{{1, static_cast<uint32_t>(cn * sizeof(TI{i})), 0, 0, 0}}, "
+              f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});",
+              f"    iq{i}_.EnQue(xt{i});"]
+    for i in streamed:
+        name = f"XI{i}" if kp.inputs[i].kind == "full" else f"W{i}"
+        L += [f"    xt{i} = iq{i}_.DeQue<TI{i}>();", f"    LocalTensor<float> {name} = ToFloat(xt{i}, ic{i}_.Get<float>(), cn);"]
+    L += ["    " + x for ln in lines for x in ln.split("\n")]
+    L += ["    " + x for x in tail]
+    L += [f"    iq{i}_.FreeTensor(xt{i});" for i in streamed]
+    return L + ["}"]
+
+
+def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
+    sp = analyse(body)
+    L = list(sp.scalar_before)
+    for p in sp.passes:
+        tail = []
+        for k, red in enumerate(p.reds):
+            comb, init = COMBINE[red.api]
+            L.append(f"Duplicate(A{k}, {init}, chunkLen_);")
+            tail.append(f"{comb}(A{k}, A{k}, {red.src}, cn);")
+        L += _chunk_loop(kp, sorted(inputs_read(p.vec, [r.src for r in p.reds])), p.vec, tail)
+        for k, red in enumerate(p.reds):
+            L += [f"{red.api}<float>(SC0, A{k}, WK, cols_ < chunkLen_ ? cols_ : chunkLen_);", "PipeBarrier<PIPE_ALL>();",
+                  f"float {red.name} = SC0.GetValue(0);"]
+        L += p.scalar_after
+    vec_outs = [j for j, o in enumerate(kp.outputs) if o.kind == "vec"]
+    if vec_outs or any(ln.startswith("ReduceSum") or "\n" in ln for ln in sp.write):
+        tail = []
+        for j in vec_outs:
+            tail += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();", f"FromFloat(yt{j}, {out_exprs[j]}, cn);",
+                     f"oq{j}_.EnQue(yt{j});", f"yt{j} = oq{j}_.DeQue<TO{j}>();",
+                     f"DataCopyPad(yg{j}_[rowOff + c0], yt{j}, DataCopyExtParams{{1, static_cast<uint32_t>(cn * sizeof(TO{j})), 0, 0, 0}});",
+                     f"oq{j}_.FreeTensor(yt{j});"]
+        write = _prune(sp.write, {out_exprs[j] for j in vec_outs})
+        L += _chunk_loop(kp, sorted(inputs_read(write, [out_exprs[j] for j in vec_outs])), write, tail)
+    for j, o in enumerate(kp.outputs):
+        if o.kind == "rs":
+            L += [f"RO{j}.SetValue(0, {out_exprs[j]});", "PipeBarrier<PIPE_ALL>();",
+                  f"LocalTensor<TO{j}> yr{j} = oq{j}_.AllocTensor<TO{j}>();", f"FromFloat(yr{j}, RO{j}, 16);",
+                  f"oq{j}_.EnQue(yr{j});", f"yr{j} = oq{j}_.DeQue<TO{j}>();",
+                  f"DataCopyPad(yg{j}_[r], yr{j}, DataCopyExtParams{{1, static_cast<uint32_t>(sizeof(TO{j})), 0, 0, 0}});",
+                  f"oq{j}_.FreeTensor(yr{j});"]
+    return L
+
+
+def process_split(kp, variants_fn, round_views: list[str]) -> str:
+    """The ``ProcessSplit`` member: rows of this core one at a time, streamed in chunks."""
+    nacc = kp.extra.get("split_accs", 1)
+    L = ["LocalTensor<float> WK = wk_.Get<float>();", "LocalTensor<float> SC = sc_.Get<float>();"]
+    L += [f"LocalTensor<float> SC{k} = SC[{8 * k}];" for k in range(5)]
+    L += [f"LocalTensor<float> A{k} = ac{k}_.Get<float>();" for k in range(nacc)]
+    L += [f"LocalTensor<float> B{k} = sb{k}_.Get<float>();" for k in range(kp.nslots)]
+    L += [f"LocalTensor<float> S{k} = B{k};" for k in range(kp.nslots)]
+    L += round_views
+    L += [f"LocalTensor<float> RO{j} = ro{j}_.Get<float>();" for j, o in enumerate(kp.outputs) if o.kind == "rs"]
+    L += ["const uint32_t o = 0;", "(void)o;", "for (uint32_t r = 0; r < count_; ++r) {",
+          "    uint64_t rowOff = static_cast<uint64_t>(r) * cols_;"]
+    L += ["    " + ln if not ln.startswith("#") else ln for ln in variants_fn(lambda v: _variant_row(kp, v.body, v.out_exprs))]
+    L += ["}"]
+    body = "\n".join("        " + ln if ln else "" for ln in L)
+    return ("    // split-row path: each row is streamed from GM in chunks of chunkLen_ elements, once per group of\n"
+            "    // row reductions (folded into float accumulator vectors) and once more to write the outputs\n"
+            f"    __aicore__ inline void ProcessSplit()\n    {{\n{body}\n    }}")
+
+
+def splittable(kp) -> bool:
+    if kp.template != "row" or any(p.kind == "ridx" for p in kp.inputs) or any(o.kind == "idx" for o in kp.outputs):
+        return False
+    try:
+        for v in kp.variants:
+            analyse(v.body)
+    except NotSplittable:
+        return False
+    return True
