@@ -117,7 +117,7 @@ async def benchmark(ls, state: SimState, args: list, token, republish) -> dict:
     target = target_of(path) if path is not None else None
     if target is None:
         raise CommandError("the file is neither a kernel-launch program (no main) nor part of an op project")
-    job = Job(ls, f"kgen: benchmarking {target.path.name}", token)
+    job = Job(ls, f"kgen: benchmarking {target.path.name}", token, request=True)
     await job.begin("starting")
 
     def line(s: str) -> None:
@@ -216,7 +216,7 @@ async def generate(ls, args: list, token) -> dict:
     model, agent = agent_settings(ls)
     if spec.get("offline"):
         model = dataclasses.replace(model, url=None)
-    job = Job(ls, "kgen: generating a kernel", token)
+    job = Job(ls, "kgen: generating a kernel", token, request=True)
     job.loop = asyncio.get_running_loop()
     await job.begin(str(task or words)[:80])
     req = api.Request(task=str(Path(task).resolve()) if task else None, words=words, output=output)
@@ -251,7 +251,7 @@ async def fix_with_assistant(ls, args: list, token) -> dict:
                                  else str(target.task) if target.task else None)
     model, agent = agent_settings(ls)
     before = _snapshot(target.path)
-    job = Job(ls, f"kgen: repairing {target.path.name} with the assistant", token)
+    job = Job(ls, f"kgen: repairing {target.path.name} with the assistant", token, request=True)
     job.loop = asyncio.get_running_loop()
     await job.begin()
     try:

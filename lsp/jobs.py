@@ -28,12 +28,13 @@ class Cancelled(Exception):
 
 
 class Job:
-    def __init__(self, ls, title: str, token=None) -> None:
+    def __init__(self, ls, title: str, token=None, request: bool = False) -> None:
         self.ls = ls
         self.title = title
         self.token = token
         self.event = threading.Event()      # set when cancelled; threads poll it
         self._progress = False
+        self._request = _request_future(ls) if request else None
 
     # progress ----------------------------------------------------------------------------------
     async def begin(self, message: str = "") -> None:
@@ -74,7 +75,7 @@ class Job:
         if self.event.is_set():
             return True
         fut = self.ls.work_done_progress.tokens.get(self.token) if self.token is not None else None
-        if fut is not None and fut.cancelled():
+        if (fut is not None and fut.cancelled()) or (self._request is not None and self._request.cancelled()):
             self.event.set()
             return True
         return False
@@ -148,6 +149,17 @@ class Job:
             raise
         finally:
             watcher.cancel()
+
+
+def _request_future(ls):
+    """The future pygls answers the current request with (a command handler runs in the request's
+    context, where pygls keeps its id): ``$/cancelRequest`` cancels it, and the job follows."""
+    try:
+        proto = ls.protocol
+        mid = proto._ctx_msg_id.get(None)
+        return proto._request_futures.get(mid) if mid is not None else None
+    except Exception:   # noqa: BLE001 - pygls internals moved: progress cancellation still works
+        return None
 
 
 def _kill(proc) -> None:

@@ -88,12 +88,7 @@ def test_benchmark_program_report_and_picture(client, tmp_path):
 
 
 def test_benchmark_cancelled_from_the_progress(client, tmp_path):
-    proj = tmp_path / "elt_add"
-    shutil.copytree(ROOT / "tests/data/projects/elt_add", proj)
-    (proj / "kgen-task.toml").write_text('name = "elt_add"\nreference = "reference.py"\nproject = "."\n\n'
-                                         '[[cases]]\ninputs = [{ shape = [4096], dtype = "float32" }, '
-                                         '{ shape = [4096], dtype = "float32" }]\n')
-    (proj / "reference.py").write_text("def reference(x, y):\n    return x + y\n")
+    proj = _bench_project(tmp_path)
     client._id += 1
     rid = client._id
     client.send({"jsonrpc": "2.0", "id": rid, "method": "workspace/executeCommand",
@@ -105,6 +100,53 @@ def test_benchmark_cancelled_from_the_progress(client, tmp_path):
     m = client.pump(lambda m: m.get("id") == rid and "method" not in m, 60)
     assert m["result"] == {"status": "cancelled"}
     assert time.monotonic() - t0 < 15          # the bench child was killed, not waited for
+    assert _children_of(str(proj)) == []
+
+
+def _bench_project(tmp_path):
+    proj = tmp_path / "elt_add"
+    shutil.copytree(ROOT / "tests/data/projects/elt_add", proj)
+    (proj / "kgen-task.toml").write_text('name = "elt_add"\nreference = "reference.py"\nproject = "."\n\n'
+                                         '[[cases]]\ninputs = [{ shape = [4096], dtype = "float32" }, '
+                                         '{ shape = [4096], dtype = "float32" }]\n')
+    (proj / "reference.py").write_text("def reference(x, y):\n    return x + y\n")
+    return proj
+
+
+def _children_of(marker: str) -> list[str]:
+    """Command lines of the running processes that mention ``marker``."""
+    import os
+
+    out = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmd = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if marker in cmd and "lsp.benchjob" in cmd:
+                out.append(cmd)
+    return out
+
+
+def test_benchmark_cancelled_by_cancel_request(client, tmp_path):
+    proj = _bench_project(tmp_path)
+    client._id += 1
+    rid = client._id
+    client.send({"jsonrpc": "2.0", "id": rid, "method": "workspace/executeCommand",
+                 "params": {"command": "kgen.benchmark", "arguments": [(proj / "op_kernel/elt_add.cpp").as_uri()]}})
+    client.pump(lambda m: m.get("method") == "$/progress" and m["params"]["value"]["kind"] == "begin", 60)
+    deadline = time.monotonic() + 20
+    while not _children_of(str(proj)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _children_of(str(proj))            # the bench runs in its child process
+    client.notify("$/cancelRequest", {"id": rid})
+    m = client.pump(lambda m: m.get("id") == rid and "method" not in m, 30)
+    assert m["error"]["code"] == -32800       # RequestCancelled
+    deadline = time.monotonic() + 10
+    while _children_of(str(proj)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _children_of(str(proj)) == []      # and the child was killed
 
 
 def test_fix_compile_errors_applies_every_quick_fix(client, tmp_path):
