@@ -88,3 +88,10 @@ def test_over_stdio():
         assert acts[0]["edit"]["changes"][path.as_uri()][0]["newText"] == "CAST_RINT"
     finally:
         c.close()
+
+
+def test_repo_kernels_are_quiet():
+    files = [*ROOT.glob("examples/**/*.asc"), *ROOT.glob("tests/data/projects/**/*.cpp"),
+             *ROOT.glob("tests/data/tasks/**/op_kernel/*.cpp")]
+    assert len(files) >= 20
+    assert {str(p): [f.message for f in _cast(p.read_text())] for p in files if _cast(p.read_text())} == {}

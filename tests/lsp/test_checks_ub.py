@@ -67,3 +67,10 @@ def test_over_stdio():
         assert d["range"]["start"] == pos(text, "InitBuffer(outZ_") and d["severity"] == 1
     finally:
         c.close()
+
+
+def test_repo_kernels_are_quiet():
+    files = [*ROOT.glob("examples/**/*.asc"), *ROOT.glob("tests/data/projects/**/*.cpp"),
+             *ROOT.glob("tests/data/tasks/**/op_kernel/*.cpp")]
+    assert len(files) >= 20
+    assert {str(p): [f.message for f in _ub(p.read_text())] for p in files if _ub(p.read_text())} == {}
