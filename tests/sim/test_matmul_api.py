@@ -264,3 +264,58 @@ def test_unsupported_type_combination(prog):
     res = prog.run("misuse_dtype", expect_ok=False)
     assert [(e.code, e.line) for e in res.errors] == [("matmul-dtype", line_of("dtype"))]
     assert "B is float" in res.errors[0].message
+
+
+# ---- NZ inputs, several objects, Unified Buffer operands ------------------------------------------------
+
+def to_nz(x: np.ndarray, c0: int = 16) -> np.ndarray:
+    """NZ layout of a 2-D matrix: rows padded to 16 and columns to C0, then the C0-wide fractal columns
+    one after another, each row-major (numpy reshape, independent of the emulator's formula)."""
+    r, c = x.shape
+    rp, cp = -(-r // 16) * 16, -(-c // c0) * c0
+    p = np.zeros((rp, cp), x.dtype)
+    p[:r, :c] = x
+    return p.reshape(rp, cp // c0, c0).transpose(1, 0, 2).copy()
+
+
+@pytest.mark.parametrize("M,N,K,base", [(32, 32, 32, -1), (40, 50, 70, 16)])
+def test_nz_inputs(prog, M, N, K, base):
+    rng = np.random.default_rng(M + K)
+    a = rng.integers(-3, 4, size=(M, K)).astype(np.float16)
+    b = rng.integers(-3, 4, size=(K, N)).astype(np.float16)
+    res = prog.run("mm_nz", a=to_nz(a).ravel(), b=to_nz(b).ravel(), M=M, N=N, K=K, baseM=base, baseN=base)
+    np.testing.assert_array_equal(res.out("c", np.float32).reshape(M, N), a.astype(np.float32) @ b.astype(np.float32))
+
+
+def test_two_objects_in_one_registration(prog):
+    rng = np.random.default_rng(9)
+    a, b = rng.integers(-3, 4, size=(20, 24)).astype(np.float16), rng.integers(-3, 4, size=(24, 40)).astype(np.float16)
+    a2, b2 = rng.integers(-3, 4, size=(33, 50)).astype(np.float16), rng.integers(-3, 4, size=(50, 17)).astype(np.float16)
+    res = prog.run("mm_two", a=a, b=b, a2=a2, b2=b2)
+    np.testing.assert_array_equal(res.out("c", np.float32).reshape(20, 40), a.astype(np.float32) @ b.astype(np.float32))
+    np.testing.assert_array_equal(res.out("c2", np.float32).reshape(33, 17), a2.astype(np.float32) @ b2.astype(np.float32))
+
+
+def test_unified_buffer_operands(prog):
+    rng = np.random.default_rng(4)
+    a, b = rng.integers(-3, 4, size=(32, 48)).astype(np.float16), rng.integers(-3, 4, size=(48, 24)).astype(np.float16)
+    res = prog.run("mm_ub", a=a, b=b)
+    np.testing.assert_array_equal(res.out("c", np.float32).reshape(32, 24), a.astype(np.float32) @ b.astype(np.float32))
+
+
+# ---- a cube-only program (ASCENDC_CUBE_ONLY): numBlocks cube cores ------------------------------------------
+
+cube_prog = SimProgram.fixture("matmul_cube_only.cpp")
+
+
+def test_cube_only_program_runs_on_cube_cores(cube_prog):
+    M, N, K = 70, 90, 33
+    rng = np.random.default_rng(12)
+    a, b = rng.integers(-3, 4, size=(M, K)).astype(np.float16), rng.integers(-3, 4, size=(K, N)).astype(np.float16)
+    res = cube_prog.run("cube", a=a, b=b, M=M, N=N, K=K, cores=np.int64(6))
+    np.testing.assert_array_equal(res.out("c", np.float32).reshape(M, N), a.astype(np.float32) @ b.astype(np.float32))
+    used = int(res.out("used", np.int32)[0])
+    assert used == 6
+    who = res.out("who", np.int32).reshape(-1, 2)
+    np.testing.assert_array_equal(who[:used], [[1, used]] * used)  # g_coreType AIC, GetBlockNum = numBlocks
+    assert (who[used:] == -1).all()

@@ -204,4 +204,110 @@ KT_CASE(misuse_dtype) {
     dtype_kernel<<<1, nullptr, nullptr>>>(t);
 }
 
+// ---- NZ inputs, two objects in one REGIST_MATMUL_OBJ, UB operands ---------------------------------------
+template <CubeFormat FA, CubeFormat FB>
+using MMfmt = Matmul<MatmulType<TPosition::GM, FA, half>, MatmulType<TPosition::GM, FB, half>,
+                     MatmulType<TPosition::GM, CubeFormat::ND, float>>;
+static TCubeTiling single_tiling(int32_t M, int32_t N, int32_t K, matmul_tiling::CubeFormat fa, matmul_tiling::CubeFormat fb) {
+    matmul_tiling::MatmulApiTiling api;
+    api.SetAType(matmul_tiling::TPosition::GM, fa, DT::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, fb, DT::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT);
+    api.SetShape(M, N, K);
+    api.SetFixSplit((int32_t)kt::param("baseM", -1), (int32_t)kt::param("baseN", -1), -1);
+    TCubeTiling t;
+    if (api.GetTiling(t) != 0) std::exit(4);
+    return t;
+}
+__global__ __aicore__ void nz_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling t) {
+    TPipe pipe;
+    MMfmt<CubeFormat::NZ, CubeFormat::NZ> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half*)a);
+    bg.SetGlobalBuffer((__gm__ half*)b);
+    cg.SetGlobalBuffer((__gm__ float*)c);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg);
+    mm.IterateAll(cg);
+}
+KT_CASE(mm_nz) {
+    int32_t M = (int32_t)kt::param("M"), N = (int32_t)kt::param("N"), K = (int32_t)kt::param("K");
+    TCubeTiling t = single_tiling(M, N, K, matmul_tiling::CubeFormat::NZ, matmul_tiling::CubeFormat::NZ);
+    kt::Dev<half> da(kt::load<half>("a")), db(kt::load<half>("b"));
+    kt::Dev<float> dc(std::vector<float>(size_t(M) * N, 0.0f));
+    nz_kernel<<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dc.gm(), t);
+    kt::save("c", dc.host());
+}
+
+// two objects registered together: c1 = a @ b (M x N x K), c2 = a2 @ b2 (M2 x N2 x K2, other tiling)
+__global__ __aicore__ void two_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR a2, GM_ADDR b2, GM_ADDR c2, TCubeTiling t1, TCubeTiling t2) {
+    TPipe pipe;
+    MMfmt<CubeFormat::ND, CubeFormat::ND> mm1, mm2;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm1, &t1, mm2, &t2);
+    GlobalTensor<half> ag, bg, a2g, b2g;
+    GlobalTensor<float> cg, c2g;
+    ag.SetGlobalBuffer((__gm__ half*)a);
+    bg.SetGlobalBuffer((__gm__ half*)b);
+    cg.SetGlobalBuffer((__gm__ float*)c);
+    a2g.SetGlobalBuffer((__gm__ half*)a2);
+    b2g.SetGlobalBuffer((__gm__ half*)b2);
+    c2g.SetGlobalBuffer((__gm__ float*)c2);
+    mm1.SetTensorA(ag);
+    mm1.SetTensorB(bg);
+    mm1.IterateAll(cg);
+    mm1.End();
+    mm2.SetTensorA(a2g);
+    mm2.SetTensorB(b2g);
+    mm2.IterateAll(c2g);
+    mm2.End();
+}
+KT_CASE(mm_two) {
+    TCubeTiling t1 = single_tiling(20, 40, 24, matmul_tiling::CubeFormat::ND, matmul_tiling::CubeFormat::ND);
+    TCubeTiling t2 = single_tiling(33, 17, 50, matmul_tiling::CubeFormat::ND, matmul_tiling::CubeFormat::ND);
+    kt::Dev<half> da(kt::load<half>("a")), db(kt::load<half>("b")), da2(kt::load<half>("a2")), db2(kt::load<half>("b2"));
+    kt::Dev<float> dc(std::vector<float>(20 * 40, 0.0f)), dc2(std::vector<float>(33 * 17, 0.0f));
+    two_kernel<<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dc.gm(), da2.gm(), db2.gm(), dc2.gm(), t1, t2);
+    kt::save("c", dc.host());
+    kt::save("c2", dc2.host());
+}
+
+// A staged in the Unified Buffer (VECOUT), C gathered in the Unified Buffer by IterateAll(local)
+__global__ __aicore__ void ub_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling t) {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::VECOUT, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+           MatmulType<TPosition::VECIN, CubeFormat::ND, float>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    TQue<TPosition::VECOUT, 1> aq;
+    TQue<TPosition::VECIN, 1> cq;
+    pipe.InitBuffer(aq, 1, t.M * t.Ka * sizeof(half));
+    pipe.InitBuffer(cq, 1, t.M * t.N * sizeof(float));
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half*)a);
+    bg.SetGlobalBuffer((__gm__ half*)b);
+    cg.SetGlobalBuffer((__gm__ float*)c);
+    LocalTensor<half> al = aq.AllocTensor<half>();
+    DataCopy(al, ag, t.M * t.Ka);
+    aq.EnQue(al);
+    al = aq.DeQue<half>();
+    LocalTensor<float> cl = cq.AllocTensor<float>();
+    mm.SetTensorA(al);
+    mm.SetTensorB(bg);
+    mm.IterateAll(cl);
+    cq.EnQue(cl);
+    cl = cq.DeQue<float>();
+    DataCopy(cg, cl, t.M * t.N);
+    cq.FreeTensor(cl);
+    aq.FreeTensor(al);
+}
+KT_CASE(mm_ub) {
+    TCubeTiling t = single_tiling(32, 24, 48, matmul_tiling::CubeFormat::ND, matmul_tiling::CubeFormat::ND);
+    kt::Dev<half> da(kt::load<half>("a")), db(kt::load<half>("b"));
+    kt::Dev<float> dc(std::vector<float>(32 * 24, 0.0f));
+    ub_kernel<<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dc.gm(), t);
+    kt::save("c", dc.host());
+}
+
 KT_MAIN()

@@ -26,9 +26,9 @@
 // non-positive sizes (`matmul-bad-tiling`, e.g. the zeros a failed GetTiling leaves); Iterate/IterateAll
 // before SetTensorA/B (`matmul-no-tensor`); SetTail/SetSingleShape beyond the original shape
 // (`matmul-shape-exceeds-tiling`); SetBias without isBias (`matmul-bias-disabled`); an unsupported type
-// combination or format (`matmul-dtype`, `matmul-unsupported`); GetTensorC with no computed block
-// (`matmul-no-result`). Cube pipe work is traced: MTE2 (GM -> L1), MTE1 (L1 -> L0A/L0B), M (Mmad),
-// FIX (L0C -> GM/UB).
+// combination or format (`matmul-dtype`; `matmul-unsupported`: C not ND, an NZ operand transposed);
+// GetTensorC with no computed block (`matmul-no-result`). Cube pipe work is traced: MTE2 (GM -> L1),
+// MTE1 (L1 -> L0A/L0B), M (Mmad), FIX (L0C -> GM/UB).
 //
 // @api Matmul Init SetTensorA SetTensorB SetBias DisableBias ClearBias SetTail SetSingleShape
 // @api Iterate GetTensorC IterateAll WaitIterateAll End SetWorkspace SetLocalWorkspace
@@ -82,9 +82,10 @@ public:
         std::string why = kgen::mm::check_types(kgen::mm::elem_of<SrcAT>(), kgen::mm::elem_of<SrcBT>(), kgen::mm::elem_of<DstT>(),
                                                 kgen::mm::elem_of<BiasT>(), t.isBias != 0);
         if (!why.empty()) kgen::fail("matmul-dtype", "Matmul types not supported by the cube unit: %s", why.c_str());
-        if (A_TYPE::format != CubeFormat::ND || B_TYPE::format != CubeFormat::ND ||
+        if ((A_TYPE::format != CubeFormat::ND && A_TYPE::format != CubeFormat::NZ) ||
+            (B_TYPE::format != CubeFormat::ND && B_TYPE::format != CubeFormat::NZ) ||
             (C_TYPE::format != CubeFormat::ND && C_TYPE::format != CubeFormat::ND_ALIGN))
-            kgen::fail("matmul-unsupported", "Matmul with a non-ND operand format: the emulator implements ND A, B and C");
+            kgen::fail("matmul-unsupported", "Matmul operand formats: the emulator implements A and B in ND or NZ, C in ND");
         t_ = t;
         inited_ = true;
         org_m_ = t.M; org_n_ = t.N; org_ka_ = t.Ka; org_kb_ = t.Kb > 0 ? t.Kb : t.Ka; org_kc_ = 0;
@@ -240,6 +241,8 @@ private:
         uint32_t m0 = uint32_t(mi) * t_.baseM, n0 = uint32_t(ni) * t_.baseN;
         uint32_t rows = std::min<uint32_t>(t_.baseM, uint32_t(s_m_) - m0), cols = std::min<uint32_t>(t_.baseN, uint32_t(s_n_) - n0);
         uint64_t k = uint64_t(s_k_);
+        set_nz(a_, A_TYPE::format, org_m_, "A");
+        set_nz(b_, B_TYPE::format, org_kb_, "B");
         std::vector<Acc> a, b;
         kgen::mm::read_block(a_, a_.trans ? uint64_t(org_m_) : uint64_t(org_ka_), m0, rows, 0, k, a, "Matmul (A)");
         kgen::mm::read_block(b_, b_.trans ? uint64_t(org_kb_) : uint64_t(org_n_), 0, k, n0, cols, b, "Matmul (B)");
@@ -265,6 +268,13 @@ private:
                 out.v[uint64_t(r) * cols + c] = acc;
             }
         }
+    }
+    template <class T>
+    static void set_nz(kgen::mm::Operand<T>& op, CubeFormat f, int32_t rows, const char* which) {
+        op.nz = f == CubeFormat::NZ && op.kind != kgen::mm::Operand<T>::Scalar;
+        op.nz_rows = (uint64_t(rows) + 15) / 16 * 16;
+        if (op.nz && op.trans)
+            kgen::fail("matmul-unsupported", "Matmul: %s in NZ format and transposed is not emulated", which);
     }
     void trace_block(int32_t mi, int32_t ni, uint32_t rows, uint32_t cols, uint64_t k) {
         uint64_t kb = (k + t_.baseK - 1) / t_.baseK;

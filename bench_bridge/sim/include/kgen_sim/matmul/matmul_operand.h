@@ -3,6 +3,7 @@
 // found in them (ND layout, optionally transposed), with the GM/UB access checks of the vector path.
 // Not an AscendC API: the Matmul API's internal reader (kgen_sim/matmul/matmul_impl.h).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -35,6 +36,8 @@ struct Operand {
     AscendC::LocalTensor<T> local;
     T scalar{};
     bool trans = false;
+    bool nz = false;          // stored in NZ: 16 x C0 fractals, fractal columns one after another
+    uint64_t nz_rows = 0;     // rows of the stored matrix, padded to 16
 
     void set(const AscendC::GlobalTensor<T>& g, bool t) { kind = Gm; gm = g; trans = t; }
     void set(const AscendC::LocalTensor<T>& l, bool t) { l.live("SetTensor"); kind = Local; local = l; trans = t; }
@@ -62,8 +65,9 @@ struct Operand {
 };
 
 /// Read the logical block rows [r0, r0+rows) x cols [c0, c0+cols) of a matrix stored in ND with
-/// leading dimension `ld` (stored transposed when `trans`: element (r, c) at c * ld + r) into
-/// `dst` (row-major rows x cols).
+/// leading dimension `ld` (stored transposed when `trans`: element (r, c) at c * ld + r), or in NZ
+/// (element (r, c) at ((c / C0) * nz_rows + r) * C0 + c % C0, C0 = 32 bytes of T), into `dst`
+/// (row-major rows x cols).
 template <class T, class Acc>
 inline void read_block(const Operand<T>& op, uint64_t ld, uint64_t r0, uint64_t rows, uint64_t c0, uint64_t cols,
                        std::vector<Acc>& dst, const char* api) {
@@ -72,7 +76,16 @@ inline void read_block(const Operand<T>& op, uint64_t ld, uint64_t r0, uint64_t 
         op.read_run(0, rows * cols, dst.data(), api);
         return;
     }
-    if (!op.trans) {
+    if (op.nz) {
+        const uint64_t k0 = 32 / sizeof(T);
+        for (uint64_t r = 0; r < rows; ++r) {
+            for (uint64_t c = 0; c < cols;) {
+                uint64_t cc = c0 + c, run = std::min<uint64_t>(k0 - cc % k0, cols - c);
+                op.read_run(((cc / k0) * op.nz_rows + r0 + r) * k0 + cc % k0, run, dst.data() + r * cols + c, api);
+                c += run;
+            }
+        }
+    } else if (!op.trans) {
         for (uint64_t r = 0; r < rows; ++r) op.read_run((r0 + r) * ld + c0, cols, dst.data() + r * cols, api);
     } else {
         std::vector<Acc> run(rows);
