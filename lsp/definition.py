@@ -5,7 +5,8 @@ of the kernel class (``pipe_``, ``this->tile_``, ``op.Init`` -> the class's fiel
 classes, macros and globals of the file, the variable ``GET_TILING_DATA(var, tiling)`` declares, and
 tiling struct fields (``tilingData.tileLength``, ``t.totalLength``) and tiling struct names -> the
 project's tiling header (``TILING_DATA_FIELD_DEF(type, name)`` / ``BEGIN_TILING_DATA_DEF(Name)`` or a
-plain struct), found among the file's quoted includes, its own folder and ``../op_host``.
+plain struct), found among the file's quoted includes, its own folder and ``../op_host``; in host code
+``tiling.set_totalLength(n)`` goes to the field ``totalLength``.
 """
 from __future__ import annotations
 
@@ -162,17 +163,20 @@ def header_candidates(unit: Unit, path: Path | None) -> list[Path]:
 
 def _in_headers(unit: Unit, path: Path | None, name: str, field: bool) -> Target | None:
     pats = [_FIELD_DEF, _PLAIN_FIELD] if field else [_STRUCT_DEF]
+    # host code sets the fields through generated accessors: tiling.set_totalLength(n) -> totalLength
+    names = [name] + ([name[4:]] if field and name.startswith(("set_", "get_")) and len(name) > 4 else [])
     for h in header_candidates(unit, path):
         try:
             text = h.read_text(errors="replace")
         except OSError:
             continue
-        for pat in pats:
-            m = re.search(pat.format(name=re.escape(name)), text, re.M)
-            if m:
-                hu = Unit(text=text, data=text.encode("utf-8", "replace"), tree=None, encoding=unit.encoding)
-                b0 = len(text[:m.start(1)].encode("utf-8"))
-                return Target(str(h), hu.position(b0), hu.position(b0 + len(name.encode())))
+        for nm in names:
+            for pat in pats:
+                m = re.search(pat.format(name=re.escape(nm)), text, re.M)
+                if m:
+                    hu = Unit(text=text, data=text.encode("utf-8", "replace"), tree=None, encoding=unit.encoding)
+                    b0 = len(text[:m.start(1)].encode("utf-8"))
+                    return Target(str(h), hu.position(b0), hu.position(b0 + len(nm.encode())))
     return None
 
 

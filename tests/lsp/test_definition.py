@@ -76,6 +76,17 @@ def test_tiling_variable_and_fields_go_to_the_header(client):
     assert _loc(r) == _at(TILING, "EltAddTilingData)")
 
 
+def test_host_setter_goes_to_the_tiling_field():
+    from lsp.definition import definition
+    from lsp.parse import parse
+
+    host = ROOT / "tests/data/projects/elt_add/op_host/elt_add.cpp"
+    text = host.read_text()
+    p = pos(text, "set_perCore(", 5)
+    d = definition(parse(text), p["line"], p["character"], host)
+    assert d is not None and d.path == str(TILING.resolve()) and d.start == tuple(pos(TILING.read_text(), "perCore);").values())
+
+
 def test_kernel_launch_program(client):
     text = ADD.read_text()
     # a free function / class of the file and a constexpr global
