@@ -1,0 +1,110 @@
+// kgen AscendC CPU emulator -- the data types LayerNorm and RmsNorm share between the kernel and
+// the host: the kernel-side tiling structs and the LayerNorm parameter/config structs.
+//
+// Documented rules followed (LayerNorm / RmsNorm pages and their tiling pages, dav-2201):
+//  * LayerNormTiling (the [B, S, H] form): 25 uint32_t fields then the float lastDimValueBack, in
+//    the order bLength, sLength, hLength, originalHLength, inputXSize, meanVarSize, numberOfTmpBuf,
+//    meanTmpTensorPos, meanTmpTensorSize, varianceTmpTensorPos, varianceTmpTensorSize, tmpBufSize,
+//    oneTmpSize, firstTmpStartPos, secondTmpStartPos, thirdTmpStartPos, loopRound, inputRoundSize,
+//    inputTailSize, inputTailPos, meanVarRoundSize, meanVarTailSize, meanVarTailPos, bshCurLength,
+//    bsCurLength, lastDimValueBack (= 1 / originalHLength).
+//  * LayerNormSeparateTiling (the [A, R] form): aLength, rLength, halfAddRepeatTimes, rHeadLength,
+//    float k2Rec, float k2RRec, inputXSize, meanVarSize, numberOfTmpBuf, varianceTmpTensorPos,
+//    varianceTmpTensorSize, tmpBufSize, oneTmpSize, firstTmpStartPos, secondTmpStartPos,
+//    thirdTmpStartPos, loopRound, inputRoundSize, inputTailSize, inputTailPos, meanVarRoundSize,
+//    meanVarTailSize, meanVarTailPos, arCurLength, aCurLength, float rValueBack (= 1 / rLength).
+//  * RmsNormTiling: bLength, sLength, hLength, originalHLength, float reciprocalOfHLength,
+//    mainBshLength, mainBsLength, mainBsLengthAlign, loopRound, inputTailPos, tailBshLength, tailBsLength.
+//  * LayerNormConfig {isNoBeta, isNoGamma, isOnlyOutput, isOutputRstd = true}; LNCFG_NORM is the
+//    default; LayerNormPara {aLength, rLength, rLengthWithPadding}.
+// Each host class optiling::<Name> (adv/host_norm_tiling.h) has the same fields, so its SaveToBuffer
+// bytes are the kernel struct.
+//
+// @api LayerNormTiling LayerNormSeparateTiling RmsNormTiling LayerNormConfig LayerNormPara LNCFG_NORM
+#pragma once
+#include <cstdint>
+
+struct LayerNormTiling {
+    uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
+    uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0;
+    uint32_t meanTmpTensorPos = 0, meanTmpTensorSize = 0, varianceTmpTensorPos = 0, varianceTmpTensorSize = 0;
+    uint32_t tmpBufSize = 0, oneTmpSize = 0, firstTmpStartPos = 0, secondTmpStartPos = 0, thirdTmpStartPos = 0;
+    uint32_t loopRound = 0, inputRoundSize = 0, inputTailSize = 0, inputTailPos = 0;
+    uint32_t meanVarRoundSize = 0, meanVarTailSize = 0, meanVarTailPos = 0, bshCurLength = 0, bsCurLength = 0;
+    float lastDimValueBack = 0.0f;
+};
+
+struct LayerNormSeparateTiling {
+    uint32_t aLength = 0, rLength = 0, halfAddRepeatTimes = 0, rHeadLength = 0;
+    float k2Rec = 0.0f, k2RRec = 0.0f;
+    uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0, varianceTmpTensorPos = 0, varianceTmpTensorSize = 0;
+    uint32_t tmpBufSize = 0, oneTmpSize = 0, firstTmpStartPos = 0, secondTmpStartPos = 0, thirdTmpStartPos = 0;
+    uint32_t loopRound = 0, inputRoundSize = 0, inputTailSize = 0, inputTailPos = 0;
+    uint32_t meanVarRoundSize = 0, meanVarTailSize = 0, meanVarTailPos = 0, arCurLength = 0, aCurLength = 0;
+    float rValueBack = 0.0f;
+};
+
+struct RmsNormTiling {
+    uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
+    float reciprocalOfHLength = 0.0f;
+    uint32_t mainBshLength = 0, mainBsLength = 0, mainBsLengthAlign = 0, loopRound = 0, inputTailPos = 0;
+    uint32_t tailBshLength = 0, tailBsLength = 0;
+};
+
+namespace AscendC {
+namespace tiling {
+using LayerNormTiling = ::LayerNormTiling;
+using LayerNormSeparateTiling = ::LayerNormSeparateTiling;
+using RmsNormTiling = ::RmsNormTiling;
+}  // namespace tiling
+
+struct LayerNormConfig {
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+    bool isOutputRstd = true;
+};
+constexpr LayerNormConfig LNCFG_NORM = {false, false, false, true};
+
+struct LayerNormPara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+}  // namespace AscendC
+
+namespace kgen {
+namespace adv {
+
+constexpr uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+
+/// LayerNorm [B, S, H]: documented temporary bytes (min: one H row, max: the whole input).
+constexpr uint32_t layernorm_bsh_tmp(uint32_t b, uint32_t s, uint32_t h, uint32_t ts, bool reuse, bool max) {
+    const uint32_t bufs = (reuse && ts == 4) ? 2 : 3;
+    const uint32_t mv = align_up(b * s * 4, 32);
+    const uint32_t one = max ? align_up(b * s * h * 4, 32) : align_up(h * 4, 32);
+    return bufs * one + 2 * mv;
+}
+
+/// LayerNorm [A, R] (rstd form): documented temporary bytes, including Normalize's own floor.
+constexpr uint32_t layernorm_ar_tmp(uint32_t a, uint32_t r, uint32_t ts, bool max) {
+    const uint32_t rp = align_up(r, 32 / ts);
+    const uint32_t mv = align_up(a * 4, 32);
+    uint32_t v = max ? 2 * align_up(a * rp * 4, 32) + mv : 2 * align_up(rp * 4, 32) + mv;
+    const uint32_t nmax = 2 * align_up(rp * 4, 32) + 2 * align_up(align_up(a, 8) * rp * 4, 32);
+    const uint32_t nr = (ts == 4 ? 2 : 4) * align_up(rp * 4, 32);
+    const uint32_t nmin = align_up(a * 4, 32) >= nr ? align_up(a * 4, 32) : nr;
+    const uint32_t n = max ? nmax : nmin;
+    if (v - mv <= n) v = n + mv;
+    return v;
+}
+
+/// RmsNorm: documented temporary bytes (min: one H row plus a block of row results).
+constexpr uint32_t rmsnorm_tmp(uint32_t b, uint32_t s, uint32_t h, uint32_t ts, bool max) {
+    const uint32_t coeff = ts == 2 ? 2 : 1;
+    if (!max) return (h * coeff + 8) * 4;
+    return (b * s * h * coeff + align_up(b * s, 32 / ts)) * 4;
+}
+
+}  // namespace adv
+}  // namespace kgen
