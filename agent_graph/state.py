@@ -88,7 +88,8 @@ def best_key(c: dict) -> tuple:
 
 def snapshot(c: Candidate) -> dict:
     """The fields of a candidate the run keeps as its best so far."""
-    keys = ("id", "round", "files", "project", "compiled", "passed", "total", "modelled_us", "report_path", "verdict")
+    keys = ("id", "round", "files", "project", "compiled", "passed", "total", "modelled_us", "report_path", "verdict",
+            "diagnostics")
     return {k: c.get(k) for k in keys}
 
 

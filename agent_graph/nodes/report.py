@@ -32,6 +32,19 @@ def _write_back(best: dict, dest: Path) -> None:
             p.write_text(text)
 
 
+def _build_failure_report(state: GraphState, best: dict) -> dict:
+    """The report of a candidate that never ran: not compiled, with its build (or guard) diagnostics."""
+    from bench_bridge.report import BenchReport
+
+    spec = state["spec"]
+    errors = [d for d in best.get("diagnostics") or [] if d.get("severity") == "error"]
+    msg = f"the build of {spec['op_type']} failed" + (f": {errors[0].get('message', '')}" if errors else "")
+    rep = BenchReport(task=spec["name"], task_format=spec["format"], path=spec["path"], backend="sim",
+                      project=best["project"], compiled=False, correct=False,
+                      build_diagnostics=list(best.get("diagnostics") or []), message=msg)
+    return rep.to_dict()
+
+
 def report_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     status = state.get("status") or "running"
     best = state.get("best")
@@ -46,6 +59,8 @@ def report_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     shutil.copytree(best["project"], final)
     data = json.loads(Path(best["report_path"]).read_text()) if best.get("report_path") else None
     out = Path(state["output"])
+    if data is None:
+        data = _build_failure_report(state, best)
     if data is not None:
         data["project"] = str(out)   # the same files as the round's project, where the user finds them
         (final / "report.json").write_text(json.dumps(data, indent=2) + "\n")
