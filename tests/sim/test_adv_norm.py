@@ -278,3 +278,58 @@ def test_rmsnorm_ignored_tiling_failure_and_small_tmp_fail(prog):
     res = prog.run("rms_f32", x=x, g=np.ones(64, np.float32), b=1, s=3, h=64, oh=64, tmp=128, stack=1024, basic=0,
                    eps=np.array([1e-5], np.float32), expect_ok=False)
     assert res.errors and res.errors[0].code == "adv-tmp-too-small"
+
+
+# ---- Normalize -------------------------------------------------------------------------------------
+
+def normalize_sizes(a, r, tsu, tst):
+    rp = up(r, 32 // tst)
+    mn = max(a32(a * 4), (2 if tsu == 4 else 4) * a32(rp * 4))
+    mx = 2 * a32(rp * 4) + 2 * a32(up(a, 8) * rp * 4)
+    return mn, mx
+
+
+@pytest.mark.parametrize("case,dt,ut", [("nl_f32", np.float32, np.float32), ("nl_f16", np.float16, np.float16),
+                                         ("nl_f16_f32", np.float16, np.float32)])
+@pytest.mark.parametrize("a,r,cfg,tmp", [(4, 64, 0, -1), (3, 50, 0, 0), (5, 24, 1, -1), (2, 40, 2, -1)])
+def test_normalize_with_given_mean_and_variance(prog, case, dt, ut, a, r, cfg, tmp):
+    rp = up(r, 32 // np.dtype(dt).itemsize)
+    rng = np.random.default_rng(a * r + cfg + 1)
+    x = np.zeros((a, rp), dt)
+    x[:, :r] = (rng.standard_normal((a, r)) * 2).astype(dt)
+    g, be = np.zeros(rp, ut), np.zeros(rp, ut)
+    g[:r], be[:r] = rng.uniform(0.5, 2, r), rng.uniform(-1, 1, r)
+    xv = x[:, :r].astype(np.float64)
+    mean = pad_to_block(xv.mean(1).astype(np.float32), np.float32)
+    var = pad_to_block(xv.var(1).astype(np.float32), np.float32)
+    res = prog.run(case, x=x.ravel(), g=g, be=be, mean=mean, var=var, a=a, r=r, tmp=tmp, cfg=cfg,
+                   eps=np.array([1e-5], np.float32))
+    rs = 1 / np.sqrt(var[:a].astype(np.float64) + 1e-5)
+    ref = (xv - mean[:a, None]) * rs[:, None]
+    if cfg != 1:
+        ref = ref * g[:r].astype(np.float64) + be[:r].astype(np.float64)
+    assert nkb_ok(res.out("y", dt).reshape(a, rp)[:, :r], ref, dt).all()
+    ref_ln = F.layer_norm(torch.from_numpy(xv), (r,), eps=1e-5).numpy()  # cross-check with torch when no gamma/beta
+    if cfg == 1:
+        assert nkb_ok(res.out("y", dt).reshape(a, rp)[:, :r], ref_ln, dt).all()
+    rstd = res.out("rstd", np.float32)[:a]
+    if cfg == 2:
+        assert (rstd == -7).all()
+    else:
+        assert nkb_ok(rstd, rs, np.float32).all()
+
+
+@pytest.mark.parametrize("case,tsu,tst", [("nl_f32", 4, 4), ("nl_f16", 2, 2), ("nl_f16_f32", 4, 2)])
+@pytest.mark.parametrize("a,r", [(4, 64), (100, 8), (3, 1000)])
+def test_normalize_sizes(prog, case, tsu, tst, a, r):
+    res = prog.run(case, a=a, r=r, hostonly=1)
+    assert list(res.out("sizes", np.uint32)) == list(normalize_sizes(a, r, tsu, tst))
+
+
+def test_normalize_tmp_too_small(prog):
+    a, r = 2, 64
+    res = prog.run("nl_f16", x=np.zeros(a * r, np.float16), g=np.zeros(r, np.float16), be=np.zeros(r, np.float16),
+                   mean=np.zeros(8, np.float32), var=np.ones(8, np.float32), a=a, r=r, tmp=512, cfg=0,
+                   eps=np.array([1e-5], np.float32), expect_ok=False)
+    assert res.errors and res.errors[0].code == "adv-tmp-too-small"
+    assert f"at least {4 * 256}" in res.errors[0].message  # half U: 4 * align32(64 * 4)

@@ -199,4 +199,57 @@ void run_rms() {
 KT_CASE(rms_f32) { run_rms<float>(); }
 KT_CASE(rms_f16) { run_rms<half>(); }
 
+// ---- Normalize: params a, r, tmp (-1 min / 0 framework), cfg (0 norm, 1 no gamma/beta, 2 only output) --
+constexpr NormalizeConfig kNlNoGB = {ReducePattern::AR, -1, true, true, false};
+constexpr NormalizeConfig kNlOnly = {ReducePattern::AR, -1, false, false, true};
+template <typename U, typename T>
+__global__ __aicore__ void nl_kernel(GM_ADDR x, GM_ADDR g, GM_ADDR be, GM_ADDR mean, GM_ADDR var, GM_ADDR y, GM_ADDR rstd,
+                                     uint32_t a, uint32_t r, uint32_t tmpBytes, float eps, int cfg) {
+    TPipe pipe;
+    uint32_t rp = (r * sizeof(T) + 31) / 32 * 32 / sizeof(T), n = a * rp;
+    Ub<T> X(pipe, x, n), Y(pipe, y, n);
+    Ub<U> G(pipe, g, rp), B(pipe, be, rp);
+    Ub<float> M(pipe, mean, a), V(pipe, var, a), R(pipe, rstd, a);
+    NormalizePara para{a, r, rp};
+    TBuf<TPosition::VECCALC> tb;
+    LocalTensor<uint8_t> tmp;
+    if (tmpBytes) {
+        pipe.InitBuffer(tb, tmpBytes);
+        tmp = tb.Get<uint8_t>();
+    }
+    if (cfg == 1) Normalize<U, T, false, kNlNoGB>(Y.t, R.t, M.t, V.t, X.t, G.t, B.t, tmp, eps, para);
+    else if (cfg == 2) Normalize<U, T, false, kNlOnly>(Y.t, R.t, M.t, V.t, X.t, G.t, B.t, tmp, eps, para);
+    else if (tmpBytes) Normalize<U, T>(Y.t, R.t, M.t, V.t, X.t, G.t, B.t, tmp, eps, para);
+    else Normalize<U, T>(Y.t, R.t, M.t, V.t, X.t, G.t, B.t, eps, para);
+    Y.out();
+    R.out();
+}
+template <typename U, typename T>
+void run_nl() {
+    uint32_t a = kt::param("a"), r = kt::param("r");
+    TensorShape shape({int64_t(a), int64_t(r)});
+    uint32_t mx = 0, mn = 0;
+    GetNormalizeMaxMinTmpSize(shape, sizeof(U), sizeof(T), false, true, false, mx, mn);
+    kt::save("sizes", std::vector<uint32_t>{mn, mx});
+    if (kt::param("hostonly")) return;
+    int64_t tmp = kt::param("tmp");
+    uint32_t tmpBytes = tmp < 0 ? mn : uint32_t(tmp);
+    auto x = kt::load<T>("x");
+    auto g = kt::load<U>("g");
+    auto be = kt::load<U>("be");
+    auto m = kt::load<float>("mean");
+    auto v = kt::load<float>("var");
+    std::vector<float> fill(padded<float>(a), -7.0f);
+    kt::Dev<T> dx(x), dy(x.size());
+    kt::Dev<U> dg(g), db(be);
+    kt::Dev<float> dm(m), dv(v), dr(fill);
+    nl_kernel<U, T><<<1, nullptr, nullptr>>>(dx.gm(), dg.gm(), db.gm(), dm.gm(), dv.gm(), dy.gm(), dr.gm(), a, r, tmpBytes,
+                                             kt::load<float>("eps")[0], kt::param("cfg"));
+    kt::save("y", dy.host());
+    kt::save("rstd", dr.host());
+}
+KT_CASE(nl_f32) { run_nl<float, float>(); }
+KT_CASE(nl_f16) { run_nl<half, half>(); }
+KT_CASE(nl_f16_f32) { run_nl<float, half>(); }
+
 KT_MAIN()

@@ -16,3 +16,4 @@
 #include "kgen_sim/adv/softmax_grad.h"     // SoftmaxGrad, SoftmaxGradFront
 #include "kgen_sim/adv/layernorm.h"        // LayerNorm ([B, S, H] and [A, R] forms; tiling structs in norm_types.h)
 #include "kgen_sim/adv/rmsnorm.h"          // RmsNorm
+#include "kgen_sim/adv/normalize.h"        // Normalize (LayerNorm with a given mean/variance)

@@ -14,6 +14,8 @@
 //  * [A, R] LayerNorm (isComputeRstd overloads): srcShape is [A, R]; sizes as layernorm_ar_tmp;
 //    GetLayerNormNDTilingInfo fills LayerNormSeparateTiling with 2 temporary buffers, a variance
 //    block of align8(A) floats, oneTmpSize in whole padded rows, rValueBack = 1 / R.
+//  * Normalize: srcShape is [A, R]; min max(align32(A * 4), (2 for float U, 4 for half U) *
+//    align32(Rpad * 4)), max 2 * align32(Rpad * 4) + 2 * align32(align8(A) * Rpad * 4) bytes.
 //  * RmsNorm: srcShape is [B, S, H] (originSrcShape gives the real H). Sizes: min (H + 8) floats,
 //    (2H + 8) for half; max B*S*H (x2 for half) plus B*S rounded up to a block of T, in floats.
 //    GetRmsNormMaxMinTmpSize returns false for an isBasicBlock shape that is not one (H % 64, H >=
@@ -24,6 +26,7 @@
 // Emulator: wrong type sizes or dimension counts are reported on stderr (`norm-tiling`).
 //
 // @api GetLayerNormMaxMinTmpSize GetLayerNormNDTilingInfo GetRmsNormMaxMinTmpSize GetRmsNormTilingInfo
+// @api GetNormalizeMaxMinTmpSize
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -238,6 +241,19 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
     (void)isReuseSource;
     (void)isComputeRstd;
     kgen_host::layernorm_ar_fill(srcShape, stackBufferSize, typeSize, tiling);
+}
+
+// ---- Normalize -----------------------------------------------------------------------------------
+inline void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSizeU, const uint32_t typeSizeT,
+                                      const bool isReuseSource, const bool isComputeRstd, const bool isOnlyOutput,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    (void)isReuseSource;
+    (void)isComputeRstd;
+    (void)isOnlyOutput;
+    std::vector<uint32_t> d = kgen_host::norm_dims("GetNormalizeMaxMinTmpSize", srcShape, 2, typeSizeT);
+    if (d.empty()) return;
+    maxValue = ::kgen::adv::normalize_tmp(d[0], d[1], typeSizeU, typeSizeT, true);
+    minValue = ::kgen::adv::normalize_tmp(d[0], d[1], typeSizeU, typeSizeT, false);
 }
 
 // ---- RmsNorm -------------------------------------------------------------------------------------

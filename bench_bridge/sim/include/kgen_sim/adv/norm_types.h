@@ -17,10 +17,14 @@
 //    mainBshLength, mainBsLength, mainBsLengthAlign, loopRound, inputTailPos, tailBshLength, tailBsLength.
 //  * LayerNormConfig {isNoBeta, isNoGamma, isOnlyOutput, isOutputRstd = true}; LNCFG_NORM is the
 //    default; LayerNormPara {aLength, rLength, rLengthWithPadding}.
+//  * Normalize: NormalizeConfig {reducePattern = AR (the only one supported), aLength = -1 (take
+//    para.aLength), isNoBeta, isNoGamma, isOnlyOutput}, NLCFG_NORM the default; NormalizePara
+//    {aLength, rLength, rLengthWithPadding}; ReducePattern {AR = 0, RA = 1, R, ARA, ..., RARARARA}.
 // Each host class optiling::<Name> (adv/host_norm_tiling.h) has the same fields, so its SaveToBuffer
 // bytes are the kernel struct.
 //
 // @api LayerNormTiling LayerNormSeparateTiling RmsNormTiling LayerNormConfig LayerNormPara LNCFG_NORM
+// @api ReducePattern NormalizeConfig NormalizePara NLCFG_NORM
 #pragma once
 #include <cstdint>
 
@@ -71,6 +75,25 @@ struct LayerNormPara {
     uint32_t rLength;
     uint32_t rLengthWithPadding;
 };
+
+// The reduce-axis patterns of the high-level reduce/normalize APIs (A: kept axis, R: reduced axis).
+enum class ReducePattern : uint32_t {
+    AR = 0, RA = 1, R, ARA, ARAR, ARARA, ARARAR, ARARARA, ARARARAR, ARARARARA,
+    RAR, RARA, RARAR, RARARA, RARARAR, RARARARA,
+};
+struct NormalizeConfig {
+    ReducePattern reducePattern = ReducePattern::AR;
+    int32_t aLength = -1;
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+};
+constexpr NormalizeConfig NLCFG_NORM = {ReducePattern::AR, -1, false, false, false};
+struct NormalizePara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
 }  // namespace AscendC
 
 namespace kgen {
@@ -97,6 +120,14 @@ constexpr uint32_t layernorm_ar_tmp(uint32_t a, uint32_t r, uint32_t ts, bool ma
     const uint32_t n = max ? nmax : nmin;
     if (v - mv <= n) v = n + mv;
     return v;
+}
+
+/// Normalize (dav-2201): documented temporary bytes; U is the gamma/beta type.
+constexpr uint32_t normalize_tmp(uint32_t a, uint32_t r, uint32_t tsU, uint32_t tsT, bool max) {
+    const uint32_t rp = align_up(r, 32 / tsT);
+    if (max) return 2 * align_up(rp * 4, 32) + 2 * align_up(align_up(a, 8) * rp * 4, 32);
+    const uint32_t ab = align_up(a * 4, 32), nr = (tsU == 4 ? 2 : 4) * align_up(rp * 4, 32);
+    return ab >= nr ? ab : nr;
 }
 
 /// RmsNorm: documented temporary bytes (min: one H row plus a block of row results).
