@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from agent_graph import api
 from agent_graph.api import list_runs
 from tests.agent_graph import scripted_kernels as sk
-from tests.agent_graph.agent_helpers import run_agent, user_text
+from tests.agent_graph.agent_helpers import run_agent, settings, user_text
 from tests.agent_graph.openai_server import ScriptedOpenAI
 
 KERNEL = f"op_kernel/{sk.OP}.cpp"
@@ -65,7 +66,7 @@ def test_tiling_bug_wrong_on_one_case_is_repaired_after_the_mismatch_report(tmp_
     # "even" case, 3072 = 48 x 64, is right): first round even pass / tail fail, then both pass
     assert cases == [("even", "pass"), ("tail", "fail"), ("even", "pass"), ("tail", "pass")]
     prompt = user_text(requests[1])
-    assert "tail" in prompt and "[4, 76]" in prompt
+    assert "tail" in prompt and "[4, 76]" in prompt and "only partly written" in prompt
     first = json.loads((ran.run_dir / "rounds" / "0" / "report.json").read_text())
     tail = next(c for c in first["cases"] if c["case_id"] == "tail")
     assert tail["outputs"][0]["mismatches"] == 1 and tail["outputs"][0]["first_mismatch"] == [4, 76]
@@ -136,3 +137,20 @@ def test_build_repairs_are_bounded(tmp_path):
     assert ran.outcome.status == "failed" and "no repairs left" in ran.outcome.message
     assert n == 2
     assert [e.node for e in ran.of("node_started")].count("build") == 2
+
+
+@pytest.mark.slow
+def test_repair_project_fixes_an_existing_project_in_place(tmp_path):
+    proj = tmp_path / "mine"
+    for rel, text in sk.TILING_BUG.items():
+        (proj / rel).parent.mkdir(parents=True, exist_ok=True)
+        (proj / rel).write_text(text)
+    with ScriptedOpenAI([sk.reply(sk.GOOD)]) as srv:
+        model, agent = settings(tmp_path, srv.url)
+        events = []
+        out = api.repair_project(proj, str(sk.TASK), model, agent, on_event=events.append)
+        requests = list(srv.requests)
+    assert out.status == "verified", out.message
+    assert len(requests) == 1 and "tail" in user_text(requests[0])     # no draft: the first turn is the repair
+    assert (proj / HOST).read_text() == sk.GOOD[HOST]                   # written back
+    assert [(e.round, e.reason) for e in events if e.kind == "files_written"] == [(0, "draft"), (1, "correctness repair")]

@@ -123,3 +123,24 @@ def test_resume_of_an_unknown_run_is_a_clear_error(tmp_path):
     model, agent = settings(tmp_path, None)
     res = api.resume("no-such-run", model, agent)
     assert res.status == "error" and "no run no-such-run" in res.message
+
+
+def test_cancel_while_the_model_streams(tmp_path):
+    slow = {"text": sk.reply(sk.GOOD), "chunk_delay": 0.05}        # about a minute of streaming
+    with ScriptedOpenAI([slow]) as srv:
+        model, agent = settings(tmp_path, srv.url)
+        cancel = threading.Event()
+        seen = []
+
+        def on_event(e):
+            seen.append(e)
+            if e.kind == "token":
+                cancel.set()
+
+        t0 = time.monotonic()
+        out = api.run(api.Request(task=str(sk.TASK), output=tmp_path / "o"), model, agent, on_event=on_event,
+                      cancel=cancel)
+        took = time.monotonic() - t0
+    assert out.status == "cancelled" and took < 20
+    assert seen[-1].kind == "run_finished" and seen[-1].status == "cancelled"
+    assert not (tmp_path / "o").exists()
