@@ -31,4 +31,11 @@
 #include "kgen_sim/sort.h"            // Sort32, MrgSort, proposals
 #include "kgen_sim/local_alloc.h"     // LocalMemAllocator, InitSocState
 #include "kgen_sim/tiling_kernel.h"   // GET_TILING_DATA, TILING_KEY_IS, GetUserWorkspace
+#include "kgen_sim/list_tensor.h"     // ListTensorDesc, TensorDesc (DYNAMIC tensor-list parameters)
 #include "kgen_sim/adv/adv_api.h"     // high-level vector library (activations, norms, math, ...)
+#include "kgen_sim/cube/local_copy.h"  // DataCopy between cube-unit local memories (L1 -> bias table)
+#include "kgen_sim/cube/nd2nz.h"       // DataCopy GM -> L1 with ND -> NZ (Nd2NzParams)
+#include "kgen_sim/cube/load_data.h"   // LoadData (2D), LoadDataWithTranspose: L1 -> L0A/L0B
+#include "kgen_sim/cube/im2col.h"      // LoadData with LoadData3DParamsV2 (im2col into L0A)
+#include "kgen_sim/cube/mmad.h"        // Mmad: the cube unit's matrix multiply-accumulate
+#include "kgen_sim/cube/fixpipe.h"     // Fixpipe: L0C -> GM / L1 with quantisation, ReLU, NZ -> ND

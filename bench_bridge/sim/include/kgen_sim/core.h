@@ -64,6 +64,40 @@ inline constexpr uint32_t ONE_REP = 256;        // bytes per vector repeat (8 bl
 inline constexpr uint32_t BLK_PER_REP = 8;
 inline constexpr uint32_t MAX_REPEAT = 255;     // repeatTimes is a uint8_t
 
+// Local memories of the cube unit (AI core) on dav-2201, bytes per core (see ../shared/ascendc-facts.md:
+// L1 512 KB, L0A 64 KB, L0B 64 KB, L0C 128 KB). BT (bias table, C2) 1 KB and FB (fixpipe buffer,
+// C2PIPE2GM) 2 KB follow the CANN platform description of Ascend910B (assumption: not in the API docs).
+inline constexpr uint32_t L1_SIZE = 512 * 1024;
+inline constexpr uint32_t L0A_SIZE = 64 * 1024;
+inline constexpr uint32_t L0B_SIZE = 64 * 1024;
+inline constexpr uint32_t L0C_SIZE = 128 * 1024;
+inline constexpr uint32_t BT_SIZE = 1024;
+inline constexpr uint32_t FB_SIZE = 2048;
+
+/// The physical memories a LocalTensor can live in. TPosition -> memory is in tensor.h (mem_of).
+enum class Mem : uint8_t { UB, L1, L0A, L0B, L0C, BT, FB, COUNT };
+inline constexpr int MEM_COUNT = static_cast<int>(Mem::COUNT);
+inline const char* mem_name(Mem m) {
+    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+    return names[static_cast<int>(m)];
+}
+inline constexpr uint32_t mem_size(Mem m) {
+    return m == Mem::UB ? UB_SIZE : m == Mem::L1 ? L1_SIZE : m == Mem::L0A ? L0A_SIZE : m == Mem::L0B ? L0B_SIZE
+         : m == Mem::L0C ? L0C_SIZE : m == Mem::BT ? BT_SIZE : FB_SIZE;
+}
+/// Start-address alignment InitBuffer keeps in each memory: 32 B (one data block) in UB and L1;
+/// one 512-byte fractal in L0A/L0B (LoadData/Mmad address whole fractals); 64 B in L0C, BT and FB
+/// (assumption: the smallest unit Mmad/Fixpipe address there).
+inline constexpr uint32_t mem_align(Mem m) {
+    return (m == Mem::L0A || m == Mem::L0B) ? 512u : (m == Mem::L0C || m == Mem::BT || m == Mem::FB) ? 64u : 32u;
+}
+/// Diagnostic code for running out of a memory: ub-overflow, l1-overflow, l0a-overflow, ...
+inline const char* mem_overflow_code(Mem m) {
+    static const char* codes[] = {"ub-overflow", "l1-overflow", "l0a-overflow", "l0b-overflow", "l0c-overflow", "bt-overflow",
+                                  "fb-overflow"};
+    return codes[static_cast<int>(m)];
+}
+
 /// Number of cores a launch may occupy at once (910B2: 48 vector cores, 24 AI cores).
 inline uint32_t vector_core_num() {
     const char* s = std::getenv("KGEN_SIM_VECTOR_CORES");
@@ -137,6 +171,16 @@ struct CoreContext {
     std::vector<TraceEvent> trace;
     uint64_t mask[2] = {~0ull, ~0ull};  // vector mask register (SetVectorMask)
     bool mask_counter_mode = false;
+    // Cube-unit memories (L1, L0A, L0B, L0C, BT, FB), allocated on first use so vector-only
+    // launches do not pay for them. The Unified Buffer stays the fixed `ub` array above.
+    std::vector<uint8_t> cube_mem[MEM_COUNT];
+    /// Base address of memory `m` of this core.
+    uint8_t* mem_base(Mem m) {
+        if (m == Mem::UB) return ub;
+        std::vector<uint8_t>& v = cube_mem[static_cast<int>(m)];
+        if (v.empty()) v.assign(mem_size(m), 0);
+        return v.data();
+    }
 };
 
 inline thread_local CoreContext* tls_core = nullptr;

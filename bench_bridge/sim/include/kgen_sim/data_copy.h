@@ -34,6 +34,13 @@ struct DataCopyParams {
 
 namespace kgen {
 
+/// Local -> local copies that involve a cube-unit memory (L1 -> bias table, ...): defined in
+/// kgen_sim/cube/local_copy.h, which states the paths and units of dav-2201.
+template <typename T>
+void cube_local_copy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const AscendC::DataCopyParams& p);
+template <typename T>
+void cube_local_copy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, uint32_t count);
+
 inline std::mutex& atomic_mutex() { static std::mutex m; return m; }
 
 /// Write n elements to GM, combining with GM when an atomic mode is set.
@@ -94,6 +101,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
 /// UB -> UB, contiguous.
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+    if (dst.mem() != kgen::Mem::UB || src.mem() != kgen::Mem::UB) return kgen::cube_local_copy(dst, src, count);
     dst.check_aligned("DataCopy");
     src.check_aligned("DataCopy");
     uint32_t n = kgen::copied_elements<T>("DataCopy", count);
@@ -142,6 +150,7 @@ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, cons
 /// UB -> UB, strided blocks.
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+    if (dst.mem() != kgen::Mem::UB || src.mem() != kgen::Mem::UB) return kgen::cube_local_copy(dst, src, p);
     dst.check_aligned("DataCopy");
     src.check_aligned("DataCopy");
     kgen::copy_blocks<T>("DataCopy", dst, src, p, kgen::Pipe::V,

@@ -1,8 +1,12 @@
 // kgen AscendC CPU emulator -- memory management: TPipe, TQue, TQueBind, TBuf, TBufPool.
 //
 // Documented rules followed:
-//  * TPipe::InitBuffer(que, num, len) reserves `num` buffers of `len` bytes in the Unified
-//    Buffer (each rounded up to 32 bytes); the total must fit in UB (`ub-overflow`).
+//  * TPipe::InitBuffer(que, num, len) reserves `num` buffers of `len` bytes in the memory of the
+//    queue's position (each rounded up to 32 bytes); the total must fit in UB (`ub-overflow`).
+//    Cube positions have their own memories (tensor.h mem_of): A1/B1/C1 in L1 (512 KB,
+//    `l1-overflow`), A2 in L0A and B2 in L0B (64 KB each, buffers start on 512-byte fractal
+//    boundaries, `l0a-overflow` / `l0b-overflow`), CO1 in L0C (128 KB, `l0c-overflow`), C2 in the
+//    bias table (`bt-overflow`); each memory has its own allocation cursor.
 //  * AllocTensor takes a free buffer of the queue; asking for more buffers than InitBuffer
 //    gave hangs the hardware (`alloc-exhausted`).
 //  * EnQue/DeQue pass a tensor between pipeline stages in FIFO order; DeQue on an empty
@@ -36,21 +40,27 @@ using TEventID = int8_t;
 
 namespace kgen {
 
-/// Bump allocator over one core's UB (or a TBufPool region of it).
+/// Bump allocator over one core's UB (or a TBufPool region of it), or over one cube memory.
 struct UbArena {
     uint32_t base = 0;
     uint32_t limit = UB_USABLE;
     uint32_t cursor = 0;
     const char* name = "TPipe";
+    Mem mem = Mem::UB;
 
     uint32_t take(uint32_t bytes, const char* what) {
-        uint32_t rounded = (bytes + ONE_BLK - 1) / ONE_BLK * ONE_BLK;
-        if (uint64_t(base) + cursor + rounded > uint64_t(base) + limit)
-            fail("ub-overflow", "%s: %s of %u bytes does not fit: %u of %u bytes already in use (Unified Buffer %u B)",
-                 name, what, bytes, cursor, limit, UB_SIZE);
+        const uint32_t align = mem_align(mem);
+        uint32_t rounded = (bytes + align - 1) / align * align;
+        if (uint64_t(base) + cursor + rounded > uint64_t(base) + limit) {
+            if (mem == Mem::UB)
+                fail("ub-overflow", "%s: %s of %u bytes does not fit: %u of %u bytes already in use (Unified Buffer %u B)",
+                     name, what, bytes, cursor, limit, UB_SIZE);
+            fail(mem_overflow_code(mem), "%s: %s of %u bytes does not fit in %s: %u of %u bytes already in use (%s %u B)", name, what,
+                 bytes, mem_name(mem), cursor, limit, mem_name(mem), mem_size(mem));
+        }
         uint32_t off = base + cursor;
         cursor += rounded;
-        if (off + rounded > core().ub_used) core().ub_used = off + rounded;
+        if (mem == Mem::UB && off + rounded > core().ub_used) core().ub_used = off + rounded;
         return off;
     }
 };
@@ -66,6 +76,8 @@ template <TPosition pos, uint32_t bufIDSize> class TBufPool;
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
 public:
+    /// The memory holding this queue's buffers (tensor.h mem_of).
+    static constexpr kgen::Mem kMem = mem_of(src, dst);
     TQueBind() = default;
     TQueBind(const TQueBind&) = delete;
     TQueBind& operator=(const TQueBind&) = delete;
@@ -81,8 +93,8 @@ public:
                 cursor_ = static_cast<uint8_t>(((cursor_ + k) + 1) % slots_.size());
                 s.in_use = true;
                 kgen::trace("AllocTensor", kgen::Pipe::S, 0, 0, 0, id_, 0, buf_id(&s), qpos());
-                return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + s.offset),
-                                            s.bytes / sizeof(T), &s, src);
+                return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + s.offset),
+                                            s.bytes / sizeof(T), &s, src, kMem);
             }
         }
         kgen::fail("alloc-exhausted", "AllocTensor on a queue whose %zu buffer(s) are all in use: FreeTensor is missing or "
@@ -107,7 +119,7 @@ public:
     bool EnQue(const LocalTensor<T>& t) {
         kgen::BufferSlot* s = own(t, "EnQue");
         t.live("EnQue");
-        fifo_.push_back(Entry{s, static_cast<uint32_t>(reinterpret_cast<uint8_t*>(t.raw()) - (kgen::core().ub + s->offset)),
+        fifo_.push_back(Entry{s, static_cast<uint32_t>(reinterpret_cast<uint8_t*>(t.raw()) - (kgen::core().mem_base(kMem) + s->offset)),
                               static_cast<uint32_t>(t.GetSize() * sizeof(T))});
         kgen::trace("EnQue", kgen::Pipe::S, 0, 0, 4, id_, 0, buf_id(s), qpos());
         return true;
@@ -123,8 +135,8 @@ public:
         Entry e = fifo_.front();
         fifo_.pop_front();
         kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_, 0, buf_id(e.slot), qpos());
-        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + e.slot->offset + e.byte_offset),
-                                    e.bytes / sizeof(T), e.slot, dst);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + e.slot->offset + e.byte_offset),
+                                    e.bytes / sizeof(T), e.slot, dst, kMem);
     }
     template <typename T>
     void DeQue(LocalTensor<T>& t) { t = DeQue<T>(); }
@@ -150,7 +162,8 @@ public:
         }
         fifo_.clear();
         cursor_ = 0;
-        uint32_t rounded = (len + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK;
+        const uint32_t align = kgen::mem_align(kMem);
+        uint32_t rounded = (len + align - 1) / align * align;
         slots_ = Slots(storage_.data(), num);
         for (uint8_t i = 0; i < num; ++i) {
             slots_[i].offset = first_offset + i * rounded;
@@ -210,6 +223,7 @@ class TQue : public TQueBind<pos, pos, depth, mask> {};
 template <TPosition pos = TPosition::VECCALC>
 class TBuf {
 public:
+    static constexpr kgen::Mem kMem = mem_of(pos);
     TBuf() = default;
     TBuf(const TBuf&) = delete;
     TBuf& operator=(const TBuf&) = delete;
@@ -217,7 +231,7 @@ public:
     template <typename T>
     LocalTensor<T> Get() {
         require_init("Get");
-        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + slot_.offset), slot_.bytes / sizeof(T), &slot_, pos);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset), slot_.bytes / sizeof(T), &slot_, pos);
     }
     template <typename T>
     LocalTensor<T> Get(uint32_t len) {
@@ -225,7 +239,7 @@ public:
         if (uint64_t(len) * sizeof(T) > slot_.bytes)
             kgen::fail("ub-out-of-bounds", "TBuf::Get<%zu-byte type>(%u) asks for %llu bytes of a %u-byte buffer", sizeof(T), len,
                        (unsigned long long)(uint64_t(len) * sizeof(T)), slot_.bytes);
-        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + slot_.offset), len, &slot_, pos);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset), len, &slot_, pos);
     }
     template <typename T>
     LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
@@ -233,7 +247,7 @@ public:
         if (uint64_t(bufOffset) + uint64_t(size) * sizeof(T) > slot_.bytes)
             kgen::fail("ub-out-of-bounds", "TBuf::GetWithOffset(%u elements, %u bytes) runs past the %u-byte buffer", size, bufOffset,
                        slot_.bytes);
-        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().ub + slot_.offset + bufOffset), size, &slot_, pos);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset + bufOffset), size, &slot_, pos);
     }
     template <typename T>
     LocalTensor<T> AllocTensor() { return Get<T>(); }
@@ -265,11 +279,19 @@ private:
 /// Shared allocation logic of TPipe and TBufPool.
 class BufferOwner {
 public:
+    BufferOwner() {
+        for (int m = 1; m < kgen::MEM_COUNT; ++m) {
+            arenas_[m].mem = static_cast<kgen::Mem>(m);
+            arenas_[m].limit = kgen::mem_size(arenas_[m].mem);
+        }
+    }
     template <TPosition s, TPosition d, int32_t depth, auto mask>
     bool InitBuffer(TQueBind<s, d, depth, mask>& que, uint8_t num, uint32_t len) {
         if (num == 0 || len == 0) kgen::fail("bad-initbuffer", "InitBuffer(queue, num=%u, len=%u): num and len must be positive", num, len);
-        uint32_t rounded = (len + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK;
-        uint32_t off = arena_.take(rounded * num, "InitBuffer(queue)");
+        constexpr kgen::Mem mem = TQueBind<s, d, depth, mask>::kMem;
+        constexpr uint32_t align = kgen::mem_align(mem);
+        uint32_t rounded = (len + align - 1) / align * align;
+        uint32_t off = arena(mem).take(rounded * num, "InitBuffer(queue)");
         que.init(off, num, len);
         kgen::trace("InitBuffer", kgen::Pipe::S, 0);
         return true;
@@ -277,7 +299,7 @@ public:
     template <TPosition p>
     bool InitBuffer(TBuf<p>& buf, uint32_t len) {
         if (len == 0) kgen::fail("bad-initbuffer", "InitBuffer(TBuf, len=0): len must be positive");
-        uint32_t off = arena_.take(len, "InitBuffer(TBuf)");
+        uint32_t off = arena(TBuf<p>::kMem).take(len, "InitBuffer(TBuf)");
         buf.init(off, len);
         return true;
     }
@@ -287,31 +309,36 @@ public:
     bool InitBufPool(TBufPool<p, n>& pool, uint32_t len, TBufPool<p2, n2>& shareWith);
 
 protected:
-    kgen::UbArena arena_;
+    /// One allocation cursor per memory (index: kgen::Mem).
+    kgen::UbArena arenas_[kgen::MEM_COUNT];
+    kgen::UbArena& arena(kgen::Mem m) { return arenas_[static_cast<int>(m)]; }
+    void reset_all() { for (auto& a : arenas_) a.cursor = 0; }
 };
 
 template <TPosition pos, uint32_t bufIDSize = 4>
 class TBufPool : public BufferOwner {
 public:
     /// Reuse the whole pool region; queues initialised in it must be initialised again.
-    void Reset() { arena_.cursor = 0; }
-    void init_region(uint32_t base, uint32_t len) {
-        arena_.base = base;
-        arena_.limit = len;
-        arena_.cursor = 0;
-        arena_.name = "TBufPool";
+    void Reset() { reset_all(); }
+    /// Queues and buffers of the pool are laid out in [base, base+len) of memory `mem`; the pool
+    /// holds nothing in the other memories.
+    void init_region(uint32_t base, uint32_t len, kgen::Mem mem = kgen::Mem::UB) {
+        for (auto& a : arenas_) { a.limit = 0; a.cursor = 0; a.name = "TBufPool"; a.base = 0; }
+        arena(mem).base = base;
+        arena(mem).limit = len;
     }
 };
 
 template <TPosition p, uint32_t n>
 bool BufferOwner::InitBufPool(TBufPool<p, n>& pool, uint32_t len) {
-    uint32_t off = arena_.take(len, "InitBufPool");
-    pool.init_region(off, (len + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK);
+    constexpr kgen::Mem mem = mem_of(p);
+    uint32_t off = arena(mem).take(len, "InitBufPool");
+    pool.init_region(off, (len + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK, mem);
     return true;
 }
 template <TPosition p, uint32_t n, TPosition p2, uint32_t n2>
 bool BufferOwner::InitBufPool(TBufPool<p, n>& pool, uint32_t len, TBufPool<p2, n2>& shareWith) {
-    pool.init_region(0, len);
+    pool.init_region(0, len, mem_of(p));
     (void)shareWith;
     return true;
 }
@@ -327,8 +354,8 @@ public:
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
     /// Release every buffer so InitBuffer can lay UB out again (queues must be re-initialised).
-    void Reset() { arena_.cursor = 0; }
-    void Destroy() { arena_.cursor = 0; }
+    void Reset() { reset_all(); }
+    void Destroy() { reset_all(); }
     void Init() {}
     template <HardEvent evt>
     TEventID AllocEventID() { return next_event_++ & 7; }

@@ -43,6 +43,26 @@ inline const char* position_name(TPosition p) {
     }
 }
 
+/// The physical memory of a position on dav-2201 (cube unit: A1/B1/C1 -> L1, A2 -> L0A, B2 -> L0B,
+/// CO1 -> L0C, C2 -> BT (bias table), C2PIPE2GM -> FB (fixpipe buffer); everything else, including
+/// CO2 and the VEC* positions of the vector core, is the Unified Buffer).
+inline constexpr kgen::Mem mem_of(TPosition p) {
+    switch (p) {
+        case TPosition::A1: case TPosition::B1: case TPosition::C1: return kgen::Mem::L1;
+        case TPosition::A2: return kgen::Mem::L0A;
+        case TPosition::B2: return kgen::Mem::L0B;
+        case TPosition::CO1: return kgen::Mem::L0C;
+        case TPosition::C2: return kgen::Mem::BT;
+        case TPosition::C2PIPE2GM: return kgen::Mem::FB;
+        default: return kgen::Mem::UB;
+    }
+}
+/// The memory of a queue binding `src` to `dst`: the side that is not GM (a GM<->local queue
+/// holds its buffers in the local side); otherwise the source's memory.
+inline constexpr kgen::Mem mem_of(TPosition src, TPosition dst) {
+    return src == TPosition::GM ? mem_of(dst) : mem_of(src);
+}
+
 /// Shape metadata some APIs carry along with a tensor (not used for addressing).
 struct ShapeInfo {
     uint8_t shapeDim = 0;
@@ -110,18 +130,26 @@ class LocalTensor {
 public:
     using PrimType = T;
     LocalTensor() = default;
-    /// A tensor at a fixed UB byte address (the basic-API style without TPipe): `size` elements.
-    LocalTensor(TPosition pos, uint32_t addr, uint32_t size) : pos_(pos) {
-        if (uint64_t(addr) + uint64_t(size) * sizeof(T) > kgen::UB_SIZE)
-            kgen::fail("ub-out-of-bounds", "LocalTensor at UB address %u with %u elements runs past the %u-byte Unified Buffer", addr,
-                       size, kgen::UB_SIZE);
-        ptr_ = reinterpret_cast<T*>(kgen::core().ub + addr);
+    /// A tensor at a fixed byte address of its position's memory (the basic-API style without
+    /// TPipe): `size` elements. The address is relative to that memory (UB, L1, L0A, ...).
+    LocalTensor(TPosition pos, uint32_t addr, uint32_t size) : pos_(pos), mem_(mem_of(pos)) {
+        const kgen::Mem m = mem_of(pos);
+        if (uint64_t(addr) + uint64_t(size) * sizeof(T) > kgen::mem_size(m)) {
+            if (m == kgen::Mem::UB)
+                kgen::fail("ub-out-of-bounds", "LocalTensor at UB address %u with %u elements runs past the %u-byte Unified Buffer",
+                           addr, size, kgen::UB_SIZE);
+            kgen::fail(kgen::mem_overflow_code(m), "LocalTensor(%s) at %s address %u with %u elements runs past the %u-byte %s",
+                       position_name(pos), kgen::mem_name(m), addr, size, kgen::mem_size(m), kgen::mem_name(m));
+        }
+        ptr_ = reinterpret_cast<T*>(kgen::core().mem_base(m) + addr);
         size_ = size;
     }
 
     // ---- emulator-internal construction ----
-    static LocalTensor make(T* ptr, uint32_t size, kgen::BufferSlot* slot, TPosition pos) {
+    /// `mem` is the memory the buffer lives in (default: the position's own memory, mem_of(pos)).
+    static LocalTensor make(T* ptr, uint32_t size, kgen::BufferSlot* slot, TPosition pos, kgen::Mem mem = kgen::Mem::COUNT) {
         LocalTensor t;
+        t.mem_ = mem == kgen::Mem::COUNT ? mem_of(pos) : mem;
         t.ptr_ = ptr;
         t.size_ = size;
         t.slot_ = slot;
@@ -154,7 +182,8 @@ public:
         size_ = n;
     }
     uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
-    uint64_t GetPhyAddr() const { return static_cast<uint64_t>(reinterpret_cast<uint8_t*>(ptr_) - kgen::core().ub); }
+    /// Byte address inside the tensor's own memory (UB for vector positions, L1/L0A/... for cube ones).
+    uint64_t GetPhyAddr() const { return static_cast<uint64_t>(reinterpret_cast<uint8_t*>(ptr_) - kgen::core().mem_base(mem_)); }
     uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset * sizeof(T); }
     TPosition GetPosition() const { return pos_; }
     void SetUserTag(int32_t tag) { tag_ = tag; }
@@ -168,7 +197,7 @@ public:
     LocalTensor<U> ReinterpretCast() const {
         live("ReinterpretCast");
         LocalTensor<U> t = LocalTensor<U>::make(reinterpret_cast<U*>(ptr_),
-                                                static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), slot_, pos_);
+                                                static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), slot_, pos_, mem_);
         t.gen_override(gen_);
         return t;
     }
@@ -179,7 +208,10 @@ public:
     uint32_t generation() const { return gen_; }
     void gen_override(uint32_t g) { gen_ = g; }
     bool valid() const { return ptr_ != nullptr; }
-    uint32_t ub_offset() const { return static_cast<uint32_t>(reinterpret_cast<uint8_t*>(ptr_) - kgen::core().ub); }
+    uint32_t ub_offset() const { return static_cast<uint32_t>(GetPhyAddr()); }
+    /// The physical memory this tensor lives in.
+    kgen::Mem mem() const { return mem_; }
+    void mem_override(kgen::Mem m) { mem_ = m; }
 
     /// Fail unless the tensor is allocated and its buffer has not been freed.
     void live(const char* api) const {
@@ -204,12 +236,13 @@ public:
     }
 
 private:
-    uint8_t* slot_base() const { return kgen::core().ub + slot_->offset; }
+    uint8_t* slot_base() const { return kgen::core().mem_base(mem_) + slot_->offset; }
     T* ptr_ = nullptr;
     uint32_t size_ = 0;
     kgen::BufferSlot* slot_ = nullptr;
     uint32_t gen_ = 0;
     TPosition pos_ = TPosition::VECCALC;
+    kgen::Mem mem_ = kgen::Mem::UB;
     int32_t tag_ = 0;
     ShapeInfo shape_;
 };

@@ -1,0 +1,135 @@
+// kgen AscendC CPU emulator -- the cube unit's matrix multiply-accumulate (Mmad).
+//
+// Documented rules followed (AscendC Mmad / MmadParams, dav-2201):
+//  * Mmad(c, a, b, params): C[m, n] (+)= sum_k A[m, k] * B[k, n] with A in A2 (L0A, ZZ layout),
+//    B in B2 (L0B, ZN layout) and C in CO1 (L0C, NZ layout); the layouts are in layout.h.
+//    Types: half x half -> float, bfloat16_t x bfloat16_t -> float, int8_t x int8_t -> int32_t,
+//    float x float -> float. Products are exact and summed in the result type (fp32 / int32).
+//  * m, n, k are the valid sizes; the unit works on whole fractals, so A covers ceil(m/16)*16 rows
+//    x ceil(k/C0)*C0 columns, B ceil(k/C0)*C0 x ceil(n/16)*16, C ceil(m/16)*16 x ceil(n/16)*16.
+//    Each operand tensor must hold that many elements (`mmad-operand-size`). The reduction runs over
+//    the k valid columns; rows m.. and columns n.. of the last fractals are computed too (the
+//    hardware writes whole fractals).
+//  * Initial value of C: cmatrixInitVal = true (the default) starts from 0. With cmatrixInitVal =
+//    false (or the older isBias = true) C starts from: the bias tensor when one is passed (the bias form,
+//    bias[n] added to every row, bias in C2 (bias table) or CO1); else the bias table at address 0 when
+//    cmatrixSource = true; else the current contents of CO1 (accumulate).
+//  * kDirectionAlign (float inputs only): A's K extent in L0A is padded to 16 rather than 8.
+//  * A2/B2 start on 512-byte boundaries and CO1 on 64 bytes (`cube-misaligned`); m, n, k <= 4095.
+//  * unitFlag (Mmad/Fixpipe fine-grained overlap) does not change results; it is accepted.
+//  * Trace: pipe M, `repeats` = number of 16 x 16 x C0 fractal products (the cube does one per cycle:
+//    16x16x16 for 2-byte types, 16x16x32 for int8, 16x16x8 for float), bytes = A + B bytes read.
+//
+// @api Mmad MmadParams
+#pragma once
+#include <type_traits>
+
+#include "kgen_sim/cube/layout.h"
+
+namespace AscendC {
+
+struct MmadParams {
+    MmadParams() = default;
+    MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, bool isBiasIn, int32_t fmOffsetIn, bool enSsparseIn, bool enWinogradAIn,
+               bool enWinogradBIn)
+        : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn), enWinogradA(enWinogradAIn),
+          enWinogradB(enWinogradBIn) {}
+    MmadParams(uint16_t mIn, uint16_t nIn, uint16_t kIn, uint8_t unitFlagIn, bool cmatrixSourceIn, bool cmatrixInitValIn)
+        : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn), cmatrixInitVal(cmatrixInitValIn) {}
+    uint16_t m = 0;
+    uint16_t n = 0;
+    uint16_t k = 0;
+    bool isBias = false;
+    int32_t fmOffset = 0;
+    bool enSsparse = false;
+    bool enWinogradA = false;
+    bool enWinogradB = false;
+    uint8_t unitFlag = 0;
+    bool kDirectionAlign = false;
+    bool cmatrixSource = false;
+    bool cmatrixInitVal = true;
+};
+
+}  // namespace AscendC
+
+namespace kgen::cube {
+
+template <typename C, typename A>
+inline constexpr bool mmad_types_ok() {
+    return (std::is_same_v<C, float> && (std::is_same_v<A, half> || std::is_same_v<A, bfloat16_t> || std::is_same_v<A, float>)) ||
+           (std::is_same_v<C, int32_t> && std::is_same_v<A, int8_t>);
+}
+
+template <typename C, typename A, typename B, typename Bias>
+inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>& a, const AscendC::LocalTensor<B>& b,
+                 const AscendC::LocalTensor<Bias>* bias, const AscendC::MmadParams& p) {
+    static_assert(std::is_same_v<A, B>, "Mmad: A and B must have the same element type");
+    static_assert(mmad_types_ok<C, A>(),
+                  "Mmad: supported types are half/bfloat16_t/float -> float and int8_t -> int32_t (dst, a, b)");
+    const char* api = "Mmad";
+    require_mem(c, api, "the result (dst)", {Mem::L0C}, "CO1 (L0C)");
+    require_mem(a, api, "the left matrix (fm)", {Mem::L0A}, "A2 (L0A)");
+    require_mem(b, api, "the right matrix (filter)", {Mem::L0B}, "B2 (L0B)");
+    require_align(a, api, "the left matrix", FRACTAL_BYTES);
+    require_align(b, api, "the right matrix", FRACTAL_BYTES);
+    require_align(c, api, "the result", 64);
+    if (p.m > 4095 || p.n > 4095 || p.k > 4095)
+        fail("mmad-param", "%s: m, n and k must be at most 4095 (got m=%u n=%u k=%u)", api, p.m, p.n, p.k);
+    if (p.m == 0 || p.n == 0 || p.k == 0) {
+        warn("mmad-param", "%s with m=%u n=%u k=%u computes nothing", api, p.m, p.n, p.k);
+        return;
+    }
+    constexpr uint32_t C0 = c0<A>();
+    // kDirectionAlign (float inputs): the K extent of A in L0A is padded to 16 instead of C0 = 8
+    const uint32_t kA = (std::is_same_v<A, float> && p.kDirectionAlign) ? align_up(p.k, 16) : p.k;
+    const uint32_t M1 = ceil_div(p.m, BLOCK), N1 = ceil_div(p.n, BLOCK), K1 = ceil_div(p.k, C0), K1A = ceil_div(kA, C0);
+    require_elems(a, uint64_t(M1) * K1A * BLOCK * C0, api, "the left matrix (m x k in 16 x C0 fractals)", "mmad-operand-size");
+    require_elems(b, uint64_t(K1) * N1 * BLOCK * C0, api, "the right matrix (k x n in C0 x 16 fractals)", "mmad-operand-size");
+    require_elems(c, uint64_t(M1) * N1 * L0C_FRACTAL, api, "the result (m x n in 16 x 16 fractals)", "mmad-operand-size");
+    const uint32_t Mp = M1 * BLOCK, Np = N1 * BLOCK;
+
+    // where C starts from
+    const bool accumulate = !p.cmatrixInitVal || p.isBias;
+    const Bias* bias_row = nullptr;
+    if (accumulate && bias) {
+        require_mem(*bias, api, "the bias", {Mem::BT, Mem::L0C}, "C2 (bias table) or CO1 (L0C)");
+        require_elems(*bias, Np, api, "the bias (one value per column of n rounded up to 16)", "mmad-operand-size");
+        bias_row = bias->raw();
+    }
+    const C* bt_row = nullptr;
+    if (accumulate && !bias && p.cmatrixSource) bt_row = reinterpret_cast<const C*>(core().mem_base(Mem::BT));
+
+    const A* ap = a.raw();
+    const B* bp = b.raw();
+    C* cp = c.raw();
+    for (uint32_t n = 0; n < Np; ++n) {
+        for (uint32_t m = 0; m < Mp; ++m) {
+            C acc = 0;
+            for (uint32_t k = 0; k < p.k; ++k)
+                acc += static_cast<C>(ap[zz_offset<A>(m, k, kA)]) * static_cast<C>(bp[zn_offset<A>(k, n, p.n)]);
+            C& out = cp[l0c_offset(m, n, p.m)];
+            if (!accumulate) out = acc;
+            else if (bias_row) out = static_cast<C>(bias_row[n]) + acc;
+            else if (bt_row) out = bt_row[n] + acc;
+            else out = out + acc;
+        }
+    }
+    trace("Mmad", Pipe::M, uint64_t(M1) * K1 * FRACTAL_BYTES + uint64_t(K1) * N1 * FRACTAL_BYTES, M1 * N1 * K1, 0, 0, sizeof(A));
+}
+
+}  // namespace kgen::cube
+
+namespace AscendC {
+
+template <typename T, typename U, typename S>
+inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p) {
+    kgen::cube::mmad<T, U, S, T>(dst, fm, filter, nullptr, p);
+}
+/// Bias form: C starts from bias[n] (in C2 or CO1) unless cmatrixInitVal is true.
+template <typename T, typename U, typename S, typename V>
+inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const LocalTensor<V>& bias,
+                 const MmadParams& p) {
+    kgen::cube::mmad<T, U, S, V>(dst, fm, filter, &bias, p);
+}
+
+}  // namespace AscendC
