@@ -93,6 +93,32 @@ async def fix_compile_errors(ls, args: list) -> dict:
     return {"fixes": titles, "edit": ls.protocol._converter.unstructure(edit)}
 
 
+def extra_actions(uri: str, text: str, fixable: int, has_errors: bool, only: list[str] | None,
+                  path: Path | None) -> list[T.CodeAction]:
+    """Code actions beyond the per-finding quick fixes: "fix all" (``source.fixAll``: the edit itself
+    when the client asks for that kind, else a command running kgen.fixCompileErrors when two or more
+    findings have a fix) and "Fix with assistant" on a file of an op project that has errors."""
+    out: list[T.CodeAction] = []
+    wants = lambda kind: only is None or any(kind == k or kind.startswith(k + ".") for k in only)  # noqa: E731
+    if only is not None and wants(T.CodeActionKind.SourceFixAll) and fixable:
+        new, titles = fix_all(text)
+        if new != text:
+            out.append(T.CodeAction(title=f"Apply all kgen quick fixes ({len(titles)})", kind=T.CodeActionKind.SourceFixAll,
+                                    edit=whole_file_edit(uri, text, new)))
+    elif only is None and fixable >= 2:
+        out.append(T.CodeAction(title="Apply all kgen quick fixes in the file", kind=T.CodeActionKind.SourceFixAll,
+                                command=T.Command(title="kgen: Fix compile errors", command="kgen.fixCompileErrors",
+                                                  arguments=[uri])))
+    if has_errors and wants(T.CodeActionKind.QuickFix) and path is not None:
+        target = target_of(path)
+        if target is not None and target.kind == "project":
+            out.append(T.CodeAction(title="Fix with assistant (kgen agent repairs the op project)",
+                                    kind=T.CodeActionKind.QuickFix,
+                                    command=T.Command(title="kgen: Fix with assistant", command="kgen.fixWithAssistant",
+                                                      arguments=[uri])))
+    return out
+
+
 # ---- emulator build, benchmark ----------------------------------------------------------------
 
 async def build_diagnostics(ls, state: SimState, args: list, token, republish) -> list[dict]:

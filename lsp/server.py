@@ -261,7 +261,8 @@ def on_completion(ls: KgenServer, params: T.CompletionParams) -> T.CompletionLis
         for i in items])
 
 
-@server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+@server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix,
+                                                                                 T.CodeActionKind.SourceFixAll]))
 def on_code_action(ls: KgenServer, params: T.CodeActionParams) -> list[T.CodeAction]:
     try:
         uri = params.text_document.uri
@@ -275,6 +276,16 @@ def on_code_action(ls: KgenServer, params: T.CodeActionParams) -> list[T.CodeAct
             out.append(T.CodeAction(title=a.title, kind=T.CodeActionKind.QuickFix,
                                     diagnostics=[to_diagnostic(unit, a.finding)], is_preferred=a.preferred,
                                     edit=T.WorkspaceEdit(changes={uri: edits})))
+        only = params.context.only if params.context is not None else None
+        if only is not None:
+            wanted = [str(getattr(k, "value", k)) for k in only]
+            out = [a for a in out if any(str(a.kind.value) == k or str(a.kind.value).startswith(k + ".") for k in wanted)]
+        else:
+            wanted = None
+        path = uri_path(uri)
+        sim_errors = path is not None and any(f.severity == "error" for f in ls.sim.findings_for(str(path.resolve())))
+        out += commands.extra_actions(uri, unit.text, sum(1 for f in findings if f.fixes),
+                                      sim_errors or any(f.severity == checks.ERROR for f in findings), wanted, path)
         return out
     except Exception:   # noqa: BLE001
         log.exception("code action failed")

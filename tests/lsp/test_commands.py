@@ -167,6 +167,50 @@ def test_fix_compile_errors_applies_every_quick_fix(client, tmp_path):
     assert applied["params"]["edit"]["changes"][f.as_uri()][0]["newText"] == fixed
 
 
+def _broken_add() -> str:
+    text = ADD.read_text().replace("constexpr uint32_t TILE = 1024;", "constexpr uint32_t TILE = 1000;")
+    text = text.replace("AscendC::Add(z, x, y, TILE);", "AscendC::Addd(z, x, y, TILE);")
+    return text.replace("        outZ_.FreeTensor(z);\n", "")
+
+
+def _actions(c, uri, only=None, at=(0, 0)):
+    ctx = {"diagnostics": []}
+    if only is not None:
+        ctx["only"] = only
+    p = {"line": at[0], "character": at[1]}
+    return c.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": {"start": p, "end": p},
+                                                 "context": ctx})
+
+
+def test_fix_all_and_fix_with_assistant_code_actions(client, tmp_path):
+    text = _broken_add()
+    f = tmp_path / "add.asc"
+    f.write_text(text)
+    client.open(f.as_uri(), text)
+    # the client asks for source.fixAll (e.g. on save): the edit itself
+    (fa,) = _actions(client, f.as_uri(), only=["source.fixAll"])
+    assert fa["kind"] == "source.fixAll" and fa["title"] == "Apply all kgen quick fixes (5)"
+    (edit,) = fa["edit"]["changes"][f.as_uri()]
+    assert check_text(edit["newText"]) == []
+    # the light bulb: a command that runs kgen.fixCompileErrors; no assistant outside an op project
+    acts = _actions(client, f.as_uri())
+    cmd = [a for a in acts if a.get("command")]
+    assert [a["command"]["command"] for a in cmd] == ["kgen.fixCompileErrors"]
+    assert cmd[0]["command"]["arguments"] == [f.as_uri()]
+    # a file of an op project with an error: "Fix with assistant"
+    proj = _bench_project(tmp_path)
+    kern = proj / "op_kernel/elt_add.cpp"
+    ktext = kern.read_text().replace("AscendC::Add(zl, xl, yl, n);", "AscendC::Addd(zl, xl, yl, n);")
+    client.open(kern.as_uri(), ktext)
+    line = ktext.count("\n", 0, ktext.index("AscendC::Addd"))
+    acts = _actions(client, kern.as_uri(), at=(line, ktext.split("\n")[line].index("Addd") + 1))
+    assert acts[0]["title"] == "Replace 'Addd' with 'Add'"
+    (fw,) = [a for a in acts if a.get("command", {}).get("command") == "kgen.fixWithAssistant"]
+    assert fw["kind"] == "quickfix" and fw["command"]["arguments"] == [kern.as_uri()]
+    assert not any(a.get("command", {}).get("command") == "kgen.fixWithAssistant"
+                   for a in _actions(client, f.as_uri(), only=["quickfix"]))
+
+
 def test_unknown_file_is_a_clear_error(client, tmp_path):
     f = tmp_path / "notes.md"
     f.write_text("hello")
