@@ -21,6 +21,7 @@ from lsprotocol import types as T
 
 log = logging.getLogger("kgen.lsp")
 ROOT = Path(__file__).resolve().parents[1]
+LIVE: set = set()        # child processes still running (killed on shutdown)
 
 
 class Cancelled(Exception):
@@ -89,6 +90,7 @@ class Job:
         proc = await asyncio.create_subprocess_exec(sys.executable, *args, cwd=cwd or str(ROOT), env=env,
                                                     stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                                                     start_new_session=True)
+        LIVE.add(proc)
         err_lines: list[str] = []
 
         async def read_err():
@@ -123,6 +125,7 @@ class Job:
             watcher.cancel()
             if proc.returncode is None:
                 _kill(proc)
+            LIVE.discard(proc)
         if self.event.is_set():
             raise Cancelled(self.title)
         return proc.returncode or 0, out.decode("utf-8", "replace"), "\n".join(err_lines)
@@ -149,6 +152,14 @@ class Job:
             raise
         finally:
             watcher.cancel()
+
+
+def kill_all() -> None:
+    """Kill every child still running (the server is shutting down)."""
+    for proc in list(LIVE):
+        if proc.returncode is None:
+            _kill(proc)
+    LIVE.clear()
 
 
 def _request_future(ls):

@@ -292,6 +292,14 @@ def on_code_action(ls: KgenServer, params: T.CodeActionParams) -> list[T.CodeAct
         return []
 
 
+@server.feature(T.SHUTDOWN)
+def on_shutdown(ls: KgenServer, params=None) -> None:
+    """No build or bench outlives the server."""
+    from lsp import jobs
+
+    jobs.kill_all()
+
+
 @server.feature(T.TEXT_DOCUMENT_DEFINITION)
 def on_definition(ls: KgenServer, params: T.DefinitionParams) -> T.Location | None:
     try:

@@ -143,3 +143,38 @@ def test_project_errors_map_to_their_files(client, tmp_path):
     hd = _sim(c, host.as_uri(), lambda ds: len(ds) > 0, timeout=240)
     assert hd[0]["range"]["start"]["line"] == _line(host.read_text(), "SetBlockDimm(") and "SetBlockDimm" in hd[0]["message"]
     assert _sim(c, kern.as_uri(), lambda ds: ds == [], timeout=30) == []
+
+
+def test_shutdown_kills_a_running_build(tmp_path):
+    import os
+
+    f = tmp_path / "add.asc"
+    text = ADD.replace("AscendC::Add(z, x, y, TILE);", "AscendC::Add(z, x, y_shut, TILE);")
+    c = LspClient(timeout=30)
+    try:
+        c.initialize()
+        c.open(f.as_uri(), text)
+        _save(c, f, text)
+
+        def builds():
+            out = []
+            for pid in os.listdir("/proc"):
+                try:
+                    cmd = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode()
+                except OSError:
+                    continue
+                if "lsp.simbuild" in cmd and str(f) in cmd:
+                    out.append(pid)
+            return out
+
+        deadline = time.monotonic() + 20
+        while not builds() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert builds()
+        c.request("shutdown", {}, timeout=10)
+        deadline = time.monotonic() + 0.5         # a build takes seconds; the kill takes milliseconds
+        while builds() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert builds() == []
+    finally:
+        c.close()
