@@ -8,7 +8,8 @@
 //    SetBufferSpace(l1Size, l0CSize, ubSize, btSize) limits the buffers (-1: the whole buffer);
 //    SetFixSplit(baseM, baseN, baseK) fixes the base block (-1: chosen); SetTraverse(FIRSTM|FIRSTN)
 //    the iteration order; SetDim(n) the cores a MultiCoreMatmulTiling may split M and N over;
-//    SetSingleShape fixes the single-core shape.
+//    SetSingleShape fixes the single-core shape; SetMatmulConfigParams(MatmulConfigParams) sets the
+//    kernel template, schedule and traversal (the traversal sets iterateOrder).
 //  * GetTiling(optiling::TCubeTiling& or TCubeTiling&) returns 0, or -1 when no valid tiling exists
 //    (the reason is reported as a `matmul-tiling` warning at the caller's line; the tiling is then all
 //    zero, and a kernel that uses it anyway gets `matmul-bad-tiling`). The values follow the rule in
@@ -17,6 +18,7 @@
 //
 // @api MatmulApiTiling MultiCoreMatmulTiling GetTiling SetAType SetBType SetCType SetBiasType SetShape
 // @api SetOrgShape EnableBias SetBufferSpace SetFixSplit SetTraverse SetDim SetSingleShape MatrixTraverse
+// @api SetMatmulConfigParams MatmulConfigParams
 #pragma once
 #include <cstdint>
 #include <iostream>  // CANN's tiling headers bring in iostream; host tiling code uses std::cout
@@ -51,7 +53,21 @@ enum class DataType {
 enum class MatrixTraverse { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class MatrixMadType { NORMAL = 0, HF32 = 1, MXMODE = 2 };
 enum class DequantType { SCALAR = 0, TENSOR = 1 };
-enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT = 1 };
+enum class ScheduleType { INNER_PRODUCT = 0, OUTER_PRODUCT = 1, N_BUFFER_33 = 2 };
+/// SetMatmulConfigParams' argument: the kernel template (0 NORM, 1 MDL), L1 caching of UB blocks, the
+/// load schedule, the traversal order, ND->NZ on the vector core.
+struct MatmulConfigParams {
+    int32_t mmConfigType;
+    bool enableL1CacheUB;
+    ScheduleType scheduleType;
+    MatrixTraverse traverse;
+    bool enVecND2NZ;
+    MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                       ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT, MatrixTraverse traverseIn = MatrixTraverse::NOSET,
+                       bool enVecND2NZIn = false)
+        : mmConfigType(mmConfigTypeIn), enableL1CacheUB(enableL1CacheUBIn), scheduleType(scheduleTypeIn), traverse(traverseIn),
+          enVecND2NZ(enVecND2NZIn) {}
+};
 
 inline kgen::mm::Elem to_elem(DataType d) {
     switch (d) {
@@ -106,8 +122,14 @@ public:
     int32_t SetAlignSplit(int32_t, int32_t, int32_t) { return 0; }
     int32_t SetDequantType(DequantType) { return 0; }
     int32_t SetSplitRange(int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1, int32_t = -1) { return 0; }
-    template <typename... A>
-    void SetMatmulConfigParams(A&&...) {}
+    void SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                               ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                               MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false) {
+        SetMatmulConfigParams(MatmulConfigParams(mmConfigTypeIn, enableL1CacheUBIn, scheduleTypeIn, traverseIn, enVecND2NZIn));
+    }
+    void SetMatmulConfigParams(const MatmulConfigParams& c) {
+        if (c.traverse != MatrixTraverse::NOSET) p_.first_n = c.traverse == MatrixTraverse::FIRSTN;
+    }
     void EnableL1BankConflictOptimise() {}
     int32_t GetBaseM() const { return last_.baseM; }
     int32_t GetBaseN() const { return last_.baseN; }

@@ -12,7 +12,8 @@
 //  * Iterate() computes the next baseM x baseN block of C (tails at the end of M and N); with
 //    iterateOrder 0 the M index moves first, with 1 the N index; false once every block is done
 //    (the next Iterate starts again). GetTensorC(gm | local, enAtomic, enSequentialWrite) writes it:
-//    to its place in C (row stride orgN, or orgKc when set) or, with enSequentialWrite, compactly as
+//    to its place in C (row stride orgN, or orgKc when set; C in ND_ALIGN: padded to 32 bytes, the
+//    padding written as zeros) or, with enSequentialWrite, compactly as
 //    [baseM, baseN] at the start of the destination. Async mode (Iterate<false>) computes every block
 //    at once; each GetTensorC<false> then takes the next one in order.
 //  * IterateAll(gm, enAtomic) computes the whole singleM x singleN C into its place; IterateAll(local)
@@ -227,7 +228,15 @@ private:
     int32_t m_iters() const { return int32_t((s_m_ + t_.baseM - 1) / t_.baseM); }
     int32_t n_iters() const { return int32_t((s_n_ + t_.baseN - 1) / t_.baseN); }
     int32_t total() const { return m_iters() * n_iters(); }
-    uint64_t ldc() const { return uint64_t(org_kc_ > 0 ? org_kc_ : org_n_); }
+    /// Row stride of C in GM: N (or orgKc), padded to 32 bytes for the ND_ALIGN format.
+    uint64_t ldc() const {
+        uint64_t n = uint64_t(org_kc_ > 0 ? org_kc_ : org_n_);
+        return C_TYPE::format == CubeFormat::ND_ALIGN ? align_c(n) : n;
+    }
+    static uint64_t align_c(uint64_t n) {
+        const uint64_t e = 32 / sizeof(DstT);
+        return (n + e - 1) / e * e;
+    }
     void reset() {
         cur_ = 0; have_ = false; async_ = false; pending_.clear();
         last_a_ = last_b_ = -1;
@@ -328,6 +337,14 @@ private:
                 kgen::fail("ub-out-of-bounds", "%s writes elements [%llu, %llu) of a LocalTensor of %llu elements", api,
                            (unsigned long long)start, (unsigned long long)(start + b.cols), (unsigned long long)local_size);
             for (uint32_t c = 0; c < b.cols; ++c) kgen::mm::store(base + start + c, b.v[uint64_t(r) * b.cols + c], atomic);
+            // ND_ALIGN: the last block of a row also writes the zero padding up to 32 bytes
+            if (C_TYPE::format == CubeFormat::ND_ALIGN && gm && !seq && c0 + b.cols == uint64_t(s_n_)) {
+                uint64_t pad = std::min<uint64_t>(align_c(c0 + b.cols), ld) - (c0 + b.cols);
+                if (pad) {
+                    gm->check(start + b.cols, pad, api);
+                    for (uint64_t c = 0; c < pad; ++c) base[start + b.cols + c] = DstT(0);
+                }
+            }
         }
         kgen::trace("Matmul::Fixpipe", kgen::Pipe::FIX, uint64_t(b.rows) * b.cols * sizeof(DstT), b.rows, 0, 0, sizeof(DstT));
     }

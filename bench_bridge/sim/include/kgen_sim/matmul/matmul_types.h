@@ -10,7 +10,7 @@
 //    GetBasicConfig/GetIBShareNormConfig/GetMMConfig. The emulator computes the same result for every
 //    configuration (the configurations choose the hardware schedule, not the numbers).
 //
-// @api CubeFormat LayoutMode MatmulType MatmulConfig CFG_NORM CFG_MDL CFG_IBSHARE_NORM MM_CFG_BB
+// @api DEFAULT_C0_SIZE CubeFormat LayoutMode MatmulType MatmulConfig CFG_NORM CFG_MDL CFG_IBSHARE_NORM MM_CFG_BB
 // @api GetNormalConfig GetMDLConfig GetSpecialMDLConfig GetBasicConfig GetIBShareNormConfig GetMMConfig
 #pragma once
 #include <cstdint>
@@ -25,6 +25,9 @@ enum class CubeFormat { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR, ROW_MA
 enum class LayoutMode { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
 namespace AscendC {
+
+/// Bytes of one C0 block of the cube's fractal layouts (32 B: 16 half, 8 float, 32 int8).
+inline constexpr uint32_t DEFAULT_C0_SIZE = 32;
 
 enum class BatchMode { NONE = 0, BATCH_LESS_THAN_L1, BATCH_LARGE_THAN_L1, SINGLE_LARGE_THAN_L1 };
 enum class IterateOrder { ORDER_M = 0, ORDER_N, UNDEF };
@@ -135,7 +138,23 @@ struct MatmulCallBackFunc {};
 
 }  // namespace AscendC
 
+// Kernels name the configuration types and builders without a namespace, as CANN's headers allow.
+using AscendC::BatchMode;
 using AscendC::CFG_IBSHARE_NORM;
 using AscendC::CFG_MDL;
 using AscendC::CFG_NORM;
+using AscendC::GetBasicConfig;
+using AscendC::GetIBShareNormConfig;
+using AscendC::GetMDLConfig;
+using AscendC::GetMMConfig;
+using AscendC::GetNormalConfig;
+using AscendC::GetSpecialMDLConfig;
+using AscendC::IterateOrder;
+using AscendC::MatmulBatchParams;
+using AscendC::MatmulConfig;
+using AscendC::MatmulConfigMode;
+using AscendC::MatmulFuncParams;
+using AscendC::MatmulQuantParams;
+using AscendC::MatmulShapeParams;
 using AscendC::MM_CFG_BB;
+using AscendC::ScheduleType;
