@@ -16,8 +16,10 @@
 //    kernel) runs numBlocks AIC + 2 * numBlocks AIV cores, MIX_AIC_1_1 one AIV per AIC. On an AIV of a
 //    MIX launch GetBlockIdx() = block * ration + GetSubBlockIdx(), GetTaskRation() = GetSubBlockNum() =
 //    ration (2 or 1); GetBlockNum() = numBlocks everywhere; g_coreType / ASCEND_IS_AIC / ASCEND_IS_AIV
-//    tell the core's type. The emulator learns the type when the kernel first declares it and then
-//    restarts the launch with those cores (the declaration precedes any GM write in documented kernels).
+//    tell the core's type. A `__cube__` entry is AIC_ONLY and `__mix__(1, 2)` / `__mix__(1, 1)` MIX
+//    (kernel-launch programs); otherwise the emulator learns the type when the kernel first declares it
+//    and then restarts the launch with those cores (the declaration precedes any GM write in documented
+//    kernels).
 // The `<<<>>>` syntax is rewritten by `kgen sim build` into a call of kgen::launch.
 //
 // @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll g_coreType
@@ -34,6 +36,23 @@
 /// block count (also reachable as AscendC::GetBlockIdx()/GetBlockNum()).
 inline thread_local int64_t block_idx = 0;
 inline thread_local int64_t block_num = 1;
+
+// Kernel-entry qualifiers that fix the core type: the entry is placed in a named section, which the
+// launcher recognises (GNU ld defines __start_/__stop_ symbols for such sections).
+#undef __cube__
+#define __cube__ __attribute__((section("kgen_cube_kernels")))
+#undef __mix__
+#define __mix__(cube, vec) __attribute__((section("kgen_mix_" #cube "_" #vec)))
+extern "C" {
+extern char __start_kgen_cube_kernels[] __attribute__((weak));
+extern char __stop_kgen_cube_kernels[] __attribute__((weak));
+extern char __start_kgen_mix_1_2[] __attribute__((weak));
+extern char __stop_kgen_mix_1_2[] __attribute__((weak));
+extern char __start_kgen_mix_1_1[] __attribute__((weak));
+extern char __stop_kgen_mix_1_1[] __attribute__((weak));
+extern char __start_kgen_mix_1_0[] __attribute__((weak));
+extern char __stop_kgen_mix_1_0[] __attribute__((weak));
+}
 
 namespace AscendC {
 /// Core types as g_coreType reports them.
@@ -53,6 +72,17 @@ struct KernelRestart { KernelKind kind; };
 struct KernelReturn { };
 inline thread_local KernelKind tls_launch_kind = KernelKind::Unknown;
 inline thread_local int64_t tls_task_ration = 1;
+/// The core type a kernel entry's qualifier (__cube__, __mix__) fixed, or Unknown.
+template <typename F>
+inline KernelKind kind_of_entry(F* fn) {
+    const char* p = reinterpret_cast<const char*>(fn);
+    auto in = [p](const char* a, const char* b) { return a && b && p >= a && p < b; };
+    if (in(__start_kgen_cube_kernels, __stop_kgen_cube_kernels) || in(__start_kgen_mix_1_0, __stop_kgen_mix_1_0))
+        return KernelKind::Aic;
+    if (in(__start_kgen_mix_1_2, __stop_kgen_mix_1_2)) return KernelKind::Mix12;
+    if (in(__start_kgen_mix_1_1, __stop_kgen_mix_1_1)) return KernelKind::Mix11;
+    return KernelKind::Unknown;
+}
 /// A kernel states which cores it needs; kinds other than vector-only restart an undeclared launch.
 inline void declare_kernel_kind(KernelKind k) {
     if (!tls_core || !tls_core->launch || tls_launch_kind != KernelKind::Unknown) return;
@@ -151,7 +181,7 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
         abort_program();
     }
     int id = ++launch_counter();
-    KernelKind kind = KernelKind::Unknown;
+    KernelKind kind = kind_of_entry(kernel);
     for (;;) {
         // cores per block: AIC (mix and cube kinds) then `ration` AIV (mix and vector kinds)
         const bool has_aic = kind == KernelKind::Aic || kind == KernelKind::Mix11 || kind == KernelKind::Mix12;
