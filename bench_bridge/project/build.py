@@ -45,10 +45,6 @@ def build_project(project: OpProject, combo: int = 0, timeout: float = 300.0) ->
         pb.diagnostics.append(Diagnostic("error", f"{project.op_type} declares {project.num_combos} dtype combinations; "
                                                   f"there is no combination {combo}", str(project.path), 0, 0, "project"))
         return pb
-    if any(p.param_type == "dynamic" for p in [*project.inputs, *project.outputs]):
-        pb.diagnostics.append(Diagnostic("error", "DYNAMIC (tensor-list) inputs/outputs are not supported by the emulator yet",
-                                         str(project.path), 0, 0, "unsupported"))
-        return pb
     gen = generated_dir(project.path, f"combo{combo}")
     main = _write_if_changed(gen / "kgen_harness_main.cpp", HARNESS_MAIN)
     kern = _write_if_changed(gen / f"kgen_kernel_{project.kernel_name}.cpp", kernel_wrapper(project, combo))

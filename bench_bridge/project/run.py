@@ -69,12 +69,23 @@ def _soc() -> str:
     return s if s in SOC_VECTOR_CORES else "910B2"
 
 
-def run_project(build: ProjectBuild, inputs: list, outputs: list[tuple], attrs: dict | None = None, timeout: float = 60.0,
+def _instances(p, v) -> list | None:
+    """The tensors of one OpDef parameter: a DYNAMIC parameter takes a list (or tuple) of tensors,
+    the others one tensor (or None when absent)."""
+    if p.param_type == "dynamic":
+        return list(v) if isinstance(v, (list, tuple)) else None
+    return [v]
+
+
+def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | None = None, timeout: float = 60.0,
                 trace: bool = False) -> ProjectRun:
     """Run one case: ``inputs`` per OpDef input (numpy arrays or torch tensors; None for an absent optional
-    input), ``outputs`` as (shape, dtype) per OpDef output, ``attrs`` by name (defaults fill the rest).
+    input; a list of them for a DYNAMIC input), ``outputs`` as (shape, dtype) per OpDef output (a list of
+    (shape, dtype) for a DYNAMIC output), ``attrs`` by name (defaults fill the rest).
 
-    User mistakes, TilingFunc failures, kernel errors, crashes and hangs come back as diagnostics."""
+    ``ProjectRun.outputs`` (and ``inputs_after``) follow the same structure: one array per parameter,
+    a list of arrays for a DYNAMIC one. User mistakes, TilingFunc failures, kernel errors, crashes and
+    hangs come back as diagnostics."""
     project = build.project
     if not build.ok:
         return ProjectRun(False, diagnostics=list(build.diagnostics) or [Diagnostic("error", "the build failed", str(project.path), 0, 0, "compile")])
@@ -85,25 +96,42 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list[tuple], attrs: 
     if len(outputs) != len(project.outputs):
         return _fail(project, f"{project.op_type} has {len(project.outputs)} outputs ({', '.join(p.name for p in project.outputs)}); "
                               f"{len(outputs)} given", "bad-outputs")
-    in_types: list[DType | None] = []
+    in_lists, out_lists = [], []
     for p, v in zip(project.inputs, inputs):
-        if v is None:
-            if p.param_type != "optional":
-                return _fail(project, f"input '{p.name}' is required but was not given", "bad-inputs")
-            in_types.append(None)
-            continue
-        try:
-            in_types.append(dtype_of(v))
-        except (KeyError, TypeError) as e:
-            return _fail(project, f"input '{p.name}': {e}", "bad-inputs")
+        inst = _instances(p, v)
+        if inst is None or (p.param_type == "dynamic" and not inst):
+            return _fail(project, f"input '{p.name}' is DYNAMIC (a tensor list): give a non-empty list of tensors", "bad-inputs")
+        in_lists.append(inst)
+    for p, o in zip(project.outputs, outputs):
+        inst = list(o) if p.param_type == "dynamic" and isinstance(o, list) else ([o] if p.param_type != "dynamic" else None)
+        if not inst:
+            return _fail(project, f"output '{p.name}' is DYNAMIC (a tensor list): give a non-empty list of (shape, dtype)", "bad-outputs")
+        out_lists.append(inst)
+    in_types: list[list[DType | None]] = []
+    for p, inst in zip(project.inputs, in_lists):
+        types: list[DType | None] = []
+        for v in inst:
+            if v is None:
+                if p.param_type != "optional":
+                    return _fail(project, f"input '{p.name}' is required but was not given", "bad-inputs")
+                types.append(None)
+                continue
+            try:
+                types.append(dtype_of(v))
+            except (KeyError, TypeError) as e:
+                return _fail(project, f"input '{p.name}': {e}", "bad-inputs")
+        if len({t.name for t in types if t}) > 1:
+            return _fail(project, f"the tensors of list input '{p.name}' have different dtypes "
+                                  f"({', '.join(sorted({t.short for t in types if t}))}); a DYNAMIC parameter has one dtype", "bad-inputs")
+        in_types.append(types)
     try:
-        out_types = [from_any(dt) for _, dt in outputs]
+        out_types = [[from_any(dt) for _, dt in inst] for inst in out_lists]
     except KeyError as e:
         return _fail(project, f"outputs: {e}", "bad-outputs")
-    got = [t.name if t else None for t in in_types] + [t.name for t in out_types]
+    got = [t[0].name if t[0] else None for t in in_types] + [t[0].name for t in out_types]
     want = [combo[p.name] for p in [*project.inputs, *project.outputs]]
     if any(g is not None and g != w for g, w in zip(got, want)):
-        k = project.match_combo([t.name if t else None for t in in_types], [t.name for t in out_types])
+        k = project.match_combo(got[:len(project.inputs)], got[len(project.inputs):])
         combos = "; ".join(", ".join(f"{n}={d}" for n, d in c.items()) for c in project.combos())
         if k is None:
             msg = (f"no dtype combination of {project.op_type} matches the given dtypes "
@@ -120,21 +148,28 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list[tuple], attrs: 
     work = Path(tempfile.mkdtemp(prefix="kgen-project-run-"))
     try:
         lines = [f"op {project.op_type}", f"summary {work / 'summary.json'}"]
-        for k, (p, v, t) in enumerate(zip(project.inputs, inputs, in_types)):
-            if v is None:
-                lines.append(f"absent {k}")
-                continue
-            path = work / f"in{k}.bin"
-            path.write_bytes(to_bytes(v, t))
-            shape = tuple(v.shape)
-            fmt = _fmt(p.formats[build.combo])
-            lines.append(f"input {p.name} {k} {t.ge} {fmt} {int(p.value_depend)} {path} {len(shape)} " + " ".join(map(str, shape)))
-        out_paths = []
-        for k, (p, (shape, _), t) in enumerate(zip(project.outputs, outputs, out_types)):
-            path = work / f"out{k}.bin"
-            out_paths.append(path)
-            shape = tuple(int(s) for s in shape)
-            lines.append(f"output {p.name} {k} {t.ge} {_fmt(p.formats[build.combo])} 0 {path} {len(shape)} " + " ".join(map(str, shape)))
+        in_paths: list[list[Path | None]] = []
+        for k, (p, inst, types) in enumerate(zip(project.inputs, in_lists, in_types)):
+            in_paths.append([])
+            for j, (v, t) in enumerate(zip(inst, types)):
+                if v is None:
+                    lines.append(f"absent {k}")
+                    in_paths[-1].append(None)
+                    continue
+                path = work / f"in{k}_{j}.bin"
+                path.write_bytes(to_bytes(v, t))
+                in_paths[-1].append(path)
+                shape = tuple(v.shape)
+                fmt = _fmt(p.formats[build.combo])
+                lines.append(f"input {p.name} {k} {t.ge} {fmt} {int(p.value_depend)} {path} {len(shape)} " + " ".join(map(str, shape)))
+        out_paths: list[list[Path]] = []
+        for k, (p, inst, types) in enumerate(zip(project.outputs, out_lists, out_types)):
+            out_paths.append([])
+            for j, ((shape, _), t) in enumerate(zip(inst, types)):
+                path = work / f"out{k}_{j}.bin"
+                out_paths[-1].append(path)
+                shape = tuple(int(s) for s in shape)
+                lines.append(f"output {p.name} {k} {t.ge} {_fmt(p.formats[build.combo])} 0 {path} {len(shape)} " + " ".join(map(str, shape)))
         for a in project.attrs:
             if a.name in attrs:
                 value = attrs[a.name]
@@ -167,12 +202,16 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list[tuple], attrs: 
             pr.diagnostics.append(Diagnostic("error", f"the run ended at stage '{summary.get('stage', 'start')}' "
                                                       f"{summary.get('error', '')}".strip(), str(project.path), 0, 0, "project", "runtime"))
         if pr.ok:
-            for path, (shape, _), t in zip(out_paths, outputs, out_types):
-                pr.outputs.append(from_bytes(path.read_bytes(), t, tuple(int(s) for s in shape)))
+            for p, paths, inst, types in zip(project.outputs, out_paths, out_lists, out_types):
+                arrs = [from_bytes(path.read_bytes(), t, tuple(int(s) for s in shape)) for path, (shape, _), t in zip(paths, inst, types)]
+                pr.outputs.append(arrs if p.param_type == "dynamic" else arrs[0])
             if not project.outputs:
-                for k, (v, t) in enumerate(zip(inputs, in_types)):
-                    after = work / f"in{k}.bin.after"
-                    pr.inputs_after.append(from_bytes(after.read_bytes(), t, tuple(v.shape)) if v is not None and after.exists() else None)
+                for p, paths, inst, types in zip(project.inputs, in_paths, in_lists, in_types):
+                    arrs = []
+                    for path, v, t in zip(paths, inst, types):
+                        after = Path(f"{path}.after") if path is not None else None
+                        arrs.append(from_bytes(after.read_bytes(), t, tuple(v.shape)) if after is not None and after.exists() else None)
+                    pr.inputs_after.append(arrs if p.param_type == "dynamic" else arrs[0])
         return pr
     finally:
         shutil.rmtree(work, ignore_errors=True)

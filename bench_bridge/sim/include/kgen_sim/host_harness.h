@@ -17,6 +17,7 @@
 
 #include "acl/acl.h"
 #include "kgen_sim/host_registry.h"
+#include "kgen_sim/list_tensor.h"
 #include "kgen_sim/tiling_kernel.h"
 #include "register/op_def_registry.h"
 
@@ -384,19 +385,51 @@ inline int run(const char* job_path) {
     if (!kgen_project_launch)
         job_error(sum, job.summary, "no-kernel", "this build has no kernel (describe-only build)");
 
-    // device memory
+    // device memory: one GM block per tensor; the instances of a DYNAMIC parameter become one
+    // tensor-list block (kgen_sim/list_tensor.h) whose address is the kernel argument
     std::vector<uint8_t*> args;
     size_t in_k = 0, out_k = 0;
+    std::vector<std::vector<uint64_t>> lists;  // host words of each tensor-list block, kept for the launch
+    const JobTensor* list_head = nullptr;  // first instance of the list being gathered
+    int list_ir = -1;
+    bool list_input = true;
+    std::vector<std::vector<int64_t>> list_shapes;
+    std::vector<uint64_t> list_ptrs;
+    auto flush_list = [&]() {
+        if (!list_head) return;
+        lists.push_back(kgen::list_tensor_layout(list_shapes, list_ptrs));
+        const size_t bytes = lists.back().size() * sizeof(uint64_t);
+        void* p = nullptr;
+        if (aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+            job_error(sum, job.summary, "oom", "cannot allocate the tensor list of " + list_head->name);
+        std::memcpy(p, lists.back().data(), bytes);
+        args.push_back(static_cast<uint8_t*>(p));
+        list_head = nullptr;
+        list_shapes.clear();
+        list_ptrs.clear();
+    };
     for (const std::string& a : job.arg_order) {
-        if (a == "a") { args.push_back(nullptr); continue; }
-        JobTensor& t = a[0] == 'i' ? job.inputs[in_k++] : job.outputs[out_k++];
+        if (a == "a") { flush_list(); args.push_back(nullptr); continue; }
+        const bool input = a[0] == 'i';
+        JobTensor& t = input ? job.inputs[in_k++] : job.outputs[out_k++];
         void* p = nullptr;
         if (aclrtMalloc(&p, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
             job_error(sum, job.summary, "oom", "cannot allocate " + std::to_string(t.bytes) + " bytes of GM for " + t.name);
-        if (a[0] == 'i' && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
+        if (input && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
         t.gm = static_cast<uint8_t*>(p);
-        args.push_back(t.gm);
+        bool dynamic = false;
+        if (def) {
+            const auto& params = input ? def->inputs_ : def->outputs_;
+            dynamic = t.ir >= 0 && static_cast<size_t>(t.ir) < params.size() &&
+                      params[static_cast<size_t>(t.ir)].kgen_param_type() == ops::DYNAMIC;
+        }
+        if (list_head && (!dynamic || list_ir != t.ir || list_input != input)) flush_list();
+        if (!dynamic) { args.push_back(t.gm); continue; }
+        if (!list_head) { list_head = &t; list_ir = t.ir; list_input = input; }
+        list_shapes.push_back(t.dims);
+        list_ptrs.push_back(reinterpret_cast<uint64_t>(t.gm));
     }
+    flush_list();
     size_t ws_total = 0;
     for (size_t w : sum.workspace) ws_total += w;
     void* ws = nullptr;
