@@ -5,17 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from agent_graph.drafter.analysis import OpNode
+from agent_graph.drafter.program import Val, is_last_dim as _is_last_dim
 from agent_graph.drafter.vecops import Unsupported, f
 
 HALF = {"float16": "half", "bfloat16": "bfloat16_t"}
-
-
-def _is_last_dim(dim: Any, rank: int) -> bool:
-    if isinstance(dim, (list, tuple)):
-        if len(dim) != 1:
-            return False
-        dim = dim[0]
-    return isinstance(dim, int) and (dim == -1 or dim == rank - 1)
 
 
 class CompositeLowering:

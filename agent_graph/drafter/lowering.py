@@ -8,62 +8,20 @@ rounded to it, as PyTorch rounds each op's result on the CPU.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from agent_graph.drafter.analysis import OpGraph, OpNode, Ref
 from agent_graph.drafter.composites import CompositeLowering
-from agent_graph.drafter.vecops import S, Unsupported, V, binary, f, pow_const, scalar_binary, unary
+from agent_graph.drafter.elementwise import ElementwiseLowering
+from agent_graph.drafter.program import (InputSpec, OutputSpec, Program, Val, aliases as _aliases, is_last_dim as _is_last_dim,
+                                         numel as _numel, reduce_dim as _reduce_dim, refs as _refs, uses as _uses)
+from agent_graph.drafter.vecops import Unsupported, f
 
 HALF = {"float16": "half", "bfloat16": "bfloat16_t"}
 FLOATS = {"float16", "bfloat16", "float32"}
 
 
-@dataclass
-class Val:
-    kind: str          # vec | bvec | rs | gs | k | idx
-    expr: str          # vec/bvec: LocalTensor<float> expr; rs/gs/k: float expr; idx: integer expr
-    slot: int | None = None
-    tile: str = ""     # vec: the whole-tile tensor (for outputs)
-
-
-@dataclass
-class InputSpec:
-    name: str
-    kind: str          # full | bvec | ridx
-    index: int
-
-
-@dataclass
-class OutputSpec:
-    name: str
-    kind: str          # vec | rs | gs | idx
-    val: Val
-
-
-@dataclass
-class Program:
-    mode: str                                   # flat | row
-    inputs: list[InputSpec] = field(default_factory=list)
-    outputs: list[OutputSpec] = field(default_factory=list)
-    attrs: list[str] = field(default_factory=list)
-    nslots: int = 0
-    body: list[str] = field(default_factory=list)
-    final: list[str] = field(default_factory=list)
-    accs: list[tuple[str, str]] = field(default_factory=list)   # (name, sum|max|min)
-    round_types: set[str] = field(default_factory=set)
-    cols_needed: bool = False
-
-
-def _is_last_dim(dim: Any, rank: int) -> bool:
-    if isinstance(dim, (list, tuple)):
-        if len(dim) != 1:
-            return False
-        dim = dim[0]
-    return isinstance(dim, int) and (dim == -1 or dim == rank - 1)
-
-
-class Lowering(CompositeLowering):
+class Lowering(ElementwiseLowering, CompositeLowering):
     def __init__(self, g: OpGraph):
         self.g = g
         full = max(g.inputs, key=lambda n: _numel(n.shape)) if g.inputs else None
@@ -202,55 +160,6 @@ class Lowering(CompositeLowering):
             out += [f"Duplicate(SC0, {v.expr}, 8);", f"Cast(RS_{ct}, SC0, RoundMode::CAST_RINT, 8);",
                     f"Cast(SC0, RS_{ct}, RoundMode::CAST_NONE, 8);", "PipeBarrier<PIPE_ALL>();", f"{v.expr} = SC0.GetValue(0);"]
 
-    def _scalar_unary(self, op: str, a: Val, kw: dict) -> Val:
-        name = self.rs_name()
-        out = self.out(a)
-        out.append(f"Duplicate(SC1, {a.expr}, 8);")
-        tmps = iter(["SC2", "SC3", "SC4"])
-        out += unary(op, "SC0", "SC1", "8", kw, lambda: next(tmps))
-        out += ["PipeBarrier<PIPE_ALL>();", f"float {name} = SC0.GetValue(0);"]
-        return Val(a.kind if a.kind != "k" else "rs", name)
-
-    def _elementwise(self, op: str, args: list[Val], kw: dict) -> Val:
-        vecs = [a for a in args if a.kind in ("vec", "bvec")]
-        kinds = {a.kind for a in args}
-        if "gs" in kinds and (vecs or "rs" in kinds):
-            raise Unsupported(f"{op} mixes a whole-tensor reduction with per-element values (needs two passes)")
-        if "idx" in kinds:
-            raise Unsupported(f"{op} on integer indices is not covered by the templates")
-        if not vecs:
-            if len(args) == 1:
-                return self._scalar_unary(op, args[0], kw)
-            if op == "pow" and args[1].kind == "k":
-                return self._scalar_unary("square", args[0], kw) if args[1].expr == f(2.0) else self._pow_scalar(args)
-            kind = "gs" if "gs" in kinds else ("rs" if "rs" in kinds else "k")
-            if kind == "k":
-                kind = "rs"
-            name = self.rs_name()
-            self.out(Val(kind, "")).append(f"float {name} = {scalar_binary(op, args[0].expr, args[1].expr)};")
-            return Val(kind, name)
-        if "rs" in kinds and not self.row_mode:
-            raise Unsupported(f"{op} of per-row values in flat mode")
-        d = self.vec()
-        if len(args) == 1:
-            self.p.body += unary(op, d.expr, args[0].expr, self.n, kw, self.tmp)
-        elif op == "pow":
-            if args[1].kind != "k" or not _is_number(args[1].expr):
-                if args[0].kind == "k" and args[1].kind in ("vec", "bvec"):
-                    self.p.body += binary("pow", d.expr, S(args[0].expr), V(args[1].expr), self.n, self.tmp)
-                    return d
-                raise Unsupported("pow with a tensor or runtime exponent is not covered by the templates")
-            self.p.body += pow_const(d.expr, args[0].expr, _num(args[1].expr), self.n, self.tmp)
-        else:
-            ops = [V(a.expr) if a.kind in ("vec", "bvec") else S(a.expr) for a in args]
-            self.p.body += binary(op, d.expr, ops[0], ops[1], self.n, self.tmp)
-        return d
-
-    def _pow_scalar(self, args: list[Val]) -> Val:
-        name = self.rs_name()
-        self.out(args[0]).append(f"float {name} = powf({args[0].expr}, {args[1].expr});")
-        return Val(args[0].kind if args[0].kind != "k" else "rs", name)
-
     # ---- row reductions -------------------------------------------------------------------------
     def _row_reduce(self, kind: str, a: Val) -> Val:
         """A per-row sum/max/min of a vector value (row mode)."""
@@ -364,50 +273,6 @@ class Lowering(CompositeLowering):
             return self._cross_entropy(node)
         return self._lower_elementwise(node)
 
-    def _lower_elementwise(self, node: OpNode) -> Val:
-        op, args, kw = node.op, node.args, dict(node.kwargs)
-        if op in ("add", "sub") and "alpha" in kw:
-            b = self._elementwise("mul", [self._arg(args[1]), self._arg(kw.pop("alpha"))], {})
-            return self._elementwise(op, [self._arg(args[0]), b], {})
-        if op == "clamp":
-            lo = args[1] if len(args) > 1 else kw.get("min")
-            hi = args[2] if len(args) > 2 else kw.get("max")
-            v = self._arg(args[0])
-            if lo is not None:
-                v = self._elementwise("maximum", [v, self._arg(lo)], {})
-            if hi is not None:
-                v = self._elementwise("minimum", [v, self._arg(hi)], {})
-            return v
-        if op in ("addcmul", "addcdiv"):
-            value = kw.get("value", 1.0)
-            t = self._elementwise("mul" if op == "addcmul" else "div", [self._arg(args[1]), self._arg(args[2])], {})
-            if value != 1.0:
-                t = self._elementwise("mul", [t, self._arg(value)], {})
-            return self._elementwise("add", [self._arg(args[0]), t], {})
-        if op == "lerp":
-            a, b = self._arg(args[0]), self._arg(args[1])
-            w = self._arg(args[2] if len(args) > 2 else kw["weight"])
-            d = self._elementwise("sub", [b, a], {})
-            return self._elementwise("add", [a, self._elementwise("mul", [w, d], {})], {})
-        if op == "pow" and "exponent" in kw:
-            args = [args[0], kw.pop("exponent")]
-        pos = [self._arg(a) for a in args if isinstance(a, (Ref, int, float)) and not isinstance(a, bool)]
-        extra = {k: v for k, v in kw.items()}
-        for k, name in (("negative_slope", 1), ("alpha", 1), ("min_val", 1), ("max_val", 2)):
-            if op in ("leaky_relu", "elu", "hardtanh") and len(args) > name and k not in extra:
-                if (op, k) in (("leaky_relu", "negative_slope"), ("elu", "alpha"), ("hardtanh", "min_val"), ("hardtanh", "max_val")):
-                    extra[k] = args[name]
-                    pos = pos[:1]
-        if op == "gelu" and len(args) > 1:
-            extra["approximate"] = args[1]
-        if op in ("softplus",) and len(args) > 1:
-            extra["beta"] = args[1]
-            pos = pos[:1]
-        arity = 1 if op not in ("add", "sub", "mul", "div", "pow", "maximum", "minimum") else 2
-        if len(pos) != arity:
-            raise Unsupported(f"{op} with {len(pos)} operands is not covered by the templates")
-        return self._elementwise(op, pos, extra)
-
     def _arg_index(self, kind: str, a: Val) -> Val:
         api = "ReduceMax" if kind == "max" else "ReduceMin"
         name = self.rs_name()
@@ -418,59 +283,6 @@ class Lowering(CompositeLowering):
 
 
 # ---- graph utilities --------------------------------------------------------------------------
-
-def _refs(node: OpNode) -> list[Ref]:
-    out: list[Ref] = []
-
-    def walk(a: Any) -> None:
-        if isinstance(a, Ref):
-            out.append(a)
-        elif isinstance(a, (list, tuple)):
-            for x in a:
-                walk(x)
-    walk(node.args)
-    walk(list(node.kwargs.values()))
-    return out
-
-
-def _uses(g: OpGraph) -> dict[str, int]:
-    u: dict[str, int] = {n.name: 0 for n in (*g.inputs, *g.attrs, *g.nodes)}
-    for n in g.nodes:
-        for name in {r.name for r in _refs(n)}:
-            u[name] = u.get(name, 0) + 1
-    return u
-
-
-def _aliases(v: Any, old: Val) -> bool:
-    vs = v if isinstance(v, tuple) else (v,)
-    return any(isinstance(x, Val) and x.slot == old.slot for x in vs)
-
-
-def _reduce_dim(n: OpNode) -> Any:
-    if "dim" in n.kwargs:
-        return n.kwargs["dim"]
-    if len(n.args) > 1 and not isinstance(n.args[1], Ref):
-        return n.args[1]
-    return None
-
-
-def _numel(shape: Any) -> int:
-    k = 1
-    for d in shape or ():
-        k *= d
-    return k
-
-
-def _is_number(expr: str) -> bool:
-    try:
-        _num(expr)
-        return True
-    except ValueError:
-        return False
-
-
-def _num(expr: str) -> float:
-    return float(expr.rstrip("f"))
 
 
 def lower(g: OpGraph) -> Program:

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import torch

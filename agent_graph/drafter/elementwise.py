@@ -1,0 +1,103 @@
+"""Lowering of elementwise ops (unary, binary, scalar forms, clamp/addcmul/lerp, comparisons and where)
+onto float vector statements: a mixin of ``lowering.Lowering`` (it uses its value helpers)."""
+from __future__ import annotations
+
+from agent_graph.drafter.analysis import OpNode, Ref
+from agent_graph.drafter.program import Val, is_number as _is_number, num as _num
+from agent_graph.drafter.vecops import S, Unsupported, V, binary, f, pow_const, scalar_binary, unary
+
+
+class ElementwiseLowering:
+    def _scalar_unary(self, op: str, a: Val, kw: dict) -> Val:
+        name = self.rs_name()
+        out = self.out(a)
+        out.append(f"Duplicate(SC1, {a.expr}, 8);")
+        tmps = iter(["SC2", "SC3", "SC4"])
+        out += unary(op, "SC0", "SC1", "8", kw, lambda: next(tmps))
+        out += ["PipeBarrier<PIPE_ALL>();", f"float {name} = SC0.GetValue(0);"]
+        return Val(a.kind if a.kind != "k" else "rs", name)
+
+    def _elementwise(self, op: str, args: list[Val], kw: dict) -> Val:
+        vecs = [a for a in args if a.kind in ("vec", "bvec")]
+        kinds = {a.kind for a in args}
+        if "gs" in kinds and (vecs or "rs" in kinds):
+            raise Unsupported(f"{op} mixes a whole-tensor reduction with per-element values (needs two passes)")
+        if "idx" in kinds:
+            raise Unsupported(f"{op} on integer indices is not covered by the templates")
+        if not vecs:
+            if len(args) == 1:
+                return self._scalar_unary(op, args[0], kw)
+            if op == "pow" and args[1].kind == "k":
+                return self._scalar_unary("square", args[0], kw) if args[1].expr == f(2.0) else self._pow_scalar(args)
+            kind = "gs" if "gs" in kinds else ("rs" if "rs" in kinds else "k")
+            if kind == "k":
+                kind = "rs"
+            name = self.rs_name()
+            self.out(Val(kind, "")).append(f"float {name} = {scalar_binary(op, args[0].expr, args[1].expr)};")
+            return Val(kind, name)
+        if "rs" in kinds and not self.row_mode:
+            raise Unsupported(f"{op} of per-row values in flat mode")
+        d = self.vec()
+        if len(args) == 1:
+            self.p.body += unary(op, d.expr, args[0].expr, self.n, kw, self.tmp)
+        elif op == "pow":
+            if args[1].kind != "k" or not _is_number(args[1].expr):
+                if args[0].kind == "k" and args[1].kind in ("vec", "bvec"):
+                    self.p.body += binary("pow", d.expr, S(args[0].expr), V(args[1].expr), self.n, self.tmp)
+                    return d
+                raise Unsupported("pow with a tensor or runtime exponent is not covered by the templates")
+            self.p.body += pow_const(d.expr, args[0].expr, _num(args[1].expr), self.n, self.tmp)
+        else:
+            ops = [V(a.expr) if a.kind in ("vec", "bvec") else S(a.expr) for a in args]
+            self.p.body += binary(op, d.expr, ops[0], ops[1], self.n, self.tmp)
+        return d
+
+    def _pow_scalar(self, args: list[Val]) -> Val:
+        name = self.rs_name()
+        self.out(args[0]).append(f"float {name} = powf({args[0].expr}, {args[1].expr});")
+        return Val(args[0].kind if args[0].kind != "k" else "rs", name)
+
+    def _lower_elementwise(self, node: OpNode) -> Val:
+        op, args, kw = node.op, node.args, dict(node.kwargs)
+        if op in ("add", "sub") and "alpha" in kw:
+            b = self._elementwise("mul", [self._arg(args[1]), self._arg(kw.pop("alpha"))], {})
+            return self._elementwise(op, [self._arg(args[0]), b], {})
+        if op == "clamp":
+            lo = args[1] if len(args) > 1 else kw.get("min")
+            hi = args[2] if len(args) > 2 else kw.get("max")
+            v = self._arg(args[0])
+            if lo is not None:
+                v = self._elementwise("maximum", [v, self._arg(lo)], {})
+            if hi is not None:
+                v = self._elementwise("minimum", [v, self._arg(hi)], {})
+            return v
+        if op in ("addcmul", "addcdiv"):
+            value = kw.get("value", 1.0)
+            t = self._elementwise("mul" if op == "addcmul" else "div", [self._arg(args[1]), self._arg(args[2])], {})
+            if value != 1.0:
+                t = self._elementwise("mul", [t, self._arg(value)], {})
+            return self._elementwise("add", [self._arg(args[0]), t], {})
+        if op == "lerp":
+            a, b = self._arg(args[0]), self._arg(args[1])
+            w = self._arg(args[2] if len(args) > 2 else kw["weight"])
+            d = self._elementwise("sub", [b, a], {})
+            return self._elementwise("add", [a, self._elementwise("mul", [w, d], {})], {})
+        if op == "pow" and "exponent" in kw:
+            args = [args[0], kw.pop("exponent")]
+        pos = [self._arg(a) for a in args if isinstance(a, (Ref, int, float)) and not isinstance(a, bool)]
+        extra = {k: v for k, v in kw.items()}
+        for k, name in (("negative_slope", 1), ("alpha", 1), ("min_val", 1), ("max_val", 2)):
+            if op in ("leaky_relu", "elu", "hardtanh") and len(args) > name and k not in extra:
+                if (op, k) in (("leaky_relu", "negative_slope"), ("elu", "alpha"), ("hardtanh", "min_val"), ("hardtanh", "max_val")):
+                    extra[k] = args[name]
+                    pos = pos[:1]
+        if op == "gelu" and len(args) > 1:
+            extra["approximate"] = args[1]
+        if op in ("softplus",) and len(args) > 1:
+            extra["beta"] = args[1]
+            pos = pos[:1]
+        arity = 1 if op not in ("add", "sub", "mul", "div", "pow", "maximum", "minimum") else 2
+        if len(pos) != arity:
+            raise Unsupported(f"{op} with {len(pos)} operands is not covered by the templates")
+        return self._elementwise(op, pos, extra)
+
