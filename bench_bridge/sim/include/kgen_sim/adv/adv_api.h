@@ -17,3 +17,4 @@
 #include "kgen_sim/adv/layernorm.h"        // LayerNorm ([B, S, H] and [A, R] forms; tiling structs in norm_types.h)
 #include "kgen_sim/adv/rmsnorm.h"          // RmsNorm
 #include "kgen_sim/adv/normalize.h"        // Normalize (LayerNorm with a given mean/variance)
+#include "kgen_sim/adv/reduce_adv.h"       // Sum, Mean, ReduceSum/ReduceMean/ReduceMax/ReduceMin<T, Pattern::Reduce::AR/RA>
