@@ -109,7 +109,8 @@ def _bench_project(tmp_path):
     (proj / "kgen-task.toml").write_text('name = "elt_add"\nreference = "reference.py"\nproject = "."\n\n'
                                          '[[cases]]\ninputs = [{ shape = [4096], dtype = "float32" }, '
                                          '{ shape = [4096], dtype = "float32" }]\n')
-    (proj / "reference.py").write_text("def reference(x, y):\n    return x + y\n")
+    (proj / "reference.py").write_text("import torch.nn as nn\n\n\nclass Model(nn.Module):\n"
+                                       "    def forward(self, x, y):\n        return x + y\n")
     return proj
 
 
@@ -217,6 +218,25 @@ def test_unknown_file_is_a_clear_error(client, tmp_path):
     r = client.command("kgen.benchmark", [f.as_uri()])
     assert r["status"] == "error" and "neither a kernel-launch program" in r["message"]
     assert client.command("kgen.generate", [{}])["status"] == "error"
+
+
+@pytest.mark.slow
+def test_benchmark_project_against_its_spec(client, tmp_path):
+    proj = _bench_project(tmp_path)
+    r = client.command("kgen.benchmark", [(proj / "op_kernel/elt_add.cpp").as_uri()], timeout=600)
+    assert r["status"] == "done" and r["target"] == {"kind": "project", "path": str(proj.resolve())}
+    rep = r["report"]
+    assert rep["correct"] and [c["status"] for c in rep["cases"]] == ["pass"]
+    assert open(r["png"], "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    # the report is left in the project, where the on-save diagnostics find it again
+    assert json.loads((proj / "report.json").read_text())["correct"] is True
+
+
+def test_project_without_a_task_is_a_clear_error(client, tmp_path):
+    proj = tmp_path / "elt_add"
+    shutil.copytree(ROOT / "tests/data/projects/elt_add", proj)
+    r = client.command("kgen.benchmark", [(proj / "op_kernel/elt_add.cpp").as_uri()])
+    assert r["status"] == "error" and "no task to bench the project against" in r["message"]
 
 
 @pytest.mark.slow
