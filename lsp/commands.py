@@ -238,7 +238,8 @@ async def generate(ls, args: list, token) -> dict:
     root = Path(_root(ls) or ".")
     output = Path(spec["output"]) if spec.get("output") else None
     if output is None and task:
-        output = root / "kgen-out" / Path(task).resolve().with_suffix("").name
+        t = Path(task).resolve()
+        output = root / "kgen-out" / (t.parent.name if t.name == "kgen-task.toml" else t.stem)
     model, agent = agent_settings(ls)
     if spec.get("offline"):
         model = dataclasses.replace(model, url=None)
