@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -188,12 +189,17 @@ class KgenChat(CommandHandlers, App):
 
     @on(Input.Changed, "#prompt")
     def _changed(self, event: Input.Changed) -> None:
-        hint = ""
+        hint: str | Text = ""
         if event.value.startswith("/") and " " not in event.value:
-            hint = "  ".join(f"/{c.name}" for c in cmds.COMMANDS if c.name.startswith(event.value[1:].lower()))
+            found = [c for c in cmds.COMMANDS if c.name.startswith(event.value[1:].lower())]
+            if 0 < len(found) <= 4:
+                hint = Text("\n").join(Text.assemble((f"/{c.name}", "bold"), f" {c.usage}  ", (c.summary, "dim"))
+                                        for c in found)
+            else:
+                hint = "  ".join(f"/{c.name}" for c in found)
         self.show_completions(hint)
 
-    def show_completions(self, hint: str) -> None:
+    def show_completions(self, hint: str | Text) -> None:
         w = self.query_one("#completions", Static)
         w.update(hint)
         w.set_class(bool(hint), "shown")
@@ -208,8 +214,8 @@ class KgenChat(CommandHandlers, App):
             prompt.value = best
             prompt.cursor_position = len(best)
         if len(options) > 1:
-            self.show_completions("  ".join(o.rstrip().rsplit(" ", 1)[-1] if " " in o.rstrip() else o
-                                            for o in options[:12]))
+            self.show_completions(Text("  ".join(o.rstrip().rsplit(" ", 1)[-1] if " " in o.rstrip() else o
+                                                 for o in options[:12])))
 
     # ---- jobs ------------------------------------------------------------------------------
     def start_job(self, label: str, kind: str, target: str, work: Callable[[Callable[[Event], None], threading.Event], object]) -> None:

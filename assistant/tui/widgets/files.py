@@ -42,8 +42,7 @@ class FilesPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield OptionList(id="file-list")
         with VerticalScroll(id="file-scroll"):
-            yield Static(Text("No files yet: /generate writes the op project here; /open PATH shows a file.",
-                              style="dim"), id="file-view")
+            yield Static(Text("No files yet: /generate or /open PATH.", style="dim"), id="file-view")
 
     def show_files(self, files: dict[str, str], caption: str = "", select: str | None = None) -> None:
         self.files = dict(files)
