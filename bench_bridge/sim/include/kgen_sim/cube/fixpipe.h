@@ -99,9 +99,10 @@ inline void check_quant(QuantMode_t q) {
             ok = std::is_same_v<S, int32_t> && (std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>); want = "int32_t -> int8_t/uint8_t"; break;
         default: fail("fixpipe-quant-mismatch", "Fixpipe: unknown quantPre %d", int(q));
     }
+    static const char* names[] = {"NoQuant", "F322F16", "F322BF16", "DEQF16", "VDEQF16", "QF322B8_PRE", "VQF322B8_PRE", "REQ8", "VREQ8"};
     if (!ok)
-        fail("fixpipe-quant-mismatch", "Fixpipe: quantPre %d needs %s; this call converts a %zu-byte source to a %zu-byte destination",
-             int(q), want, sizeof(S), sizeof(D));
+        fail("fixpipe-quant-mismatch", "Fixpipe: quantPre %s needs %s; this call converts a %zu-byte source to a %zu-byte destination",
+             names[int(q)], want, sizeof(S), sizeof(D));
 }
 
 /// One converted element: quantPre, then ReLU.
