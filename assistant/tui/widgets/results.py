@@ -15,6 +15,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
+from assistant.tui.widgets.picture import half_blocks, supports_pictures
+
 COLUMNS = ("case", "result", "time us", "speedup", "bound", "shape", "dtype", "max abs err")
 PIPE_ORDER = ("MTE2", "V", "MTE3", "S", "MTE1", "M", "FIX")
 BAR = 24
@@ -109,6 +111,11 @@ def case_detail(report: dict, case: dict | None) -> Group | Text:
     png = timeline_png(report, case)
     if png:
         parts.append(Text(f"timeline picture: {png}" + ("" if os.path.exists(png) else " (missing)"), style="dim"))
+        if os.path.exists(png) and supports_pictures():
+            try:
+                parts.append(half_blocks(png, 56))
+            except OSError:
+                pass      # not a picture Pillow can read: the path above is enough
     return Group(*parts)
 
 
