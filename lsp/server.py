@@ -1,8 +1,11 @@
 """The language server: thin pygls handlers over the pure functions of lsp.parse / lsp.checks /
-lsp.hover / lsp.completion / lsp.actions.
+lsp.hover / lsp.completion / lsp.actions / lsp.definition, the on-save emulator builds (lsp.onsave)
+and the commands (lsp.commands).
 
-Diagnostics are published at once on open and save and debounced on change. Every handler catches its
-own exceptions: a malformed document or a bug in a check yields no result, never a dead server.
+Diagnostics are published at once on open and save and debounced on change; the emulator build of a
+saved file runs in a child process and adds its findings (source kgen-sim) when it is done. Every
+handler catches its own exceptions: a malformed document or a bug in a check yields no result, never
+a dead server.
 """
 from __future__ import annotations
 
@@ -317,12 +320,7 @@ def on_definition(ls: KgenServer, params: T.DefinitionParams) -> T.Location | No
         return None
 
 
-def uri_path(uri: str) -> Path | None:
-    """The file system path of a file: URI (None for other schemes)."""
-    from urllib.parse import unquote, urlparse
-
-    u = urlparse(uri)
-    return Path(unquote(u.path)) if u.scheme == "file" else None
+uri_path = onsave.path_of    # the file system path of a file: URI (None for other schemes)
 
 
 def main() -> int:

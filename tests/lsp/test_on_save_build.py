@@ -178,3 +178,20 @@ def test_shutdown_kills_a_running_build(tmp_path):
         assert builds() == []
     finally:
         c.close()
+
+
+def test_build_on_save_can_be_turned_off(client, tmp_path):
+    c = client
+    c.notify("workspace/didChangeConfiguration", {"settings": {"kgen": {"buildOnSave": False}}})
+    f = tmp_path / "add.asc"
+    text = ADD.replace("AscendC::Add(z, x, y, TILE);", "AscendC::Add(z, x, y_off, TILE);")
+    c.open(f.as_uri(), text)
+    c.notifications.clear()
+    _save(c, f, text)
+    c.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == f.as_uri())   # the checks
+    with pytest.raises(TimeoutError):
+        _sim(c, f.as_uri(), lambda ds: len(ds) > 0, timeout=8)
+    # on request it still builds
+    res = c.request("workspace/executeCommand", {"command": "kgen.buildDiagnostics", "arguments": [f.as_uri()]},
+                    timeout=120)
+    assert any("y_off" in x["message"] for x in res)
