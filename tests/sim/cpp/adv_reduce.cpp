@@ -24,6 +24,8 @@ struct Ub {
 template <typename T>
 __global__ __aicore__ void summean_kernel(GM_ADDR x, GM_ADDR y, uint32_t outter, uint32_t inner, uint32_t n, int op,
                                           uint32_t tmpBytes) {
+    // the official examples' assertion form: a braced action with commas (compiled away here)
+    ASCENDC_ASSERT(outter != 0, { KERNEL_LOG(KERNEL_ERROR, "outter %u, n %u", outter, n); });
     TPipe pipe;
     Ub<T> X(pipe, x, outter * inner), Y(pipe, y, outter);
     TBuf<TPosition::VECCALC> tb;

@@ -28,6 +28,20 @@
 #include "kgen_sim/vec_engine.h"
 #include "kgen_sim/vec_forms.h"
 
+// ASCENDC_ASSERT(cond, {action}): the assertion CANN's high-level library and its official examples
+// use (the action is a braced block that may contain commas, hence the variadic form). Like ASSERT it
+// is compiled away in a normal kernel build and checked with -DASCENDC_DEBUG / -DKGEN_ASSERT.
+#ifndef ASCENDC_ASSERT
+#if defined(ASCENDC_DEBUG) || defined(KGEN_ASSERT)
+#define ASCENDC_ASSERT(cond, ...)                                                             \
+    do {                                                                                      \
+        if (!(cond)) kgen::fail("assert-failed", "ASCENDC_ASSERT(%s) failed", #cond);         \
+    } while (0)
+#else
+#define ASCENDC_ASSERT(cond, ...) do { } while (0)
+#endif
+#endif
+
 namespace kgen {
 namespace adv {
 
