@@ -66,11 +66,12 @@ def _settings_record(model: ModelSettings, agent: AgentSettings) -> dict:
 def start_run(request, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
               cancel: threading.Event | None, run_id: str | None):
     label = request.task or request.words or ""
-    name = _task_name(request.task) if request.task else "words"
+    name = _task_name(request.task) if request.task else "-".join((request.words or "request").split()[:4])
     run_id = run_id or new_run_id(name)
     task = str(Path(request.task).resolve()) if request.task else ""
     output = Path(request.output) if request.output else Path("kgen-out") / name
     state = {"run_id": run_id, "mode": "model" if model.configured else "offline", "task": task,
+             "words": request.words or "",
              "output": str(output.resolve()), "status": "running", "candidates": [], "docs": []}
     return _begin(run_id, label, state, {"task": task, "words": request.words, "output": state["output"]},
                   model, agent, on_event, cancel)

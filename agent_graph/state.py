@@ -65,7 +65,8 @@ class GraphState(TypedDict, total=False):
     run_id: str
     run_dir: str
     mode: str                # "offline" (the drafter) | "model" | "fix" (an existing project)
-    task: str                # task path as given
+    task: str                # task path as given (for words: the spec the model wrote)
+    words: str               # the request in words, when no task path was given
     fix_project: str         # mode "fix": the project being repaired
     output: str              # where the final project goes
     spec: TaskSpecRef

@@ -22,13 +22,13 @@ def to_chat(history: list[dict]):
     return [ChatMessage(role=m["role"], content=m["content"]) for m in history]
 
 
-def ask(ctx: Ctx, messages, round_no: int, sample: int, node: str) -> tuple[str, list[dict]]:
+def ask(ctx: Ctx, messages, round_no: int, sample: int, node: str, prefix: str = "") -> tuple[str, list[dict]]:
     """The model's reply text and the new history (messages + the reply). ModelError propagates (the
     run ends with status "error"); a cancel raises Cancelled."""
     from agent_graph.llm.client import ModelError
 
     plain = to_plain(messages)
-    ctx.folder.save_json(round_no, sample, "prompt.json", plain)
+    ctx.folder.save_json(round_no, sample, f"{prefix}prompt.json", plain)
     ctx.check_cancel()
     try:
         reply = ctx.client().complete(to_chat(plain), on_token=lambda t: ctx.emit(Token(t, node)), cancel=ctx.cancel)
@@ -36,7 +36,7 @@ def ask(ctx: Ctx, messages, round_no: int, sample: int, node: str) -> tuple[str,
         if getattr(e, "kind", "") == "cancelled" or ctx.cancel.is_set():
             raise Cancelled("cancelled") from e
         raise
-    ctx.folder.save_text(round_no, sample, "reply.md", reply.text)
+    ctx.folder.save_text(round_no, sample, f"{prefix}reply.md", reply.text)
     return reply.text, plain + [{"role": "assistant", "content": reply.text}]
 
 

@@ -1,8 +1,8 @@
 """understand: the request -> a TaskSpec reference (name, format, op type, shape cases).
 
 A task path is read with bench_bridge.tasks.load_task (NPUKernelBench dir, KernelBench .py, kgen spec).
-A request in words alone needs a model to write the reference and the cases; without one, or until
-that flow exists, the run ends with a clear message."""
+A request in words alone needs a model: it writes the reference and the cases as a kgen spec in the
+run folder (nodes/spec_writer.py); without a model the run ends with a clear message."""
 from __future__ import annotations
 
 from agent_graph.nodes.context import Ctx
@@ -15,10 +15,15 @@ def understand(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     from bench_bridge.tasks import TaskError
 
     path = state.get("task") or ""
+    update: dict = {}
     if not path:
-        msg = ("a request in words needs a model to write the PyTorch reference and the shape cases (--llm URL)"
-               if ctx.offline else "requests in words are not supported yet: write a kgen spec (see docs/agent.md)")
-        return {"status": "error", "message": msg}, "no task"
+        if ctx.offline or not state.get("words"):
+            msg = "a request in words needs a model to write the PyTorch reference and the shape cases (--llm URL)"
+            return {"status": "error", "message": msg}, "no task"
+        from agent_graph.nodes.spec_writer import write_task
+
+        path = write_task(ctx, state["words"])
+        update["task"] = path
     try:
         task = ctx.task(path)
     except TaskError as e:
@@ -31,4 +36,4 @@ def understand(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     spec = TaskSpecRef(path=path, name=task.name, format=task.format, op_type=op_type, op_name=snake_case(op_type),
                        cases=len(task.cases), case_ids=[c.id for c in task.cases],
                        description=(task.description or "").strip())
-    return {"spec": spec}, f"{task.name} ({task.format}, {len(task.cases)} case(s))"
+    return {**update, "spec": spec}, f"{task.name} ({task.format}, {len(task.cases)} case(s))"

@@ -154,3 +154,43 @@ def test_repair_project_fixes_an_existing_project_in_place(tmp_path):
     assert len(requests) == 1 and "tail" in user_text(requests[0])     # no draft: the first turn is the repair
     assert (proj / HOST).read_text() == sk.GOOD[HOST]                   # written back
     assert [(e.round, e.reason) for e in events if e.kind == "files_written"] == [(0, "draft"), (1, "correctness repair")]
+
+
+SPEC_REPLY = """I will write the task.
+
+```python reference.py
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x, y):
+        return x + y
+```
+
+```toml kgen-task.toml
+name = "add"
+reference = "reference.py"
+description = "z = x + y"
+[[cases]]
+id = "odd"
+inputs = [{ shape = [3, 37], dtype = "float32" }, { shape = [3, 37], dtype = "float32" }]
+```
+"""
+
+
+@pytest.mark.slow
+def test_request_in_words_the_model_writes_the_task_then_the_kernel(tmp_path):
+    with ScriptedOpenAI(["Let me think.", SPEC_REPLY, sk.reply(sk.GOOD)]) as srv:
+        model, agent = settings(tmp_path, srv.url)
+        events = []
+        out = api.run(api.Request(words="add two float tensors", output=tmp_path / "o"), model, agent,
+                      on_event=events.append)
+        requests = list(srv.requests)
+    assert out.status == "verified", out.message
+    assert "add two float tensors" in user_text(requests[0])
+    assert "no ```python reference.py and ```toml kgen-task.toml block found" in user_text(requests[1])
+    run_dir = next(e for e in events if e.kind == "run_started").run_dir
+    spec = __import__("pathlib").Path(run_dir) / "task" / "kgen-task.toml"
+    assert spec.is_file() and any(e.kind == "note" and str(spec) in e.text for e in events)
+    assert [c["case_id"] for c in out.report["cases"]] == ["odd"] and out.report["correct"]
