@@ -5,6 +5,8 @@ A request in words alone needs a model: it writes the reference and the cases as
 run folder (nodes/spec_writer.py); without a model the run ends with a clear message."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from agent_graph.nodes.context import Ctx
 from agent_graph.state import GraphState, TaskSpecRef
 
@@ -16,6 +18,9 @@ def understand(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
 
     path = state.get("task") or ""
     update: dict = {}
+    if not path and state.get("mode") == "fix":
+        return {"status": "error", "message": f"{state.get('fix_project')}: no task to verify it against: pass the task "
+                                              "(or put a kgen-task.toml in the project)"}, "no task"
     if not path:
         if ctx.offline or not state.get("words"):
             msg = "a request in words needs a model to write the PyTorch reference and the shape cases (--llm URL)"
@@ -30,7 +35,7 @@ def understand(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
         return {"status": "error", "message": str(e)}, "cannot read the task"
     op_type = op_type_for(task.name)
     if state.get("mode") == "fix":
-        op = describe_project(__import__("pathlib").Path(state["fix_project"]))
+        op = describe_project(Path(state["fix_project"]))
         if op.op_type:
             op_type = op.op_type
     spec = TaskSpecRef(path=path, name=task.name, format=task.format, op_type=op_type, op_name=snake_case(op_type),

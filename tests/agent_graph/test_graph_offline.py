@@ -119,3 +119,12 @@ def test_repair_project_offline_verifies_an_existing_project_without_touching_it
     out = api.repair_project(proj, None, model, agent)
     assert out.status == "verified", out.message
     assert {p: p.read_text() for p in proj.rglob("*.cpp")} == before
+
+
+def test_repair_project_without_a_task_says_so(tmp_path):
+    proj = tmp_path / "p"
+    (proj / "op_host").mkdir(parents=True)
+    (proj / "op_kernel").mkdir()
+    model, agent = settings(tmp_path, None)
+    out = api.repair_project(proj, None, model, agent)
+    assert out.status == "error" and "no task to verify it against" in out.message
