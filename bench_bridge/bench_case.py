@@ -62,16 +62,17 @@ class CaseRunner:
         for a in args:
             if a["kind"] == "input":
                 a = e["inputs"][a["index"]]
-            if a["kind"] == "tensor":
-                tensors.append(_load_tensor(a, cdir))
+            if a["kind"] in ("tensor", "list"):
+                tensors.append(_load_arg(a, cdir))
             elif a["kind"] == "scalar":
                 scalars.append(a["value"])
         return tensors, scalars
 
     def run_case(self, e: dict) -> CaseReport:
         t0 = time.monotonic()
-        shapes = [m.get("shape", []) for m in e.get("inputs", []) if m.get("kind") == "tensor"]
-        dtypes = [m.get("dtype", "") for m in e.get("inputs", []) if m.get("kind") == "tensor"]
+        metas = [m for a in e.get("inputs", []) for m in (a.get("items", []) if a.get("kind") == "list" else [a])]
+        shapes = [m.get("shape", []) for m in metas if m.get("kind") == "tensor"]
+        dtypes = [m.get("dtype", "") for m in metas if m.get("kind") == "tensor"]
         rep = CaseReport(case_id=e["id"], params=e.get("params", {}), input_shapes=shapes, dtypes=dtypes, status="error",
                          checker="custom" if self.custom else "npukernelbench")
         if e.get("status") != "ok":
@@ -91,6 +92,10 @@ class CaseRunner:
             return rep
         inputs = tensors[:n_in]
         attrs = {a.name: v for a, v in zip(self.op.attrs, scalars)}
+        lists = self._list_mismatch(inputs)
+        if lists:
+            rep.message = lists
+            return rep
         combo = self.op.match_combo([_dtype_name(t) for t in inputs])
         if combo is None:
             combo, inputs = self._match_with_float64_narrowing(inputs)
@@ -107,7 +112,13 @@ class CaseRunner:
                 rep.message = f"the reference returns {len(refs)} output(s) but {self.op.op_type} declares {len(self.op.outputs)}"
                 return rep
             combo_types = self.op.combo(combo)
-            outputs_spec = [(tuple(r["shape"]), combo_types[p.name]) for r, p in zip(refs, self.op.outputs)]
+            groups = _output_groups(self.op.outputs, e.get("ref_groups") or [0] * len(refs))
+            if groups is None:
+                rep.message = (f"cannot match the reference's {len(refs)} output tensor(s) to the outputs of {self.op.op_type} "
+                               f"({', '.join(p.name + (' (list)' if p.param_type == 'dynamic' else '') for p in self.op.outputs)})")
+                return rep
+            outputs_spec = [[(tuple(refs[j]["shape"]), combo_types[p.name]) for j in idx] if p.param_type == "dynamic"
+                            else (tuple(refs[idx[0]]["shape"]), combo_types[p.name]) for p, idx in zip(self.op.outputs, groups)]
         build = self._build(combo)
         if build is None:
             rep.message = self.build_message
@@ -126,12 +137,19 @@ class CaseRunner:
                 rep.message = "the op has no outputs and its first input could not be read back after the kernel"
                 return rep
             first = pr.inputs_after[0]
-            outs, names = [first], [self.op.inputs[0].name]
-            out_dtypes = ["float32" if _dtype_name(inputs[0]) == "bfloat16" else _dtype_name(inputs[0])]
+            dt = "float32" if _dtype_name(inputs[0]) == "bfloat16" else _dtype_name(inputs[0])
+            if isinstance(first, list):
+                outs, names, out_dtypes = first, [f"{self.op.inputs[0].name}[{j}]" for j in range(len(first))], [dt] * len(first)
+            else:
+                outs, names, out_dtypes = [first], [self.op.inputs[0].name], [dt]
         else:
-            outs = pr.outputs
-            names = [p.name for p in self.op.outputs]
-            out_dtypes = ["float32" if t == "DT_BF16" else tensorio.canonical(_short(t)) for _, t in outputs_spec]
+            outs, names, out_dtypes = [], [], []
+            for p, o, spec in zip(self.op.outputs, pr.outputs, outputs_spec):
+                items = list(zip(o, spec)) if isinstance(o, list) else [(o, spec)]
+                for j, (arr, (_, t)) in enumerate(items):
+                    outs.append(arr)
+                    names.append(f"{p.name}[{j}]" if isinstance(o, list) else p.name)
+                    out_dtypes.append("float32" if t == "DT_BF16" else tensorio.canonical(_short(t)))
         rep.outputs = compare_outputs(names, refs, outs, out_dtypes, cdir)
         if self.custom:
             verdict = custom_check(self.work, e, outs, out_dtypes, self.timeout)
@@ -150,6 +168,19 @@ class CaseRunner:
             rep.performance = _performance(pr.run.trace_file, e.get("eager"))
         return rep
 
+    def _list_mismatch(self, inputs: list[Any]) -> str:
+        """'' when every tensor list goes to a DYNAMIC input (a lone tensor there becomes a list of one,
+        in place); otherwise why the call does not fit the OpDef."""
+        for k, (p, t) in enumerate(zip(self.op.inputs, inputs)):
+            if p.param_type == "dynamic" and not isinstance(t, list):
+                inputs[k] = [t]
+            elif p.param_type != "dynamic" and isinstance(t, list):
+                return (f"the reference passes a list of {len(t)} tensor(s) where {self.op.op_type} declares input "
+                        f"'{p.name}' as a single tensor (a tensor list needs .ParamType(DYNAMIC))")
+            elif isinstance(t, list) and len({_dtype_name(x) for x in t}) > 1:
+                return f"the tensors of list input '{p.name}' have different dtypes ({', '.join(sorted({_dtype_name(x) for x in t}))})"
+        return ""
+
     def _scalars_as_inputs(self, e: dict, cdir: Path, n_in: int) -> tuple[list[Any], list[Any]]:
         """The OpDef declares more tensor inputs than the reference passes tensors (e.g. Fill(dims, value)
         with dims a Python list): walking the call in order, a number or list becomes the next input
@@ -159,14 +190,14 @@ class CaseRunner:
 
         args = e["call"]["args"] if "call" in e else list(e["inputs"]) + list(e.get("init", []))
         args = [e["inputs"][a["index"]] if a["kind"] == "input" else a for a in args]
-        args = [a for a in args if a["kind"] in ("tensor", "scalar")]
-        tensors_left = sum(a["kind"] == "tensor" for a in args)
+        args = [a for a in args if a["kind"] in ("tensor", "list", "scalar")]
+        tensors_left = sum(a["kind"] != "scalar" for a in args)
         slots: list[Any] = []  # per input: a loaded tensor, or ("scalar", value)
         scalars: list[Any] = []
         for a in args:
-            if a["kind"] == "tensor":
+            if a["kind"] != "scalar":
                 tensors_left -= 1
-                slots.append(_load_tensor(a, cdir)) if len(slots) < n_in else None
+                slots.append(_load_arg(a, cdir)) if len(slots) < n_in else None
             elif len(slots) + tensors_left < n_in:
                 slots.append(("scalar", a["value"]))
             else:
@@ -200,7 +231,8 @@ class CaseRunner:
             ok = all(n == from_any(w).short or (n == "float64" and from_any(w).short in ("float16", "float32", "bfloat16"))
                      for n, w in zip(names, want))
             if ok:
-                cast = [_narrow(t, from_any(w).short) if n == "float64" else t for t, n, w in zip(inputs, names, want)]
+                cast = [([_narrow(x, from_any(w).short) for x in t] if isinstance(t, list) else _narrow(t, from_any(w).short))
+                        if n == "float64" else t for t, n, w in zip(inputs, names, want)]
                 return k, cast
         return None, inputs
 
@@ -241,6 +273,8 @@ def _short(ge_name: str) -> str:
 
 
 def _dtype_name(t: Any) -> str:
+    if isinstance(t, list):  # a tensor list: its (common) dtype
+        return _dtype_name(t[0]) if t else ""
     if hasattr(t, "detach"):
         return str(t.dtype).replace("torch.", "")
     return str(t.dtype)
@@ -258,3 +292,37 @@ def _as_numpy(t: Any) -> np.ndarray:
 
 def _load_tensor(meta: dict, cdir: Path) -> Any:
     return tensorio.load_for_op(cdir / meta["file"], meta["dtype"])
+
+
+def _load_arg(meta: dict, cdir: Path) -> Any:
+    """A tensor argument, or a Python list of them for a tensor list."""
+    if meta["kind"] == "list":
+        return [_load_tensor(m, cdir) for m in meta["items"]]
+    return _load_tensor(meta, cdir)
+
+
+def _output_groups(outputs: list, ref_groups: list[int]) -> list[list[int]] | None:
+    """Which flat reference tensors each OpDef output takes (a DYNAMIC output may take several).
+
+    ``ref_groups`` is the nesting of the reference's result (per top-level item: a list length, or 0).
+    When the items match the outputs one to one they pair up; otherwise a single DYNAMIC output takes
+    every tensor the other outputs (before and after it) leave; without DYNAMIC outputs the outputs
+    take the first tensors in order. None when the result cannot fill the outputs."""
+    items, k = [], 0
+    for g in ref_groups:
+        items.append(list(range(k, k + g)) if g else [k])
+        k += g or 1
+    flat = list(range(k))
+    dyn = [i for i, p in enumerate(outputs) if p.param_type == "dynamic"]
+    if len(items) == len(outputs) and all(len(it) == 1 or outputs[i].param_type == "dynamic" for i, it in enumerate(items)):
+        return items
+    if not dyn:
+        return [[j] for j in flat[:len(outputs)]] if len(flat) >= len(outputs) else None
+    if len(dyn) == 1:
+        d = dyn[0]
+        after = len(outputs) - d - 1
+        middle = flat[d:len(flat) - after]
+        if not middle:
+            return None
+        return [[j] for j in flat[:d]] + [middle] + [[j] for j in flat[len(flat) - after:]]
+    return None

@@ -65,6 +65,9 @@ def _encode(v: Any, out: Path, stem: str) -> dict:
         return {"kind": "scalar", "value": v}
     if isinstance(v, (list, tuple)) and all(isinstance(x, (bool, int, float)) for x in v):
         return {"kind": "scalar", "value": list(v)}
+    if isinstance(v, (list, tuple)) and v and all(isinstance(x, torch.Tensor) for x in v):
+        # a tensor list (an op's DYNAMIC parameter): one file per tensor
+        return {"kind": "list", "items": [_save_tensor(x, out / f"{stem}_{j}.npy") for j, x in enumerate(v)]}
     if isinstance(v, np.ndarray):
         return _save_tensor(torch.from_numpy(v), out / f"{stem}.npy")
     return {"kind": "other", "repr": repr(v)[:200]}
@@ -168,7 +171,17 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             with torch.no_grad():
                 ref = model(*copy.deepcopy(inputs))
             entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
-            entry["refs"] = [_encode(v, cdir, f"ref_{k}") for k, v in enumerate(_as_list(ref))]
+            # refs are flat (one tensor each); ref_groups keeps the nesting of the reference's result:
+            # per top-level item, the length of a tensor list, or 0 for a single tensor
+            entry["refs"], entry["ref_groups"] = [], []
+            for k, v in enumerate(_as_list(ref)):
+                enc = _encode(v, cdir, f"ref_{k}")
+                if enc["kind"] == "list":
+                    entry["refs"].extend(enc["items"])
+                    entry["ref_groups"].append(len(enc["items"]))
+                else:
+                    entry["refs"].append(enc)
+                    entry["ref_groups"].append(0)
             if profile:
                 entry["eager"] = _eager_ops(model, inputs)
             call = _record_call(mod, init, inputs)
@@ -196,6 +209,18 @@ def _load_tensor(meta: dict, cdir: Path) -> torch.Tensor:
     return t if isinstance(t, torch.Tensor) else torch.from_numpy(t.copy())
 
 
+def _regroup(flat: list, groups: list[int]) -> list:
+    out, k = [], 0
+    for g in groups:
+        if g:
+            out.append(list(flat[k:k + g]))
+            k += g
+        else:
+            out.append(flat[k] if k < len(flat) else None)
+            k += 1
+    return out
+
+
 def check(task: Task, out: Path, index: int) -> dict:
     stubs.install()
     _benchmark_roots_on_path(task)
@@ -205,6 +230,9 @@ def check(task: Task, out: Path, index: int) -> dict:
     cdir = out / entry["dir"]
     refs = [_load_tensor(m, cdir) for m in entry["refs"]]
     kouts = [_load_tensor(m, cdir) for m in json.loads((cdir / "kout.json").read_text())]
+    groups = entry.get("ref_groups", [])
+    if any(groups):  # the reference returned tensor lists inside its result: give the checker the same nesting
+        refs, kouts = _regroup(refs, groups), _regroup(kouts, groups)
     ref = refs if entry["ref_structure"] == "tuple" else refs[0]
     got = kouts if entry["ref_structure"] == "tuple" else kouts[0]
     acc, abs_diff, rel_diff = prep.custom_check_precision(Row(entry["params"]), ref, got)
