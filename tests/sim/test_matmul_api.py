@@ -319,3 +319,21 @@ def test_cube_only_program_runs_on_cube_cores(cube_prog):
     who = res.out("who", np.int32).reshape(-1, 2)
     np.testing.assert_array_equal(who[:used], [[1, used]] * used)  # g_coreType AIC, GetBlockNum = numBlocks
     assert (who[used:] == -1).all()
+
+
+# ---- batch matmul ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ba,bb,shared", [(3, 3, 0), (3, 3, 1), (4, 2, 0), (1, 3, 1)])
+def test_iterate_batch_normal_layout(prog, ba, bb, shared):
+    M, N, K = 20, 33, 24
+    rng = np.random.default_rng(ba * 10 + bb + shared)
+    a = rng.integers(-3, 4, size=(ba, M, K)).astype(np.float16)
+    b = rng.integers(-3, 4, size=(bb, K, N)).astype(np.float16)
+    n = max(ba, bb)
+    bias = rng.integers(-5, 6, size=(1 if shared else n, N)).astype(np.float32)
+    res = prog.run("mm_batch", a=a, b=b, bias=bias, M=M, N=N, K=K, batchA=ba, batchB=bb, sharedBias=shared)
+    # the smaller batch is broadcast: consecutive batches of the larger one share a matrix
+    want = np.stack([a[i // (n // ba)].astype(np.float32) @ b[i // (n // bb)].astype(np.float32) + bias[0 if shared else i]
+                     for i in range(n)])
+    np.testing.assert_array_equal(res.out("c", np.float32).reshape(n, M, N), want)
+    assert res.out("batchnum", np.int32)[0] == n

@@ -310,4 +310,47 @@ KT_CASE(mm_ub) {
     kt::save("c", dc.host());
 }
 
+// ---- batch matmul (IterateBatch, NORMAL layout) ------------------------------------------------------------
+constexpr MatmulConfig CFG_SHARED_BIAS = GetMMConfig<MatmulConfigMode::CONFIG_NORM>(MatmulBatchParams{false, BatchMode::BATCH_LESS_THAN_L1, false});
+template <const MatmulConfig& CFG>
+__global__ __aicore__ void batch_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, TCubeTiling t, uint32_t batchA, uint32_t batchB) {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>,
+           MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>,
+           MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::NORMAL>, MatmulType<TPosition::GM, CubeFormat::ND, float>, CFG> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> biasg, cg;
+    ag.SetGlobalBuffer((__gm__ half*)a);
+    bg.SetGlobalBuffer((__gm__ half*)b);
+    biasg.SetGlobalBuffer((__gm__ float*)bias);
+    cg.SetGlobalBuffer((__gm__ float*)c);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg);
+    mm.SetBias(biasg);
+    mm.IterateBatch(cg, batchA, batchB, false);
+    mm.End();
+}
+KT_CASE(mm_batch) {
+    int32_t M = (int32_t)kt::param("M"), N = (int32_t)kt::param("N"), K = (int32_t)kt::param("K");
+    uint32_t ba = (uint32_t)kt::param("batchA"), bb = (uint32_t)kt::param("batchB");
+    matmul_tiling::BatchMatmulTiling api;
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT);
+    api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT);
+    api.SetBatchInfoForNormal((int32_t)ba, (int32_t)bb, M, N, K);
+    api.EnableBias(true);
+    api.SetFixSplit(16, 16, -1);
+    TCubeTiling t;
+    if (api.GetTiling(t) != 0) std::exit(4);
+    kt::Dev<half> da(kt::load<half>("a")), db(kt::load<half>("b"));
+    kt::Dev<float> dbias(kt::load<float>("bias"));
+    kt::Dev<float> dc(std::vector<float>(size_t(std::max(ba, bb)) * M * N, 0.0f));
+    if (kt::param("sharedBias")) batch_kernel<CFG_SHARED_BIAS><<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dbias.gm(), dc.gm(), t, ba, bb);
+    else batch_kernel<CFG_NORM><<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dbias.gm(), dc.gm(), t, ba, bb);
+    kt::save("c", dc.host());
+    kt::save("batchnum", std::vector<int32_t>{t.BatchNum});
+}
+
 KT_MAIN()

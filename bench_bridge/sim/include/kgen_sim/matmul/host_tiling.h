@@ -9,7 +9,9 @@
 //    SetFixSplit(baseM, baseN, baseK) fixes the base block (-1: chosen); SetTraverse(FIRSTM|FIRSTN)
 //    the iteration order; SetDim(n) the cores a MultiCoreMatmulTiling may split M and N over;
 //    SetSingleShape fixes the single-core shape; SetMatmulConfigParams(MatmulConfigParams) sets the
-//    kernel template, schedule and traversal (the traversal sets iterateOrder).
+//    kernel template, schedule and traversal (the traversal sets iterateOrder). BatchMatmulTiling /
+//    SetBatchInfoForNormal(batchA, batchB, m, n, k) / SetBatchNum(n) describe a batch matmul: the tiling
+//    of one batch, BatchNum = the larger batch count; SetA/B/CLayout record the layout axes.
 //  * GetTiling(optiling::TCubeTiling& or TCubeTiling&) returns 0, or -1 when no valid tiling exists
 //    (the reason is reported as a `matmul-tiling` warning at the caller's line; the tiling is then all
 //    zero, and a kernel that uses it anyway gets `matmul-bad-tiling`). The values follow the rule in
@@ -18,7 +20,7 @@
 //
 // @api MatmulApiTiling MultiCoreMatmulTiling GetTiling SetAType SetBType SetCType SetBiasType SetShape
 // @api SetOrgShape EnableBias SetBufferSpace SetFixSplit SetTraverse SetDim SetSingleShape MatrixTraverse
-// @api SetMatmulConfigParams MatmulConfigParams
+// @api SetMatmulConfigParams MatmulConfigParams BatchMatmulTiling SetBatchInfoForNormal SetBatchNum SetALayout SetBLayout SetCLayout
 #pragma once
 #include <cstdint>
 #include <iostream>  // CANN's tiling headers bring in iostream; host tiling code uses std::cout
@@ -117,6 +119,19 @@ public:
         return 0;
     }
     int32_t SetTraverse(MatrixTraverse traverse) { p_.first_n = traverse == MatrixTraverse::FIRSTN; return 0; }
+    /// Batch matmul, NORMAL layout: batchA x [m, k] times batchB x [k, n] (BatchNum = the larger).
+    int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
+        SetShape(m, n, k);
+        SetOrgShape(m, n, k);
+        batch_ = batchA > batchB ? batchA : batchB;
+        return 0;
+    }
+    int32_t SetBatchNum(int32_t batch) { batch_ = batch; return 0; }
+    /// Layout axes of BSNGD/SBNGD/BNGS1S2 batch matmuls (recorded in the tiling; those layouts are
+    /// not computed by the emulator's Matmul).
+    int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { a_lay_ = {b, s, n, g, d}; return 0; }
+    int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { b_lay_ = {b, s, n, g, d}; return 0; }
+    int32_t SetCLayout(int32_t b, int32_t s1, int32_t n, int32_t g, int32_t s2) { c_lay_ = {b, s1, n, g, s2}; return 0; }
     int32_t SetMadType(MatrixMadType) { return 0; }
     int32_t SetDoubleBuffer(bool, bool, bool, bool, bool = true, bool = true) { return 0; }
     int32_t SetAlignSplit(int32_t, int32_t, int32_t) { return 0; }
@@ -153,6 +168,13 @@ protected:
             copy(t, out);
             return -1;
         }
+        t.BatchNum = batch_;
+        t.ALayoutInfoB = a_lay_.v[0]; t.ALayoutInfoS = a_lay_.v[1]; t.ALayoutInfoN = a_lay_.v[2]; t.ALayoutInfoG = a_lay_.v[3];
+        t.ALayoutInfoD = a_lay_.v[4];
+        t.BLayoutInfoB = b_lay_.v[0]; t.BLayoutInfoS = b_lay_.v[1]; t.BLayoutInfoN = b_lay_.v[2]; t.BLayoutInfoG = b_lay_.v[3];
+        t.BLayoutInfoD = b_lay_.v[4];
+        t.CLayoutInfoB = c_lay_.v[0]; t.CLayoutInfoS1 = c_lay_.v[1]; t.CLayoutInfoN = c_lay_.v[2]; t.CLayoutInfoG = c_lay_.v[3];
+        t.CLayoutInfoS2 = c_lay_.v[4];
         last_ = t;
         copy(t, out);
         return 0;
@@ -166,6 +188,9 @@ protected:
     kgen::mm::TilingProblem p_;
     ::TCubeTiling last_{};
     bool a_trans_ = false, b_trans_ = false;
+    int32_t batch_ = 0;
+    struct Layout { int32_t v[5] = {0, 0, 0, 0, 0}; };
+    Layout a_lay_, b_lay_, c_lay_;
 };
 
 /// Single-core tiling: the whole shape on one core.
@@ -202,6 +227,14 @@ public:
         nDim = last_.singleCoreN ? int32_t(kgen::mm::ceil_div(last_.N, last_.singleCoreN)) : 0;
         return 0;
     }
+};
+
+/// Batch matmul tiling (SetBatchInfoForNormal / SetBatchNum / SetALayout ...): one batch's tiling plus
+/// BatchNum.
+class BatchMatmulTiling : public MultiCoreMatmulTiling {
+public:
+    BatchMatmulTiling() = default;
+    explicit BatchMatmulTiling(const platform_ascendc::PlatformAscendC& p) : MultiCoreMatmulTiling(p) {}
 };
 
 }  // namespace matmul_tiling

@@ -21,6 +21,9 @@
 //    (so does a SetAtomicAdd/Max/Min in effect).
 //  * Numerics: products accumulate in fp32 (int32 for int8 inputs), starting from the bias, in K order;
 //    the result is rounded once to C's type (round to nearest even).
+//  * IterateBatch(c, batchA, batchB, ...) (NORMAL layout: packed [batch, M, K] / [batch, K, N] /
+//    [batch, M, N], or matrixStrideA/B apart) computes every batch; the smaller batch count is
+//    broadcast; a bias is per batch ([batch, N]) unless the MatmulConfig has isBiasBatch = false.
 //  * End() releases the object; SetWorkspace, SetLocalWorkspace, SetHF32, SetSubBlockIdx,
 //    SetUserDefInfo, SetSelfDefineData are accepted.
 // Emulator checks (each at the user's line): use before Init (`matmul-uninit`); a tiling with
@@ -32,7 +35,7 @@
 // MTE1 (L1 -> L0A/L0B), M (Mmad), FIX (L0C -> GM/UB).
 //
 // @api Matmul Init SetTensorA SetTensorB SetBias DisableBias ClearBias SetTail SetSingleShape
-// @api Iterate GetTensorC IterateAll WaitIterateAll End SetWorkspace SetLocalWorkspace
+// @api Iterate GetTensorC IterateAll WaitIterateAll End SetWorkspace SetLocalWorkspace IterateBatch SetBatchNum WaitIterateBatch
 #pragma once
 #include <deque>
 #include <mutex>
@@ -188,6 +191,44 @@ public:
         }
         reset();
     }
+    /// Batch matmul, NORMAL layout: C[i] = A[i'] x B[i''] (+ bias) for i < max(batchA, batchB); the
+    /// smaller batch is broadcast (consecutive batches of the larger share one); matrixStrideA/B are the
+    /// element distances between consecutive A/B matrices (0: packed).
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                      const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+        (void)enSequentialWrite; (void)matrixStrideC; (void)enPartialSum;
+        batch(batchA, batchB, matrixStrideA, matrixStrideB, [&](uint64_t i) {
+            GlobalTensor<DstT> c = gm[i * uint64_t(s_m_) * ldc()];
+            for (int32_t k = 0; k < total(); ++k) {
+                compute(k, false, blk_);
+                write_block(blk_, c.raw(), 0, &c, ldc(), false, enAtomic, "IterateBatch");
+            }
+        });
+    }
+    template <bool sync = true>
+    void IterateBatch(const LocalTensor<DstT>& ubCmatrix, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                      const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+        (void)enSequentialWrite; (void)matrixStrideC; (void)enPartialSum;
+        ubCmatrix.live("IterateBatch");
+        uint64_t ld = C_TYPE::format == CubeFormat::ND_ALIGN ? align_c(uint64_t(s_n_)) : uint64_t(s_n_);
+        batch(batchA, batchB, matrixStrideA, matrixStrideB, [&](uint64_t i) {
+            uint64_t off = i * uint64_t(s_m_) * ld;
+            if (off > ubCmatrix.GetSize()) kgen::fail("ub-out-of-bounds", "IterateBatch: batch %llu lies past the C LocalTensor", (unsigned long long)i);
+            for (int32_t k = 0; k < total(); ++k) {
+                compute(k, false, blk_);
+                write_block(blk_, ubCmatrix.raw() + off, ubCmatrix.GetSize() - off, nullptr, ld, false, enAtomic, "IterateBatch");
+            }
+        });
+    }
+    /// Cube-only form: the batch counts come from SetBatchNum.
+    void IterateBatch(const GlobalTensor<DstT>& gm, bool enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+        IterateBatch(gm, batch_a_, batch_b_, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC, enPartialSum, enAtomic);
+    }
+    void WaitIterateBatch() {}
     void WaitIterateAll() {}
     void WaitGetTensorC() {}
     void End() { reset(); }
@@ -203,7 +244,7 @@ public:
     void SetUserDefInfo(uint64_t) {}
     template <class T>
     void SetSelfDefineData(T) {}
-    void SetBatchNum(int32_t, int32_t) {}
+    void SetBatchNum(int32_t batchA, int32_t batchB) { batch_a_ = uint32_t(batchA); batch_b_ = uint32_t(batchB); }
 
 private:
     struct Block {
@@ -296,6 +337,36 @@ private:
         kgen::trace("Matmul::Mmad", kgen::Pipe::M, uint64_t(rows) * cols * sizeof(Acc), fractals, 0, 0, sizeof(SrcAT));
     }
 
+    /// Run `one(i)` for every batch i with A, B (and a batched bias) moved to that batch's matrices.
+    template <class F>
+    void batch(uint32_t batchA, uint32_t batchB, uint32_t strideA, uint32_t strideB, F&& one) {
+        require_tensors("IterateBatch");
+        if (batchA == 0 || batchB == 0 || (batchA > batchB ? batchA % batchB : batchB % batchA))
+            kgen::fail("matmul-batch", "IterateBatch(batchA=%u, batchB=%u): the batch counts must be positive and one a multiple "
+                       "of the other", batchA, batchB);
+        if (A_TYPE::layout != LayoutMode::NONE && A_TYPE::layout != LayoutMode::NORMAL)
+            kgen::fail("matmul-unsupported", "IterateBatch with a BSNGD/SBNGD/BNGS1S2 layout is not emulated (NORMAL only)");
+        uint32_t n = batchA > batchB ? batchA : batchB;
+        uint64_t sa = strideA ? strideA : uint64_t(a_.trans ? org_ka_ : org_m_) * (a_.trans ? org_m_ : org_ka_);
+        uint64_t sb = strideB ? strideB : uint64_t(org_kb_) * org_n_;
+        kgen::mm::Operand<SrcAT> a0 = a_;
+        kgen::mm::Operand<SrcBT> b0 = b_;
+        kgen::mm::Operand<BiasT> bias0 = bias_;
+        for (uint32_t i = 0; i < n; ++i) {
+            uint64_t ia = i / (n / batchA), ib = i / (n / batchB);
+            if (a0.kind == kgen::mm::Operand<SrcAT>::Gm) a_.gm = a0.gm[ia * sa];
+            else if (a0.kind == kgen::mm::Operand<SrcAT>::Local) a_.local = a0.local[uint32_t(ia * sa)];
+            if (b0.kind == kgen::mm::Operand<SrcBT>::Gm) b_.gm = b0.gm[ib * sb];
+            else if (b0.kind == kgen::mm::Operand<SrcBT>::Local) b_.local = b0.local[uint32_t(ib * sb)];
+            if (MM_CFG.isBiasBatch && bias0.kind == kgen::mm::Operand<BiasT>::Gm) bias_.gm = bias0.gm[uint64_t(i) * org_n_];
+            else if (MM_CFG.isBiasBatch && bias0.kind == kgen::mm::Operand<BiasT>::Local) bias_.local = bias0.local[uint32_t(i * org_n_)];
+            last_a_ = last_b_ = -1;
+            one(i);
+        }
+        a_ = a0; b_ = b0; bias_ = bias0;
+        reset();
+    }
+
     bool iterate_async() {
         if (!async_) {
             pending_.clear();
@@ -354,6 +425,7 @@ private:
     int32_t org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0, org_kc_ = 0, s_m_ = 0, s_n_ = 0, s_k_ = 0;
     int32_t cur_ = 0, last_a_ = -1, last_b_ = -1;
     uint8_t sub_ = 0;
+    uint32_t batch_a_ = 1, batch_b_ = 1;
     kgen::mm::Operand<SrcAT> a_;
     kgen::mm::Operand<SrcBT> b_;
     kgen::mm::Operand<BiasT> bias_;

@@ -118,12 +118,26 @@ struct MatmulShapeParams { uint32_t singleCoreM = 0, singleCoreN = 0, singleCore
 struct MatmulQuantParams { bool isPerTensor = false; bool hasAntiQuantOffset = false; };
 struct MatmulBatchParams { bool isBatch = false; BatchMode batchMode = BatchMode::NONE; bool isBiasBatch = true; };
 struct MatmulFuncParams { bool intrinsicsLimit = false; bool enVecND2NZ = false; bool enableDoubleCache = false; };
+namespace kgen_mm {
+constexpr void apply(MatmulConfig& c, const MatmulShapeParams& p) {
+    c.singleCoreM = p.singleCoreM; c.singleCoreN = p.singleCoreN; c.singleCoreK = p.singleCoreK;
+    c.basicM = p.basicM; c.basicN = p.basicN; c.basicK = p.basicK;
+}
+constexpr void apply(MatmulConfig& c, const MatmulQuantParams& p) { c.isPerTensor = p.isPerTensor; c.hasAntiQuantOffset = p.hasAntiQuantOffset; }
+constexpr void apply(MatmulConfig& c, const MatmulBatchParams& p) { c.isNBatch = p.isBatch; c.batchMode = p.batchMode; c.isBiasBatch = p.isBiasBatch; }
+constexpr void apply(MatmulConfig& c, const MatmulFuncParams& p) { c.intrinsicsCheck = p.intrinsicsLimit; c.enVecND2NZ = p.enVecND2NZ; c.enableDoubleCache = p.enableDoubleCache; }
+template <typename T>
+constexpr void apply(MatmulConfig&, const T&) {}
+}  // namespace kgen_mm
+/// A preset of the given mode with the parameter structs applied (batch: isBiasBatch, ...).
 template <MatmulConfigMode MODE, typename... A>
-constexpr MatmulConfig GetMMConfig(A...) {
-    return MODE == MatmulConfigMode::CONFIG_MDL ? GetMDLConfig()
-         : MODE == MatmulConfigMode::CONFIG_SPECIALMDL ? GetSpecialMDLConfig()
-         : MODE == MatmulConfigMode::CONFIG_IBSHARE ? GetIBShareNormConfig()
-         : GetNormalConfig();
+constexpr MatmulConfig GetMMConfig(A... params) {
+    MatmulConfig c = MODE == MatmulConfigMode::CONFIG_MDL ? GetMDLConfig()
+                   : MODE == MatmulConfigMode::CONFIG_SPECIALMDL ? GetSpecialMDLConfig()
+                   : MODE == MatmulConfigMode::CONFIG_IBSHARE ? GetIBShareNormConfig()
+                   : GetNormalConfig();
+    (kgen_mm::apply(c, params), ...);
+    return c;
 }
 
 constexpr MatmulConfig CFG_NORM = GetNormalConfig();
