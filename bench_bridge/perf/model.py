@@ -133,6 +133,9 @@ class _Core:
             per_rep = c.vector_cycles_per_repeat(e.api) * c.vector_bytes_per_repeat / c.vector_bytes_per_cycle
             return c.vector_startup_cycles + reps * per_rep
         if e.pipe == "M":
+            # Mmad: `repeats` = 16 x 16 x C0 fractal products (kgen_sim/cube/mmad.h), one per cube cycle
+            if e.repeats:
+                return c.cube_startup_cycles + e.repeats * c.cube_fractal_cycles
             return c.vector_startup_cycles + e.bytes / c.fix_bytes_per_cycle
         return c.mte_issue_cycles + e.bytes / self.rate.get(e.pipe, c.mte1_bytes_per_cycle)
 
