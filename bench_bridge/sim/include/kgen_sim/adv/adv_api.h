@@ -18,3 +18,4 @@
 #include "kgen_sim/adv/rmsnorm.h"          // RmsNorm
 #include "kgen_sim/adv/normalize.h"        // Normalize (LayerNorm with a given mean/variance)
 #include "kgen_sim/adv/reduce_adv.h"       // Sum, Mean, ReduceSum/ReduceMean/ReduceMax/ReduceMin<T, Pattern::Reduce::AR/RA>
+#include "kgen_sim/adv/quant.h"            // AscendQuant, AscendDequant, AscendAntiQuant
