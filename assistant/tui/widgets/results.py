@@ -103,11 +103,11 @@ def case_detail(report: dict, case: dict | None) -> Group | Text:
         parts.append(Text(f"{p.get('source', 'modelled')} {p.get('time_us', p.get('modelled_us', 0)):.2f} us "
                           f"(launch {p.get('launch_overhead_us', 0):.2f} us)   GM {p.get('achieved_gbps', 0):.1f} "
                           f"of {p.get('peak_gbps', 0):.0f} GB/s"))
+        parts.append(Text("pipe busy (fraction of block time):", style="dim"))
+        parts.append(pipe_chart(p.get("pipe_busy") or {}))
         parts.append(Text(f"bound: {p.get('bound', '-')}", style="yellow"))
         if p.get("execution_bound") and p.get("execution_bound") != p.get("bound"):
             parts.append(Text(f"cores bound by: {p['execution_bound']}", style="dim"))
-        parts.append(Text("pipe busy (fraction of block time):", style="dim"))
-        parts.append(pipe_chart(p.get("pipe_busy") or {}))
     png = timeline_png(report, case)
     if png:
         parts.append(Text(f"timeline picture: {png}" + ("" if os.path.exists(png) else " (missing)"), style="dim"))
