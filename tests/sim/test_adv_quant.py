@@ -139,8 +139,8 @@ AQ = {"antiquant_f16": np.float16, "antiquant_bf16": "bf16"}
 @pytest.mark.parametrize("case", list(AQ))
 @pytest.mark.parametrize("tr", [0, 1])
 @pytest.mark.parametrize("mode", [0, 1, 2, 3])
-@pytest.mark.parametrize("k,nn,groups", [(64, 32, 1), (64, 64, 4)])
-def test_ascend_antiquant(prog, case, tr, mode, k, nn, groups):
+@pytest.mark.parametrize("k,nn,groups,fromtensor", [(64, 32, 1, 0), (64, 64, 4, 0), (64, 32, 2, 1)])
+def test_ascend_antiquant(prog, case, tr, mode, k, nn, groups, fromtensor):
     ok = AQ[case]
     rng = np.random.default_rng(k + nn + mode + tr)
     shape = (nn, k) if tr else (k, nn)
@@ -150,7 +150,7 @@ def test_ascend_antiquant(prog, case, tr, mode, k, nn, groups):
     sc = rng.uniform(0.01, 0.1, (ph, pw)).astype(np.float32)
     os = np.array([1.5, 0.03125], np.float32)
     res = prog.run(case, x=x.ravel(), of=to_np(of.ravel(), ok), sc=to_np(sc.ravel(), ok), os=os, k=k, nn=nn, tr=tr,
-                   mode=mode, ph=ph, pw=pw, tmp=-1)
+                   mode=mode, ph=ph, pw=pw, tmp=-1, fromtensor=fromtensor)
     ydt = np.int16 if ok == "bf16" else ok
     y = from_np(res.out("y", ydt), ok)[:k * nn].reshape(shape)
     ofe, sce = from_np(to_np(of.ravel(), ok), ok).reshape(ph, pw), from_np(to_np(sc.ravel(), ok), ok).reshape(ph, pw)

@@ -138,7 +138,8 @@ __aicore__ void aq_call(int mode, const LocalTensor<O>& y, const LocalTensor<int
 }
 template <typename O>
 __global__ __aicore__ void antiquant_kernel(GM_ADDR x, GM_ADDR of, GM_ADDR sc, GM_ADDR y, uint32_t k, uint32_t nn, int tr,
-                                            int mode, uint32_t ph, uint32_t pw, float o, float s, uint32_t tmpBytes) {
+                                            int mode, uint32_t ph, uint32_t pw, float o, float s, uint32_t tmpBytes,
+                                            int kt_param_shape_from_tensor) {
     TPipe pipe;
     Ub<int8_t> X(pipe, x, k * nn);
     Ub<O> OF(pipe, of, ph * pw), SC(pipe, sc, ph * pw), Y(pipe, y, k * nn);
@@ -148,6 +149,12 @@ __global__ __aicore__ void antiquant_kernel(GM_ADDR x, GM_ADDR of, GM_ADDR sc, G
     LocalTensor<int8_t> src = X.t[0];
     src.SetSize(k * nn);
     AntiQuantShapeInfo si{ph, pw, ph, pw};
+    if (kt_param_shape_from_tensor) {  // the parameter shape set on the tensors instead of passed
+        uint32_t shp[2] = {ph, pw};
+        OF.t.SetShapeInfo(ShapeInfo(2, shp));
+        SC.t.SetShapeInfo(ShapeInfo(2, shp));
+        si = {};
+    }
     if (tr) aq_call<O, true>(mode, Y.t, src, OF.t, SC.t, O(o), O(s), tmp, k, si);
     else aq_call<O, false>(mode, Y.t, src, OF.t, SC.t, O(o), O(s), tmp, k, si);
     Y.out();
@@ -173,7 +180,7 @@ void run_antiquant() {
     kt::Dev<int8_t> dx(x);
     kt::Dev<O> dof(of), dsc(sc), dy(std::vector<O>((k * nn * sizeof(O) + 31) / 32 * 32 / sizeof(O), O(-7.0f)));
     antiquant_kernel<O><<<1, nullptr, nullptr>>>(dx.gm(), dof.gm(), dsc.gm(), dy.gm(), k, nn, tr, mode, ph, pw, os[0], os[1],
-                                                 tmpBytes);
+                                                 tmpBytes, kt::param("fromtensor"));
     kt::save("y", dy.host());
 }
 KT_CASE(antiquant_f16) { run_antiquant<half>(); }

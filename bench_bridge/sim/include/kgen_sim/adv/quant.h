@@ -25,6 +25,8 @@
 //    AntiQuantShapeInfo shapeInfo = {}): dst = scale * (src + offset). Not transposed: src is [k, N],
 //    the parameters [H, N] (default H = 1) and row i uses parameter row i / (k / H). Transposed: src is
 //    [N, k], the parameters [N, W] (default W = 1) and column j uses parameter column j / (k / W).
+//    Without an AntiQuantShapeInfo the parameter shape is the 2-D ShapeInfo set on the offset (or
+//    scale) tensor with SetShapeInfo, as the official example does.
 //    Half output: computed in half (the add, then the multiply, each rounded to half); bfloat16_t
 //    output: computed in float and rounded once. Temporary bytes: 0 for half output; for bfloat16_t
 //    per tensor min 1024 (max src * 4), per channel (N parameters) transposed 80 * N * 4, not
@@ -166,6 +168,10 @@ inline void antiquant(const AscendC::LocalTensor<O>& dst, const AscendC::LocalTe
     const uint32_t nn = static_cast<uint32_t>(total / k);  // the other axis (N)
     const bool perChannel = scl != nullptr;
     uint32_t ph = si.scaleHeight, pw = si.scaleWidth;
+    if ((!ph || !pw) && perChannel) {  // no AntiQuantShapeInfo: the parameter tensor's own ShapeInfo, if set
+        AscendC::ShapeInfo t = (off ? *off : *scl).GetShapeInfo();
+        if (t.shapeDim == 2) { ph = t.shape[0]; pw = t.shape[1]; }
+    }
     if (!ph || !pw) { ph = tr ? nn : 1; pw = tr ? 1 : nn; }
     const uint32_t groups = tr ? pw : ph;
     if (perChannel && (groups == 0 || k % groups))
