@@ -93,6 +93,10 @@ _FUNCS: dict[Any, str] = {
     torch.softmax: "softmax", F.softmax: "softmax", torch.log_softmax: "log_softmax", F.log_softmax: "log_softmax",
     F.layer_norm: "layer_norm", F.normalize: "normalize", F.mse_loss: "mse_loss", F.l1_loss: "l1_loss",
     F.cross_entropy: "cross_entropy", F.smooth_l1_loss: "smooth_l1_loss",
+    operator.gt: "gt", operator.lt: "lt", operator.ge: "ge", operator.le: "le", operator.eq: "eq", operator.ne: "ne",
+    torch.gt: "gt", torch.lt: "lt", torch.ge: "ge", torch.le: "le", torch.eq: "eq", torch.ne: "ne",
+    torch.greater: "gt", torch.less: "lt", torch.greater_equal: "ge", torch.less_equal: "le", torch.not_equal: "ne",
+    torch.where: "where",
 }
 if hasattr(F, "rms_norm"):
     _FUNCS[F.rms_norm] = "rms_norm"
@@ -107,6 +111,7 @@ _METHODS = {
     "to": "cast", "type": "cast", "contiguous": "identity", "clone": "identity", "view": "view", "reshape": "view",
     "maximum": "maximum", "minimum": "minimum", "lerp": "lerp", "addcmul": "addcmul", "sign": "sign",
     "floor": "floor", "ceil": "ceil", "expm1": "expm1", "squeeze": "view", "unsqueeze": "view", "flatten": "view",
+    "gt": "gt", "lt": "lt", "ge": "ge", "le": "le", "eq": "eq", "ne": "ne", "where": "where",
 }
 
 _MODULES: dict[type, str] = {

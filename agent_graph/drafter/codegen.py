@@ -97,6 +97,8 @@ class _Kernel:
                 L += [f"yg{j}_.SetGlobalBuffer((__gm__ TO{j}*){n}, 1);", f"pipe_.InitBuffer(oh{j}_, 32);"]
         for k in range(kp.nslots):
             L.append(f"pipe_.InitBuffer(sb{k}_, tileElems * sizeof(float));")
+        for k in range(kp.nmasks):
+            L.append(f"pipe_.InitBuffer(mk{k}_, tileElems / 8 + 32);")
         wk = "pipe_.InitBuffer(wk_, ((colsPad + 64) > tileElems / 16 + 64 ? (colsPad + 64) : tileElems / 16 + 64) * sizeof(float));"
         if self.split:
             L += ["if (chunkLen > 0) {", "    pipe_.InitBuffer(wk_, (chunkLen + 64) * sizeof(float));"]
@@ -189,6 +191,7 @@ class _Kernel:
                      f"LocalTensor<float> XI{i} = ToFloat(xt{i}, ic{i}_.Get<float>(), cnt);"]
         comp = [("uint32_t cnt = n * colsPad_;" if row else "uint32_t cnt = n;")] + comp
         comp += [f"LocalTensor<float> B{k} = sb{k}_.Get<float>();" for k in range(kp.nslots)]
+        comp += [f"LocalTensor<uint8_t> M{k} = mk{k}_.Get<uint8_t>();" for k in range(kp.nmasks)]
         comp += [f"LocalTensor<float> W{i} = W{i}_;" for i, p in enumerate(kp.inputs) if p.kind == "bvec"]
         comp += ["LocalTensor<float> WK = wk_.Get<float>();", "LocalTensor<float> SC = sc_.Get<float>();"]
         comp += [f"LocalTensor<float> SC{k} = SC[{8 * k}];" for k in range(5)]
@@ -267,6 +270,7 @@ class _Kernel:
             if p.kind == "gs":
                 L.append(f"TBuf<TPosition::VECCALC> oh{j}_;")
         L += [f"TBuf<TPosition::VECCALC> sb{k}_;" for k in range(kp.nslots)]
+        L += [f"TBuf<TPosition::VECCALC> mk{k}_;" for k in range(kp.nmasks)]
         L += ["TBuf<TPosition::VECCALC> wk_, sc_;"]
         if self.split:
             L += [f"TBuf<TPosition::VECCALC> ac{k}_;" for k in range(kp.extra.get("split_accs", 1))]
@@ -306,7 +310,7 @@ def _budget(kp: KernelParams) -> dict[str, int]:
     """UB bytes of one tile (worst case 4-byte data, 8-byte indices), as the kernel's InitBuffer calls add up."""
     n_full = sum(1 for p in kp.inputs if p.kind == "full")
     n_bvec = sum(1 for p in kp.inputs if p.kind == "bvec")
-    per_elem = n_full * (2 * 4 + 4) + sum(2 * 4 for p in kp.outputs if p.kind == "vec") + kp.nslots * 4
+    per_elem = n_full * (2 * 4 + 4) + sum(2 * 4 for p in kp.outputs if p.kind == "vec") + kp.nslots * 4 + kp.nmasks
     per_elem += 2 * len(kp.round_types)
     per_row = sum(2 * 8 + 4 for p in kp.outputs if p.kind in ("rs", "idx"))
     fixed = 4096 + 64 * 4 + 256 + 64 * len(kp.round_types) + (MAX_CORES * 32 if kp.accs else 0) + 32 * len(kp.outputs)

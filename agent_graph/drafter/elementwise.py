@@ -7,7 +7,65 @@ from agent_graph.drafter.program import Val, is_number as _is_number, num as _nu
 from agent_graph.drafter.vecops import S, Unsupported, V, binary, f, pow_const, scalar_binary, unary
 
 
+CMP = {"gt": "GT", "lt": "LT", "ge": "GE", "le": "LE", "eq": "EQ", "ne": "NE"}
+MIRROR = {"GT": "LT", "LT": "GT", "GE": "LE", "LE": "GE", "EQ": "EQ", "NE": "NE"}
+
+
 class ElementwiseLowering:
+    # ---- comparisons and where (Compare/Compares into a bit mask, Select) --------------------------
+    def _compare(self, node: OpNode) -> Val:
+        """A comparison as a uint8 bit mask. Compare/Compares only compare whole 256-byte repeats
+        (documented count rule), so the count is rounded up to 64 floats: flat tiles are whole
+        multiples of 256 elements, so the extra elements are inside the tile and their bits unused."""
+        if self.row_mode:
+            raise Unsupported(f"{node.op} inside a row-wise kernel is not covered yet (comparisons are drafted in "
+                              f"elementwise kernels)")
+        a, b = self._arg(node.args[0]), self._arg(node.args[1])
+        mode = CMP[node.op]
+        if {a.kind, b.kind} - {"vec", "k"} or "vec" not in (a.kind, b.kind):
+            raise Unsupported(f"{node.op} of these operands (a tensor compared with a tensor or a number is covered)")
+        if a.kind != "vec":
+            a, b, mode = b, a, MIRROR[mode]
+        m = f"M{self.nmasks}"
+        self.nmasks += 1
+        cnt = f"({self.n} + 63) / 64 * 64"
+        if b.kind == "vec":
+            self.p.body.append(f"Compare({m}, {a.expr}, {b.expr}, CMPMODE::{mode}, {cnt});")
+        else:
+            self.p.body.append(f"Compares({m}, {a.expr}, static_cast<float>({b.expr}), CMPMODE::{mode}, {cnt});")
+        return Val("mask", m)
+
+    def _mask_to_vec(self, m: Val) -> Val:
+        d = self.vec()
+        self.p.body += [f"Duplicate({d.expr}, 1.0f, {self.n});",
+                        f"Select({d.expr}, {m.expr}, {d.expr}, 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, {self.n});"]
+        return d
+
+    def _where(self, node: OpNode) -> Val:
+        if len(node.args) != 3:
+            raise Unsupported("where with one argument (nonzero indices) is not covered by the templates")
+        c, a, b = (self._arg(x) for x in node.args)
+        if c.kind != "mask":
+            raise Unsupported("where with a condition that is not a comparison computed in the kernel")
+        if {a.kind, b.kind} - {"vec", "k"}:
+            raise Unsupported("where over per-row or whole-tensor values is not covered by the templates")
+        d = self.vec()
+        n = self.n
+        if a.kind == "vec" and b.kind == "vec":
+            self._no_round = True  # picks already-rounded values
+            self.p.body.append(f"Select({d.expr}, {c.expr}, {a.expr}, {b.expr}, SELMODE::VSEL_TENSOR_TENSOR_MODE, {n});")
+        elif a.kind == "vec":
+            self.p.body.append(f"Select({d.expr}, {c.expr}, {a.expr}, static_cast<float>({b.expr}), "
+                               f"SELMODE::VSEL_TENSOR_SCALAR_MODE, {n});")
+        elif b.kind == "vec":
+            self.p.body += [f"Duplicate({d.expr}, static_cast<float>({a.expr}), {n});",
+                            f"Select({d.expr}, {c.expr}, {d.expr}, {b.expr}, SELMODE::VSEL_TENSOR_TENSOR_MODE, {n});"]
+        else:
+            self.p.body += [f"Duplicate({d.expr}, static_cast<float>({a.expr}), {n});",
+                            f"Select({d.expr}, {c.expr}, {d.expr}, static_cast<float>({b.expr}), "
+                            f"SELMODE::VSEL_TENSOR_SCALAR_MODE, {n});"]
+        return d
+
     def _scalar_unary(self, op: str, a: Val, kw: dict) -> Val:
         name = self.rs_name()
         out = self.out(a)
@@ -18,6 +76,7 @@ class ElementwiseLowering:
         return Val(a.kind if a.kind != "k" else "rs", name)
 
     def _elementwise(self, op: str, args: list[Val], kw: dict) -> Val:
+        args = [self._mask_to_vec(a) if a.kind == "mask" else a for a in args]
         vecs = [a for a in args if a.kind in ("vec", "bvec")]
         kinds = {a.kind for a in args}
         if "gs" in kinds and (vecs or "rs" in kinds):

@@ -12,7 +12,7 @@ from typing import Any
 
 from agent_graph.drafter.analysis import OpGraph, OpNode, Ref
 from agent_graph.drafter.composites import CompositeLowering
-from agent_graph.drafter.elementwise import ElementwiseLowering
+from agent_graph.drafter.elementwise import CMP, ElementwiseLowering
 from agent_graph.drafter.program import (InputSpec, OutputSpec, Program, Val, aliases as _aliases, is_last_dim as _is_last_dim,
                                          numel as _numel, reduce_dim as _reduce_dim, refs as _refs, uses as _uses)
 from agent_graph.drafter.vecops import Unsupported, f
@@ -33,6 +33,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         self.rows = _numel(self.full) // max(self.cols, 1)
         self.vals: dict[str, Any] = {}
         self.free: list[int] = []
+        self.nmasks = 0
         self.nslots = 0
         self.uses = _uses(g)
         self.scal = 0
@@ -105,11 +106,12 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                         self.free.append(old.slot)
         for name in g.outputs:
             v = self.vals[name]
-            if not isinstance(v, Val) or v.kind in ("k", "bvec"):
+            if not isinstance(v, Val) or v.kind in ("k", "bvec", "mask"):
                 raise Unsupported(f"output {name} is not computed per element, per row or over the whole tensor")
             self.p.outputs.append(OutputSpec(name, v.kind, v))
         if any(o.kind == "gs" for o in self.p.outputs) and any(o.kind != "gs" for o in self.p.outputs):
             raise Unsupported("a reference returning a whole-tensor reduction together with other outputs")
+        self.p.nmasks = self.nmasks
         self.p.nslots = self.nslots
         return self.p
 
@@ -226,6 +228,9 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if node.dtype not in FLOATS:
                 raise Unsupported(f"a cast to {node.dtype} is not covered by the templates")
             v = self._arg(args[0])
+            if v.kind == "mask":  # a comparison used as a number: 1.0 / 0.0 (exact in every float type)
+                self._no_round = True
+                return self._mask_to_vec(v)
             src = self.g.node(args[0].name).dtype if isinstance(args[0], Ref) else None
             if src == node.dtype or node.dtype not in HALF:
                 self._no_round = True
@@ -271,6 +276,10 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             return self._loss(node)
         if op == "cross_entropy":
             return self._cross_entropy(node)
+        if op in CMP:
+            return self._compare(node)
+        if op == "where":
+            return self._where(node)
         return self._lower_elementwise(node)
 
     def _arg_index(self, kind: str, a: Val) -> Val:

@@ -177,7 +177,7 @@ def plan(task: Task) -> Plan | Unsupported:
         inputs=[TensorParam(in_names[i], spec.kind, [c[0][i] for c in combos]) for i, spec in enumerate(p0.inputs)],
         outputs=[TensorParam(out_names[j], o.kind, [c[1][j] for c in combos]) for j, o in enumerate(p0.outputs)],
         attrs=[a.kwargs.get("param", a.name) for a in g0.attrs], attr_defaults=[float(a.kwargs["value"]) for a in g0.attrs], summary=_summary(g0),
-        nslots=max(p.nslots for p in progs.values()), variants=variants, accs=list(p0.accs),
+        nslots=max(p.nslots for p in progs.values()), nmasks=max(p.nmasks for p in progs.values()), variants=variants, accs=list(p0.accs),
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
     if kp.template == "row" and splitrow.splittable(kp):  # rows too long for UB stream in chunks (host decides)
         kp.extra.update(split=True, split_accs=splitrow.max_reds_per_pass([v.body for v in kp.variants]))

@@ -37,6 +37,7 @@ class Program:
     outputs: list[OutputSpec] = field(default_factory=list)
     attrs: list[str] = field(default_factory=list)
     nslots: int = 0
+    nmasks: int = 0                             # uint8 bit-mask buffers (comparisons)
     body: list[str] = field(default_factory=list)
     final: list[str] = field(default_factory=list)
     accs: list[tuple[str, str]] = field(default_factory=list)   # (name, sum|max|min)

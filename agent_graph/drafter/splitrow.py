@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_\);$")
 ROWVAL = re.compile(r"^float (r\d+) = SC0\.GetValue\(0\);$")
 TENSOR = re.compile(r"\b(S\d+|XI\d+\[o\]|W\d+|RH_\w+\[o\]|B\d+)")
+VCALL = re.compile(r"^[A-Z]\w*(<[^>]*>)?\(.*\bcols_\);$")   # an API call over the row (count cols_)
 COMBINE = {"ReduceSum": ("Add", "0.0f"), "ReduceMax": ("Max", "-INFINITY"), "ReduceMin": ("Min", "INFINITY")}
 
 
@@ -84,7 +85,7 @@ def analyse(body: list[str]) -> SplitProgram:
             continue
         if "GetValue(j)" in ln or "SetValue(j" in ln or ", true);" in ln or "static_cast<uint32_t>(" in ln and "GetValue" in ln:
             raise NotSplittable(ln)
-        if ln.endswith("cols_);"):
+        if VCALL.match(ln):
             segs[-1].append(("V", _chunked(ln)))
         elif ln == "PipeBarrier<PIPE_ALL>();" or ln in ("{", "}"):
             segs[-1].append(("S", ln))

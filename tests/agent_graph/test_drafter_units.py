@@ -146,6 +146,7 @@ def test_split_row_passes():
     # layer norm: the sum of squares and the sum of residuals share the second pass
     sp = _passes(lambda x: F.layer_norm(x, (64,), None, None, 1e-5), torch.randn(2, 64))
     assert [[r.api for r in p.reds] for p in sp.passes] == [["ReduceSum"], ["ReduceSum", "ReduceSum"]]
+    assert any("/ static_cast<float>(cols_)" in ln for ln in sp.passes[0].scalar_after)  # the mean: once, whole row
     # the write pass only recomputes what the output needs (no squares)
     from agent_graph.drafter.splitrow import _prune
 
@@ -189,3 +190,17 @@ def test_every_suite_task_is_covered():
     assert len(specs) >= 30
     misses = {s.parent.name: str(r) for s in specs if isinstance(r := draft(s), Unsupported)}
     assert not misses
+
+
+def test_comparisons_and_where_lower_to_compare_and_select():
+    p = lower(_graph(lambda x, y: torch.where(x > y, x, 0.5) + (x <= 0.25).float(), torch.randn(4, 8), torch.randn(4, 8)))
+    assert p.mode == "flat" and p.nmasks == 2
+    assert any(ln.startswith("Compare(M0, XI0, XI1, CMPMODE::GT, (n + 63) / 64 * 64)") for ln in p.body)
+    assert any(ln.startswith("Compares(M1, XI0,") and "CMPMODE::LE" in ln for ln in p.body)
+    assert any("VSEL_TENSOR_SCALAR_MODE" in ln for ln in p.body)
+    # a number on the left mirrors the mode: 0.5 < x is x > 0.5
+    p = lower(_graph(lambda x: torch.where(0.5 < x, x, -x), torch.randn(4, 8)))
+    assert any("CMPMODE::GT" in ln for ln in p.body)
+    # a comparison as the output (a bool tensor) is outside the templates, said plainly
+    with pytest.raises(Exception, match="not computed per element"):
+        lower(_graph(lambda x: x > 0, torch.randn(4, 8)))

@@ -40,6 +40,7 @@ class KernelParams:
     attr_defaults: list[float] = field(default_factory=list)
     summary: str = ""
     nslots: int = 0                               # float UB slots of one tile row/tile
+    nmasks: int = 0                               # uint8 bit-mask buffers of one tile (comparisons)
     variants: list["Variant"] = field(default_factory=list)  # compute code per dtype combination
     accs: list[tuple[str, str]] = field(default_factory=list)
     round_types: list[str] = field(default_factory=list)
