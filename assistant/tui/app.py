@@ -270,7 +270,7 @@ class KgenChat(CommandHandlers, App):
         ev = msg.event
         if isinstance(ev, RunStarted):
             kind, target = self.pending_run or ("generate", ev.task)
-            if not (ev.resumed and self.current_run is not None and self.current_run.run_id == ev.run_id):
+            if self.current_run is None or self.current_run.run_id != ev.run_id:
                 self.current_run = RunRecord(ev.run_id, kind, target)
             self.current_run.status = "running"
             if self.session is not None:

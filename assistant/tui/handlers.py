@@ -15,7 +15,7 @@ from assistant.tui import commands as cmds
 from assistant.tui import jobs
 from assistant.tui.project_ops import OpError, find_project, save_project, task_name, undo_last_round
 from assistant.tui.runview import RunView
-from assistant.tui.session import Session, SessionError, list_sessions
+from assistant.tui.session import RunRecord, Session, SessionError, list_sessions
 
 if TYPE_CHECKING:
     from assistant.tui.app import KgenChat
@@ -51,8 +51,19 @@ class CommandHandlers:
             self.say("error", "describing a kernel in words needs a model: `/model URL` (an OpenAI-compatible "
                               "endpoint such as vLLM), or give a task path for the offline drafter")
             return
+        run_id = self.begin_run("words", text, "words")
         self.start_job("generate (words)", "words", text,
-                       lambda post, cancel: jobs.generate(text, True, self.model, self.agent, None, post, cancel))
+                       lambda post, cancel: jobs.generate(text, True, self.model, self.agent, None, post, cancel, run_id))
+
+    def begin_run(self: "KgenChat", kind: str, target: str, label: str, run_id: str | None = None) -> str:
+        """Name the agent run before it starts and record it, so a crash before its first event is resumable."""
+        from agent_graph.runs import new_run_id
+
+        run_id = run_id or new_run_id(label)
+        self.current_run = RunRecord(run_id, kind, target)
+        if self.session is not None:
+            self.session.record_run(self.current_run)
+        return run_id
 
     def cmd_generate(self: "KgenChat", arg: str) -> None:
         target = arg or (self.session.state.task if self.session else "")
@@ -69,9 +80,17 @@ class CommandHandlers:
         if self.session is not None:
             self.session.state.task = str(p)
             self.session.save_state()
+        self.generate_task(p)
+
+    def generate_task(self: "KgenChat", p: Path, run_id: str | None = None) -> None:
+        if self.busy:
+            self.say("error", f"{self.job_label} is running: wait for it or press Ctrl+C to cancel it")
+            return
         out = self.config.output_root / task_name(str(p)) if self.config.output_root else None
+        run_id = self.begin_run("generate", str(p), task_name(str(p)), run_id)
         self.start_job(f"generate {task_name(str(p))}", "generate", str(p),
-                       lambda post, cancel: jobs.generate(str(p), False, self.model, self.agent, out, post, cancel))
+                       lambda post, cancel: jobs.generate(str(p), False, self.model, self.agent, out, post, cancel,
+                                                          run_id))
 
     def current_project(self: "KgenChat") -> Path | None:
         proj = self.view.target_project or (self.session.state.project if self.session else "")
@@ -240,8 +259,13 @@ class CommandHandlers:
             self.say("system", f"resumed session `{session.id}` ({len(runs)} run(s))")
         last = self.current_run
         if last is not None and last.kind in RESUMABLE_KINDS and last.resumable:
+            from agent_graph.runs import RunFolder
+
             self.say("system", f"continuing the unfinished run `{last.run_id}`")
-            self.cmd_resume_run(last.run_id)
+            if RunFolder(self.agent.data_dir, last.run_id).exists or last.kind != "generate":
+                self.cmd_resume_run(last.run_id)
+            else:       # stopped before the agent wrote anything: start it again under the same id
+                self.generate_task(Path(last.target), last.run_id)
 
     # ---- events in the chat ----------------------------------------------------------------
     def render_event(self: "KgenChat", ev: Event) -> None:
