@@ -53,3 +53,13 @@ def test_each_memory_has_its_own_capacity_and_l0a_buffers_start_on_fractals(prog
     # the UB and L0C tensors start at address 0 of their own memories
     assert out[2] == 0 and out[3] == 0
     assert out[4] == 1
+
+
+def test_local_mem_allocator_hands_out_cube_memories_by_fractal(prog):
+    res = prog.run("allocator_l0a", overflow=0)
+    assert not res.errors, res.run.stderr
+    out = res.out("out", np.float32)
+    assert list(out[:4]) == [0, 512, 1, 1]  # 200 bytes rounded up to one 512-byte fractal; default positions A2, A1
+    res = prog.run("allocator_l0a", overflow=1, expect_ok=False)
+    err = res.errors[0]
+    assert err.code == "l0a-overflow" and err.line == marker_line("@allocator-l0a"), err

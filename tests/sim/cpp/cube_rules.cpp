@@ -144,6 +144,31 @@ __global__ __aicore__ void transpose_int8_load2d(GM_ADDR) {
     LoadData(b2.Get<int8_t>(), b1.Get<int8_t>(), p);  // @transpose-dtype
 }
 
+// LocalMemAllocator over the cube memories: A2 tensors one fractal apart, then L0A runs out
+__global__ __aicore__ void allocator_l0a(GM_ADDR out) {
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)out, 64);
+    LocalMemAllocator<Hardware::L0A> l0a;
+    LocalTensor<half> x = l0a.Alloc<half>(100);
+    LocalTensor<half> y = l0a.Alloc<half>(16 * 1024);
+    LocalMemAllocator<Hardware::L1> l1;
+    LocalTensor<half> z = l1.Alloc<half>(256);
+    g.SetValue(0, float(x.GetPhyAddr()));
+    g.SetValue(1, float(y.GetPhyAddr()));
+    g.SetValue(2, float(y.GetPosition() == TPosition::A2));
+    g.SetValue(3, float(z.GetPosition() == TPosition::A1));
+    if (g.GetValue(63) != 0) {
+        LocalTensor<half> w = l0a.Alloc<half>(16 * 1024);  // @allocator-l0a
+    }
+}
+
+KT_CASE(allocator_l0a) {
+    std::vector<float> init(64, 0.0f);
+    init[63] = float(kt::param("overflow"));
+    kt::Dev<float> out(init);
+    allocator_l0a<<<1, nullptr, nullptr>>>(out.gm());
+    kt::save("out", out.host());
+}
 KT_CASE(l1_overflow) { launch(l1_overflow); }
 KT_CASE(l0a_overflow) { launch(l0a_overflow); }
 KT_CASE(l0b_overflow) { launch(l0b_overflow); }

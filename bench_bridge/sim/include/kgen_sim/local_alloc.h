@@ -5,8 +5,10 @@
 //    rounded up to 32 bytes: Alloc<T, N>() / Alloc<T>(n) / Alloc<pos, T, N>() / Alloc<pos, T>(n).
 //    Asking for more than the Unified Buffer holds is `ub-overflow`. It does not know about TPipe
 //    buffers: mixing both in one kernel is the user's responsibility, as on hardware.
-//  * The L1 / L0A / L0B / L0C allocators belong to the cube unit, which the emulator does not
-//    implement yet: using one is a clear error.
+//  * LocalMemAllocator<Hardware::L1 / L0A / L0B / L0C / BIAS / FIXBUF> hands out tensors of the
+//    cube unit's memories the same way (tensor.h mem_of): the default position is A1, A2, B2, CO1,
+//    C2, C2PIPE2GM; starts are rounded up to the memory's alignment (32 B in L1, a 512-byte fractal in
+//    L0A/L0B, 64 B in L0C/BT/FB); running past the memory is `l1-overflow`, `l0a-overflow`, ...
 //  * InitSocState() puts the core's state registers back to their defaults: no atomic mode,
 //    normal mask mode with a full mask, DEQSCALE 1.0.
 //
@@ -23,20 +25,33 @@ template <Hardware hw = Hardware::UB>
 class LocalMemAllocator {
 public:
     template <typename T, uint32_t N>
-    LocalTensor<T> Alloc() { return take<T>(TPosition::VECCALC, N); }
+    LocalTensor<T> Alloc() { return take<T>(default_pos(), N); }
     template <TPosition pos, typename T, uint32_t N>
     LocalTensor<T> Alloc() { return take<T>(pos, N); }
     template <typename T>
-    LocalTensor<T> Alloc(uint32_t n) { return take<T>(TPosition::VECCALC, n); }
+    LocalTensor<T> Alloc(uint32_t n) { return take<T>(default_pos(), n); }
     template <TPosition pos, typename T>
     LocalTensor<T> Alloc(uint32_t n) { return take<T>(pos, n); }
     uint32_t GetCurAddr() const { return cur_; }
 
 private:
+    static constexpr TPosition default_pos() {
+        return hw == Hardware::L1 ? TPosition::A1 : hw == Hardware::L0A ? TPosition::A2 : hw == Hardware::L0B ? TPosition::B2
+             : hw == Hardware::L0C ? TPosition::CO1 : hw == Hardware::BIAS ? TPosition::C2
+             : hw == Hardware::FIXBUF ? TPosition::C2PIPE2GM : TPosition::VECCALC;
+    }
     template <typename T>
     LocalTensor<T> take(TPosition pos, uint32_t n) {
         if constexpr (hw != Hardware::UB) {
-            kgen::fail("cube-not-emulated", "LocalMemAllocator for L1/L0 buffers: the cube unit is not emulated yet");
+            const kgen::Mem m = mem_of(default_pos());
+            const uint64_t bytes = uint64_t(n) * sizeof(T);
+            if (cur_ + bytes > kgen::mem_size(m))
+                kgen::fail(kgen::mem_overflow_code(m), "LocalMemAllocator::Alloc of %llu bytes at %s address %u does not fit in the %u-byte %s",
+                           (unsigned long long)bytes, kgen::mem_name(m), cur_, kgen::mem_size(m), kgen::mem_name(m));
+            LocalTensor<T> t = LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(m) + cur_), n, nullptr, pos, m);
+            const uint32_t a = kgen::mem_align(m);
+            cur_ = static_cast<uint32_t>((cur_ + bytes + a - 1) / a * a);
+            return t;
         }
         uint64_t bytes = uint64_t(n) * sizeof(T);
         if (cur_ + bytes > kgen::UB_USABLE)

@@ -4,8 +4,10 @@
 //  * GlobalTensor wraps a __gm__ pointer; SetGlobalBuffer(ptr, size) bounds the view.
 //    Accessing outside that view, or outside the device allocation, is reported
 //    (`gm-out-of-bounds`): the hardware would read or corrupt a neighbour's data.
-//  * LocalTensor is a typed view of Unified Buffer memory handed out by a queue or TBuf;
-//    operator[](offset) is a sub-view starting `offset` elements later.
+//  * LocalTensor is a typed view of local memory handed out by a queue or TBuf: the Unified Buffer
+//    for vector positions, or the cube unit's L1 / L0A / L0B / L0C / bias table for A1/B1/C1, A2,
+//    B2, CO1, C2 (mem_of below); it remembers its position and memory so that cube APIs can
+//    check their operands (`wrong-position`). operator[](offset) is a sub-view `offset` elements later.
 //  * Using a LocalTensor after FreeTensor returned its buffer is reported
 //    (`use-after-free`); accessing outside the tensor is reported (`ub-out-of-bounds`).
 //  * Vector instructions and DataCopy need 32-byte aligned UB addresses (`ub-misaligned`).
