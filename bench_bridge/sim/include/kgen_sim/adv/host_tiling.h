@@ -10,4 +10,5 @@
 #include "kgen_sim/adv/host_norm_tiling.h"
 #include "kgen_sim/adv/host_reduce_tiling.h"
 #include "kgen_sim/adv/host_quant_tiling.h"
+#include "kgen_sim/adv/host_index_filter_tiling.h"
 #include "kgen_sim/adv/securec_shim.h"  // memcpy_s / memset_s (CANN host headers expose them)
