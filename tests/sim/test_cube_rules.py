@@ -63,3 +63,13 @@ def test_local_mem_allocator_hands_out_cube_memories_by_fractal(prog):
     res = prog.run("allocator_l0a", overflow=1, expect_ok=False)
     err = res.errors[0]
     assert err.code == "l0a-overflow" and err.line == marker_line("@allocator-l0a"), err
+
+
+def test_tbufpool_regions_live_in_their_positions_memory(prog):
+    res = prog.run("bufpool_regions", overflow=0)
+    assert not res.errors, res.run.stderr
+    out = res.out("out", np.float32)
+    assert list(out[:2]) == [1024, 2048]  # after the UB / L1 buffers the pipe gave out first
+    res = prog.run("bufpool_regions", overflow=1, expect_ok=False)
+    err = res.errors[0]
+    assert err.code == "l1-overflow" and err.line == marker_line("@bufpool-l1"), err

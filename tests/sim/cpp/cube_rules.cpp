@@ -162,6 +162,38 @@ __global__ __aicore__ void allocator_l0a(GM_ADDR out) {
     }
 }
 
+// TBufPool regions live in the memory of their position; buffers initialised in them start at the region
+__global__ __aicore__ void bufpool_regions(GM_ADDR out) {
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)out, 64);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> head;
+    TBuf<TPosition::A1> l1head;
+    pipe.InitBuffer(head, 1000);     // UB [0, 1024)
+    pipe.InitBuffer(l1head, 2048);   // L1 [0, 2048)
+    TBufPool<TPosition::VECCALC> ubPool;
+    TBufPool<TPosition::A1> l1Pool;
+    pipe.InitBufPool(ubPool, 4096);
+    pipe.InitBufPool(l1Pool, 8192);
+    TBuf<TPosition::VECCALC> u;
+    TQue<TPosition::A1, 1> a;
+    ubPool.InitBuffer(u, 512);
+    l1Pool.InitBuffer(a, 1, 4096);
+    g.SetValue(0, float(u.Get<half>().GetPhyAddr()));
+    g.SetValue(1, float(a.AllocTensor<half>().GetPhyAddr()));
+    if (g.GetValue(63) != 0) {
+        TQue<TPosition::A1, 1> b;
+        l1Pool.InitBuffer(b, 1, 8192);  // @bufpool-l1
+    }
+}
+KT_CASE(bufpool_regions) {
+    std::vector<float> init(64, 0.0f);
+    init[63] = float(kt::param("overflow"));
+    kt::Dev<float> out(init);
+    bufpool_regions<<<1, nullptr, nullptr>>>(out.gm());
+    kt::save("out", out.host());
+}
+
 KT_CASE(allocator_l0a) {
     std::vector<float> init(64, 0.0f);
     init[63] = float(kt::param("overflow"));
