@@ -6,12 +6,18 @@ elsewhere. Tiling values are computed by hand from the rule in kgen_sim/matmul/t
 """
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
 
 from tests.sim.harness import CPP_DIR, SimProgram
 
+ROOT = Path(__file__).resolve().parents[2]
 prog = SimProgram.fixture("matmul_api.cpp")
 
 FIELDS = ("usedCoreNum M N Ka Kb singleCoreM singleCoreN singleCoreK baseM baseN baseK depthA1 depthB1 stepM stepN isBias "
@@ -337,3 +343,38 @@ def test_iterate_batch_normal_layout(prog, ba, bb, shared):
                      for i in range(n)])
     np.testing.assert_array_equal(res.out("c", np.float32).reshape(n, M, N), want)
     assert res.out("batchnum", np.int32)[0] == n
+
+
+# ---- CANN's official Matmul examples, unmodified (only with a local asc-devkit checkout) ---------------------
+
+DEVKIT = os.environ.get("KGEN_ASC_DEVKIT", "")
+# examples (relative to examples/) that verified on the emulator when this list was written
+OFFICIAL_MATMUL = [
+    "01_simd_cpp_api/00_introduction/02_matrix/matmul_advanced_api",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/matmul",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_async_iterate_all",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_multi_core_unaligned",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_format_nd_align",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_fused",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_k_reorder_load",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_unitflag",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_mn_double_buffer",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_preload",
+    "01_simd_cpp_api/04_advanced_api/00_matmul/batch_matmul_bias_reuse",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not DEVKIT or not Path(DEVKIT).is_dir(), reason="set KGEN_ASC_DEVKIT to a local asc-devkit checkout")
+@pytest.mark.parametrize("example", OFFICIAL_MATMUL, ids=[e.split("/")[-1] for e in OFFICIAL_MATMUL])
+def test_official_matmul_example_verifies(example):
+    spec = importlib.util.spec_from_file_location("kgen_official_examples", ROOT / "benchmarks" / "official_examples.py")
+    mod = sys.modules.get("kgen_official_examples")
+    if mod is None:
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["kgen_official_examples"] = mod
+        spec.loader.exec_module(mod)
+    path = Path(DEVKIT).resolve()
+    base = path / "examples" if (path / "examples").is_dir() else path
+    row = mod.run_example(base / example, base, None, timeout=300)
+    assert row.verified, row.reason
