@@ -333,3 +333,56 @@ def test_normalize_tmp_too_small(prog):
                    eps=np.array([1e-5], np.float32), expect_ok=False)
     assert res.errors and res.errors[0].code == "adv-tmp-too-small"
     assert f"at least {4 * 256}" in res.errors[0].message  # half U: 4 * align32(64 * 4)
+
+
+# ---- DeepNorm --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case,dt", [("dn_f32", np.float32), ("dn_f16", np.float16)])
+@pytest.mark.parametrize("b,s,h,oh,tmp,reuse,basic,inplace", [(2, 4, 64, 64, -1, 0, 1, 0), (1, 3, 32, 30, 0, 0, 0, 0),
+                                                              (2, 2, 128, 128, -1, 1, 0, 1)])
+def test_deepnorm_matches_torch(prog, case, dt, b, s, h, oh, tmp, reuse, basic, inplace):
+    if reuse and dt == np.float16:
+        pytest.skip("isReuseSrc is for float")
+    rng = np.random.default_rng(b * s * h + reuse)
+    x = np.zeros((b * s, h), dt)
+    gx = np.zeros((b * s, h), dt)
+    x[:, :oh] = rng.standard_normal((b * s, oh)).astype(dt)
+    gx[:, :oh] = rng.standard_normal((b * s, oh)).astype(dt)
+    g = rng.uniform(0.5, 1.5, h).astype(dt)
+    be = rng.uniform(-1, 1, h).astype(dt)
+    alpha, eps = 1.7, 1e-5
+    res = prog.run(case, x=x.ravel(), gx=gx.ravel(), g=pad_to_block(g, dt), be=pad_to_block(be, dt), b=b, s=s, h=h, oh=oh,
+                   tmp=tmp, reuse=reuse, basic=basic, inplace=inplace, ab=np.array([alpha, eps], np.float32))
+    yv = torch.from_numpy(float(dt(alpha)) * x[:, :oh].astype(np.float64) + gx[:, :oh].astype(np.float64))
+    ref = F.layer_norm(yv, (oh,), torch.from_numpy(g[:oh].astype(np.float64)), torch.from_numpy(be[:oh].astype(np.float64)),
+                       eps=float(dt(eps))).numpy()
+    out = res.out("y", dt).reshape(b * s, h)[:, :oh]
+    assert nkb_ok(out, ref, dt).all()
+    assert nkb_ok(res.out("mean", dt)[:b * s], yv.mean(-1).numpy(), dt).all()
+    # the third output holds the variance on dav-2201 (what the official example checks)
+    assert nkb_ok(res.out("var", dt)[:b * s], yv.var(-1, unbiased=False).numpy(), dt).all()
+    assert not res.warnings
+
+
+@pytest.mark.parametrize("case,ts", [("dn_f32", 4), ("dn_f16", 2)])
+@pytest.mark.parametrize("b,s,h,oh,stack,reuse,basic,ok", [(2, 4, 64, 64, None, 0, 1, 1), (3, 5, 32, 20, 2000, 0, 0, 1),
+                                                           (2, 3, 64, 64, None, 0, 1, 0), (1, 2, 2048, 2048, None, 0, 0, 0),
+                                                           (4, 8, 64, 64, 30000, 1, 1, 1)])
+def test_deepnorm_sizes_and_tiling(prog, case, ts, b, s, h, oh, stack, reuse, basic, ok):
+    mn, mx = ln_bsh_sizes(b, s, h, ts, reuse)
+    res = prog.run(case, b=b, s=s, h=h, oh=oh, tmp=-1, reuse=reuse, basic=basic, hostonly=1,
+                   **({} if stack is None else {"stack": stack}))
+    got = res.out("tiling", np.uint32)
+    assert list(got[28:]) == [ok, ok]
+    if not ok:
+        return
+    assert list(got[26:28]) == [mn, mx]
+    stack = stack or mn
+    exp = ln_bsh_fields(b, s, h, oh, ts, reuse, stack)
+    if basic and exp[12] // (8 * h):  # basic blocks: the per-round size in whole groups of 8 rows
+        one = exp[12] // (8 * h) * (8 * h)
+        x, mv, mvt = b * s * h, b * s, exp[13]
+        tail = x % one
+        exp[12:25] = [one, mvt, mvt + one, mvt + 2 * one, x // one, one, tail, x - tail, one // h, tail // h,
+                      mv - tail // h, one, one // h]
+    np.testing.assert_array_equal(got[:26], exp)

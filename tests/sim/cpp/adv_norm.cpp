@@ -252,4 +252,73 @@ KT_CASE(nl_f32) { run_nl<float, float>(); }
 KT_CASE(nl_f16) { run_nl<half, half>(); }
 KT_CASE(nl_f16_f32) { run_nl<float, half>(); }
 
+// ---- DeepNorm: params b, s, h, oh, tmp (-1 min / 0 framework), stack, reuse, basic, inplace; ab.bin {alpha, eps}
+template <typename T, bool reuse, bool basic>
+__aicore__ void dn_call(const LocalTensor<T>& y, const LocalTensor<T>& m, const LocalTensor<T>& v, const LocalTensor<T>& x,
+                        const LocalTensor<T>& gx, const LocalTensor<T>& be, const LocalTensor<T>& g,
+                        const LocalTensor<uint8_t>* tmp, T alpha, T eps, DeepNormTiling& t) {
+    if (tmp) DeepNorm<T, reuse, basic>(y, m, v, x, gx, be, g, *tmp, alpha, eps, t);
+    else DeepNorm<T, reuse, basic>(y, m, v, x, gx, be, g, alpha, eps, t);
+}
+template <typename T>
+__global__ __aicore__ void dn_kernel(GM_ADDR x, GM_ADDR gx, GM_ADDR g, GM_ADDR be, GM_ADDR y, GM_ADDR mean, GM_ADDR var,
+                                     GM_ADDR tl, uint32_t rows, uint32_t h, uint32_t tmpBytes, float alpha, float eps,
+                                     int reuse, int basic, int inplace) {
+    TPipe pipe;
+    DeepNormTiling tiling = *reinterpret_cast<const DeepNormTiling*>(tl);
+    uint32_t n = rows * h;
+    Ub<T> X(pipe, x, n), GX(pipe, gx, n), G(pipe, g, h), B(pipe, be, h), Y(pipe, y, n), M(pipe, mean, rows), V(pipe, var, rows);
+    TBuf<TPosition::VECCALC> tb;
+    LocalTensor<uint8_t> tmp;
+    if (tmpBytes) {
+        pipe.InitBuffer(tb, tmpBytes);
+        tmp = tb.Get<uint8_t>();
+    }
+    const LocalTensor<uint8_t>* tp = tmpBytes ? &tmp : nullptr;
+    const LocalTensor<T>& out = inplace ? X.t : Y.t;
+    if (reuse) dn_call<T, true, false>(out, M.t, V.t, X.t, GX.t, B.t, G.t, tp, T(alpha), T(eps), tiling);
+    else if (basic) dn_call<T, false, true>(out, M.t, V.t, X.t, GX.t, B.t, G.t, tp, T(alpha), T(eps), tiling);
+    else dn_call<T, false, false>(out, M.t, V.t, X.t, GX.t, B.t, G.t, tp, T(alpha), T(eps), tiling);
+    if (inplace) DataCopy(Y.g, X.t, n);
+    else Y.out();
+    M.out();
+    V.out();
+}
+template <typename T>
+void run_dn() {
+    uint32_t b = kt::param("b"), s = kt::param("s"), h = kt::param("h"), oh = kt::param("oh", h);
+    bool reuse = kt::param("reuse"), basic = kt::param("basic");
+    TensorShape shape({int64_t(b), int64_t(s), int64_t(h)}), origin({int64_t(b), int64_t(s), int64_t(oh)});
+    uint32_t mx = 0, mn = 0;
+    bool okSizes = GetDeepNormMaxMinTmpSize(shape, sizeof(T), reuse, basic, mx, mn);
+    int64_t tmp = kt::param("tmp");
+    uint32_t tmpBytes = tmp < 0 ? mn : uint32_t(tmp);
+    optiling::DeepNormTiling host;
+    bool okTiling = GetDeepNormTilingInfo(shape, origin, kt::param("stack", tmpBytes ? tmpBytes : mn), sizeof(T), reuse, basic,
+                                          host);
+    std::vector<uint8_t> tb(sizeof(DeepNormTiling));
+    host.SaveToBuffer(tb.data(), tb.size());
+    auto f = words(*reinterpret_cast<const DeepNormTiling*>(tb.data()));
+    f.push_back(mn);
+    f.push_back(mx);
+    f.push_back(okSizes);
+    f.push_back(okTiling);
+    kt::save("tiling", f);
+    if (kt::param("hostonly")) return;
+    auto x = kt::load<T>("x");
+    auto gx = kt::load<T>("gx");
+    auto g = kt::load<T>("g");
+    auto be = kt::load<T>("be");
+    auto ab = kt::load<float>("ab");
+    kt::Dev<T> dx(x), dgx(gx), dg(g), db(be), dy(x.size()), dm(padded<T>(b * s)), dv(padded<T>(b * s));
+    kt::Dev<uint8_t> dt(tb);
+    dn_kernel<T><<<1, nullptr, nullptr>>>(dx.gm(), dgx.gm(), dg.gm(), db.gm(), dy.gm(), dm.gm(), dv.gm(), dt.gm(), b * s, h,
+                                          tmpBytes, ab[0], ab[1], reuse, basic, kt::param("inplace"));
+    kt::save("y", dy.host());
+    kt::save("mean", dm.host());
+    kt::save("var", dv.host());
+}
+KT_CASE(dn_f32) { run_dn<float>(); }
+KT_CASE(dn_f16) { run_dn<half>(); }
+
 KT_MAIN()

@@ -14,6 +14,11 @@
 //  * [A, R] LayerNorm (isComputeRstd overloads): srcShape is [A, R]; sizes as layernorm_ar_tmp;
 //    GetLayerNormNDTilingInfo fills LayerNormSeparateTiling with 2 temporary buffers, a variance
 //    block of align8(A) floats, oneTmpSize in whole padded rows, rValueBack = 1 / R.
+//  * DeepNorm: srcShape [B, S, H] (H 32-byte aligned, at most 2040; basic blocks: H % 64 == 0 and
+//    B * S % 8 == 0, else false), sizes as LayerNorm's [B, S, H] form. GetDeepNormTilingInfo(shape,
+//    originShape, stack, typeSize, isReuseSource, isBasicBlock, tiling) returns false on a bad shape, a
+//    stack below the minimum or no room for one row; otherwise it fills LayerNormTiling's fields the
+//    LayerNorm way, with oneTmpSize rounded down to whole groups of 8 rows for basic blocks.
 //  * Normalize: srcShape is [A, R]; min max(align32(A * 4), (2 for float U, 4 for half U) *
 //    align32(Rpad * 4)), max 2 * align32(Rpad * 4) + 2 * align32(align8(A) * Rpad * 4) bytes.
 //  * RmsNorm: srcShape is [B, S, H] (originSrcShape gives the real H). Sizes: min (H + 8) floats,
@@ -26,7 +31,7 @@
 // Emulator: wrong type sizes or dimension counts are reported on stderr (`norm-tiling`).
 //
 // @api GetLayerNormMaxMinTmpSize GetLayerNormNDTilingInfo GetRmsNormMaxMinTmpSize GetRmsNormTilingInfo
-// @api GetNormalizeMaxMinTmpSize
+// @api GetNormalizeMaxMinTmpSize GetDeepNormMaxMinTmpSize GetDeepNormTilingInfo
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -38,6 +43,35 @@
 
 namespace optiling {
 BEGIN_TILING_DATA_DEF(LayerNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+TILING_DATA_FIELD_DEF(float, lastDimValueBack);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(DeepNormTiling)
 TILING_DATA_FIELD_DEF(uint32_t, bLength);
 TILING_DATA_FIELD_DEF(uint32_t, sLength);
 TILING_DATA_FIELD_DEF(uint32_t, hLength);
@@ -241,6 +275,58 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& srcShape, const uint32_t s
     (void)isReuseSource;
     (void)isComputeRstd;
     kgen_host::layernorm_ar_fill(srcShape, stackBufferSize, typeSize, tiling);
+}
+
+// ---- DeepNorm ------------------------------------------------------------------------------------
+namespace kgen_host {
+inline bool deepnorm_shape_ok(const ge::Shape& s, uint32_t ts, bool basic) {
+    if (s.GetDimNum() != 3 || (ts != 2 && ts != 4)) return false;
+    const uint32_t bs = static_cast<uint32_t>(s.GetDim(0) * s.GetDim(1)), h = static_cast<uint32_t>(s.GetDim(2));
+    if (!bs || !h || (uint64_t(h) * ts) % 32 || h > 2040) return false;
+    return !(basic && (h % 64 || bs % 8));
+}
+}  // namespace kgen_host
+inline bool GetDeepNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                     const bool isBasicBlock, uint32_t& maxValue, uint32_t& minValue) {
+    if (!kgen_host::deepnorm_shape_ok(srcShape, typeSize, isBasicBlock)) return false;
+    const uint32_t b = srcShape.GetDim(0), sl = srcShape.GetDim(1), h = srcShape.GetDim(2);
+    maxValue = ::kgen::adv::layernorm_bsh_tmp(b, sl, h, typeSize, isReuseSource, true);
+    minValue = ::kgen::adv::layernorm_bsh_tmp(b, sl, h, typeSize, isReuseSource, false);
+    return true;
+}
+namespace kgen_host {
+template <class Tl>
+inline bool deepnorm_fill(const ge::Shape& s, const ge::Shape& o, uint32_t stack, uint32_t ts, bool reuse, bool basic, Tl& t) {
+    uint32_t mx = 0, mn = 0;
+    if (!GetDeepNormMaxMinTmpSize(s, ts, reuse, basic, mx, mn) || stack < mn || o.GetDimNum() != 3) return false;
+    const uint32_t b = s.GetDim(0), sl = s.GetDim(1), h = s.GetDim(2), oh = o.GetDim(2);
+    if (o.GetDim(0) != b || o.GetDim(1) != sl || oh == 0 || oh > h || (basic && oh != h)) return false;
+    const uint32_t x = b * sl * h, mv = b * sl, bufs = (reuse && ts == 4) ? 2 : 3;
+    const uint32_t blk = ::kgen::adv::align_up(mv, 8), mvTotal = ts == 4 ? 0 : 2 * blk, total = stack / 4;
+    uint32_t one = total > mvTotal ? (total - mvTotal) / bufs / h * h : 0;
+    if (one > x) one = x;
+    if (basic && one / (8 * h) > 0) one = one / (8 * h) * (8 * h);
+    if (one == 0) return false;
+    const uint32_t tail = x % one;
+    t.bLength = b; t.sLength = sl; t.hLength = h; t.originalHLength = oh; t.inputXSize = x; t.meanVarSize = mv;
+    t.numberOfTmpBuf = bufs; t.meanTmpTensorPos = 0; t.meanTmpTensorSize = blk; t.varianceTmpTensorPos = blk;
+    t.varianceTmpTensorSize = blk; t.tmpBufSize = total; t.oneTmpSize = one; t.firstTmpStartPos = mvTotal;
+    t.secondTmpStartPos = mvTotal + one; t.thirdTmpStartPos = mvTotal + 2 * one; t.loopRound = x / one;
+    t.inputTailSize = tail; t.inputTailPos = x - tail; t.inputRoundSize = one; t.meanVarRoundSize = one / h;
+    t.meanVarTailSize = tail / h; t.meanVarTailPos = mv - tail / h; t.bshCurLength = one; t.bsCurLength = one / h;
+    t.lastDimValueBack = 1.0f / static_cast<float>(oh);
+    return true;
+}
+}  // namespace kgen_host
+inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape, const uint32_t stackBufferSize,
+                                  const uint32_t typeSize, const bool isReuseSource, const bool isBasicBlock,
+                                  optiling::DeepNormTiling& tiling) {
+    return kgen_host::deepnorm_fill(srcShape, originSrcShape, stackBufferSize, typeSize, isReuseSource, isBasicBlock, tiling);
+}
+inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape, const uint32_t stackBufferSize,
+                                  const uint32_t typeSize, const bool isReuseSource, const bool isBasicBlock,
+                                  ::DeepNormTiling& tiling) {
+    return kgen_host::deepnorm_fill(srcShape, originSrcShape, stackBufferSize, typeSize, isReuseSource, isBasicBlock, tiling);
 }
 
 // ---- Normalize -----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 //    varianceTmpTensorSize, tmpBufSize, oneTmpSize, firstTmpStartPos, secondTmpStartPos,
 //    thirdTmpStartPos, loopRound, inputRoundSize, inputTailSize, inputTailPos, meanVarRoundSize,
 //    meanVarTailSize, meanVarTailPos, arCurLength, aCurLength, float rValueBack (= 1 / rLength).
+//  * DeepNormTiling: LayerNormTiling's fields (same order and meaning).
 //  * RmsNormTiling: bLength, sLength, hLength, originalHLength, float reciprocalOfHLength,
 //    mainBshLength, mainBsLength, mainBsLengthAlign, loopRound, inputTailPos, tailBshLength, tailBsLength.
 //  * LayerNormConfig {isNoBeta, isNoGamma, isOnlyOutput, isOutputRstd = true}; LNCFG_NORM is the
@@ -24,11 +25,22 @@
 // bytes are the kernel struct.
 //
 // @api LayerNormTiling LayerNormSeparateTiling RmsNormTiling LayerNormConfig LayerNormPara LNCFG_NORM
-// @api ReducePattern NormalizeConfig NormalizePara NLCFG_NORM
+// @api ReducePattern NormalizeConfig NormalizePara NLCFG_NORM DeepNormTiling
 #pragma once
 #include <cstdint>
 
 struct LayerNormTiling {
+    uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
+    uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0;
+    uint32_t meanTmpTensorPos = 0, meanTmpTensorSize = 0, varianceTmpTensorPos = 0, varianceTmpTensorSize = 0;
+    uint32_t tmpBufSize = 0, oneTmpSize = 0, firstTmpStartPos = 0, secondTmpStartPos = 0, thirdTmpStartPos = 0;
+    uint32_t loopRound = 0, inputRoundSize = 0, inputTailSize = 0, inputTailPos = 0;
+    uint32_t meanVarRoundSize = 0, meanVarTailSize = 0, meanVarTailPos = 0, bshCurLength = 0, bsCurLength = 0;
+    float lastDimValueBack = 0.0f;
+};
+
+// DeepNormTiling has LayerNormTiling's 26 fields, in the same order.
+struct DeepNormTiling {
     uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
     uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0;
     uint32_t meanTmpTensorPos = 0, meanTmpTensorSize = 0, varianceTmpTensorPos = 0, varianceTmpTensorSize = 0;
@@ -59,6 +71,7 @@ namespace AscendC {
 namespace tiling {
 using LayerNormTiling = ::LayerNormTiling;
 using LayerNormSeparateTiling = ::LayerNormSeparateTiling;
+using DeepNormTiling = ::DeepNormTiling;
 using RmsNormTiling = ::RmsNormTiling;
 }  // namespace tiling
 
