@@ -8,6 +8,7 @@
 #include "kgen_sim/adv/host_activation_tiling.h"
 #include "kgen_sim/adv/host_softmax_ext_tiling.h"
 #include "kgen_sim/adv/host_norm_tiling.h"
+#include "kgen_sim/adv/host_welford_tiling.h"
 #include "kgen_sim/adv/host_reduce_tiling.h"
 #include "kgen_sim/adv/host_quant_tiling.h"
 #include "kgen_sim/adv/host_index_filter_tiling.h"
