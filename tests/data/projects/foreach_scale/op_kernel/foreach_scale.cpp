@@ -80,7 +80,9 @@ private:
 
 extern "C" __global__ __aicore__ void foreach_scale(GM_ADDR x, GM_ADDR scalar, GM_ADDR y, GM_ADDR workspace, GM_ADDR tiling) {
     GET_TILING_DATA(t, tiling);
+#if defined(__CCE_AICORE__) && __CCE_AICORE__ == 220  // the 910B (dav-c220) path, as real kernels guard it
     KernelForeachScale<DTYPE_X> op;
     op.Init(x, scalar, y, &t);
     op.Process();
+#endif
 }
