@@ -1,0 +1,30 @@
+"""The reference worker's NPU stand-ins (bench_bridge.tasks.stubs): task generators written for the
+NPU run on the CPU. Values are compared with draws made here from the same seed."""
+from __future__ import annotations
+
+import torch
+
+from bench_bridge.tasks import stubs
+
+
+def test_randn_serves_integer_dtypes_as_truncated_float_draws():
+    stubs.install()
+    torch.manual_seed(7)
+    got = torch.randn((64, 3), dtype=torch.int8)
+    torch.manual_seed(7)
+    want = torch.trunc(torch.randn((64, 3), dtype=torch.float32)).to(torch.int8)
+    assert got.dtype == torch.int8 and got.shape == (64, 3)
+    assert torch.equal(got, want)
+    assert got.abs().max() <= 6 and got.ne(0).any()  # small integers, not all zero
+
+
+def test_randn_keeps_float_draws_and_bool():
+    stubs.install()
+    torch.manual_seed(3)
+    a = torch.randn(5, dtype=torch.float16)
+    torch.manual_seed(3)
+    b = torch.randn(5).to(torch.float16)
+    assert a.dtype == torch.float16 and torch.equal(a, b)
+    assert torch.randn(4, dtype=torch.bool).dtype == torch.bool
+    stubs.install()  # idempotent: not wrapped twice
+    assert getattr(torch.randn, "kgen_integer_draws", False)
