@@ -41,24 +41,10 @@
 #include <mutex>
 #include <vector>
 
+#include "kgen_sim/matmul/matmul_block.h"
 #include "kgen_sim/matmul/matmul_operand.h"
 #include "kgen_sim/matmul/matmul_types.h"
 #include "kgen_sim/matmul/tcube_tiling.h"
-
-namespace kgen {
-namespace mm {
-inline std::mutex& atomic_mutex() { static std::mutex m; return m; }
-/// Store one converted value, honouring an atomic mode (1 add, 2 max, 3 min) in C's type.
-template <class D, class Acc>
-inline void store(D* p, Acc v, int atomic) {
-    D nv = static_cast<D>(v);
-    if (atomic == 0) { *p = nv; return; }
-    using W = std::conditional_t<std::is_integral_v<D>, int64_t, float>;
-    W o = static_cast<W>(*p), x = static_cast<W>(nv);
-    *p = static_cast<D>(atomic == 1 ? o + x : atomic == 2 ? (o > x ? o : x) : (o < x ? o : x));
-}
-}  // namespace mm
-}  // namespace kgen
 
 namespace AscendC {
 
@@ -247,10 +233,7 @@ public:
     void SetBatchNum(int32_t batchA, int32_t batchB) { batch_a_ = uint32_t(batchA); batch_b_ = uint32_t(batchB); }
 
 private:
-    struct Block {
-        uint32_t m0 = 0, n0 = 0, rows = 0, cols = 0;
-        std::vector<Acc> v;
-    };
+    using Block = kgen::mm::Block<Acc>;
     void require_init(const char* api) const {
         if (!inited_) kgen::fail("matmul-uninit", "Matmul %s before Init / REGIST_MATMUL_OBJ gave it a TCubeTiling", api);
     }
@@ -298,26 +281,13 @@ private:
         kgen::mm::read_block(b_, b_.trans ? uint64_t(org_kb_) : uint64_t(org_n_), 0, k, n0, cols, b, "Matmul (B)");
         trace_block(mi, ni, rows, cols, k);
         bool accumulate = partial && out.rows == rows && out.cols == cols && !out.v.empty();
-        if (!accumulate) out.v.assign(uint64_t(rows) * cols, Acc(0));
-        out.m0 = m0; out.n0 = n0; out.rows = rows; out.cols = cols;
+        std::vector<Acc> bias;
         if (bias_.ready() && !accumulate) {
-            std::vector<Acc> bias(cols);
+            bias.resize(cols);
             bias_.read_run(n0, cols, bias.data(), "Matmul (bias)");
-            for (uint32_t r = 0; r < rows; ++r)
-                for (uint32_t c = 0; c < cols; ++c) out.v[uint64_t(r) * cols + c] = bias[c];
         }
-        std::vector<Acc> bt(uint64_t(cols) * k);  // B transposed: one contiguous run per output column
-        for (uint64_t kk = 0; kk < k; ++kk)
-            for (uint32_t c = 0; c < cols; ++c) bt[uint64_t(c) * k + kk] = b[kk * cols + c];
-        for (uint32_t r = 0; r < rows; ++r) {
-            const Acc* ar = a.data() + uint64_t(r) * k;
-            for (uint32_t c = 0; c < cols; ++c) {
-                const Acc* bc = bt.data() + uint64_t(c) * k;
-                Acc acc = out.v[uint64_t(r) * cols + c];
-                for (uint64_t kk = 0; kk < k; ++kk) acc += ar[kk] * bc[kk];
-                out.v[uint64_t(r) * cols + c] = acc;
-            }
-        }
+        out.m0 = m0; out.n0 = n0;
+        kgen::mm::mac_block(a, b, bias.empty() ? nullptr : &bias, rows, cols, k, accumulate, out);
     }
     template <class T>
     static void set_nz(kgen::mm::Operand<T>& op, CubeFormat f, int32_t rows, const char* which) {
@@ -394,30 +364,14 @@ private:
         if (!have_) kgen::fail("matmul-no-result", "%s before Iterate computed a block of C", api);
         return blk_;
     }
-    /// Write a computed block: at its place in a matrix of row stride `ld`, or compactly (`seq`).
+    /// Write a computed block: at its place in a matrix of row stride `ld`, or compactly (`seq`); a GM C
+    /// in ND_ALIGN gets the zero padding up to 32 bytes after the last block of each row.
     void write_block(const Block& b, DstT* base, uint64_t local_size, const GlobalTensor<DstT>* gm, uint64_t ld, bool seq,
                      uint8_t enAtomic, const char* api) {
-        int atomic = enAtomic ? enAtomic : kgen::core().atomic_mode;
-        uint64_t r0 = seq ? 0 : b.m0, c0 = seq ? 0 : b.n0;
-        std::unique_lock<std::mutex> lk(kgen::mm::atomic_mutex(), std::defer_lock);
-        if (atomic) lk.lock();
-        for (uint32_t r = 0; r < b.rows; ++r) {
-            uint64_t start = (r0 + r) * ld + c0;
-            if (gm) gm->check(start, b.cols, api);
-            else if (start + b.cols > local_size)
-                kgen::fail("ub-out-of-bounds", "%s writes elements [%llu, %llu) of a LocalTensor of %llu elements", api,
-                           (unsigned long long)start, (unsigned long long)(start + b.cols), (unsigned long long)local_size);
-            for (uint32_t c = 0; c < b.cols; ++c) kgen::mm::store(base + start + c, b.v[uint64_t(r) * b.cols + c], atomic);
-            // ND_ALIGN: the last block of a row also writes the zero padding up to 32 bytes
-            if (C_TYPE::format == CubeFormat::ND_ALIGN && gm && !seq && c0 + b.cols == uint64_t(s_n_)) {
-                uint64_t pad = std::min<uint64_t>(align_c(c0 + b.cols), ld) - (c0 + b.cols);
-                if (pad) {
-                    gm->check(start + b.cols, pad, api);
-                    for (uint64_t c = 0; c < pad; ++c) base[start + b.cols + c] = DstT(0);
-                }
-            }
-        }
-        kgen::trace("Matmul::Fixpipe", kgen::Pipe::FIX, uint64_t(b.rows) * b.cols * sizeof(DstT), b.rows, 0, 0, sizeof(DstT));
+        uint64_t r0 = seq ? 0 : b.m0, c0 = seq ? 0 : b.n0, pad = 0;
+        if (C_TYPE::format == CubeFormat::ND_ALIGN && gm && !seq && c0 + b.cols == uint64_t(s_n_))
+            pad = std::min<uint64_t>(align_c(c0 + b.cols), ld) - (c0 + b.cols);
+        kgen::mm::write_block(b, base, local_size, gm, r0, c0, ld, enAtomic ? enAtomic : kgen::core().atomic_mode, pad, api);
     }
 
     TCubeTiling t_{};
