@@ -21,13 +21,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agent_graph.drafter import Unsupported, draft, write_project  # noqa: E402
+from agent_graph.drafter import Unsupported, draft, prebuild, write_project  # noqa: E402
 from agent_graph.drafter import measure  # noqa: E402
 from bench_bridge.bench import BenchOptions, bench  # noqa: E402
 from bench_bridge.tasks import load_task  # noqa: E402
 
 
-def run_task(spec: Path, perf_on: bool, out: Path | None = None, perf_only: bool = False) -> dict:
+def run_task(spec: Path, perf_on: bool, out: Path | None = None, perf_only: bool = False, jobs: int = 1) -> dict:
     task = load_task(spec)
     row: dict = {"task": task.name}
     t0 = time.monotonic()
@@ -43,6 +43,8 @@ def run_task(spec: Path, perf_on: bool, out: Path | None = None, perf_only: bool
             m.pop("report", None)
             row.update(m, status="perf-only", total_s=round(time.monotonic() - t0, 2))
             return row
+        if jobs > 1:  # every dtype combination built at once; the bench then finds them in the build cache
+            prebuild(project, jobs)
         rep = bench(spec, BenchOptions(project=project.resolve(), timeout=600))
         row["total_s"] = round(time.monotonic() - t0, 2)
         row["cases"] = len(rep.cases)
@@ -70,12 +72,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--json", type=Path, help="also write the rows as JSON here")
     ap.add_argument("--perf-only", action="store_true", help="only the modelled speedup (no verification)")
     ap.add_argument("--out", type=Path, help="keep the drafted projects here (default: a temporary directory)")
+    ap.add_argument("--jobs", type=int, default=1, help="build the dtype combinations of a task on this many cores at once")
     args = ap.parse_args(argv)
     specs = [t / "kgen-task.toml" if t.is_dir() else t for t in args.tasks] or sorted(args.suite.glob("*/kgen-task.toml"))
     perf_on = not args.no_perf and measure.available()
     rows = []
     for spec in specs:
-        row = run_task(spec, perf_on or args.perf_only, args.out, args.perf_only)
+        row = run_task(spec, perf_on or args.perf_only, args.out, args.perf_only, args.jobs)
         rows.append(row)
         sp = f"{row['speedup']:.2f}x" if "speedup" in row and row["speedup"] is not None else "n/a"
         print(f"{row['task']:<16} {row.get('category', '-'):<14} {row.get('template', '-'):<5} {row['status']:<11} "

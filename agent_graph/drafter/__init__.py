@@ -9,6 +9,7 @@ Tool-like API (what the agent calls):
     draft(task)                   -> Draft | Unsupported
     instantiate(template, params) -> {relative path: text}   (params: KernelParams or its dict form)
     write_project(draft.plan, dir) -> Path
+    prebuild(project_dir, jobs)   -> builds of every dtype combination, in parallel (warms the build cache)
 """
 from __future__ import annotations
 
@@ -17,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_graph.drafter.planner import Plan, Unsupported, plan, render
+from agent_graph.drafter.prebuild import prebuild
 from agent_graph.drafter.templates import TEMPLATES, KernelParams, TensorParam, Variant
 from agent_graph.drafter.writer import write_project
 
 __all__ = ["Draft", "KernelParams", "Plan", "TEMPLATES", "TensorParam", "Unsupported", "draft", "instantiate",
-           "write_project"]
+           "prebuild", "write_project"]
 
 
 @dataclass

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_graph.drafter import Unsupported, draft, write_project
+from agent_graph.drafter import Unsupported, draft, prebuild, write_project
 from bench_bridge.bench import BenchOptions, bench
 
 SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
@@ -22,6 +22,8 @@ def _check(name: str, tmp_path: Path) -> None:
     d = draft(spec)
     assert not isinstance(d, Unsupported), str(d)
     project = write_project(d.plan, tmp_path / name)
+    builds = prebuild(project, jobs=2)  # every dtype combination, built at once into the build cache
+    assert builds and all(b.ok for b in builds), [d.format() for b in builds for d in b.diagnostics][:3]
     rep = bench(spec, BenchOptions(project=project, timeout=600))
     bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
     assert rep.compiled, rep.message
