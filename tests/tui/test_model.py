@@ -40,3 +40,25 @@ async def test_model_tokens_stream_into_the_chat_and_the_repair_shows_as_a_diff(
             await submit(pilot, "/undo")
             assert (project / KERNEL).read_text() == sk.HALLUCINATED[KERNEL]
             assert "restored round 0 (draft)" in chat_text(app)
+
+
+@pytest.mark.slow
+@pytest.mark.anyio
+async def test_fix_repairs_a_broken_project_with_the_model(tmp_path):
+    import shutil
+
+    project = tmp_path / "broken"
+    shutil.copytree(sk.TASK.parent, project)
+    for rel, text in sk.HALLUCINATED.items():
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text(text)
+    with ScriptedOpenAI([sk.reply(sk.GOOD)]) as srv:
+        app = make_app(tmp_path, url=srv.url, profile=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await submit(pilot, f"/fix {project / KERNEL}")            # a file inside the project names it
+            assert app.busy and app.job_label == "fix broken"
+            await wait_until(pilot, lambda: not app.busy, 600, "the repair")
+            assert app.view.status == "verified", app.view.message
+            assert (project / KERNEL).read_text() == sk.GOOD[KERNEL]
+            assert "AscendC::ElementwiseAdd" in plain(app.query_one("#diff-text"), width=160)
+            assert app.session.runs()[-1].kind == "fix"
