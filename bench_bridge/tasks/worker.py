@@ -39,6 +39,10 @@ def _where(exc: BaseException, task: Task) -> str:
     return f"{loc}{type(exc).__name__}: {exc}"
 
 
+class Unsupported(Exception):
+    """The case needs something the emulator does not model (said plainly, not as a reference failure)."""
+
+
 def _dtype_name(t: torch.Tensor) -> str:
     return str(t.dtype).replace("torch.", "")
 
@@ -49,7 +53,8 @@ def _save_tensor(t: torch.Tensor, path: Path) -> dict:
     if t.dtype == torch.bfloat16:
         arr = t.view(torch.int16).numpy().view(np.uint16)
     elif t.is_complex():
-        raise TypeError("complex tensors are not supported by the emulator")
+        raise Unsupported(f"{name} tensors are not supported by the emulator (AscendC kernels see no complex type; "
+                          f"a task with complex inputs or outputs cannot be benched here)")
     else:
         arr = t.numpy()
     tensorio.save(path, arr)
@@ -196,6 +201,9 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
                         enc.append(_encode(a, cdir, f"call_{k}"))
                 entry["call"] = {"name": name, "args": enc}
             entry["status"] = "ok"
+        except Unsupported as e:
+            entry["status"] = "error"
+            entry["message"] = f"unsupported: {e}"
         except Exception as e:  # the task's code failed: report it, go on with the other cases
             entry["status"] = "error"
             entry["message"] = "the reference failed: " + _where(e, task)
