@@ -22,3 +22,4 @@
 #include "kgen_sim/adv/reduce_adv.h"       // Sum, Mean, ReduceSum/ReduceMean/ReduceMax/ReduceMin<T, Pattern::Reduce::AR/RA>
 #include "kgen_sim/adv/quant.h"            // AscendQuant, AscendDequant, AscendAntiQuant
 #include "kgen_sim/adv/index_filter.h"     // Arange, DropOut
+#include "kgen_sim/adv/select_bytes.h"     // Select with a byte mask (SelectWithBytesMaskShapeInfo)
