@@ -378,3 +378,34 @@ def test_official_matmul_example_verifies(example):
     base = path / "examples" if (path / "examples").is_dir() else path
     row = mod.run_example(base / example, base, None, timeout=300)
     assert row.verified, row.reason
+
+
+# ---- trace for the performance model ---------------------------------------------------------------------------
+
+def test_matmul_traces_the_cube_pipes(prog, tmp_path):
+    import json
+
+    from bench_bridge.sim import run
+
+    M, N, K = 40, 50, 70  # base 32 x 16 on one core: 2 x 4 blocks, with tails
+    rng = np.random.default_rng(0)
+    for name, arr in dict(a=rng.integers(-3, 4, size=(M, K)).astype(np.float16), b=rng.integers(-3, 4, size=(K, N)).astype(np.float16),
+                          bias=np.zeros(N, np.float32), c0=np.zeros(M * N, np.float32)).items():
+        arr.tofile(tmp_path / f"{name}.bin")
+    for name, v in dict(M=M, N=N, K=K, cores=1, baseM=32, baseN=16, baseK=-1, mode=0).items():
+        np.int64(v).tofile(tmp_path / f"{name}.bin")
+    r = run(prog.build.binary, ["mm_f16_f32"], cwd=tmp_path, trace=True)
+    assert r.ok, r.stderr
+    events = [e for line in r.trace_file.read_text().splitlines() for e in json.loads(line)["events"]]
+    by = lambda api: [e for e in events if e[0] == api]  # noqa: E731
+    # 8 blocks: one Mmad each, on M; repeats = 16 x 16 x 16 fractal products: ceil(rows/16) * ceil(cols/16) * ceil(70/16)
+    mmad = by("Matmul::Mmad")
+    rows, cols = [32, 8], [16, 16, 16, 2]
+    assert len(mmad) == 8 and all(e[1] == "M" for e in mmad)
+    assert sum(e[3] for e in mmad) == sum(-(-r // 16) * -(-c // 16) * 5 for r in rows for c in cols)
+    # Fixpipe writes every element of C once, as float
+    fix = by("Matmul::Fixpipe")
+    assert all(e[1] == "FIX" for e in fix) and sum(e[2] for e in fix) == M * N * 4
+    # M moves first: each B column block is loaded once (4), A once per block (8)
+    assert len(by("Matmul::CopyInB")) == 4 and len(by("Matmul::CopyInA")) == 8
+    assert all(e[1] == "MTE1" for e in by("Matmul::LoadData"))

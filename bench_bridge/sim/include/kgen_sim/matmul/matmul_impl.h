@@ -296,15 +296,18 @@ private:
         if (op.nz && op.trans)
             kgen::fail("matmul-unsupported", "Matmul: %s in NZ format and transposed is not emulated", which);
     }
+    /// Trace one block like the basic API would issue it: GM -> L1 copies (skipped while the A or B block
+    /// stays in L1), L1 -> L0A/L0B loads and one Mmad, in whole 16 x 32-byte fractals (bytes moved,
+    /// and for Mmad repeats = 16 x 16 x C0 fractal products, C0 = 32 bytes of A).
     void trace_block(int32_t mi, int32_t ni, uint32_t rows, uint32_t cols, uint64_t k) {
-        uint64_t kb = (k + t_.baseK - 1) / t_.baseK;
+        const uint64_t c0 = 32 / sizeof(SrcAT), m1 = (rows + 15) / 16, n1 = (cols + 15) / 16, k1 = (k + c0 - 1) / c0;
+        const uint64_t frac = 512, a_bytes = m1 * k1 * frac, b_bytes = n1 * k1 * frac;
         if (mi != last_a_) kgen::trace("Matmul::CopyInA", kgen::Pipe::MTE2, rows * k * sizeof(SrcAT), a_.trans ? uint32_t(k) : rows, 0, 0, sizeof(SrcAT));
         if (ni != last_b_) kgen::trace("Matmul::CopyInB", kgen::Pipe::MTE2, cols * k * sizeof(SrcBT), b_.trans ? cols : uint32_t(k), 0, 0, sizeof(SrcBT));
         last_a_ = t_.iterateOrder == 1 ? mi : -1;  // the A block stays in L1 while N moves, B while M moves
         last_b_ = t_.iterateOrder == 1 ? -1 : ni;
-        kgen::trace("Matmul::LoadData", kgen::Pipe::MTE1, (rows * sizeof(SrcAT) + cols * sizeof(SrcBT)) * k, uint32_t(kb), 0, 0, sizeof(SrcAT));
-        uint32_t fractals = uint32_t(((rows + 15) / 16) * ((cols + 15) / 16) * ((k + 15) / 16));
-        kgen::trace("Matmul::Mmad", kgen::Pipe::M, uint64_t(rows) * cols * sizeof(Acc), fractals, 0, 0, sizeof(SrcAT));
+        kgen::trace("Matmul::LoadData", kgen::Pipe::MTE1, a_bytes + b_bytes, uint32_t((m1 + n1) * k1), 0, 0, sizeof(SrcAT));
+        kgen::trace("Matmul::Mmad", kgen::Pipe::M, a_bytes + b_bytes, uint32_t(m1 * n1 * k1), 0, 0, sizeof(SrcAT));
     }
 
     /// Run `one(i)` for every batch i with A, B (and a batched bias) moved to that batch's matrices.
