@@ -17,7 +17,7 @@ async def test_a_run_fills_workflow_files_diff_and_results(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         replay(app, sample_events(str(proj)))
-        await wait_until(pilot, lambda: app.view.status == "verified" and not app.busy, 10, "the replayed run")
+        await wait_until(pilot, lambda: app.view.status == "verified" and not app.busy, 30, "the replayed run")
         flow = plain(app.query_one("#workflow"))
         for label in ("build 1/5", "repair 1/4", "build 2/5", "2/2 cases correct", "status: verified"):
             assert label in flow, flow

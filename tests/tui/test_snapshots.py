@@ -24,7 +24,7 @@ async def _replayed(pilot, tab: str | None = None) -> None:
     app = pilot.app
     await _steady(pilot)
     replay(app, sample_events(PROJECT))
-    await wait_until(pilot, lambda: app.view.status == "verified" and not app.busy, 10, "the replayed run")
+    await wait_until(pilot, lambda: app.view.status == "verified" and not app.busy, 30, "the replayed run")
     if tab:
         app.action_show_tab(tab)
     await pilot.pause()
