@@ -153,6 +153,7 @@ class KgenChat(CommandHandlers, App):
 
     def say(self, role: str, text: str) -> None:
         """Show a message in the chat and append it to the session transcript."""
+        self.flush_stream()
         self.chat.add(role, text)
         if self.session is not None:
             self.session.add_message(role, text)
@@ -288,10 +289,14 @@ class KgenChat(CommandHandlers, App):
             self.finish_run(ev)
             self._end_job()
 
-    def finish_run(self, ev: RunFinished) -> None:
+    def flush_stream(self) -> None:
+        """Close the model's streamed message (if any) and keep it in the transcript."""
         streamed = self.chat.end_stream()
         if streamed and self.session is not None:
             self.session.add_message("assistant", streamed)
+
+    def finish_run(self, ev: RunFinished) -> None:
+        self.flush_stream()
         if self.current_run is not None and self.session is not None:
             self.current_run.status = ev.status
             self.session.record_run(self.current_run)

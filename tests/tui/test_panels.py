@@ -47,6 +47,8 @@ async def test_a_run_fills_workflow_files_diff_and_results(tmp_path):
         assert "round 1 (build repair): changed op_kernel/add_custom.cpp" in text
         assert "**verified**: AddCustom verified: 2/2 cases correct (round 1)" in text
         assert "verified" in plain(app.query_one("#status"))
+        saved = [(m.role, m.text) for m in app.session.messages()]
+        assert ("assistant", "Drafting the add kernel.") in saved      # the streamed reply is in the transcript
         # /undo puts the draft back on disk; the diff view empties
         await submit(pilot, "/undo")
         assert (proj / "op_kernel" / "add_custom.cpp").read_text() == KERNEL_V0
