@@ -44,7 +44,7 @@ class _Kernel:
             init_body=_ind(self._init(), 8), process_body=_ind(self._process(), 8),
             methods=self._methods(), members=_ind(self._members(), 4),
             kernel_name=snake_case(kp.op_type), gm_params=", ".join(f"GM_ADDR {n}" for n in gm),
-            chunk_init="        chunkLen_ = chunkLen;",
+            chunk_init="        chunkLen_ = chunkLen;" + ("\n        rowCores_ = rowCores > 1 ? rowCores : 1;" if self.split else ""),
             gm_args=", ".join(gm), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))))
 
     def _attr_names(self) -> list[str]:
@@ -56,7 +56,12 @@ class _Kernel:
         L: list[str] = []
         if self.row:
             L += ["first_ = rowsPerCore * GetBlockIdx();",
-                  "count_ = first_ >= rows ? 0 : (rows - first_ < rowsPerCore ? rows - first_ : rowsPerCore);",
+                  "count_ = first_ >= rows ? 0 : (rows - first_ < rowsPerCore ? rows - first_ : rowsPerCore);"]
+            if self.split:  # split rows shared by rowCores cores: one row per core, a column segment each
+                L += ["colEnd_ = cols;", "if (rowCores > 1) {", "    first_ = GetBlockIdx() / rowCores;",
+                      "    count_ = first_ < rows ? 1 : 0;", "    colBeg_ = GetBlockIdx() % rowCores * segLen;",
+                      "    colEnd_ = colBeg_ + segLen < cols ? colBeg_ + segLen : cols;", "}"]
+            L += [
                   "uint64_t base = static_cast<uint64_t>(first_) * cols;",
                   "uint64_t span = static_cast<uint64_t>(count_) * cols;",
                   "uint32_t tileElems = chunkLen > 0 ? chunkLen : tileRows * colsPad;" if self.split else
@@ -109,6 +114,9 @@ class _Kernel:
         L.append("pipe_.InitBuffer(sc_, 64 * sizeof(float));")
         for dt in kp.round_types:
             L += [f"pipe_.InitBuffer(rh_{CT[dt]}_, tileElems * 2);", f"pipe_.InitBuffer(rs_{CT[dt]}_, 32);"]
+        if self.split:
+            L += [f"wsr_.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace) + {MAX_CORES * 8}, "
+                  f"{MAX_CORES * 64 * kp.extra.get('split_passes', 1)});", f"pipe_.InitBuffer(pr_, {MAX_CORES * 32});"]
         if kp.accs:
             L += ["wsg_.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), static_cast<uint64_t>(GetBlockNum()) * 8);",
                   f"pipe_.InitBuffer(pb_, {MAX_CORES * 32});"]
@@ -274,6 +282,7 @@ class _Kernel:
         L += ["TBuf<TPosition::VECCALC> wk_, sc_;"]
         if self.split:
             L += [f"TBuf<TPosition::VECCALC> ac{k}_;" for k in range(kp.extra.get("split_accs", 1))]
+            L += ["GlobalTensor<float> wsr_;", "TBuf<TPosition::VECCALC> pr_;", "uint32_t rowCores_ = 1, colBeg_ = 0, colEnd_ = 0;"]
         for dt in kp.round_types:
             L.append(f"TBuf<TPosition::VECCALC> rh_{CT[dt]}_, rs_{CT[dt]}_;")
         if kp.accs:
@@ -327,6 +336,14 @@ def split_budget(kp: KernelParams) -> dict[str, int]:
     return {"per_elem": per_elem, "fixed": _budget(kp)["fixed"] + 64 * 4}
 
 
+def _user_workspace(kp: KernelParams) -> int:
+    """Bytes: 8 floats per core for the whole-tensor accumulators, then (split-row path) per pass
+    8 reductions x 8 floats per core for the partial results of rows shared by several cores."""
+    if kp.extra.get("split"):
+        return MAX_CORES * 32 + MAX_CORES * 256 * kp.extra.get("split_passes", 1)
+    return MAX_CORES * 32 if kp.accs else 0
+
+
 def render_host(kp: KernelParams, main_input: int) -> str:
     b = _budget(kp)
     if kp.template == "row":
@@ -358,7 +375,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
         main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
         ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
-        user_workspace=f"{MAX_CORES * 32}" if kp.accs else "0", params="\n".join(params))
+        user_workspace=str(_user_workspace(kp)), params="\n".join(params))
 
 
 def render_col(kp: KernelParams) -> dict[str, str]:

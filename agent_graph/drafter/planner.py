@@ -180,7 +180,8 @@ def plan(task: Task) -> Plan | Unsupported:
         nslots=max(p.nslots for p in progs.values()), nmasks=max(p.nmasks for p in progs.values()), variants=variants, accs=list(p0.accs),
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
     if kp.template == "row" and splitrow.splittable(kp):  # rows too long for UB stream in chunks (host decides)
-        kp.extra.update(split=True, split_accs=splitrow.max_reds_per_pass([v.body for v in kp.variants]))
+        bodies = [v.body for v in kp.variants]
+        kp.extra.update(split=True, split_accs=splitrow.max_reds_per_pass(bodies), split_passes=splitrow.max_passes(bodies))
     for g in graphs:  # a row that fits neither whole nor in chunks: say so
         reason = _fits(kp, g)
         if reason:

@@ -27,6 +27,7 @@ RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_
 ROWVAL = re.compile(r"^float (r\d+) = SC0\.GetValue\(0\);$")
 TENSOR = re.compile(r"\b(S\d+|XI\d+\[o\]|W\d+|RH_\w+\[o\]|B\d+)")
 VCALL = re.compile(r"^[A-Z]\w*(<[^>]*>)?\(.*\bcols_\);$")   # an API call over the row (count cols_)
+KIND = {"ReduceSum": 0, "ReduceMax": 1, "ReduceMin": 2}
 COMBINE = {"ReduceSum": ("Add", "0.0f"), "ReduceMax": ("Max", "-INFINITY"), "ReduceMin": ("Min", "INFINITY")}
 
 
@@ -166,8 +167,8 @@ def max_reds_per_pass(body_variants: list[list[str]]) -> int:
 
 def _chunk_loop(kp, streamed: list[int], lines: list[str], tail: list[str]) -> list[str]:
     """for every chunk of the row: load the streamed inputs it reads, run ``lines``, then ``tail``."""
-    L = ["for (uint32_t c0 = 0; c0 < cols_; c0 += chunkLen_) {",
-         "    uint32_t cn = cols_ - c0 < chunkLen_ ? cols_ - c0 : chunkLen_;"]
+    L = ["for (uint32_t c0 = colBeg_; c0 < colEnd_; c0 += chunkLen_) {",
+         "    uint32_t cn = colEnd_ - c0 < chunkLen_ ? colEnd_ - c0 : chunkLen_;"]
     for i in streamed:
         src = f"xg{i}_[rowOff + c0]" if kp.inputs[i].kind == "full" else f"xg{i}_[c0]"
         L += [f"    LocalTensor<TI{i}> xt{i} = iq{i}_.AllocTensor<TI{i}>();",
@@ -186,7 +187,7 @@ def _chunk_loop(kp, streamed: list[int], lines: list[str], tail: list[str]) -> l
 def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
     sp = analyse(body)
     L = list(sp.scalar_before)
-    for p in sp.passes:
+    for slot, p in enumerate(sp.passes):
         tail = []
         for k, red in enumerate(p.reds):
             comb, init = COMBINE[red.api]
@@ -196,6 +197,8 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
         for k, red in enumerate(p.reds):
             L += [f"{red.api}<float>(SC0, A{k}, WK, cols_ < chunkLen_ ? cols_ : chunkLen_);", "PipeBarrier<PIPE_ALL>();",
                   f"float {red.name} = SC0.GetValue(0);"]
+        for k, red in enumerate(p.reds):  # a row shared by several cores: combine their partial results
+            L.append(f"if (rowCores_ > 1) {red.name} = RowCombine({red.name}, {slot * 8 + k}, {KIND[red.api]});")
         L += p.scalar_after
     vec_outs = [j for j, o in enumerate(kp.outputs) if o.kind == "vec"]
     if vec_outs or any(ln.startswith("ReduceSum") or "\n" in ln for ln in sp.write):
@@ -209,11 +212,11 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
         L += _chunk_loop(kp, sorted(inputs_read(write, [out_exprs[j] for j in vec_outs])), write, tail)
     for j, o in enumerate(kp.outputs):
         if o.kind == "rs":
-            L += [f"RO{j}.SetValue(0, {out_exprs[j]});", "PipeBarrier<PIPE_ALL>();",
+            L += ["if (GetBlockIdx() % rowCores_ == 0) {", f"RO{j}.SetValue(0, {out_exprs[j]});", "PipeBarrier<PIPE_ALL>();",
                   f"LocalTensor<TO{j}> yr{j} = oq{j}_.AllocTensor<TO{j}>();", f"FromFloat(yr{j}, RO{j}, 16);",
                   f"oq{j}_.EnQue(yr{j});", f"yr{j} = oq{j}_.DeQue<TO{j}>();",
                   f"DataCopyPad(yg{j}_[r], yr{j}, DataCopyExtParams{{1, static_cast<uint32_t>(sizeof(TO{j})), 0, 0, 0}});",
-                  f"oq{j}_.FreeTensor(yr{j});"]
+                  f"oq{j}_.FreeTensor(yr{j});", "}"]
     return L
 
 
@@ -232,9 +235,39 @@ def process_split(kp, variants_fn, round_views: list[str]) -> str:
     L += ["    " + ln if not ln.startswith("#") else ln for ln in variants_fn(lambda v: _variant_row(kp, v.body, v.out_exprs))]
     L += ["}"]
     body = "\n".join("        " + ln if ln else "" for ln in L)
-    return ("    // split-row path: each row is streamed from GM in chunks of chunkLen_ elements, once per group of\n"
+    return (ROW_COMBINE +"    // split-row path: each row is streamed from GM in chunks of chunkLen_ elements, once per group of\n"
             "    // row reductions (folded into float accumulator vectors) and once more to write the outputs\n"
             f"    __aicore__ inline void ProcessSplit()\n    {{\n{body}\n    }}")
+
+
+def max_passes(body_variants: list[list[str]]) -> int:
+    return max([1] + [len(analyse(b).passes) for b in body_variants])
+
+
+# partial reductions of the cores sharing a row, exchanged through the workspace (one slot of 8 floats
+# per core and per reduction; slots are never reused within a launch, so one SyncAll per exchange suffices)
+ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, int kind)
+    {
+        LocalTensor<float> pb = pr_.Get<float>();
+        pb.SetValue(0, v);
+        PipeBarrier<PIPE_ALL>();
+        uint64_t mine = (static_cast<uint64_t>(slot / 8) * GetBlockNum() + GetBlockIdx()) * 8 * 8 + slot % 8 * 8;
+        DataCopyPad(wsr_[mine], pb, DataCopyExtParams{1, 4, 0, 0, 0});
+        PipeBarrier<PIPE_ALL>();
+        SyncAll();
+        uint64_t first = (static_cast<uint64_t>(slot / 8) * GetBlockNum() + GetBlockIdx() / rowCores_ * rowCores_) * 8 * 8 + slot % 8 * 8;
+        DataCopyPad(pb, wsr_[first], DataCopyExtParams{static_cast<uint16_t>(rowCores_), 4, 252, 0, 0},
+                    DataCopyPadExtParams<float>{false, 0, 0, 0});
+        PipeBarrier<PIPE_ALL>();
+        float acc = pb.GetValue(0);
+        for (uint32_t k = 1; k < rowCores_; ++k) {
+            float x = pb.GetValue(k * 8);
+            acc = kind == 0 ? acc + x : (kind == 1 ? (x > acc ? x : acc) : (x < acc ? x : acc));
+        }
+        return acc;
+    }
+
+"""
 
 
 def splittable(kp) -> bool:
