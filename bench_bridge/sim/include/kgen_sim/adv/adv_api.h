@@ -18,6 +18,7 @@
 #include "kgen_sim/adv/rmsnorm.h"          // RmsNorm
 #include "kgen_sim/adv/normalize.h"        // Normalize (LayerNorm with a given mean/variance)
 #include "kgen_sim/adv/deepnorm.h"         // DeepNorm
+#include "kgen_sim/adv/batchnorm.h"        // BatchNorm
 #include "kgen_sim/adv/welford.h"          // WelfordUpdate, WelfordFinalize
 #include "kgen_sim/adv/reduce_adv.h"       // Sum, Mean, ReduceSum/ReduceMean/ReduceMax/ReduceMin<T, Pattern::Reduce::AR/RA>
 #include "kgen_sim/adv/quant.h"            // AscendQuant, AscendDequant, AscendAntiQuant

@@ -9,6 +9,7 @@
 #include "kgen_sim/adv/host_softmax_ext_tiling.h"
 #include "kgen_sim/adv/host_norm_tiling.h"
 #include "kgen_sim/adv/host_welford_tiling.h"
+#include "kgen_sim/adv/host_batchnorm_tiling.h"
 #include "kgen_sim/adv/host_reduce_tiling.h"
 #include "kgen_sim/adv/host_quant_tiling.h"
 #include "kgen_sim/adv/host_index_filter_tiling.h"

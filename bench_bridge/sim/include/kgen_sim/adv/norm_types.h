@@ -14,6 +14,10 @@
 //    thirdTmpStartPos, loopRound, inputRoundSize, inputTailSize, inputTailPos, meanVarRoundSize,
 //    meanVarTailSize, meanVarTailPos, arCurLength, aCurLength, float rValueBack (= 1 / rLength).
 //  * DeepNormTiling: LayerNormTiling's fields (same order and meaning).
+//  * BatchNormTiling: originalBLength, meanVarSize, meanTmpTensorPos, varianceTmpTensorPos, tmpBufSize,
+//    oneTmpSize, firstTmpStartPos, secondTmpStartPos, thirdTmpStartPos, loopRound, inputTailSize,
+//    inputTailPos, meanVarTailSize, meanVarTailPos, bshCurLength, shCurLength, float firstDimValueBack
+//    (= 1 / B), castHalfRepStride, shCurLengthBlockNum, castHalfOutRepStride.
 //  * RmsNormTiling: bLength, sLength, hLength, originalHLength, float reciprocalOfHLength,
 //    mainBshLength, mainBsLength, mainBsLengthAlign, loopRound, inputTailPos, tailBshLength, tailBsLength.
 //  * LayerNormConfig {isNoBeta, isNoGamma, isOnlyOutput, isOutputRstd = true}; LNCFG_NORM is the
@@ -25,7 +29,7 @@
 // bytes are the kernel struct.
 //
 // @api LayerNormTiling LayerNormSeparateTiling RmsNormTiling LayerNormConfig LayerNormPara LNCFG_NORM
-// @api ReducePattern NormalizeConfig NormalizePara NLCFG_NORM DeepNormTiling
+// @api ReducePattern NormalizeConfig NormalizePara NLCFG_NORM DeepNormTiling BatchNormTiling
 #pragma once
 #include <cstdint>
 
@@ -60,6 +64,15 @@ struct LayerNormSeparateTiling {
     float rValueBack = 0.0f;
 };
 
+struct BatchNormTiling {
+    uint32_t originalBLength = 0, meanVarSize = 0, meanTmpTensorPos = 0, varianceTmpTensorPos = 0, tmpBufSize = 0;
+    uint32_t oneTmpSize = 0, firstTmpStartPos = 0, secondTmpStartPos = 0, thirdTmpStartPos = 0, loopRound = 0;
+    uint32_t inputTailSize = 0, inputTailPos = 0, meanVarTailSize = 0, meanVarTailPos = 0, bshCurLength = 0;
+    uint32_t shCurLength = 0;
+    float firstDimValueBack = 0.0f;
+    uint32_t castHalfRepStride = 0, shCurLengthBlockNum = 0, castHalfOutRepStride = 0;
+};
+
 struct RmsNormTiling {
     uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
     float reciprocalOfHLength = 0.0f;
@@ -72,6 +85,7 @@ namespace tiling {
 using LayerNormTiling = ::LayerNormTiling;
 using LayerNormSeparateTiling = ::LayerNormSeparateTiling;
 using DeepNormTiling = ::DeepNormTiling;
+using BatchNormTiling = ::BatchNormTiling;
 using RmsNormTiling = ::RmsNormTiling;
 }  // namespace tiling
 
@@ -141,6 +155,14 @@ constexpr uint32_t normalize_tmp(uint32_t a, uint32_t r, uint32_t tsU, uint32_t 
     if (max) return 2 * align_up(rp * 4, 32) + 2 * align_up(align_up(a, 8) * rp * 4, 32);
     const uint32_t ab = align_up(a * 4, 32), nr = (tsU == 4 ? 2 : 4) * align_up(rp * 4, 32);
     return ab >= nr ? ab : nr;
+}
+
+/// BatchNorm: documented temporary bytes (min: 3 blocks per batch row, max: the whole input).
+constexpr uint32_t batchnorm_tmp(uint32_t b, uint32_t sh, uint32_t ts, bool basic, bool max) {
+    const uint32_t mv = align_up(sh * 4, 32);
+    if (max) return 3 * align_up(b * sh * 4, 32) + 2 * mv;
+    const uint32_t per = basic ? b * 64 * 4 : (ts == 2 ? b * 64 : b * 32);
+    return 3 * per + 2 * mv;
 }
 
 /// RmsNorm: documented temporary bytes (min: one H row plus a block of row results).
