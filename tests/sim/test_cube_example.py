@@ -17,7 +17,7 @@ from bench_bridge.perf.model import _finish, run_block
 from bench_bridge.sim import build, run
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "matmul_cube" / "matmul_cube.asc"
-CASES = [(4, 256, 256, 128), (3, 200, 150, 300), (2, 1, 17, 33), (5, 257, 129, 70)]  # blocks, M, N, K (as in main())
+CASES = [(4, 256, 256, 128), (3, 200, 150, 300), (2, 1, 17, 33), (5, 257, 129, 70), (1, 1, 300, 600)]  # blocks, M, N, K (as in main())
 BASE_M = BASE_N = 128
 BASE_K = 64
 

@@ -205,7 +205,7 @@ def run_mmad(prog, kind, m, n, k, *, init=1, source=0, is_bias=0, bias_mode=0, c
 
 
 @pytest.mark.parametrize("kind,m,n,k", [
-    (np.float16, 16, 16, 16), (np.float16, 30, 40, 70), (np.float16, 1, 33, 5),
+    (np.float16, 16, 16, 16), (np.float16, 30, 40, 70), (np.float16, 2, 33, 5),
     ("bf16", 45, 20, 37), (np.int8, 17, 48, 100), (np.float32, 19, 21, 13),
 ])
 def test_mmad_matches_numpy_for_each_type_and_unaligned_shapes(prog, kind, m, n, k):
@@ -361,3 +361,18 @@ def test_im2col_3x3_stride1_pad1_matches_numpy(prog):
                 for fw in range(kw):
                     x[oh * wo + ow, (fh * kw + fw) * 16:(fh * kw + fw + 1) * 16] = padded[:, oh + fh, ow + fw]
     assert got.tobytes() == to_zz(x).tobytes()
+
+
+@pytest.mark.parametrize("kind,k,n", [(np.float16, 300, 40), (np.int8, 100, 16)])
+def test_mmad_with_m_1_is_a_gemv_reading_a_contiguous_vector(prog, kind, k, n):
+    # dav-2201 switches to GEMV for m = 1: A in L0A is k contiguous elements (whole 512-byte fractals)
+    case, acc = MMAD[kind]
+    a, b = rand(kind, (1, k)), rand(kind, (k, n))
+    per = 512 // np.dtype(kind).itemsize
+    la = np.zeros(up(k, per), kind)
+    la[:k] = a[0]
+    p = np.array([1, n, k, 1, 0, 0, 0, 0], np.int64)
+    res = prog.run(case, a=la, b=to_zn(b), c=np.zeros(16 * up(n, 16), acc), bias=np.zeros(up(n, 16), acc), p=p)
+    got = from_l0c(res.out("c", acc), 1, n)[0, :n]
+    ref = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(got, ref[0], rtol=1e-5, atol=1e-3)

@@ -19,12 +19,26 @@
 //
 // Every cube API checks that each operand lives in the memory the API reads or writes
 // (`wrong-position`, naming the operand, the position it has and the memory it needs).
+//
+// @api IsSameType
 #pragma once
+#include <cassert>  // kernels written for CANN use assert() without including it
 #include <cstdint>
 #include <initializer_list>
 #include <type_traits>
 
 #include "kgen_sim/tensor.h"
+
+namespace AscendC {
+
+/// IsSameType<T, U>::value: whether two types are the same (the type trait cube kernels use to pick
+/// C0 and fractal counts per data type).
+template <typename T, typename U>
+struct IsSameType {
+    static constexpr bool value = std::is_same<T, U>::value;
+};
+
+}  // namespace AscendC
 
 namespace kgen::cube {
 

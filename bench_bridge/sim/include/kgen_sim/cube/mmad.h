@@ -15,6 +15,9 @@
 //    bias[n] added to every row, bias in C2 (bias table) or CO1); else the bias table at address 0 when
 //    cmatrixSource = true; else the current contents of CO1 (accumulate).
 //  * kDirectionAlign (float inputs only): A's K extent in L0A is padded to 16 rather than 8.
+//  * GEMV: with m = 1 the cube reads A as one row of k contiguous elements (the L0A tensor holds k
+//    rounded up to a 512-byte fractal) instead of a 16-row fractal; dav-2201 enables this mode
+//    automatically and cannot turn it off (disableGemv is a dav-3510 field).
 //  * A2/B2 start on 512-byte boundaries and CO1 on 64 bytes (`cube-misaligned`); m, n, k <= 4095.
 //  * unitFlag (Mmad/Fixpipe fine-grained overlap) does not change results; it is accepted.
 //  * Trace: pipe M, `repeats` = number of 16 x 16 x C0 fractal products (the cube does one per cycle:
@@ -48,6 +51,7 @@ struct MmadParams {
     bool kDirectionAlign = false;
     bool cmatrixSource = false;
     bool cmatrixInitVal = true;
+    bool disableGemv = false;  // dav-3510 only: the emulator follows dav-2201 and ignores it
 };
 
 }  // namespace AscendC
@@ -83,7 +87,12 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
     // kDirectionAlign (float inputs): the K extent of A in L0A is padded to 16 instead of C0 = 8
     const uint32_t kA = (std::is_same_v<A, float> && p.kDirectionAlign) ? align_up(p.k, 16) : p.k;
     const uint32_t M1 = ceil_div(p.m, BLOCK), N1 = ceil_div(p.n, BLOCK), K1 = ceil_div(p.k, C0), K1A = ceil_div(kA, C0);
-    require_elems(a, uint64_t(M1) * K1A * BLOCK * C0, api, "the left matrix (m x k in 16 x C0 fractals)", "mmad-operand-size");
+    const bool gemv = p.m == 1;
+    if (gemv)
+        require_elems(a, align_up(p.k, FRACTAL_BYTES / sizeof(A)), api, "the left vector (m = 1: GEMV, k elements in whole fractals)",
+                      "mmad-operand-size");
+    else
+        require_elems(a, uint64_t(M1) * K1A * BLOCK * C0, api, "the left matrix (m x k in 16 x C0 fractals)", "mmad-operand-size");
     require_elems(b, uint64_t(K1) * N1 * BLOCK * C0, api, "the right matrix (k x n in C0 x 16 fractals)", "mmad-operand-size");
     require_elems(c, uint64_t(M1) * N1 * L0C_FRACTAL, api, "the result (m x n in 16 x 16 fractals)", "mmad-operand-size");
     const uint32_t Mp = M1 * BLOCK, Np = N1 * BLOCK;
@@ -103,10 +112,10 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
     const B* bp = b.raw();
     C* cp = c.raw();
     for (uint32_t n = 0; n < Np; ++n) {
-        for (uint32_t m = 0; m < Mp; ++m) {
+        for (uint32_t m = 0; m < (gemv ? 1u : Mp); ++m) {
             C acc = 0;
             for (uint32_t k = 0; k < p.k; ++k)
-                acc += static_cast<C>(ap[zz_offset<A>(m, k, kA)]) * static_cast<C>(bp[zn_offset<A>(k, n, p.n)]);
+                acc += static_cast<C>(ap[gemv ? k : zz_offset<A>(m, k, kA)]) * static_cast<C>(bp[zn_offset<A>(k, n, p.n)]);
             C& out = cp[l0c_offset(m, n, p.m)];
             if (!accumulate) out = acc;
             else if (bias_row) out = static_cast<C>(bias_row[n]) + acc;
