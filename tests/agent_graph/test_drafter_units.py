@@ -126,6 +126,9 @@ def test_long_rows_take_the_split_row_path(tmp_path):
     assert not isinstance(d, Unsupported) and d.plan.params.extra["split"]
     host = d.files["op_host/t_custom.cpp"]
     assert "chunkLen = static_cast<uint32_t>" in host  # the host picks the path from the runtime shape
+    assert "rowCores = coreNum / rows" in host  # fewer rows than cores: cores share a row
+    kernel = d.files["op_kernel/t_custom.cpp"]
+    assert kernel.count("RowCombine(r") == 2 and "SyncAll();" in kernel  # max and sum partials combined
     # a row program that indexes into the row cannot be streamed: said plainly
     res = draft(_spec(tmp_path, "torch.argmax(x, -1)", shapes=((2, 200000),)))
     assert isinstance(res, Unsupported) and "split-row" in res.reason and "argmax" in res.reason
