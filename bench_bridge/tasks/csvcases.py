@@ -1,7 +1,7 @@
 """NPUKernelBench ``test_cases.csv``: ``;``-separated rows with a header; values typed like pandas would.
 
-Columns whose every value is an integral number become ints, other numeric columns floats, the
-rest stay strings (shapes such as ``[48, 128]`` are strings the task's ``get_inputs`` evals).
+Columns whose every value is True/False (pandas' spellings) become bools, columns of integer
+literals ints, other numeric columns floats (so "2.0" stays 2.0, as pandas reads it), the rest stay strings (shapes such as ``[48, 128]`` are strings the task's ``get_inputs`` evals).
 """
 from __future__ import annotations
 
@@ -19,6 +19,10 @@ class Row(dict):
             return self[name]
         except KeyError as e:
             raise AttributeError(name) from e
+
+
+_TRUE = ("True", "TRUE", "true")
+_FALSE = ("False", "FALSE", "false")
 
 
 def _number(s: str) -> float | int | None:
@@ -57,10 +61,12 @@ def read_cases(path: Path) -> list[CaseSpec]:
     for j in range(len(header)):
         col = [cells[j] for _, cells in raw]
         nums = [_number(c) if c != "" else None for c in col]
-        if all(n is not None for n in nums):
-            if all(float(n) == int(float(n)) for n in nums):
-                typed_cols.append([int(float(n)) for n in nums])
-            else:
+        if all(c in _TRUE or c in _FALSE for c in col):  # pandas' default true/false spellings: a bool column
+            typed_cols.append([c in _TRUE for c in col])
+        elif all(n is not None for n in nums):
+            if all(isinstance(n, int) for n in nums):  # every cell an integer literal: int64, as pandas
+                typed_cols.append([int(n) for n in nums])
+            else:  # any decimal point or exponent makes the column float64 ("2.0" stays 2.0)
                 typed_cols.append([float(n) for n in nums])
         else:
             typed_cols.append(col)

@@ -28,6 +28,23 @@ def test_csv_columns_are_typed_like_pandas(tmp_path):
     assert cases[0].params.dtype == "float16"  # attribute access like a pandas Series
 
 
+def test_csv_bool_and_float_columns_match_pandas(tmp_path):
+    pd = pytest.importorskip("pandas")
+    f = tmp_path / "test_cases.csv"
+    f.write_text("case_id;affine;training;momentum;eps;k;shape\n"
+                 "0;True;1;0.1;1e-5;2.0;[1, 2]\n1;False;0;0.2;1e-6;3.0;[4]\n")
+    cases = read_cases(f)
+    frame = pd.read_csv(f, sep=";")
+    for i, c in enumerate(cases):
+        for col in frame.columns:
+            want = frame.iloc[i][col]
+            want = want.item() if hasattr(want, "item") else want
+            got = c.params[col]
+            assert got == want and type(got) is type(want), (col, got, want)
+    assert cases[0].params["affine"] is True and cases[1].params["affine"] is False
+    assert cases[0].params["k"] == 2.0 and isinstance(cases[0].params["k"], float)
+
+
 def test_csv_malformed_row_names_file_and_line(tmp_path):
     f = tmp_path / "test_cases.csv"
     f.write_text("case_id;shape;dtype\n0;[4];float16\n1;[3]\n")
