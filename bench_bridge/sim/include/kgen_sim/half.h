@@ -96,6 +96,10 @@ struct Float16 {
     Float16() = default;
     template <class U, std::enable_if_t<std::is_arithmetic_v<U>, int> = 0>
     constexpr Float16(U v) : bits(Tr::from(static_cast<float>(v))) {}
+    /// half <-> bfloat16_t: explicit, through the exact float value, rounded once to the target
+    /// (the NPU compiler converts between its 16-bit float types; `bfloat16_t(h)` is how kernels write it).
+    template <class Other, std::enable_if_t<!std::is_same_v<Other, Tag>, int> = 0>
+    constexpr explicit Float16(Float16<Other> v) : bits(Tr::from(v.to_float())) {}
     static constexpr Float16 from_bits(uint16_t b) { Float16 h{}; h.bits = b; return h; }
 
     constexpr operator float() const { return Tr::to(bits); }
