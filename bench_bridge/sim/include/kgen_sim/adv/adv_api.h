@@ -24,3 +24,4 @@
 #include "kgen_sim/adv/quant.h"            // AscendQuant, AscendDequant, AscendAntiQuant
 #include "kgen_sim/adv/index_filter.h"     // Arange, DropOut
 #include "kgen_sim/adv/select_bytes.h"     // Select with a byte mask (SelectWithBytesMaskShapeInfo)
+#include "kgen_sim/adv/broadcast.h"        // Broadcast

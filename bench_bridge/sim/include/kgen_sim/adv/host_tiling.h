@@ -14,4 +14,5 @@
 #include "kgen_sim/adv/host_quant_tiling.h"
 #include "kgen_sim/adv/host_index_filter_tiling.h"
 #include "kgen_sim/adv/host_select_tiling.h"
+#include "kgen_sim/adv/host_broadcast_tiling.h"
 #include "kgen_sim/adv/securec_shim.h"  // memcpy_s / memset_s (CANN host headers expose them)
