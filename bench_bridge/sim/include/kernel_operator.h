@@ -32,6 +32,7 @@
 #include "kgen_sim/local_alloc.h"     // LocalMemAllocator, InitSocState
 #include "kgen_sim/tiling_kernel.h"   // GET_TILING_DATA, TILING_KEY_IS, GetUserWorkspace
 #include "kgen_sim/list_tensor.h"     // ListTensorDesc, TensorDesc (DYNAMIC tensor-list parameters)
+#include "kgen_sim/vec_copy.h"        // Copy (UB -> UB vector copy), CopyRepeatParams
 #include "kgen_sim/adv/adv_api.h"     // high-level vector library (activations, norms, math, ...)
 #include "kgen_sim/cube/local_copy.h"  // DataCopy between cube-unit local memories (L1 -> bias table)
 #include "kgen_sim/cube/nd2nz.h"       // DataCopy GM -> L1 with ND -> NZ (Nd2NzParams)
@@ -39,3 +40,9 @@
 #include "kgen_sim/cube/im2col.h"      // LoadData with LoadData3DParamsV2 (im2col into L0A)
 #include "kgen_sim/cube/mmad.h"        // Mmad: the cube unit's matrix multiply-accumulate
 #include "kgen_sim/cube/fixpipe.h"     // Fixpipe: L0C -> GM / L1 with quantisation, ReLU, NZ -> ND
+
+// The build's target architecture as CANN's CMake passes it to host code (examples size their output
+// files with `#if ASC_ARCHITECTURES == 2201`): the emulator is a dav-2201 part, like its __NPU_ARCH__.
+#ifndef ASC_ARCHITECTURES
+#define ASC_ARCHITECTURES 2201
+#endif
