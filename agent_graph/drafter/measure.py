@@ -33,6 +33,9 @@ def modelled(task, project: Path, timeout: float = 600.0) -> dict:
         ref = model(*copy.deepcopy(ins))
     refs = list(ref) if isinstance(ref, (tuple, list)) else [ref]
     op = describe_project(project)
+    if not op.ok:
+        errs = [d.format() for d in op.diagnostics if d.severity == "error"]
+        return {"error": "cannot read the op definition" + (f": {errs[0]}" if errs else "")}
     tensors = [t for t in ins if isinstance(t, torch.Tensor)]
     scalars = [v for v in ins if not isinstance(v, torch.Tensor)] + list(init)
     combo = op.match_combo([str(t.dtype).replace("torch.", "") for t in tensors])
