@@ -8,7 +8,8 @@
 //    m < mSize, n < nSize; dstStride counts elements (>= nSize), dstNdStride elements, srcNdStride
 //    1 KB L0C fractals (256 elements).
 //  * Fixpipe<DstT, SrcT, CFG_NZ> keeps NZ: column block nb of the destination starts
-//    nb * dstStride * 32 bytes in; inside, row m of the block at m * W, W = max(16, 32 B / sizeof(DstT)).
+//    nb * dstStride * 32 bytes in; inside, row m of the block at m * W, W = max(16, 32 B / sizeof(DstT)),
+//    or W = 8 for float output with isChannelSplit (each 16-column block split in two).
 //  * f = quantPre then ReLU (reluEn): NoQuant (same type), F322F16 / F322BF16 (float -> half /
 //    bfloat16_t, round to nearest even), DEQF16 (int32 -> half, times the scale), QF322B8_PRE (float ->
 //    int8/uint8) and REQ8 (int32 -> int8/uint8): saturate(rint(x * scale) + offset). Scalar modes take
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "kgen_sim/cube/layout.h"
 #include "kgen_sim/data_copy.h"
@@ -105,6 +107,14 @@ inline void check_quant(QuantMode_t q) {
              names[int(q)], want, sizeof(S), sizeof(D));
 }
 
+/// Columns per block of an NZ destination: 32 bytes of the output type, at least 16; float output
+/// with isChannelSplit splits each 16-column block into two 8-column (32-byte) blocks.
+template <typename D>
+inline uint32_t nz_block_width(const AscendC::FixpipeParamsV220& p) {
+    if (sizeof(D) == 4 && p.isChannelSplit) return 8;
+    return 32 / sizeof(D) > BLOCK ? 32 / sizeof(D) : BLOCK;
+}
+
 /// One converted element: quantPre, then ReLU.
 template <typename D, typename S>
 inline D convert(S x, QuantMode_t q, const QuantWord& w, bool relu) {
@@ -134,9 +144,17 @@ inline void fixpipe(const AscendC::LocalTensor<S>& src, const AscendC::FixpipePa
     if (L == AscendC::CO2Layout::ROW_MAJOR && p.dstStride < p.nSize)
         fail("fixpipe-param", "%s: dstStride (%u elements per destination row) is smaller than nSize (%u)", api, p.dstStride, p.nSize);
     const bool vector_quant = p.quantPre == VDEQF16 || p.quantPre == VQF322B8_PRE || p.quantPre == VREQ8;
+    // the per-column quant words are fetched (into the fixpipe buffer) before any result is written,
+    // so a destination overlapping the table in L1 does not change them
+    std::vector<uint64_t> table;
+    if (vector_quant) {
+        if (!vq) fail("fixpipe-param", "%s: quantPre %d is a vector mode: pass the quant table (cbufWorkspace)", api, int(p.quantPre));
+        table.assign(vq, vq + p.nSize);
+        vq = table.data();
+    }
     const QuantWord scalar = decode_quant(p.deqScalar);
     const uint32_t nd = L == AscendC::CO2Layout::ROW_MAJOR ? (p.ndNum ? p.ndNum : 1) : 1;
-    constexpr uint32_t W = 32 / sizeof(D) > BLOCK ? 32 / sizeof(D) : BLOCK;
+    const uint32_t W = nz_block_width<D>(p);
     for (uint32_t i = 0; i < nd; ++i) {
         const uint64_t s0 = uint64_t(i) * p.srcNdStride * L0C_FRACTAL;
         const uint64_t d0 = uint64_t(i) * p.dstNdStride;
@@ -161,7 +179,7 @@ inline void fixpipe(const AscendC::LocalTensor<S>& src, const AscendC::FixpipePa
 template <AscendC::CO2Layout L, typename D>
 inline uint64_t fixpipe_extent(const AscendC::FixpipeParamsV220& p) {
     if (p.mSize == 0 || p.nSize == 0) return 0;
-    constexpr uint32_t W = 32 / sizeof(D) > BLOCK ? 32 / sizeof(D) : BLOCK;
+    const uint32_t W = nz_block_width<D>(p);
     if (L == AscendC::CO2Layout::ROW_MAJOR)
         return uint64_t((p.ndNum ? p.ndNum : 1) - 1) * p.dstNdStride + uint64_t(p.mSize - 1) * p.dstStride + p.nSize;
     return uint64_t((p.nSize - 1) / W) * p.dstStride * (32 / sizeof(D)) + uint64_t(p.mSize - 1) * W + W;
