@@ -1,6 +1,7 @@
 """The agent's public API: every front end (``kgen generate``, the TUI, the LSP) calls these functions.
 
     run(Request(task="examples/tasks/add/kgen-task.toml"), ModelSettings(), AgentSettings(), on_event=print)
+    run(Request(words="softmax over the last dim, fp16 [B, 4096]"), model, agent, confirm=ask_user)
     resume(run_id, model, agent)            # continue an interrupted run from its last completed node
     list_runs(agent)                        # the runs under AgentSettings.data_dir/runs/
     repair_project(project, task, model, agent)   # build + verify an existing op project, repair on findings
@@ -8,12 +9,18 @@
 Events (agent_graph.events) are delivered to ``on_event`` and appended to the run folder's
 ``events.jsonl``; ``RunFinished`` comes exactly once. ``cancel`` is honoured between nodes, while the
 model streams and between shape cases; a cancelled or failed run stays resumable.
+
+A request in words: the model writes the PyTorch reference and the shape cases as a kgen spec in the run
+folder; ``confirm(spec_path)``, when given, is called once that spec is on disk, and False ends the run
+as "cancelled" with a message naming the spec (edit it, then run it as a task). Without ``confirm`` the
+run goes on with the model's spec.
 """
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from agent_graph.events import EventSink
 from agent_graph.settings import AgentSettings, ModelSettings
@@ -50,11 +57,13 @@ def _ignore(_e) -> None:
 
 
 def run(request: Request, model: ModelSettings, agent: AgentSettings, on_event: EventSink = _ignore,
-        cancel: threading.Event | None = None, run_id: str | None = None) -> RunOutcome:
-    """Run the graph for ``request`` to its end (or until cancelled / a model error)."""
+        cancel: threading.Event | None = None, run_id: str | None = None,
+        confirm: Callable[[Path], bool] | None = None) -> RunOutcome:
+    """Run the graph for ``request`` to its end (or until cancelled / a model error). ``confirm`` is
+    asked about the spec the model wrote for a request in words (None: go on without asking)."""
     from agent_graph.driver import start_run
 
-    return start_run(request, model, agent, on_event, cancel, run_id)
+    return start_run(request, model, agent, on_event, cancel, run_id, confirm)
 
 
 def resume(run_id: str, model: ModelSettings, agent: AgentSettings, on_event: EventSink = _ignore,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import threading
 import traceback
@@ -63,10 +64,16 @@ def _settings_record(model: ModelSettings, agent: AgentSettings) -> dict:
     return {"model": m, "agent": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(agent).items()}}
 
 
+def _words_name(words: str) -> str:
+    """A file-name-safe name for a request in words: its first four words (``softmax-over-the-last``)."""
+    parts = [re.sub(r"[^A-Za-z0-9_]+", "", w) for w in words.split()]
+    return "-".join([w for w in parts if w][:4]) or "request"
+
+
 def start_run(request, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
-              cancel: threading.Event | None, run_id: str | None):
+              cancel: threading.Event | None, run_id: str | None, confirm=None):
     label = request.task or request.words or ""
-    name = _task_name(request.task) if request.task else "-".join((request.words or "request").split()[:4])
+    name = _task_name(request.task) if request.task else _words_name(request.words or "")
     run_id = run_id or new_run_id(name)
     task = str(Path(request.task).resolve()) if request.task else ""
     output = Path(request.output) if request.output else Path("kgen-out") / name
@@ -74,7 +81,7 @@ def start_run(request, model: ModelSettings, agent: AgentSettings, on_event: Eve
              "words": request.words or "",
              "output": str(output.resolve()), "status": "running", "candidates": [], "docs": []}
     return _begin(run_id, label, state, {"task": task, "words": request.words, "output": state["output"]},
-                  model, agent, on_event, cancel)
+                  model, agent, on_event, cancel, confirm)
 
 
 def start_repair(project: Path, task: str | None, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
@@ -90,11 +97,11 @@ def start_repair(project: Path, task: str | None, model: ModelSettings, agent: A
                                                      "output": str(project)}, model, agent, on_event, cancel)
 
 
-def _begin(run_id, label, state, request_record, model, agent, on_event, cancel):
+def _begin(run_id, label, state, request_record, model, agent, on_event, cancel, confirm=None):
     folder = RunFolder(agent.data_dir, run_id)
     state["run_dir"] = str(folder.dir)
     folder.create({**request_record, "label": label, **_settings_record(model, agent)}, label, model_label(model))
-    return _drive(folder, label, state, model, agent, on_event, cancel, resumed=False)
+    return _drive(folder, label, state, model, agent, on_event, cancel, resumed=False, confirm=confirm)
 
 
 def resume_run(run_id: str, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
@@ -109,7 +116,7 @@ def resume_run(run_id: str, model: ModelSettings, agent: AgentSettings, on_event
 
 
 def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSettings, agent: AgentSettings,
-           on_event: EventSink, cancel: threading.Event | None, resumed: bool):
+           on_event: EventSink, cancel: threading.Event | None, resumed: bool, confirm=None):
     from agent_graph.graph import build_graph
 
     def emit(ev: Event) -> None:
@@ -119,7 +126,7 @@ def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSett
         except Exception:  # noqa: BLE001 — a front end's rendering bug must not stop the run
             pass
 
-    ctx = Ctx(model=model, agent=agent, folder=folder, emit=emit, cancel=cancel or threading.Event())
+    ctx = Ctx(model=model, agent=agent, folder=folder, emit=emit, cancel=cancel or threading.Event(), confirm=confirm)
     (folder.dir / "pid").write_text(str(os.getpid()))
     emit(RunStarted(folder.run_id, str(folder.dir), model_label(model), label, resumed))
     status, message, values = "error", "", {}

@@ -9,9 +9,10 @@
                                              benchmark -> report -> END
 
 Every node acts on all candidates in the phase it handles (state.py); the routers below choose the
-next node from the phases present, so K samples move through the same graph. An "unsupported" or
-"error" status jumps straight to report. Each node is wrapped to emit NodeStarted/NodeFinished and to
-honour the cancel flag before it starts; the checkpointer saves the state after every node.
+next node from the phases present, so K samples move through the same graph. An "unsupported",
+"error" or "cancelled" (the user declined the spec written from words) status jumps straight to report.
+Each node is wrapped to emit NodeStarted/NodeFinished and to honour the cancel flag before it starts;
+the checkpointer saves the state after every node.
 """
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ NODES: dict[str, Callable] = {"understand": understand, "plan": plan, "retrieve"
 
 
 def _stopped(state: GraphState) -> bool:
-    return state.get("status") in ("unsupported", "error")
+    return state.get("status") in ("unsupported", "error", "cancelled")
 
 
 def _phases(state: GraphState) -> set[str]:
@@ -85,7 +86,7 @@ def wrap(name: str, fn: Callable, ctx: Ctx) -> Callable[[GraphState], dict]:
         ctx.emit(NodeStarted(name, _detail(name, state, ctx)))
         t0 = time.monotonic()
         update, detail = fn(state, ctx)
-        ok = update.get("status") not in ("error", "unsupported", "failed")
+        ok = update.get("status") not in ("error", "unsupported", "failed", "cancelled")
         if name in ("build", "verify"):
             ok = any(c.get("phase") in ("verify", "done") and c.get("verdict") != "failed"
                      for c in update.get("candidates", []))

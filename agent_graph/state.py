@@ -74,7 +74,7 @@ class GraphState(TypedDict, total=False):
     docs: list[str]          # retrieved passages (markdown) for the prompts
     candidates: list[Candidate]
     best: dict[str, Any]     # snapshot of the best candidate so far (see best_key)
-    status: str              # running | verified | failed | unsupported | error
+    status: str              # running | verified | failed | unsupported | error | cancelled (spec declined)
     message: str
     report: dict | None      # the final bench report
     project: str             # the final project folder

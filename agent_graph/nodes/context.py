@@ -29,6 +29,7 @@ class Ctx:
     cancel: threading.Event = field(default_factory=threading.Event)
     cache: dict[str, Any] = field(default_factory=dict)   # per-process memo (loaded Task, drafter plan)
     max_parse_repairs: int = 2
+    confirm: Callable[[Path], bool] | None = None          # asked about a spec written from words (api.run)
 
     @property
     def run_dir(self) -> Path:

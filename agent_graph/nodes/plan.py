@@ -40,9 +40,11 @@ def plan(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
             return {"status": "unsupported", "message": str(d)}, f"unsupported: {d}"
         info = PlanInfo(category="free-form", strategy="the offline templates do not cover it: the model plans the tiling",
                         template="", apis=["DataCopyPad", "TPipe InitBuffer", "TQue AllocTensor EnQue DeQue"])
-        return {"plan": info}, "free-form (no template covers it)"
+        return {"plan": info}, "free-form, model-written (no template covers it)"
     ctx.cache["draft"] = d
     info = PlanInfo(category=d.plan.category, template=d.plan.template,
                     strategy=_STRATEGY.get(d.plan.template, "split the work over the AI cores, tile through UB"),
                     apis=_APIS.get(d.plan.category, _APIS["elementwise"]))
-    return {"plan": info}, f"{d.plan.category}, template {d.plan.template}"
+    # with a model the kernel is the model's: the drafter's template only informs the plan
+    how = f"template {d.plan.template}" if ctx.offline else "model-written"
+    return {"plan": info}, f"{d.plan.category}, {how}"

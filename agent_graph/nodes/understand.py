@@ -2,7 +2,9 @@
 
 A task path is read with bench_bridge.tasks.load_task (NPUKernelBench dir, KernelBench .py, kgen spec).
 A request in words alone needs a model: it writes the reference and the cases as a kgen spec in the
-run folder (nodes/spec_writer.py); without a model the run ends with a clear message."""
+run folder (nodes/spec_writer.py); without a model the run ends with a clear message. When the front end
+passed ``confirm`` (agent_graph.api.run) it is asked about the written spec, and a refusal ends the run
+as "cancelled" with the spec's path, so the user can edit the spec and run it as a task."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,6 +31,9 @@ def understand(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
 
         path = write_task(ctx, state["words"])
         update["task"] = path
+        if ctx.confirm is not None and not ctx.confirm(Path(path)):
+            msg = f"the reference was not accepted: edit {path} and run kgen generate {path}"
+            return {**update, "status": "cancelled", "message": msg}, "reference not accepted"
     try:
         task = ctx.task(path)
     except TaskError as e:

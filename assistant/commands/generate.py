@@ -1,8 +1,10 @@
-"""``kgen generate TASK``: the agent (agent_graph.api) drafts an AscendC custom-op project for a task,
+"""``kgen generate TASK`` (or ``--words "..."``): the agent (agent_graph.api) drafts an AscendC custom-op project for a task,
 builds it, repairs it, verifies every shape case against the reference and benchmarks it.
 
 With a model (``--llm URL`` or the ``model.url`` setting) the LangGraph agent drafts and repairs with
-it; without one the offline drafter's templates are used, and the command says so. Progress goes to
+it; without one the offline drafter's templates are used, and the command says so. A request in
+words needs a model: it writes the reference and the shape cases first, and the user confirms them
+(assistant/commands/spec_confirm.py). Progress goes to
 stderr (assistant/commands/agent_render.py); the report table (or ``--json``) to stdout. Exit status:
 0 verified, 1 not verified (or the model failed), 2 usage error, 3 unsupported, 130 interrupted.
 """
@@ -22,6 +24,10 @@ EXIT_CODES = {"verified": 0, "failed": 1, "error": 1, "unsupported": 3, "cancell
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("generate", help="draft an op project for a task, then build, repair, verify and benchmark it")
     p.add_argument("task", metavar="TASK", nargs="?", help="NPUKernelBench task dir, KernelBench .py or kgen spec (.toml)")
+    p.add_argument("--words", metavar="TEXT", help="the request in words instead of TASK (needs --llm): the model writes "
+                   "the PyTorch reference and shape cases, shown for confirmation before the kernel is drafted")
+    p.add_argument("--yes", action="store_true", help="with --words: use the model's reference without asking "
+                   "(without a terminal the question is skipped anyway, with a note)")
     p.add_argument("--offline", action="store_true", help="use the offline drafter (templates, no model)")
     p.add_argument("--llm", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (vLLM)")
     p.add_argument("--model", metavar="NAME", help="served model name (default from the settings)")
@@ -108,9 +114,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return _err("--llm and --offline exclude each other")
     if args.resume and args.task:
         return _err("--resume continues a run: give either TASK or --resume RUN_ID")
-    if not args.resume:
+    if args.words is not None:
+        if args.task or args.resume:
+            return _err("--words is the request: give either TASK, --words TEXT or --resume RUN_ID")
+        if not args.words.strip():
+            return _err("--words is empty: say which kernel you want")
+    if not args.resume and args.words is None:
         if not args.task:
-            return _err("a TASK is required (or --resume RUN_ID)")
+            return _err("a TASK is required (or --words TEXT, or --resume RUN_ID)")
         if not Path(args.task).exists():
             return _err(f"no such file or directory: {args.task}")
         from bench_bridge.tasks import TaskError, load_task
@@ -125,6 +136,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         model, agent = agent_settings(args)
     except Exception as e:  # noqa: BLE001 — assistant.settings.SettingsError: a bad config file or KGEN_* value
         return _err(str(e).splitlines()[0] if str(e) else type(e).__name__)
+    if args.words is not None and not model.configured:
+        return _err("--words needs a model to write the PyTorch reference and the shape cases (--llm URL)")
     printer = ProgressPrinter(verbose=args.verbose)
     t0 = time.monotonic()
     if args.resume:
@@ -134,8 +147,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
             return _err(f"no run {args.resume} (kgen runs lists the runs)")
         out = _run_interruptibly(lambda c: api.resume(args.resume, model, agent, on_event=printer, cancel=c))
     else:
-        req = api.Request(task=args.task, output=Path(args.output) if args.output else None)
-        out = _run_interruptibly(lambda c: api.run(req, model, agent, on_event=printer, cancel=c))
+        req = api.Request(task=args.task, words=args.words, output=Path(args.output) if args.output else None)
+        out = _run_interruptibly(lambda c: api.run(req, model, agent, on_event=printer, cancel=c,
+                                                   confirm=_confirm(args, c)))
     if out.status == "unsupported" and not model.configured:
         print("kgen: the offline drafter cannot write this kernel; a model could (--llm URL)", file=sys.stderr)
     if out.report is not None:
@@ -151,6 +165,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
     elif out.status == "error":
         print(f"kgen: error: {out.message}", file=sys.stderr)
     return EXIT_CODES.get(out.status, 1)
+
+
+def _confirm(args: argparse.Namespace, cancel: threading.Event):
+    """The spec confirmation for --words (None: TASK given, or --yes)."""
+    if args.words is None or args.yes:
+        return None
+    from assistant.commands.spec_confirm import make_confirm
+
+    return make_confirm(sys.stdin.isatty(), cancel)
 
 
 def _output(o: dict):
