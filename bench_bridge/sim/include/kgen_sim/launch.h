@@ -206,7 +206,7 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
                         ctx->block_idx = aic ? b : (mix ? b * ration + uint32_t(sub) : b);
                         ctx->block_num = cfg.block_dim;
                         ctx->sub_block_idx = aic ? 0 : sub;
-                        ::block_idx = ctx->block_idx;
+                        ::block_idx = b;  // the raw block index (get_block_idx); GetBlockIdx() is the logical core
                         ::block_num = cfg.block_dim;
                         ::g_coreType = aic ? AscendC::AIC : AscendC::AIV;
                         tls_launch_kind = kind;
@@ -314,6 +314,6 @@ using AscendC::GetBlockIdx;
 using AscendC::GetBlockNum;
 using AscendC::GetSubBlockIdx;
 using AscendC::GetSubBlockNum;
-inline int64_t get_block_idx() { return kgen::core().block_idx; }
+inline int64_t get_block_idx() { return ::block_idx; }
 inline int64_t get_block_num() { return kgen::core().block_num; }
 inline int64_t get_subblockid() { return kgen::core().sub_block_idx; }
