@@ -245,12 +245,12 @@ def test_mmad_int8_accumulate_is_exact_int32(prog):
 
 # ---- Fixpipe ---------------------------------------------------------------------------------------------------------
 
-FIX_P = ["m", "n", "src_stride", "dst_stride", "quant", "deq", "relu", "nd", "src_nd", "dst_nd", "nz", "vq"]
+FIX_P = ["m", "n", "src_stride", "dst_stride", "quant", "deq", "relu", "nd", "src_nd", "dst_nd", "nz", "vq", "split"]
 QUANT = dict(NoQuant=0, F322F16=1, F322BF16=2, DEQF16=3, VDEQF16=4, QF322B8_PRE=5, VQF322B8_PRE=6, REQ8=7, VREQ8=8)
 
 
 def run_fix(prog, case, src_dt, dst_dt, c, out_len, q=None, **kw):
-    vals = dict(m=0, n=0, src_stride=0, dst_stride=0, quant=0, deq=0, relu=0, nd=1, src_nd=0, dst_nd=0, nz=0, vq=0)
+    vals = dict(m=0, n=0, src_stride=0, dst_stride=0, quant=0, deq=0, relu=0, nd=1, src_nd=0, dst_nd=0, nz=0, vq=0, split=0)
     vals.update(kw)
     p = np.array([vals[k] for k in FIX_P], np.int64)
     q = np.zeros(max(1, vals["n"]), np.uint64) if q is None else q
@@ -376,3 +376,11 @@ def test_mmad_with_m_1_is_a_gemv_reading_a_contiguous_vector(prog, kind, k, n):
     got = from_l0c(res.out("c", acc), 1, n)[0, :n]
     ref = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(got, ref[0], rtol=1e-5, atol=1e-3)
+
+
+def test_fixpipe_channel_split_writes_float_nz_in_8_column_blocks(prog):
+    m, n = 16, 32
+    c = RNG.uniform(-4, 4, (m, n)).astype(np.float32)
+    got = run_fix(prog, "fix_f32_f32", np.float32, np.float32, to_l0c(c, 16), 4 * 16 * 8, m=m, n=n, src_stride=16,
+                  dst_stride=16 * 8 * 4 // 32, nz=1, split=1).reshape(4, 16, 8)
+    np.testing.assert_array_equal(got, c.reshape(m, 4, 8).transpose(1, 0, 2))

@@ -149,7 +149,7 @@ KT_CASE(mmad_i8) { run_mmad<int32_t, int8_t>(); }
 KT_CASE(mmad_f32) { run_mmad<float, float>(); }
 
 // ---- Fixpipe: L0C contents given raw, to GM --------------------------------------------------------------------
-// p: mSize nSize srcStride dstStride quantPre deqScalar reluEn ndNum srcNdStride dstNdStride nz vectorQuant
+// p: mSize nSize srcStride dstStride quantPre deqScalar reluEn ndNum srcNdStride dstNdStride nz vectorQuant channelSplit
 template <typename D, typename S>
 __global__ __aicore__ void fix_kernel(GM_ADDR l0c, GM_ADDR out, GM_ADDR quant, GM_ADDR prm, uint32_t nc, uint32_t nout, uint32_t nq) {
     TPipe pipe;
@@ -157,7 +157,7 @@ __global__ __aicore__ void fix_kernel(GM_ADDR l0c, GM_ADDR out, GM_ADDR quant, G
     TBuf<TPosition::C1> bq;
     pipe.InitBuffer(bc, nc * sizeof(S));
     pipe.InitBuffer(bq, nq * sizeof(uint64_t));
-    auto p = gt<int64_t>(prm, 12);
+    auto p = gt<int64_t>(prm, 13);
     LocalTensor<S> lc = bc.Get<S>();
     LocalTensor<uint64_t> lq = bq.Get<uint64_t>();
     fill(lc, gt<S>(l0c, nc), nc);
@@ -173,6 +173,7 @@ __global__ __aicore__ void fix_kernel(GM_ADDR l0c, GM_ADDR out, GM_ADDR quant, G
     f.ndNum = p(7);
     f.srcNdStride = p(8);
     f.dstNdStride = p(9);
+    f.isChannelSplit = p(12) != 0;
     auto og = gt<D>(out, nout);
     if (p(10)) {
         if (p(11)) Fixpipe<D, S, CFG_NZ>(og, lc, lq, f);
