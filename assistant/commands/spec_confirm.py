@@ -46,7 +46,7 @@ def format_spec(spec: Path) -> str:
         ref = task.reference.read_text().rstrip()
     except OSError as e:
         ref = f"(cannot read {task.reference}: {e.strerror})"
-    lines = [f"reference ({task.reference}):", *("    " + x for x in ref.splitlines()),
+    lines = [f"reference ({task.reference}):", *(("    " + x).rstrip() for x in ref.splitlines()),
              f"shape cases ({len(task.cases)}, from {spec}):", *("    " + describe_case(c.id, c.params) for c in task.cases)]
     return "\n".join(lines)
 

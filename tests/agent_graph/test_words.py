@@ -97,7 +97,8 @@ def test_spec_shown_to_the_user_lists_the_reference_and_every_case(tmp_path):
                                              'inputs = [{ shape = [8, 4096], dtype = "float16" }]\n'
                                              '[[cases]]\nid = "b1"\ninputs = [{ shape = [1, 4096], dtype = "float16" }]\n')
     text = format_spec(tmp_path / "kgen-task.toml")
-    assert "    return torch.softmax(x, -1)" in text.splitlines()
+    assert " " * 12 + "return torch.softmax(x, -1)" in text.splitlines()     # indented 4 under the heading
+    assert "" in text.splitlines()                                               # blank lines stay blank
     assert "    b8: inputs float16[8, 4096]" in text.splitlines()
     assert "    b1: inputs float16[1, 4096]" in text.splitlines()
     assert "shape cases (2," in text
