@@ -106,3 +106,84 @@ def test_generate_build_repair_bound_from_the_flag(tmp_path):
     assert r.returncode == 1 and n == 1
     assert "ElementwiseAdd" in r.stderr and "no repairs left" in r.stderr
     assert "build: FAILED" in r.stdout            # the best (failed) candidate's report
+
+
+# ---- requests in words (--words) ------------------------------------------------------------------
+
+WORDS_SPEC = """```python reference.py
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x, y):
+        return x + y
+```
+
+```toml kgen-task.toml
+name = "add"
+reference = "reference.py"
+[[cases]]
+id = "odd"
+inputs = [{ shape = [3, 37], dtype = "float32" }, { shape = [3, 37], dtype = "float32" }]
+```
+"""
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--words", "add two tensors"], "--words needs a model"),
+    (["--words", "add two tensors", "--offline"], "--words needs a model"),
+    (["--words", "   ", "--llm", "http://127.0.0.1:9/v1"], "--words is empty"),
+    ([str(EXAMPLE), "--words", "add two tensors", "--llm", "http://127.0.0.1:9/v1"], "either TASK, --words TEXT"),
+    (["--resume", "x", "--words", "add"], "either TASK, --words TEXT or --resume"),
+    (["--yes"], "a TASK is required (or --words TEXT"),
+])
+def test_words_usage_mistakes_are_one_line_errors(tmp_path, args, needle):
+    r = _kgen(tmp_path, *args, "-o", str(tmp_path / "o"))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip().count("\n") == 0 and r.stderr.startswith("kgen: error: ") and needle in r.stderr
+    assert not (tmp_path / "data" / "runs").exists()          # nothing was started
+
+
+@pytest.mark.slow
+def test_generate_from_words_with_yes_is_verified_and_names_no_template(tmp_path):
+    with ScriptedOpenAI([WORDS_SPEC, sk.reply(sk.GOOD)]) as srv:
+        r = _kgen(tmp_path, "--words", "add two float tensors", "--llm", srv.url, "--yes", "-o", str(tmp_path / "o"))
+        first_prompt = "\n".join(m["content"] for m in srv.requests[0]["messages"] if m["role"] == "user")
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "add two float tensors" in first_prompt
+    assert "Use this reference?" not in r.stderr                    # --yes: not asked
+    assert "kgen: plan: elementwise, model-written" in r.stderr
+    summary = [x for x in r.stdout.splitlines() if x.startswith("generate: ")]
+    assert len(summary) == 1 and "(elementwise, model-written)" in summary[0] and "template" not in summary[0]
+    assert "1/1 cases correct" in summary[0]
+    assert (tmp_path / "o" / f"op_kernel/{sk.OP}.cpp").read_text() == sk.GOOD[f"op_kernel/{sk.OP}.cpp"]
+
+
+def test_generate_from_words_on_a_terminal_shows_the_spec_and_n_cancels(tmp_path):
+    import pty
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "KGEN_DATA_DIR": str(tmp_path / "data")}
+    env.pop("KGEN_LLM_URL", None)
+    with ScriptedOpenAI([WORDS_SPEC], default="no more requests expected") as srv:
+        p = subprocess.Popen([sys.executable, "-m", "assistant.cli", "generate", "--words", "add two tensors",
+                              "--llm", srv.url, "-o", str(tmp_path / "o")], stdin=slave, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        os.close(slave)
+        os.write(master, b"n\n")          # typed ahead: read once the question is asked
+        try:
+            out, err = p.communicate(timeout=300)
+        finally:
+            os.close(master)
+        n = len(srv.requests)
+    assert p.returncode == 130, err[-3000:]
+    assert n == 1                                                   # the spec only: no kernel was asked for
+    spec = next(Path(x.split(": ")[-1].split(" (review")[0]) for x in err.splitlines() if "the model wrote" in x)
+    assert spec.is_file() and spec.name == "kgen-task.toml"
+    assert "            return x + y" in err.splitlines()            # the reference is shown
+    assert "    odd: inputs float32[3, 37], float32[3, 37]" in err.splitlines()
+    assert "Use this reference? [Y/n]" in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("kgen: cancelled: the reference was not accepted") and f"kgen generate {spec}" in last
+    assert not (tmp_path / "o").exists() and out == ""
