@@ -187,3 +187,15 @@ def test_generate_from_words_on_a_terminal_shows_the_spec_and_n_cancels(tmp_path
     last = err.strip().splitlines()[-1]
     assert last.startswith("kgen: cancelled: the reference was not accepted") and f"kgen generate {spec}" in last
     assert not (tmp_path / "o").exists() and out == ""
+
+
+def test_generate_from_words_without_a_terminal_proceeds_with_a_note(tmp_path):
+    # stdin is not a terminal (subprocess pipe) and no --yes: the spec is shown, a note says the question
+    # was skipped, and the run goes on to ask for the kernel (unparseable replies end it quickly, exit 1)
+    with ScriptedOpenAI([WORDS_SPEC], default=sk.UNPARSEABLE) as srv:
+        r = _kgen(tmp_path, "--words", "add two tensors", "--llm", srv.url, "-o", str(tmp_path / "o"))
+        n = len(srv.requests)
+    assert "Use this reference?" not in r.stderr
+    assert "kgen: note: no terminal to ask on: using the model's reference and cases" in r.stderr
+    assert "    odd: inputs float32[3, 37], float32[3, 37]" in r.stderr.splitlines()
+    assert n >= 2 and r.returncode == 1, r.stderr[-2000:]           # the kernel was asked for after the spec
