@@ -8,7 +8,9 @@ emulator's ``ub-overflow``, kgen_sim/pipe.h follows the same rule).
 Per pipe object and function, the unconditional InitBuffer calls whose arguments are constant
 expressions (``lsp.checks.consteval``) are added up in order; the call where the running total passes
 the capacity is flagged. Calls under ``if``/``switch``/loops or with unknown sizes are left out, so the
-total is a lower bound and a finding is certain.
+total is a lower bound and a finding is certain. Queues and buffers declared on a cube position (A1/B1/C1
+in L1, A2 in L0A, B2 in L0B, CO1 in L0C, C2 in the bias table) take their own memories, not UB, and are
+not counted (the emulator's per-position arenas follow the same map).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ CODE = "ub-capacity"
 UB_BYTES = 196608
 BLOCK = 32
 _PIPE = re.compile(r"\bTPipe\b")
+_CUBE_POSITION = re.compile(r"(?:TPosition|QuePosition)\s*::\s*(?:A1|A2|B1|B2|C1|C2|CO1|TSCM)\b")
 _CONDITIONAL = ("if_statement", "switch_statement", "for_statement", "while_statement", "do_statement",
                 "for_range_loop", "conditional_expression", "lambda_expression")
 
@@ -54,6 +57,8 @@ def check(unit) -> list[Finding]:
         if not pipe or not _PIPE.search(unit.type_of(pipe, c.function)):
             continue
         if _conditional(unit, c.span):
+            continue
+        if _CUBE_POSITION.search(unit.type_of(_base(c.args[0]), c.function)):
             continue
         vals = [evaluate(a, unit.constants) for a in c.args[1:]]
         if any(v is None or v <= 0 for v in vals):

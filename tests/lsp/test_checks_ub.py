@@ -47,6 +47,16 @@ def test_conditional_and_unknown_sizes_are_left_out():
     assert _ub(k) == []
 
 
+def test_cube_positions_are_not_unified_buffer():
+    # 256 KB in L1 (A1) and 64 KB in L0A (A2) live in their own memories; only the 100 KB VECIN queue is UB
+    k = ("AscendC::TPipe pipe;\nAscendC::TQue<AscendC::TPosition::A1, 1> l1;\nAscendC::TBuf<AscendC::TPosition::A2> l0a;\n"
+         "AscendC::TQue<AscendC::TPosition::VECIN, 1> q;\n"
+         "void f() {{\n    pipe.InitBuffer(l1, 2, 131072);\n    pipe.InitBuffer(l0a, 65536);\n    pipe.InitBuffer(q, 1, {n});\n}}\n")
+    assert _ub(k.format(n=102400)) == []
+    (f,) = _ub(k.format(n=200000))  # the UB queue alone is over 192 KB
+    assert "at least 200000 bytes" in f.message
+
+
 def test_the_emulator_agrees(tmp_path):
     from bench_bridge.sim import build, run
 
