@@ -170,7 +170,16 @@ class CaseRunner:
 
     def _list_mismatch(self, inputs: list[Any]) -> str:
         """'' when every tensor list goes to a DYNAMIC input (a lone tensor there becomes a list of one,
-        in place); otherwise why the call does not fit the OpDef."""
+        in place); otherwise why the call does not fit the OpDef. When the lists and the single tensors
+        are in another order than the OpDef's (e.g. the call passes x then scalar, the OpDef declares
+        scalar then x) but their counts match the DYNAMIC and the other inputs, each kind keeps its own
+        order and goes to the inputs of its kind."""
+        dyn = [p.param_type == "dynamic" for p in self.op.inputs]
+        is_list = [isinstance(t, list) for t in inputs]
+        if is_list != dyn and sorted(is_list) == sorted(dyn):
+            lists = iter([t for t in inputs if isinstance(t, list)])
+            singles = iter([t for t in inputs if not isinstance(t, list)])
+            inputs[:] = [next(lists) if d else next(singles) for d in dyn]
         for k, (p, t) in enumerate(zip(self.op.inputs, inputs)):
             if p.param_type == "dynamic" and not isinstance(t, list):
                 inputs[k] = [t]

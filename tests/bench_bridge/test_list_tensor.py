@@ -135,3 +135,21 @@ def test_kgen_bench_on_a_list_task(builds):
     sizes = {c["case_id"]: [o["name"] for o in c["outputs"]] for c in rep["cases"]}
     assert sizes == {"0": ["y[0]"], "1": ["y[0]", "y[1]", "y[2]"], "2": ["y[0]", "y[1]"]}
     assert all(o["max_abs_error"] == 0.0 for c in rep["cases"] for o in c["outputs"])
+
+
+def test_lists_and_tensors_in_another_order_go_to_their_kind():
+    # the call passes (x list, scalar) while the OpDef declares scalar first, then the DYNAMIC x
+    # (as ForeachPowScalarAndTensor does); lists go to DYNAMIC inputs, single tensors to the others
+    from bench_bridge.bench_case import CaseRunner
+    from bench_bridge.project.model import OpProject, ParamInfo
+
+    runner = CaseRunner.__new__(CaseRunner)
+    runner.op = OpProject(PROJECT, op_type="PowLike",
+                          inputs=[ParamInfo("scalar", "required", ["DT_FLOAT"]), ParamInfo("x", "dynamic", ["DT_FLOAT"])])
+    xs = [np.ones(3, np.float32), np.zeros(2, np.float32)]
+    s = np.array([2.0], np.float32)
+    inputs = [xs, s]
+    assert runner._list_mismatch(inputs) == ""
+    assert inputs[0] is s and inputs[1] is xs
+    bad = [[s], xs]  # two lists for one DYNAMIC input: refused with the reason
+    assert "declares input 'scalar' as a single tensor" in runner._list_mismatch(bad)
