@@ -25,3 +25,6 @@
 #include "kgen_sim/adv/index_filter.h"     // Arange, DropOut
 #include "kgen_sim/adv/select_bytes.h"     // Select with a byte mask (SelectWithBytesMaskShapeInfo)
 #include "kgen_sim/adv/broadcast.h"        // Broadcast
+#include "kgen_sim/adv/pad.h"              // Pad, UnPad (+ PadParams, UnPadParams, PadTiling, UnPadTiling)
+#include "kgen_sim/adv/topk.h"             // TopK (+ TopkTiling, TopKInfo, TopKMode)
+#include "kgen_sim/adv/sort_adv.h"          // the Ascend 950 SortConfig forms of Sort (api-unsupported here)

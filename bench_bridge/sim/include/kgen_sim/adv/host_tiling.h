@@ -15,4 +15,7 @@
 #include "kgen_sim/adv/host_index_filter_tiling.h"
 #include "kgen_sim/adv/host_select_tiling.h"
 #include "kgen_sim/adv/host_broadcast_tiling.h"
+#include "kgen_sim/adv/host_pad_tiling.h"
+#include "kgen_sim/adv/host_topk_tiling.h"
+#include "kgen_sim/adv/host_sort_tiling.h"
 #include "kgen_sim/adv/securec_shim.h"  // memcpy_s / memset_s (CANN host headers expose them)
