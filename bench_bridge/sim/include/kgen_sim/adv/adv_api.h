@@ -13,6 +13,7 @@
 #include "kgen_sim/adv/data_format.h"      // DataFormat
 #include "kgen_sim/adv/log_softmax.h"      // LogSoftMax (+ LogSoftMaxTiling)
 #include "kgen_sim/adv/softmax_flashv2.h"  // SoftmaxFlashV2 (+ kernel-side SoftMaxFlashV2TilingFunc)
+#include "kgen_sim/adv/softmax_flashv3.h"     // SoftmaxFlashV3 (+ SoftMaxParams)
 #include "kgen_sim/adv/softmax_grad.h"     // SoftmaxGrad, SoftmaxGradFront
 #include "kgen_sim/adv/layernorm.h"        // LayerNorm ([B, S, H] and [A, R] forms; tiling structs in norm_types.h)
 #include "kgen_sim/adv/rmsnorm.h"          // RmsNorm

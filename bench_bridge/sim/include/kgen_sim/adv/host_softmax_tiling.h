@@ -30,22 +30,7 @@
 
 namespace optiling {
 BEGIN_TILING_DATA_DEF(SoftMaxTiling)
-TILING_DATA_FIELD_DEF(uint32_t, srcM);
-TILING_DATA_FIELD_DEF(uint32_t, srcK);
-TILING_DATA_FIELD_DEF(uint32_t, srcSize);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxM);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxK);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);
-TILING_DATA_FIELD_DEF(uint32_t, splitM);
-TILING_DATA_FIELD_DEF(uint32_t, splitK);
-TILING_DATA_FIELD_DEF(uint32_t, splitSize);
-TILING_DATA_FIELD_DEF(uint32_t, reduceM);
-TILING_DATA_FIELD_DEF(uint32_t, reduceK);
-TILING_DATA_FIELD_DEF(uint32_t, reduceSize);
-TILING_DATA_FIELD_DEF(uint32_t, rangeM);
-TILING_DATA_FIELD_DEF(uint32_t, tailM);
-TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
-TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
+KGEN_SOFTMAX_TILING_FIELDS(TILING_DATA_FIELD_DEF)
 END_TILING_DATA_DEF;
 // Not registered on purpose: the kgen project build must not generate a kernel-side SoftMaxTiling
 // (kernel_operator.h defines it, kgen_sim/adv/softmax_types.h).
@@ -54,20 +39,32 @@ END_TILING_DATA_DEF;
 namespace AscendC {
 namespace kgen_host {
 
+/// M and K of a [..., K] shape after the documented checks (type sizes 2 or 4, K 32-byte aligned for
+/// the source type ts1); ok = false when a check failed (the error is on stderr).
 struct SmDims {
     uint32_t m = 0, k = 0;
+    bool ok = false;
 };
-inline SmDims softmax_dims(const char* api, const ge::Shape& s, uint32_t typeSize) {
+inline SmDims softmax_dims(const char* api, const ge::Shape& s, uint32_t ts1, uint32_t ts2) {
     SmDims d;
     if (s.GetDimNum() == 0) return d;
     d.k = static_cast<uint32_t>(s.GetDim(s.GetDimNum() - 1));
     d.m = d.k ? static_cast<uint32_t>(elements(s) / d.k) : 0;
-    if (typeSize != 2 && typeSize != 4)
-        std::fprintf(stderr, "kgen: error: %s: dataTypeSize %u is not supported (half: 2, float: 4) [softmax-tiling]\n", api,
-                     typeSize);
-    else if ((uint64_t(d.k) * typeSize) % 32)
+    for (uint32_t ts : {ts1, ts2})
+        if (ts != 2 && ts != 4) {
+            std::fprintf(stderr, "kgen: error: %s: data type size %u is not supported (half: 2, float: 4) [softmax-tiling]\n",
+                         api, ts);
+            return d;
+        }
+    if ((uint64_t(d.k) * ts1) % 32) {
         std::fprintf(stderr, "kgen: error: %s: the last axis (%u) must be 32-byte aligned [softmax-tiling]\n", api, d.k);
+        return d;
+    }
+    d.ok = d.m > 0 && d.k > 0;
     return d;
+}
+inline SmDims softmax_dims(const char* api, const ge::Shape& s, uint32_t typeSize) {
+    return softmax_dims(api, s, typeSize, typeSize);
 }
 
 /// Fill any struct with SoftMaxTiling's field names (host class or kernel struct).

@@ -33,25 +33,27 @@
 #pragma once
 #include <cstdint>
 
+// LayerNormTiling's 26 fields, in order: the one list that LayerNormTiling and DeepNormTiling (kernel
+// structs here, tiling-data classes in adv/host_norm_tiling.h) all expand, so they cannot drift apart.
+#define KGEN_LAYERNORM_TILING_FIELDS(X)                                                                        \
+    X(uint32_t, bLength) X(uint32_t, sLength) X(uint32_t, hLength) X(uint32_t, originalHLength)                \
+    X(uint32_t, inputXSize) X(uint32_t, meanVarSize) X(uint32_t, numberOfTmpBuf) X(uint32_t, meanTmpTensorPos) \
+    X(uint32_t, meanTmpTensorSize) X(uint32_t, varianceTmpTensorPos) X(uint32_t, varianceTmpTensorSize)        \
+    X(uint32_t, tmpBufSize) X(uint32_t, oneTmpSize) X(uint32_t, firstTmpStartPos) X(uint32_t, secondTmpStartPos) \
+    X(uint32_t, thirdTmpStartPos) X(uint32_t, loopRound) X(uint32_t, inputRoundSize) X(uint32_t, inputTailSize)  \
+    X(uint32_t, inputTailPos) X(uint32_t, meanVarRoundSize) X(uint32_t, meanVarTailSize)                       \
+    X(uint32_t, meanVarTailPos) X(uint32_t, bshCurLength) X(uint32_t, bsCurLength) X(float, lastDimValueBack)
+#ifndef KGEN_KERNEL_TILING_FIELD
+#define KGEN_KERNEL_TILING_FIELD(type, name) type name = 0;
+#endif
+
 struct LayerNormTiling {
-    uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
-    uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0;
-    uint32_t meanTmpTensorPos = 0, meanTmpTensorSize = 0, varianceTmpTensorPos = 0, varianceTmpTensorSize = 0;
-    uint32_t tmpBufSize = 0, oneTmpSize = 0, firstTmpStartPos = 0, secondTmpStartPos = 0, thirdTmpStartPos = 0;
-    uint32_t loopRound = 0, inputRoundSize = 0, inputTailSize = 0, inputTailPos = 0;
-    uint32_t meanVarRoundSize = 0, meanVarTailSize = 0, meanVarTailPos = 0, bshCurLength = 0, bsCurLength = 0;
-    float lastDimValueBack = 0.0f;
+    KGEN_LAYERNORM_TILING_FIELDS(KGEN_KERNEL_TILING_FIELD)
 };
 
-// DeepNormTiling has LayerNormTiling's 26 fields, in the same order.
+// DeepNormTiling: LayerNormTiling's fields (same list, same order).
 struct DeepNormTiling {
-    uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
-    uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0;
-    uint32_t meanTmpTensorPos = 0, meanTmpTensorSize = 0, varianceTmpTensorPos = 0, varianceTmpTensorSize = 0;
-    uint32_t tmpBufSize = 0, oneTmpSize = 0, firstTmpStartPos = 0, secondTmpStartPos = 0, thirdTmpStartPos = 0;
-    uint32_t loopRound = 0, inputRoundSize = 0, inputTailSize = 0, inputTailPos = 0;
-    uint32_t meanVarRoundSize = 0, meanVarTailSize = 0, meanVarTailPos = 0, bshCurLength = 0, bsCurLength = 0;
-    float lastDimValueBack = 0.0f;
+    KGEN_LAYERNORM_TILING_FIELDS(KGEN_KERNEL_TILING_FIELD)
 };
 
 struct LayerNormSeparateTiling {

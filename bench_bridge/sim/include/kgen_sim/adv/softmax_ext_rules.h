@@ -24,13 +24,11 @@
 #pragma once
 #include <cstdint>
 
+#include "kgen_sim/adv/softmax_types.h"
+
 // The kernel-side LogSoftMaxTiling (@api in adv/log_softmax.h): SoftMaxTiling's 16 fields, same order.
 struct LogSoftMaxTiling {
-    uint32_t srcM = 0, srcK = 0, srcSize = 0;
-    uint32_t outMaxM = 0, outMaxK = 0, outMaxSize = 0;
-    uint32_t splitM = 0, splitK = 0, splitSize = 0;
-    uint32_t reduceM = 0, reduceK = 0, reduceSize = 0;
-    uint32_t rangeM = 0, tailM = 0, tailSplitSize = 0, tailReduceSize = 0;
+    KGEN_SOFTMAX_TILING_FIELDS(KGEN_KERNEL_TILING_FIELD)
 };
 
 namespace AscendC {
@@ -96,6 +94,9 @@ constexpr uint32_t grad_base_m(uint32_t m, uint32_t k, uint32_t ts, uint32_t wor
     if (baseM < m && baseM > 8) baseM = baseM / 8 * 8;
     return softmax_basic_adjust(baseM, m, k);
 }
+
+/// SoftmaxFlashV3's temporary floats per row (dav-2201): 5 blocks of the statistics type, 2 rows, a repeat.
+constexpr uint32_t flashv3_row_floats(uint32_t k, uint32_t ts2) { return 5 * (32 / ts2) + 2 * k + 64; }
 
 /// Fill SoftMaxTiling's 16 fields (any struct with those names) for M rows split in chunks of baseM.
 template <class Tl>

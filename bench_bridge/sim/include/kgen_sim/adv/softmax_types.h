@@ -16,12 +16,21 @@
 #pragma once
 #include <cstdint>
 
+// SoftMaxTiling's 16 fields, in order: the one list the kernel structs (SoftMaxTiling, LogSoftMaxTiling)
+// and the host tiling-data classes (adv/host_softmax_tiling.h, host_softmax_ext_tiling.h) expand, so
+// their layouts cannot drift apart. X(type, name) is called once per field.
+#define KGEN_SOFTMAX_TILING_FIELDS(X)                                                                  \
+    X(uint32_t, srcM) X(uint32_t, srcK) X(uint32_t, srcSize) X(uint32_t, outMaxM) X(uint32_t, outMaxK) \
+    X(uint32_t, outMaxSize) X(uint32_t, splitM) X(uint32_t, splitK) X(uint32_t, splitSize)             \
+    X(uint32_t, reduceM) X(uint32_t, reduceK) X(uint32_t, reduceSize) X(uint32_t, rangeM)              \
+    X(uint32_t, tailM) X(uint32_t, tailSplitSize) X(uint32_t, tailReduceSize)
+// One zero-initialised data member of a kernel-side tiling struct.
+#ifndef KGEN_KERNEL_TILING_FIELD
+#define KGEN_KERNEL_TILING_FIELD(type, name) type name = 0;
+#endif
+
 struct SoftMaxTiling {
-    uint32_t srcM = 0, srcK = 0, srcSize = 0;
-    uint32_t outMaxM = 0, outMaxK = 0, outMaxSize = 0;
-    uint32_t splitM = 0, splitK = 0, splitSize = 0;
-    uint32_t reduceM = 0, reduceK = 0, reduceSize = 0;
-    uint32_t rangeM = 0, tailM = 0, tailSplitSize = 0, tailReduceSize = 0;
+    KGEN_SOFTMAX_TILING_FIELDS(KGEN_KERNEL_TILING_FIELD)
 };
 
 namespace AscendC {
