@@ -27,12 +27,13 @@
 #ifndef __vector__
 #define __vector__
 #endif
-#ifndef __cube__
-#define __cube__
-#endif
-#ifndef __mix__
-#define __mix__(...)
-#endif
+// Kernel-entry qualifiers that fix the core type of a kernel-launch program (launch.h reads them back):
+// a `__cube__` entry runs on cube cores (AIC) only, `__mix__(c, v)` on c AIC + v AIV per block. Each puts
+// the entry in a named section the launcher recognises.
+#undef __cube__
+#define __cube__ __attribute__((section("kgen_cube_kernels")))
+#undef __mix__
+#define __mix__(cube, vec) __attribute__((section("kgen_mix_" #cube "_" #vec)))
 #define __gm__
 #define __ubuf__
 #define __ca__

@@ -27,6 +27,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <memory>
 #include <thread>
 
 #include "kgen_sim/diag.h"
@@ -37,12 +38,8 @@
 inline thread_local int64_t block_idx = 0;
 inline thread_local int64_t block_num = 1;
 
-// Kernel-entry qualifiers that fix the core type: the entry is placed in a named section, which the
-// launcher recognises (GNU ld defines __start_/__stop_ symbols for such sections).
-#undef __cube__
-#define __cube__ __attribute__((section("kgen_cube_kernels")))
-#undef __mix__
-#define __mix__(cube, vec) __attribute__((section("kgen_mix_" #cube "_" #vec)))
+// The kernel-entry qualifiers __cube__ / __mix__(c, v) (core.h) place the entry in a named section;
+// GNU ld defines __start_/__stop_ symbols for such sections, by which the launcher recognises them.
 extern "C" {
 extern char __start_kgen_cube_kernels[] __attribute__((weak));
 extern char __stop_kgen_cube_kernels[] __attribute__((weak));
@@ -90,9 +87,21 @@ inline void declare_kernel_kind(KernelKind k) {
     throw KernelRestart{k};
 }
 
+struct CrossCoreState;  // cube/cross_core.h: flag counters of CrossCoreSetFlag / CrossCoreWaitFlag
+
 struct LaunchShared {
     uint32_t block_num = 1;
     bool waves = false;
+    // The shape of the launch, for cross-core synchronisation (cube/cross_core.h): numBlocks, AIVs per
+    // block (0 in cube-only launches), whether each block has an AIC, whether the kernel is MIX.
+    uint32_t grid = 1;
+    uint32_t aiv_per_block = 1;
+    bool has_aic = false;
+    bool mix = false;
+    std::shared_ptr<CrossCoreState> cross_core;  // created by the first CrossCoreSetFlag/WaitFlag
+    uint32_t wave_threads = 0;   // cores running in the current wave
+    uint32_t wave_exited = 0;    // of those, cores whose kernel returned
+    uint32_t flag_waiters = 0;   // cores blocked in CrossCoreWaitFlag
     std::mutex mu;
     std::condition_variable cv;
     uint32_t arrived = 0;
@@ -111,6 +120,7 @@ struct LaunchShared {
             cv.notify_all();
             return;
         }
+        if (flag_waiters) cv.notify_all();  // a core blocked in CrossCoreWaitFlag re-checks for a deadlock
         cv.wait(lk, [&] { return phase != my || arrived + finished >= block_num; });
         if (phase == my) {
             lk.unlock();
@@ -123,6 +133,12 @@ struct LaunchShared {
         std::lock_guard<std::mutex> g(mu);
         ++finished;
         if (b < done.size()) done[b] = 1;
+        cv.notify_all();
+    }
+    /// Called when any core's kernel ends (AIC and AIV alike).
+    void core_exit() {
+        std::lock_guard<std::mutex> g(mu);
+        ++wave_exited;
         cv.notify_all();
     }
     bool is_done(uint32_t b) {
@@ -193,10 +209,19 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
         uint32_t cores = std::max(1u, vector_core_num());
         uint32_t per_wave = std::max(1u, ration ? cores / ration : cores / 2);
         shared.waves = cfg.block_dim > per_wave;
+        shared.grid = cfg.block_dim;
+        shared.aiv_per_block = ration;
+        shared.has_aic = has_aic;
+        shared.mix = mix;
         std::atomic<int> restart{0};
         for (uint32_t start = 0; start < cfg.block_dim; start += per_wave) {
             uint32_t end = std::min(cfg.block_dim, start + per_wave);
             std::vector<std::thread> threads;
+            {
+                std::lock_guard<std::mutex> g(shared.mu);
+                shared.wave_threads = (end - start) * ((has_aic ? 1u : 0u) + ration);
+                shared.wave_exited = 0;
+            }
             for (uint32_t b = start; b < end; ++b) {
                 for (int32_t sub = has_aic ? -1 : 0; sub < int32_t(ration); ++sub) {
                     threads.emplace_back([&, b, sub] {
@@ -225,6 +250,7 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
                         } catch (const KernelReturn&) {
                         }
                         if (!(mix && aic)) shared.block_done(sync_idx);
+                        shared.core_exit();
                         if (!restarted && !(aic && mix && ctx->trace.empty())) flush_trace(id, name);
                         tls_core = nullptr;
                         delete ctx;
