@@ -18,6 +18,7 @@ from typing import Callable
 
 import numpy as np
 
+from bench_bridge.artifacts import ArtifactWriter
 from bench_bridge.report import BenchReport, CaseReport
 from bench_bridge.sim import build as sim_build
 from bench_bridge.sim import run as sim_run
@@ -39,6 +40,7 @@ class BenchOptions:
     timeout: float = 120.0
     reference_timeout: float = 300.0
     profile: bool = False         # model each case's time from its instruction trace (bench_bridge.perf)
+    artifacts_dir: Path | None = None  # where a profile's trace + timeline PNG go (default: a run folder in the cache)
 
 
 def bench(path: str | Path, opts: BenchOptions | None = None, progress: Progress | None = None) -> BenchReport:
@@ -68,6 +70,8 @@ def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchRe
     if not b.ok:
         rep.message = f"build failed with {len(b.errors)} error(s)"
         return rep
+    arts = ArtifactWriter(rep.task, opts.artifacts_dir, say)
+    arts.set_build_dir(b.binary)
     say(f"running {p.name}")
     r = sim_run(b.binary, cwd=p.parent, timeout=opts.timeout, trace=opts.profile)
     errors = [d for d in r.diagnostics if d.severity == "error"]
@@ -79,8 +83,11 @@ def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchRe
     if opts.profile and r.trace_file and r.trace_file.exists():
         from bench_bridge import perf
 
-        case.performance = perf.profile(r.trace_file).to_dict()
+        modelled = perf.profile(r.trace_file)
+        case.performance = modelled.to_dict()
         rep.performance = summarize_performance([case])
+        arts.add_case(case.case_id, modelled)
+    rep.artifacts = arts.artifacts
     rep.cases.append(case)
     rep.correct = status == "pass"
     return rep
@@ -132,13 +139,17 @@ def _bench_task(task: Task, given: Path, opts: BenchOptions, say: Progress) -> B
     rep = BenchReport(task=task.name, task_format=task.format, path=str(given.resolve()), backend=opts.backend,
                       project=str(project), compiled=True, correct=False)
     runner = CaseRunner(task, project, work, opts.timeout, say, profile=opts.profile)
+    arts = ArtifactWriter(task.name, opts.artifacts_dir, say)
     for e in entries:
         rep.cases.append(runner.run_case(e))
+        arts.add_case(rep.cases[-1].case_id, runner.last_perf)
+        arts.set_build_dir(next((b.binary for b in runner.builds.values()), None))
         if runner.build_failed:
             rep.compiled = False
             rep.build_diagnostics = [d.to_dict() for d in runner.build_diagnostics]
             rep.message = runner.build_message
             break
+    rep.artifacts = arts.artifacts
     rep.correct = rep.compiled and bool(rep.cases) and all(c.status == "pass" for c in rep.cases)
     if opts.profile:
         rep.performance = summarize_performance(rep.cases)

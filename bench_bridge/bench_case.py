@@ -38,6 +38,7 @@ class CaseRunner:
         self.build_failed = False
         self.build_diagnostics: list[Diagnostic] = []
         self.build_message = ""
+        self.last_perf = None   # the PerfReport of the last case run (profile): bench writes its trace + picture
         self.custom = bool(task.prepare and "def custom_check_precision" in task.prepare.read_text(errors="replace"))
         say(f"reading the op definition of {project.name}")
         self.op: OpProject = describe_project(project)
@@ -70,6 +71,7 @@ class CaseRunner:
 
     def run_case(self, e: dict) -> CaseReport:
         t0 = time.monotonic()
+        self.last_perf = None
         metas = [m for a in e.get("inputs", []) for m in (a.get("items", []) if a.get("kind") == "list" else [a])]
         shapes = [m.get("shape", []) for m in metas if m.get("kind") == "tensor"]
         dtypes = [m.get("dtype", "") for m in metas if m.get("kind") == "tensor"]
@@ -165,7 +167,8 @@ class CaseRunner:
                 rep.message = bad.reason or f"{bad.mismatches} of {bad.total} elements of {bad.name} exceed the tolerance"
         rep.status = "pass" if passed else "fail"
         if self.profile and pr.run and pr.run.trace_file and pr.run.trace_file.exists():
-            rep.performance = _performance(pr.run.trace_file, e.get("eager"))
+            self.last_perf = _performance(pr.run.trace_file, e.get("eager"))
+            rep.performance = self.last_perf.to_dict()
         return rep
 
     def _list_mismatch(self, inputs: list[Any]) -> str:
@@ -257,7 +260,7 @@ class CaseRunner:
         return b
 
 
-def _performance(trace_file: Path, eager: dict | None) -> dict:
+def _performance(trace_file: Path, eager: dict | None):
     """Model the case's kernel time from its trace; the eager ops recorded by the worker give the baseline."""
     from bench_bridge import perf
     from bench_bridge.perf.eager import EagerOp, from_ops
@@ -266,7 +269,7 @@ def _performance(trace_file: Path, eager: dict | None) -> dict:
     if eager:
         costs = perf.load_costs()
         ref = from_ops([EagerOp(**o) for o in eager["ops"]], eager["input_bytes"], eager["output_bytes"], costs)
-    return perf.profile(trace_file, reference=ref).to_dict()
+    return perf.profile(trace_file, reference=ref)
 
 
 def _narrow(t: Any, short: str) -> Any:

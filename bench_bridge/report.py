@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 SCHEMA = "kgen.bench-report"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2   # 2: the ``artifacts`` object (trace, timeline picture, build dir)
 
 
 @dataclass
@@ -46,6 +46,23 @@ class CaseReport:
 
 
 @dataclass
+class Artifacts:
+    """Files a bench leaves for the front ends (paths, absolute; None when not written).
+
+    ``trace`` and ``timeline_png`` are those of the first profiled case (``case_id``); ``cases`` maps
+    every profiled case id to its own ``{"trace", "timeline_png"}``. They exist only with a profile
+    (``kgen bench --profile``); ``dir`` is the folder they were written to (``BenchOptions.artifacts_dir``,
+    else a run folder under the kgen cache); ``build_dir`` the folder of the emulator executable built
+    for the run (the first one when several dtype combinations were built)."""
+    dir: str | None = None
+    build_dir: str | None = None
+    trace: str | None = None          # Chrome-trace JSON of the modelled timeline (Perfetto, chrome://tracing)
+    timeline_png: str | None = None   # timeline + pipe busy + roofline picture
+    case_id: str | None = None
+    cases: dict[str, dict[str, str | None]] = field(default_factory=dict)
+
+
+@dataclass
 class BenchReport:
     task: str
     task_format: str            # "npukernelbench" | "kernelbench" | "kgen-spec" | "kernel-launch"
@@ -59,8 +76,17 @@ class BenchReport:
     message: str = ""
     seconds: float = 0.0
     performance: dict[str, Any] | None = None  # filled by the performance model / NPU timing
+    artifacts: Artifacts = field(default_factory=Artifacts)
     schema: str = SCHEMA
     schema_version: int = SCHEMA_VERSION
+
+    def __post_init__(self) -> None:
+        # a report read back from JSON (BenchReport(**data)) carries its artifacts as a dict, or none (version 1)
+        if isinstance(self.artifacts, dict):
+            known = Artifacts.__dataclass_fields__
+            self.artifacts = Artifacts(**{k: v for k, v in self.artifacts.items() if k in known})
+        elif self.artifacts is None:
+            self.artifacts = Artifacts()
 
     @property
     def passed_cases(self) -> int:
@@ -125,8 +151,22 @@ def render_text(rep: BenchReport) -> str:
             lines.append(f"{c.case_id:>{w}}  {p['modelled_us']:>12.2f} {bound:<16} {p.get('achieved_gbps', 0):>8.1f} "
                          f"{(f'{eager:.2f}' if eager is not None else '-'):>10} {(f'{sp:.2f}x' if sp else '-'):>8}")
         lines.append("(modelled by the emulator's performance model: docs/performance-model.md)")
+    lines += artifact_lines(rep.artifacts)
     verdict = "CORRECT" if rep.correct else "INCORRECT"
     lines.append(f"compiled: yes   correct: {verdict} ({rep.passed_cases}/{len(rep.cases)} cases)   {rep.seconds:.1f} s")
     if rep.message:
         lines.append(rep.message)
     return "\n".join(lines)
+
+
+def artifact_lines(a: Artifacts) -> list[str]:
+    """Where the profile's files are: the trace (for Perfetto) and the timeline picture."""
+    lines = []
+    if a.trace:
+        lines.append(f"trace: {a.trace} (open in Perfetto / chrome://tracing)")
+    if a.timeline_png:
+        lines.append(f"timeline: {a.timeline_png}")
+    more = len(a.cases) - (1 if a.case_id in a.cases else 0)
+    if more > 0 and a.dir:
+        lines.append(f"(+ the trace and timeline of {more} more case(s) in {a.dir})")
+    return lines

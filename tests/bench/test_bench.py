@@ -28,7 +28,7 @@ def scaled_add_report():
 
 def test_npukernelbench_task_benches_correct(scaled_add_report):
     rep = scaled_add_report
-    assert rep["schema"] == "kgen.bench-report" and rep["schema_version"] == 1
+    assert rep["schema"] == "kgen.bench-report" and rep["schema_version"] == 2
     assert rep["task_format"] == "npukernelbench" and rep["compiled"] and rep["correct"]
     assert [c["case_id"] for c in rep["cases"]] == ["0", "1", "2"]
     assert [c["dtypes"][0] for c in rep["cases"]] == ["float16", "float32", "bfloat16"]
