@@ -1,11 +1,14 @@
 """A modelled PyTorch-eager baseline: the reference as a chain of separate kernels.
 
 ``record_ops(fn, *args)`` runs the reference once on the CPU under a ``TorchDispatchMode`` and lists
-every aten operator it dispatches with the bytes it reads and writes and a flop count. In eager
-mode on an NPU each such operator is its own kernel: it pays the launch overhead and moves its
-inputs from GM and its outputs to GM. ``eager_time`` prices that chain with the same cost table as
-the kernel model (the whole chip's HBM bandwidth, or the vector/cube peak when that is slower),
-so ``PerfReport.speedup_vs_eager`` is a modelled speedup in MultiKernelBench's sense.
+every aten operator it dispatches with its tensors (elements, element size), the bytes it reads and
+writes and a flop count. In eager mode on an NPU each such operator is its own kernel: it pays the
+launch overhead, moves its inputs from GM and its outputs to GM, and does its vector work.
+``op_time_us`` prices a vector operator as the double-buffered library kernel it would be
+(``eager_kernel.py``: its trace through the same event-driven model and cost table as a drafted
+kernel; the vector work per element and the compute dtype from ``eager_ops.py``); a cube operator
+(matmul family) at max(its bytes at the chip's bandwidth, its flops at the cube peak). So
+``PerfReport.speedup_vs_eager`` is a modelled speedup in MultiKernelBench's sense.
 
 The roofline of the task uses the same record: the reference's unique inputs read once and its
 outputs written once (bytes), and the sum of the operators' flops, each divided by its peak.
@@ -16,6 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from bench_bridge.perf.costs import CostTable, load
+from bench_bridge.perf.eager_kernel import Stream
+from bench_bridge.perf.eager_kernel import op_time_us as _library_kernel_us
+from bench_bridge.perf.eager_ops import recipe
 
 # Operators that only allocate or describe memory: no kernel runs for them.
 _FREE = {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "detach", "alias", "lift_fresh",
@@ -31,6 +37,9 @@ class EagerOp:
     write_bytes: int
     flops: float
     cube: bool = False        # runs on the cube unit (matmul family)
+    dtype: str = ""           # floating dtype of its data ("float16", "bfloat16", "float32"; "" none)
+    ins: list = field(default_factory=list)    # [elements, bytes per element] of each unique input tensor
+    outs: list = field(default_factory=list)   # the same of each output tensor
 
     @property
     def bytes(self) -> int:
@@ -93,6 +102,15 @@ def _flops(name: str, args, outs) -> tuple[float, bool]:
     return float(max(n_in, n_out)), False
 
 
+def _float_dtype(tensors: list) -> str:
+    """The op's data dtype: its narrowest floating tensor's (a cast's 16-bit side decides)."""
+    names = [str(t.dtype).replace("torch.", "") for t in tensors if t.is_floating_point()]
+    for n in ("bfloat16", "float16", "float32"):
+        if n in names:
+            return n
+    return names[0] if names else ""
+
+
 def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
     """Run ``fn(*args, **kwargs)`` once and list the kernels eager mode would launch."""
     import torch
@@ -115,7 +133,9 @@ def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
                     seen.add(key)
                     ins.append(t)
             fl, cube = _flops(name, (a, kw), outs)
-            ops.append(EagerOp(name, sum(_nbytes(t) for t in ins), sum(_nbytes(t) for t in outs), fl, cube))
+            ops.append(EagerOp(name, sum(_nbytes(t) for t in ins), sum(_nbytes(t) for t in outs), fl, cube,
+                               _float_dtype(ins + outs), [[int(t.numel()), t.element_size()] for t in ins],
+                               [[int(t.numel()), t.element_size()] for t in outs]))
             return res
 
     with torch.no_grad(), _Recorder():
@@ -124,7 +144,13 @@ def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
 
 
 def op_time_us(op: EagerOp, costs: CostTable) -> float:
-    """One eager kernel: launch overhead + max(GM traffic at the chip's bandwidth, compute at peak)."""
+    """One eager kernel. A vector operator: its library kernel modelled like a drafted kernel
+    (``eager_kernel``). A cube operator (or one recorded without its tensors, by an older kgen):
+    launch overhead + max(GM traffic at the chip's bandwidth, flops at peak) + start-up."""
+    if not op.cube and (op.ins or op.outs):
+        r = recipe(op.name, op.dtype, [int(s) for _, s in op.ins], [int(s) for _, s in op.outs])
+        return _library_kernel_us([Stream(int(n), int(s)) for n, s in op.ins],
+                                  [Stream(int(n), int(s)) for n, s in op.outs], r, costs)
     mem_bw = min(costs.peak_gm_bytes_per_s, costs.vector_cores * costs.mte2_gm_bytes_per_cycle * costs.clock_hz)
     mem_s = op.bytes / mem_bw
     peak = costs.peak_cube_flops if op.cube else costs.peak_vector_flops
