@@ -41,8 +41,13 @@ def render(results: list[LaunchResult], report: PerfReport, max_cores: int = 8, 
     f12, f14, f18 = _font(12), _font(14), _font(18)
 
     title = " + ".join(dict.fromkeys(r.kernel for r in results)) or "kernel"
-    d.text((left, 10), f"{title} on {report.soc} (modelled): {report.modelled_us:.2f} us, bound by {report.bound}",
+    # the bound's explanation after the first comma goes on its own line: the title must fit the width
+    bound, _, why = str(report.bound).partition(", ")
+    d.text((left, 10), f"{title} on {report.soc} (modelled): {report.modelled_us:.2f} us, bound by {bound}",
            fill=FG, font=f18)
+    if why:
+        d.text((left + d.textlength(f"{title} on {report.soc} (modelled): {report.modelled_us:.2f} us, bound by {bound}", font=f18) + 8, 14),
+               f"- {why}", fill=FG, font=f12)
     d.text((left, 36), f"GM {report.gm_bytes / 1e6:.3f} MB at {report.achieved_gbps:.0f} GB/s of {report.peak_gbps:.0f}; "
            f"launch overhead {report.launch_overhead_us:.1f} us"
            + (f"; eager {report.eager_us:.1f} us -> speedup {report.speedup_vs_eager:.2f}x" if report.eager_us else ""),
