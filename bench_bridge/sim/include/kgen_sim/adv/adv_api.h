@@ -16,6 +16,7 @@
 #include "kgen_sim/adv/softmax_flashv3.h"     // SoftmaxFlashV3 (+ SoftMaxParams)
 #include "kgen_sim/adv/softmax_grad.h"     // SoftmaxGrad, SoftmaxGradFront
 #include "kgen_sim/adv/layernorm.h"        // LayerNorm ([B, S, H] and [A, R] forms; tiling structs in norm_types.h)
+#include "kgen_sim/adv/layernorm_grad.h"   // LayerNormGrad, LayerNormGradBeta (tiling structs in layernorm_grad_types.h)
 #include "kgen_sim/adv/rmsnorm.h"          // RmsNorm
 #include "kgen_sim/adv/normalize.h"        // Normalize (LayerNorm with a given mean/variance)
 #include "kgen_sim/adv/deepnorm.h"         // DeepNorm
@@ -27,5 +28,6 @@
 #include "kgen_sim/adv/select_bytes.h"     // Select with a byte mask (SelectWithBytesMaskShapeInfo)
 #include "kgen_sim/adv/broadcast.h"        // Broadcast
 #include "kgen_sim/adv/pad.h"              // Pad, UnPad (+ PadParams, UnPadParams, PadTiling, UnPadTiling)
+#include "kgen_sim/adv/confusion_transpose.h"  // Transpose / ConfusionTranspose with TransposeType (+ ConfusionTransposeTiling)
 #include "kgen_sim/adv/topk.h"             // TopK (+ TopkTiling, TopKInfo, TopKMode)
 #include "kgen_sim/adv/sort_adv.h"          // the Ascend 950 SortConfig forms of Sort (api-unsupported here)
