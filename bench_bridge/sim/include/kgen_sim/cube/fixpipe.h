@@ -135,8 +135,8 @@ inline D convert(S x, QuantMode_t q, const QuantWord& w, bool relu) {
 }
 
 template <AscendC::CO2Layout L, typename D, typename S, typename Store>
-inline void fixpipe(const AscendC::LocalTensor<S>& src, const AscendC::FixpipeParamsV220& p, const uint64_t* vq, Store store) {
-    const char* api = "Fixpipe";
+inline void fixpipe(const AscendC::LocalTensor<S>& src, const AscendC::FixpipeParamsV220& p, const uint64_t* vq, Store store,
+                    const char* api = "Fixpipe") {
     require_mem(src, api, "the source", {Mem::L0C}, "CO1 (L0C)");
     check_quant<D, S>(p.quantPre);
     if (p.srcStride < p.mSize)
@@ -187,21 +187,21 @@ inline uint64_t fixpipe_extent(const AscendC::FixpipeParamsV220& p) {
 
 template <AscendC::CO2Layout L, typename D, typename S>
 inline void fixpipe_to_gm(const AscendC::GlobalTensor<D>& dst, const AscendC::LocalTensor<S>& src, const AscendC::FixpipeParamsV220& p,
-                          const uint64_t* vq) {
+                          const uint64_t* vq, const char* api = "Fixpipe") {
     const uint64_t ext = fixpipe_extent<L, D>(p);
-    if (ext) dst.check(0, ext, "Fixpipe (GM destination)");
+    if (ext) dst.check(0, ext, api);
     D* base = dst.raw();
-    fixpipe<L, D, S>(src, p, vq, [&](uint64_t i, D v) { gm_store(base + i, &v, 1); });
+    fixpipe<L, D, S>(src, p, vq, [&](uint64_t i, D v) { gm_store(base + i, &v, 1); }, api);
 }
 
 template <AscendC::CO2Layout L, typename D, typename S>
 inline void fixpipe_to_local(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src,
-                             const AscendC::FixpipeParamsV220& p, const uint64_t* vq) {
-    require_mem(dst, "Fixpipe", "the destination", {Mem::L1}, "GM or A1/B1 (L1) on dav-2201");
+                             const AscendC::FixpipeParamsV220& p, const uint64_t* vq, const char* api = "Fixpipe") {
+    require_mem(dst, api, "the destination", {Mem::L1}, "GM or A1/B1 (L1) on dav-2201");
     const uint64_t ext = fixpipe_extent<L, D>(p);
-    if (ext) dst.check(0, ext, "Fixpipe (L1 destination)");
+    if (ext) dst.check(0, ext, api);
     D* base = dst.raw();
-    fixpipe<L, D, S>(src, p, vq, [&](uint64_t i, D v) { base[i] = v; });
+    fixpipe<L, D, S>(src, p, vq, [&](uint64_t i, D v) { base[i] = v; }, api);
 }
 
 template <typename S>
