@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "exe_graph/runtime/compute_node_info.h"
 #include "exe_graph/runtime/runtime_attrs.h"
 #include "exe_graph/runtime/shape.h"
 #include "exe_graph/runtime/tensor.h"
@@ -98,6 +99,23 @@ public:
     const RuntimeAttrs* GetAttrs() const { return &kgen_attrs; }
     const char* GetNodeName() const { return kgen_node_name.c_str(); }
     const char* GetNodeType() const { return kgen_node_type.c_str(); }
+    /// The node's IR view (compute_node_info.h), built from the inputs/outputs of this call.
+    const ComputeNodeInfo* GetComputeNodeInfo() const {
+        kgen_node_info = ComputeNodeInfo();
+        kgen_node_info.kgen_name = kgen_node_name;
+        kgen_node_info.kgen_type = kgen_node_type;
+        std::vector<int> in_ir, out_ir;
+        for (const auto& s : kgen_inputs) { in_ir.push_back(s.ir_index); kgen_node_info.kgen_in_td.push_back(s.desc); }
+        for (size_t k = 0; k < kgen_outputs.size(); ++k) {
+            // outputs without an IR index (older harness jobs) are one instance each, in order
+            out_ir.push_back(kgen_outputs[k].ir_index >= 0 ? kgen_outputs[k].ir_index : static_cast<int>(k));
+            kgen_node_info.kgen_out_td.push_back(kgen_outputs[k].desc);
+        }
+        kgen_node_info.kgen_in_ir = ComputeNodeInfo::kgen_group(in_ir);
+        kgen_node_info.kgen_out_ir = ComputeNodeInfo::kgen_group(out_ir);
+        kgen_node_info.kgen_attrs = &kgen_attrs;
+        return &kgen_node_info;
+    }
 
     // ---- what the TilingFunc decides --------------------------------------------------------
     ge::graphStatus SetBlockDim(uint32_t n) { kgen_block_dim = n; kgen_block_dim_set = true; return ge::GRAPH_SUCCESS; }
@@ -143,6 +161,7 @@ public:
     size_t kgen_workspace_num = 0;
     mutable fe::PlatFormInfos kgen_platform;
     const void* kgen_compile_info = nullptr;
+    mutable ComputeNodeInfo kgen_node_info;
 
 private:
     const kgen::host::TensorSlot* by_ir(size_t ir) const {
