@@ -140,6 +140,7 @@ void reduce_extreme(const char* api, const AscendC::LocalTensor<T>& dst, const A
         work.raw()[wpos++] = p;
     }
     store_pair(api, dst, win.v, cal_index, win.idx);
+    record_max_min<T>(api, win.v, win.idx, repeats == 1);  // value exact; the NPU's index only for one repeat
     trace(api, Pipe::V, uint64_t(elems.size()) * sizeof(T), repeats);
 }
 

@@ -24,6 +24,8 @@
 //    mode; saturation mode, SetCtrlSpr, is not emulated).
 //  * repeatTime is 0..255; repeatTime 0 or a mask of 0 is a no-op (nothing is written).
 //  * isSetMask = false uses the mask register (SetVectorMask / counter mode).
+//  * WholeReduceMax / WholeReduceMin also set the max/min register GetReduceMaxMinCount reads
+//    (kgen_sim/reduce_spr.h).
 //
 // @api WholeReduceSum WholeReduceMax WholeReduceMin BlockReduceSum BlockReduceMax BlockReduceMin
 // @api PairReduceSum RepeatReduceSum ReduceOrder
@@ -31,6 +33,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kgen_sim/reduce_spr.h"  // the max/min register GetReduceMaxMinCount reads
 #include "kgen_sim/vec_engine.h"
 
 namespace AscendC {
@@ -158,10 +161,18 @@ void whole_extreme(const char* api, const AscendC::LocalTensor<T>& dst, const As
     check_dst_align(api, dst, order == ReduceOrder::ORDER_ONLY_INDEX ? 4u : unit);
     if (repeat == 0 || L.none()) return;
     Strided<const T> S(src, srcBlk, srcRep, api);
+    T best{};
+    uint32_t best_idx = 0;
+    bool any = false;
     for (uint32_t r = 0; r < repeat; ++r) {
         T v{};
         uint32_t idx = 0;
         if (!extreme<T, IsMax>(S, L, r, &v, &idx)) continue;
+        if (!any || (IsMax ? static_cast<float>(v) > static_cast<float>(best) : static_cast<float>(v) < static_cast<float>(best))) {
+            best = v;  // the register keeps the extreme of all repeats, the earliest on ties
+            best_idx = r * L.per + idx;
+            any = true;
+        }
         uint64_t off = uint64_t(r) * dstRep * unit;
         T pair[2];
         switch (order) {
@@ -172,6 +183,7 @@ void whole_extreme(const char* api, const AscendC::LocalTensor<T>& dst, const As
             default: fail("bad-order", "%s: unknown ReduceOrder %d", api, int(order));
         }
     }
+    if (any) record_max_min<T>(api, best, best_idx, srcBlk == 1 && srcRep == 8 && !core().mask_counter_mode);
     trace(api, Pipe::V, uint64_t(repeat) * ONE_REP, repeat);
 }
 
