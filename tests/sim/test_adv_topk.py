@@ -147,6 +147,24 @@ def test_documented_small_mode_example(prog):
                                   [[6, 0, 11, 12, 1, 3, 4, 13], [1, 10, 16, 2, 14, 3, 7, 13]])
 
 
+def test_documented_normal_mode_example(prog):
+    """The TopK page's Normal-mode example: 2 rows of 32 floats, the 5 smallest, given indices, row 1 finished."""
+    r0 = [-18096.555, -11389.83, -43112.895, -21344.77, 57755.918, 50911.145, 24912.621, -12683.089, 45088.004,
+          -39351.043, -30153.293, 11478.329, 12069.15, -9215.71, 45716.44, -21472.398, -37372.16, -17460.414, 22498.03,
+          21194.838, -51229.17, -51721.918, -47510.38, 47899.11, 43008.176, 5495.8975, -24176.97, -14308.27, 53950.695,
+          7652.6035, -45169.168, -26275.518]
+    r1 = [-9196.681, -31549.518, 18589.23, -12427.927, 50491.81, -20078.11, -25606.107, -34466.773, -42512.805,
+          50584.48, 35919.934, -17283.5, 6488.137, -12885.134, 1942.2147, -50611.96, 52671.477, 23179.662, 25814.875,
+          -69.73492, 33906.797, -34662.61, 46168.71, -52391.258, 57435.332, 50269.414, 40935.05, 21164.176, 4028.458,
+          -29022.918, -46391.133, 1971.2042]
+    x = np.array([r0, r1], np.float32)
+    res, *_ = run_topk(prog, "f32", 2, 32, 5, x=x, largest=0, init=1, finish=[0, 1], xi=np.arange(32, dtype=np.int32))
+    np.testing.assert_array_equal(res.out("i", np.int32)[:16].reshape(2, 8)[:, :5], [[21, 20, 22, 30, 2], [32] * 5])
+    np.testing.assert_array_equal(res.out("v", np.float32)[:16].reshape(2, 8)[:, :5],
+                                  np.array([[-51721.918, -51229.17, -47510.38, -45169.168, -43112.895],
+                                            [-52391.258, -50611.96, -46391.133, -42512.805, -34662.61]], np.float32))
+
+
 # ---- host helpers: hand-computed from the documented dav-2201 rules --------------------------------
 
 FIELDS = ["tmpLocalSize", "allDataSize", "innerDataSize", "sortRepeat", "mrgSortRepeat", "kAlignFourBytes",
@@ -239,6 +257,7 @@ def first_error(res):
     (dict(outter=2, inner=32, k=3, small=1, tiling_largest=1, largest=0), "topk-tiling", "topkMrgSrc1MaskSizeOffset"),
     (dict(outter=2, inner=64, k=3, tmp=512), "adv-tmp-too-small", "at least 1280"),
     (dict(outter=2, inner=64, k=3, overlap=1), "operand-in-place", "dstValueLocal"),
+    (dict(outter=2, inner=64, k=3, tmp_vecin=1), "wrong-position", "VECCALC"),
 ])
 def test_misuse_is_a_located_diagnostic(prog, kw, code, text):
     kw = dict(kw)
@@ -262,3 +281,35 @@ def test_topk_config_is_an_ascend950_feature(prog):
     res = prog.run("topk_radix", expect_ok=False)
     err = first_error(res)
     assert err.code == "api-unsupported" and "TopKConfig" in err.message
+
+
+INVENTED = """#include "kernel_operator.h"
+using namespace AscendC;
+__global__ __aicore__ void k(GM_ADDR x) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 4096);
+    LocalTensor<float> t = b.Get<float>();
+    LocalTensor<int32_t> i = b.Get<int32_t>();
+    LocalTensor<bool> f;
+    TopKInfo info{1, 32, 32};
+    AscendC::Topk<float>(t, i, t, i, f, 4, TopkTiling{}, info);
+}
+int main() { return 0; }
+"""
+
+
+def test_invented_name_fails_with_did_you_mean(tmp_path):
+    """A mis-cased TopK does not compile; the compiler and the language server both name the real API."""
+    from bench_bridge.sim import build
+    from lsp.checks import check_text
+    from lsp.checks.unknown_api import CODE
+
+    src = tmp_path / "k.cpp"
+    src.write_text(INVENTED)
+    res = build([src], use_cache=False)
+    assert not res.ok
+    msgs = " ".join(d.message for d in res.errors)
+    assert "did you mean" in msgs and "TopK" in msgs, msgs
+    (f,) = [f for f in check_text("void f() { AscendC::Topk<float>(a, b, c, d, e, 4, t, info); }") if f.code == CODE]
+    assert "did you mean 'TopK'" in f.message

@@ -28,6 +28,7 @@ struct Args {
     int64_t tmp;  // > 0: tmpLocal bytes; 0: the API takes its own buffer
     uint32_t nx, nxi, nf, nv, ni;
     int overlap;  // 1: dstValue is the source tensor
+    int tmpVecin; // 1: tmpLocal comes from a VECIN buffer
 };
 
 // ---- the kernel: every template combination the tests use ---------------------------------------
@@ -48,8 +49,15 @@ __global__ __aicore__ void topk_kernel(GM_ADDR x, GM_ADDR xi, GM_ADDR fz, GM_ADD
     const LocalTensor<T>& dv = a.overlap ? X.t : V.t;
     if (a.tmp > 0) {
         TBuf<TPosition::VECCALC> tb;
-        pipe.InitBuffer(tb, uint32_t(a.tmp));
-        LocalTensor<uint8_t> tmp = tb.Get<uint8_t>();
+        TBuf<TPosition::VECIN> tin;  // tmp_vecin: a tmpLocal in another logical position
+        LocalTensor<uint8_t> tmp;
+        if (a.tmpVecin) {
+            pipe.InitBuffer(tin, uint32_t(a.tmp));
+            tmp = tin.Get<uint8_t>();
+        } else {
+            pipe.InitBuffer(tb, uint32_t(a.tmp));
+            tmp = tb.Get<uint8_t>();
+        }
         TopK<T, init, fin, false, mode>(dv, I.t, X.t, srcIndex, finish, tmp, a.k, tiling, info, a.largest);  // @call-tmp
     } else {
         TopK<T, init, fin, false, mode>(dv, I.t, X.t, srcIndex, finish, a.k, tiling, info, a.largest);  // @call-own
@@ -75,6 +83,7 @@ void run_topk() {
     const bool init = kt::param("init") != 0, fin = kt::param("finish") != 0, small = kt::param("small") != 0;
     const TopKMode mode = small ? TopKMode::TOPK_NSMALL : TopKMode::TOPK_NORMAL;
     a.overlap = int(kt::param("overlap"));
+    a.tmpVecin = int(kt::param("tmp_vecin"));
     // host side: the tiling (host class and kernel-struct overloads) and the temporary sizes
     auto* plat = platform_ascendc::PlatformAscendCManager::GetInstance();
     const int32_t tk = int32_t(kt::param("tiling_k", a.k));

@@ -20,8 +20,8 @@
 //  * The TopkTiling must be the one TopKTilingFunc computes for this call: the fields the dav-2201
 //    implementation reads (offsets, repeat counts, GatherMask patterns) are compared with the
 //    documented rule and a mismatch is a `topk-tiling` error (the NPU would compute garbage).
-//  * Temporary buffer: tmpLocal (uint8_t) of at least the documented size, or taken from free UB
-//    (adv_common.h rules: `adv-tmp-too-small`, `adv-tmp-no-room`).
+//  * Temporary buffer: tmpLocal (uint8_t, VECCALC; another position is a `wrong-position` warning) of at
+//    least the documented size, or taken from free UB (adv_common.h: `adv-tmp-too-small`, `adv-tmp-no-room`).
 //  * The TopKConfig template argument (RADIX_SELECT, order, sorted) is an Ascend 950 feature: on
 //    dav-2201 anything but defaultTopKConfig is `api-unsupported`.
 // Not documented; the emulator's choice: half values are ordered through float (exact); the source
@@ -146,6 +146,8 @@ inline void topk_run(const AscendC::LocalTensor<T>& dstValue, const AscendC::Loc
         no_overlap(api, dstValue, nV, srcIndex, nSrcIdx, "srcIndexLocal and dstValueLocal");
         no_overlap(api, dstIndex, nI, srcIndex, nSrcIdx, "srcIndexLocal and dstIndexLocal");
     }
+    if (tmp && tmp->GetPosition() != AscendC::TPosition::VECCALC)
+        warn("wrong-position", "TopK: tmpLocal should be a VECCALC tensor (the only logical position documented for it)");
     const uint32_t need = topk_tmp_bytes(c.inner, c.outter, isInitIndex, topkMode, isLargest);
     const Tmp t{tmp, need, need};
     check_tmp(api, t, {{lo_of(dstValue), hi_of(dstValue, nV)}, {lo_of(dstIndex), hi_of(dstIndex, nI)},
