@@ -2,11 +2,13 @@
 editor's "Benchmark current file" (run by the server in a child process it can kill).
 
 Progress goes to stderr as ``progress: <message>`` lines; stdout gets one JSON object
-``{"target": ..., "report": <BenchReport dict>, "report_path": ..., "png": <timeline PNG path or null>}``
-or ``{"error": "<one sentence>"}``. The report is written to OUTDIR/report.json (and, for a project,
-to the project's report.json, where ``kgen generate`` leaves it, so the editor finds the run-time
-findings of the last bench again after a restart). The timeline PNG is modelled from the emulator
-trace of the first run (``bench_bridge.perf``).
+``{"target": ..., "report": <BenchReport dict>, "report_path": ..., "png": <timeline PNG path or null>,
+"trace": <Chrome-trace path or null>}`` or ``{"error": "<one sentence>"}``. The bench is profiled and
+its artifacts (trace + timeline picture, docs/report-schema.md) are written to OUTDIR, so they outlive
+this process; ``png`` and ``trace`` repeat the report's ``artifacts`` for the first profiled case. The
+report is written to OUTDIR/report.json (and, for a project, to the project's report.json, where
+``kgen generate`` leaves it, so the editor finds the run-time findings of the last bench again after a
+restart).
 """
 from __future__ import annotations
 
@@ -21,24 +23,6 @@ def _say(msg: str) -> None:
     print(f"progress: {msg}", file=sys.stderr, flush=True)
 
 
-def _record_traces(traces: list[Path]) -> None:
-    """Keep the trace files of the emulator runs of this bench (this child process only): the bench
-    report carries the modelled figures, the picture needs the trace itself."""
-    import bench_bridge.bench as bench_mod
-    import bench_bridge.project.run as run_mod
-
-    def wrap(fn):
-        def run(*a, **k):
-            r = fn(*a, **k)
-            if getattr(r, "trace_file", None) is not None and r.trace_file.exists():
-                traces.append(r.trace_file)
-            return r
-        return run
-
-    bench_mod.sim_run = wrap(bench_mod.sim_run)
-    run_mod.run = wrap(run_mod.run)
-
-
 def bench_file(path: Path, outdir: Path) -> dict:
     from bench_bridge.bench import BenchError, BenchOptions, bench
 
@@ -49,13 +33,12 @@ def bench_file(path: Path, outdir: Path) -> dict:
     if target.kind == "project" and target.task is None:
         return {"error": f"{target.path.name}: no task to bench the project against (add a kgen-task.toml to the "
                          f"project, or open it as answer/0 of an NPUKernelBench task)"}
-    traces: list[Path] = []
-    _record_traces(traces)
+    outdir = outdir.resolve()
     try:
         if target.kind == "program":
-            rep = bench(target.path, BenchOptions(profile=True), progress=_say)
+            rep = bench(target.path, BenchOptions(profile=True, artifacts_dir=outdir), progress=_say)
         else:
-            rep = bench(target.task, BenchOptions(project=target.path, profile=True), progress=_say)
+            rep = bench(target.task, BenchOptions(project=target.path, profile=True, artifacts_dir=outdir), progress=_say)
     except BenchError as e:
         return {"error": str(e)}
     outdir.mkdir(parents=True, exist_ok=True)
@@ -64,17 +47,8 @@ def bench_file(path: Path, outdir: Path) -> dict:
     report_path.write_text(rep.to_json() + "\n")
     if target.kind == "project":
         (target.path / "report.json").write_text(rep.to_json() + "\n")
-    png = None
-    if traces:
-        try:
-            from bench_bridge import perf
-
-            _say("drawing the modelled timeline")
-            png = str(perf.write_png(perf.profile(traces[0]), outdir / "timeline.png"))
-        except Exception as e:   # noqa: BLE001 - the report stands without its picture
-            _say(f"no timeline picture: {e}")
     return {"target": {"kind": target.kind, "path": str(target.path)}, "report": report,
-            "report_path": str(report_path), "png": png}
+            "report_path": str(report_path), "png": rep.artifacts.timeline_png, "trace": rep.artifacts.trace}
 
 
 def main(argv: list[str] | None = None) -> int:

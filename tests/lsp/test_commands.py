@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
+from bench_bridge.perf import chrome_trace
 from lsp.checks import check_text
 from tests.lsp.client import ROOT, LspClient
 
@@ -80,6 +82,13 @@ def test_benchmark_program_report_and_picture(client, tmp_path):
     assert json.loads(open(r["report_path"]).read())["correct"]
     png = open(r["png"], "rb").read()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+    # the picture and the trace are the report's own artifacts, kept beside its report.json
+    arts = rep["artifacts"]
+    assert r["png"] == arts["timeline_png"] and r["trace"] == arts["trace"]
+    assert Path(arts["dir"]) == Path(r["report_path"]).parent == Path(r["png"]).parent
+    trace = json.loads(open(r["trace"]).read())
+    assert chrome_trace.validate(trace) == []
+    assert [e["name"] for e in trace["traceEvents"] if e.get("cat") == "V"] == ["Add"] * 64   # add.asc: 8 blocks x 8 tiles
     prog = _progress(client)
     kinds = [p["value"]["kind"] for p in prog]
     assert kinds[0] == "begin" and kinds[-1] == "end" and "report" in kinds
@@ -228,6 +237,7 @@ def test_benchmark_project_against_its_spec(client, tmp_path):
     rep = r["report"]
     assert rep["correct"] and [c["status"] for c in rep["cases"]] == ["pass"]
     assert open(r["png"], "rb").read(8) == b"\x89PNG\r\n\x1a\n"
+    assert r["png"] == rep["artifacts"]["timeline_png"] and list(rep["artifacts"]["cases"]) == ["0"]
     # the report is left in the project, where the on-save diagnostics find it again
     assert json.loads((proj / "report.json").read_text())["correct"] is True
 
