@@ -11,8 +11,13 @@
 //    L0A/L0B, 64 B in L0C/BT/FB); running past the memory is `l1-overflow`, `l0a-overflow`, ...
 //  * InitSocState() puts the core's state registers back to their defaults: no atomic mode,
 //    normal mask mode with a full mask, DEQSCALE 1.0.
+//  * PopStackBuffer<T, pos>(LocalTensor<T>& popLocal) hands out, as one tensor, all of the position's
+//    memory that TPipe has not handed out yet: from the end of the last InitBuffer (rounded up to 32
+//    bytes) to the end of the Unified Buffer; pos must be a UB position (VECIN/VECOUT/VECCALC/LCM).
+//    It returns true; when nothing is left it returns false (`popstack-no-room` warning) and leaves
+//    popLocal alone. It is the space the high-level APIs take when no sharedTmpBuffer is passed.
 //
-// @api LocalMemAllocator Hardware Alloc GetCurAddr InitSocState ascendc_assert
+// @api LocalMemAllocator Hardware Alloc GetCurAddr InitSocState ascendc_assert PopStackBuffer
 #pragma once
 #include "kgen_sim/cast.h"
 #include "kgen_sim/tensor.h"
@@ -64,6 +69,20 @@ private:
     }
     uint32_t cur_ = 0;
 };
+
+/// All UB that TPipe has not handed out, as one tensor of the given position.
+template <typename T, TPosition pos>
+inline bool PopStackBuffer(LocalTensor<T>& popLocal) {
+    static_assert(mem_of(pos) == kgen::Mem::UB, "PopStackBuffer: pos must be a Unified Buffer position (VECIN, VECOUT, VECCALC, LCM)");
+    const uint32_t start = (kgen::core().ub_used + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK;
+    if (start + sizeof(T) > kgen::UB_USABLE) {
+        kgen::warn("popstack-no-room", "PopStackBuffer: TPipe has handed out all %u bytes of the Unified Buffer; nothing is left to pop",
+                   kgen::UB_USABLE);
+        return false;
+    }
+    popLocal = LocalTensor<T>(pos, start, static_cast<uint32_t>((kgen::UB_USABLE - start) / sizeof(T)));
+    return true;
+}
 
 /// Reset the core's state registers to their defaults.
 inline void InitSocState() {
