@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "kgen_sim/core.h"
+#include "kgen_sim/adv/data_format.h"  // DataFormat (ShapeInfo's layout tag)
 
 namespace AscendC {
 
@@ -65,15 +66,25 @@ inline constexpr kgen::Mem mem_of(TPosition src, TPosition dst) {
     return src == TPosition::GM ? mem_of(dst) : mem_of(src);
 }
 
-/// Shape metadata some APIs carry along with a tensor (not used for addressing).
+/// Shape metadata some APIs carry along with a tensor (not used for addressing). Documented forms:
+/// ShapeInfo(dim, shape[]) (ND), ShapeInfo(dim, shape[], DataFormat) and ShapeInfo(dim, shape[],
+/// originalDim, originalShape[], DataFormat); at most 8 dimensions (`shapeinfo-dim` error).
+// @api ShapeInfo
 struct ShapeInfo {
     uint8_t shapeDim = 0;
     uint8_t originalShapeDim = 0;
     uint32_t shape[8] = {0};
     uint32_t originalShape[8] = {0};
+    DataFormat dataFormat = DataFormat::ND;
     ShapeInfo() = default;
-    ShapeInfo(uint8_t dim, const uint32_t* s) : shapeDim(dim), originalShapeDim(dim) {
-        for (uint8_t i = 0; i < dim && i < 8; ++i) shape[i] = originalShape[i] = s[i];
+    ShapeInfo(uint8_t dim, const uint32_t* s) : ShapeInfo(dim, s, DataFormat::ND) {}
+    ShapeInfo(uint8_t dim, const uint32_t* s, DataFormat format) : ShapeInfo(dim, s, dim, s, format) {}
+    ShapeInfo(uint8_t dim, const uint32_t* s, uint8_t oriDim, const uint32_t* ori, DataFormat format)
+        : shapeDim(dim), originalShapeDim(oriDim), dataFormat(format) {
+        if (dim > 8 || oriDim > 8)
+            kgen::fail("shapeinfo-dim", "ShapeInfo: %u / %u dimensions given, at most 8 are supported", dim, oriDim);
+        for (uint8_t i = 0; i < dim; ++i) shape[i] = s[i];
+        for (uint8_t i = 0; i < oriDim; ++i) originalShape[i] = ori[i];
     }
 };
 
