@@ -1,0 +1,64 @@
+// kgen AscendC CPU emulator -- AscendCUtils, the static helper class kernels call for sizes, masks and
+// the float overflow mode.
+//
+// Documented behaviour followed (AscendCUtils as the basic API headers and the Mmad / DataCopy pages
+// use it, dav-2201):
+//  * GetBitSize(bytes) = bytes * 8; GetC0Size() = 32 (bytes of one C0 block, DEFAULT_C0_SIZE);
+//    GetC0Count(typeSize) = 32 / typeSize (typeSize 0 is an `utils-arg` error); GetDefaultBlockNum() = 8.
+//  * SetMask<T>(maskHigh, maskLow) / SetMask<T>(len) set the vector mask register as SetVectorMask
+//    does; SetMaskCount<T>() / SetMaskNorm<T>() switch counter / normal mask mode; ResetMask() sets
+//    the full mask. (isSetMask = false makes the SetMask forms do nothing.)
+//  * SetOverflow(v) sets CTRL[48]: 1 = inf/NaN mode (float results keep inf and NaN), 0 = saturation
+//    mode (inf becomes +-MAX, NaN becomes 0). The emulator keeps the bit per core (default 1, the
+//    inf/NaN mode) and computes IEEE results in both modes: in saturation mode a float result that is
+//    inf or NaN differs from the NPU's (documented for the cube's Mmad; the vector unit's float
+//    results follow SetSaturationFlag, see cast.h).
+//
+// @api AscendCUtils SetOverflow GetBitSize GetC0Size GetC0Count GetDefaultBlockNum
+#pragma once
+#include <cstdint>
+
+#include "kgen_sim/vec_engine.h"
+
+namespace kgen {
+/// CTRL[48] of this core (each block runs on its own thread, so thread_local = per core).
+inline uint64_t& ctrl_overflow_bit() {
+    static thread_local uint64_t bit = 1;
+    return bit;
+}
+}  // namespace kgen
+
+namespace AscendC {
+
+class AscendCUtils {
+public:
+    static inline int32_t GetBitSize(int32_t byteSize) { return byteSize * 8; }
+    static inline int32_t GetC0Size() { return 32; }
+    static inline int32_t GetC0Count(const int32_t dtypeSize) {
+        if (dtypeSize == 0) kgen::fail("utils-arg", "AscendCUtils::GetC0Count: dtypeSize must not be 0");
+        return GetC0Size() / dtypeSize;
+    }
+    static inline int32_t GetDefaultBlockNum() { return 8; }
+
+    template <typename T, bool isSetMask = true>
+    static inline void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
+        if constexpr (isSetMask) SetVectorMask<T>(maskHigh, maskLow);
+    }
+    template <typename T, bool isSetMask = true>
+    static inline void SetMask(int32_t len) {
+        if constexpr (isSetMask) SetVectorMask<T>(len);
+    }
+    template <typename T>
+    static inline void SetMaskCount() { ::AscendC::SetMaskCount(); }
+    template <typename T>
+    static inline void SetMaskNorm() { ::AscendC::SetMaskNorm(); }
+    template <bool isSetMask = true>
+    static inline void ResetMask() {
+        if constexpr (isSetMask) ::AscendC::ResetMask();
+    }
+
+    /// CTRL[48]: 1 = inf/NaN mode, 0 = saturation mode.
+    static inline void SetOverflow(uint64_t ctrlValue) { kgen::ctrl_overflow_bit() = ctrlValue == 1 ? 1 : 0; }
+};
+
+}  // namespace AscendC
