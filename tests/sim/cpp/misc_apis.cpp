@@ -1,0 +1,116 @@
+// Small APIs real kernels use: PopStackBuffer, AscendCUtils, ShapeInfo with a DataFormat, and the
+// lib/<family>/kernel_operator_<x>_intf.h install paths (kgen_sim/local_alloc.h, ascendc_utils.h,
+// tensor.h, include/lib/).
+#include <vector>
+
+#include "kgen_test_io.h"
+#include "lib/sigmoid/kernel_operator_sigmoid_intf.h"
+#include "lib/math/kernel_operator_power_intf.h"
+#include "lib/math/kernel_operator_asin_intf.h"
+#include "lib/pad/kernel_operator_pad_intf.h"
+#include "lib/transpose/confusion_transpose.h"
+#include "lib/softmax/kernel_operator_softmax_intf.h"
+
+using namespace AscendC;
+
+// reserve: bytes TPipe hands out first; writes {ok, size in floats, start offset from the last buffer}
+__global__ __aicore__ void pop_kernel(GM_ADDR out, GM_ADDR x, GM_ADDR y, uint32_t reserve, uint32_t n) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> a, b;
+    pipe.InitBuffer(a, reserve);
+    LocalTensor<float> first = a.Get<float>();
+    LocalTensor<float> pop;
+    bool ok = PopStackBuffer<float, TPosition::LCM>(pop);
+    GlobalTensor<uint32_t> g;
+    g.SetGlobalBuffer((__gm__ uint32_t*)out);
+    g.SetValue(0, ok ? 1u : 0u);
+    if (!ok) return;
+    g.SetValue(1, pop.GetSize());
+    g.SetValue(2, uint32_t(reinterpret_cast<uintptr_t>(pop.GetPhyAddr()) - reinterpret_cast<uintptr_t>(first.GetPhyAddr())));
+    // use the popped space as a working tensor: y = sigmoid(x) computed in it
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x);
+    gy.SetGlobalBuffer((__gm__ float*)y);
+    LocalTensor<float> in = pop, res = pop[n];
+    DataCopy(in, gx, n);
+    LocalTensor<uint8_t> tmp = pop[2 * n].ReinterpretCast<uint8_t>();
+    Sigmoid(res, in, tmp, n);
+    DataCopy(gy, res, n);
+}
+KT_CASE(popstack) {
+    const uint32_t reserve = kt::param("reserve"), n = 256;
+    auto x = kt::load<float>("x");
+    kt::Dev<uint32_t> out(8);
+    kt::Dev<float> dx(x), dy(n);
+    pop_kernel<<<1, nullptr, nullptr>>>(out.gm(), dx.gm(), dy.gm(), reserve, n);
+    kt::save("out", out.host());
+    kt::save("y", dy.host());
+}
+
+__global__ __aicore__ void utils_kernel(GM_ADDR out, GM_ADDR x, GM_ADDR y) {
+    GlobalTensor<int32_t> g;
+    g.SetGlobalBuffer((__gm__ int32_t*)out);
+    g.SetValue(0, AscendCUtils::GetBitSize(2));
+    g.SetValue(1, AscendCUtils::GetC0Size());
+    g.SetValue(2, AscendCUtils::GetC0Count(sizeof(half)));
+    g.SetValue(3, AscendCUtils::GetC0Count(sizeof(float)));
+    g.SetValue(4, AscendCUtils::GetDefaultBlockNum());
+    g.SetValue(5, int32_t(kgen::ctrl_overflow_bit()));
+    AscendCUtils::SetOverflow(0);
+    g.SetValue(6, int32_t(kgen::ctrl_overflow_bit()));
+    AscendCUtils::SetOverflow(1);
+    g.SetValue(7, int32_t(kgen::ctrl_overflow_bit()));
+    // SetMask then a mask-register (isSetMask = false) call: only the masked lanes change
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 2 * 64 * sizeof(float));
+    LocalTensor<float> src = b.Get<float>(), dst = src[64];
+    GlobalTensor<float> gx, gy;
+    gx.SetGlobalBuffer((__gm__ float*)x);
+    gy.SetGlobalBuffer((__gm__ float*)y);
+    DataCopy(src, gx, 64);
+    DataCopy(dst, gx, 64);
+    AscendCUtils::SetMask<float>(0, 0xF0F0ull);
+    Adds<float, false>(dst, src, 100.0f, MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
+    AscendCUtils::ResetMask();
+    DataCopy(gy, dst, 64);
+}
+KT_CASE(utils) {
+    auto x = kt::load<float>("x");
+    kt::Dev<int32_t> out(8);
+    kt::Dev<float> dx(x), dy(64);
+    utils_kernel<<<1, nullptr, nullptr>>>(out.gm(), dx.gm(), dy.gm());
+    kt::save("out", out.host());
+    kt::save("y", dy.host());
+}
+
+// form: 0 (dim, shape), 1 (dim, shape, format), 2 (dim, shape, oriDim, oriShape, format), 3 nine dimensions
+__global__ __aicore__ void shape_kernel(GM_ADDR out, int32_t form) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 1024);
+    LocalTensor<half> t = b.Get<half>();
+    const uint32_t nz[4] = {2, 3, 16, 16}, nd[2] = {48, 32};
+    const uint32_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    ShapeInfo s;
+    if (form == 0) s = ShapeInfo(2, nd);
+    else if (form == 1) s = ShapeInfo(4, nz, DataFormat::NZ);
+    else if (form == 2) s = ShapeInfo(4, nz, 2, nd, DataFormat::NZ);
+    else s = ShapeInfo(9, nine, DataFormat::ND);
+    t.SetShapeInfo(s);
+    ShapeInfo r = t.GetShapeInfo();
+    GlobalTensor<uint32_t> g;
+    g.SetGlobalBuffer((__gm__ uint32_t*)out);
+    g.SetValue(0, r.shapeDim);
+    g.SetValue(1, r.originalShapeDim);
+    g.SetValue(2, uint32_t(r.dataFormat));
+    for (uint32_t i = 0; i < 4; ++i) g.SetValue(3 + i, r.shape[i]);
+    for (uint32_t i = 0; i < 4; ++i) g.SetValue(7 + i, r.originalShape[i]);
+}
+KT_CASE(shapeinfo) {
+    kt::Dev<uint32_t> out(11);
+    shape_kernel<<<1, nullptr, nullptr>>>(out.gm(), int32_t(kt::param("form")));
+    kt::save("out", out.host());
+}
+
+KT_MAIN()
