@@ -8,10 +8,18 @@
 //    X[p, k] = fmap(c1 * C0 + c0, oh * strideH - padTop + fh * dilationH, ow * strideW - padLeft + fw * dilationW),
 //    or padValue outside the map. Wo = (l1W + padLeft + padRight - dilationW * (Kw - 1) - 1) / strideW + 1;
 //    Kw = filterW (+256 with filterSizeW), Kh likewise; padList = {left, right, top, bottom}.
-//  * The window rows [mStartPt, mStartPt + mExtension) x columns [kStartPt, kStartPt + kExtension) is
-//    written to A2 (L0A) in the ZZ layout of layout.h (16 x C0 fractals); mExtension is a multiple of 16
-//    and kExtension of C0 (`load3d-param`).
-//  * Not emulated (`cube-not-emulated`): B2 destinations, enTranspose, fMatrixCtrl (SetFmatrix registers).
+//  * The window W = X[mStartPt .. + mExtension, kStartPt .. + kExtension) is written
+//      to A2 (L0A), enTranspose = false: in the ZZ layout of layout.h (16 x C0 fractals), W(i, j) at
+//        zz(i, j; K extent kExtension); mExtension a multiple of 16, kExtension of C0;
+//      to A2 with enTranspose: the whole window transposed (each fractal transposed and moved to the
+//        mirrored fractal position): W(i, j) at zz(j, i; K extent mExtension), mExtension a multiple of C0;
+//      to B2 (L0B; the move always transposes there, enTranspose has no effect): in the ZN layout of the
+//        right matrix with the window's rows as K: W(i, j) at zn(i, j; N extent kExtension), mExtension a
+//        multiple of C0.
+//    On these two transposing paths kExtension may end inside its last 16-row fractal ("covering" it), and
+//    1-byte types are not allowed on dav-2201 (`load3d-param`).
+//    A wrong multiple is `load3d-param`; l1H, l1W, channelSize, kExtension or mExtension = 0 is a no-op.
+//  * Not emulated (`cube-not-emulated`): fMatrixCtrl = true (the docs allow only false).
 //  * Runs on MTE1.
 //
 // @api LoadData3DParamsV2
@@ -62,15 +70,22 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     const char* api = "LoadData(LoadData3DParamsV2)";
     constexpr uint32_t C0 = cube::c0<T>();
     cube::require_mem(src, api, "the source feature map", {Mem::L1}, "A1 (L1)");
-    cube::require_mem(dst, api, "the destination", {Mem::L0A, Mem::L0B}, "A2 (L0A)");
-    if (dst.mem() != Mem::L0A || p.enTranspose || p.fMatrixCtrl)
-        fail("cube-not-emulated", "%s: only the A2 destination without enTranspose / fMatrixCtrl is emulated", api);
+    cube::require_mem(dst, api, "the destination", {Mem::L0A, Mem::L0B}, "A2 (L0A) or B2 (L0B)");
+    const bool to_b = dst.mem() == Mem::L0B;
+    const bool transpose_a = !to_b && p.enTranspose;
+    if (p.fMatrixCtrl) fail("cube-not-emulated", "%s: fMatrixCtrl = true (feature map from the right-matrix registers) is not emulated", api);
+    if ((transpose_a || to_b) && sizeof(T) == 1)
+        fail("load3d-param", "%s: %s does not take 1-byte types on dav-2201", api, to_b ? "the L1 -> B2 path" : "enTranspose into A2");
     cube::require_align(dst, api, "the destination", cube::FRACTAL_BYTES);
-    if (p.mExtension % BLOCK || p.kExtension % C0)
-        fail("load3d-param", "%s: mExtension (%u) must be a multiple of 16 and kExtension (%u) a multiple of C0 = %u", api,
-             p.mExtension, p.kExtension, C0);
-    if (p.strideW == 0 || p.strideH == 0 || p.dilationFilterW == 0 || p.dilationFilterH == 0 || p.channelSize == 0)
-        fail("load3d-param", "%s: strides, dilations and channelSize must be at least 1", api);
+    if (p.l1H == 0 || p.l1W == 0 || p.channelSize == 0 || p.kExtension == 0 || p.mExtension == 0) return;
+    // the extent that runs along C0 inside a fractal must fill whole fractals; the one along the 16 rows may
+    // end inside the last fractal ("covering" the last fractal) on the transposing paths
+    const uint32_t m_unit = (to_b || transpose_a) ? C0 : BLOCK, k_unit = (to_b || transpose_a) ? 1 : C0;
+    if (p.mExtension % m_unit || p.kExtension % k_unit)
+        fail("load3d-param", "%s: into %s%s, mExtension (%u) must be a multiple of %u and kExtension (%u) a multiple of %u", api,
+             to_b ? "B2" : "A2", transpose_a ? " with enTranspose" : "", p.mExtension, m_unit, p.kExtension, k_unit);
+    if (p.strideW == 0 || p.strideH == 0 || p.dilationFilterW == 0 || p.dilationFilterH == 0)
+        fail("load3d-param", "%s: strides and dilations must be at least 1", api);
     const int32_t kw = p.filterW + (p.filterSizeW ? 256 : 0), kh = p.filterH + (p.filterSizeH ? 256 : 0);
     const int32_t padL = p.padList[0], padR = p.padList[1], padT = p.padList[2], padB = p.padList[3];
     const int32_t spanW = p.dilationFilterW * (kw - 1) + 1, spanH = p.dilationFilterH * (kh - 1) + 1;
@@ -96,7 +111,9 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                 if (ih >= 0 && ih < p.l1H && iw >= 0 && iw < p.l1W)
                     v = src.raw()[((uint64_t(c1) * p.l1H + ih) * p.l1W + iw) * C0 + c0i];
             }
-            dst.raw()[cube::zz_offset<T>(mi, ki, p.kExtension)] = v;
+            const uint64_t d = to_b ? cube::zn_offset<T>(mi, ki, p.kExtension)
+                             : transpose_a ? cube::zz_offset<T>(ki, mi, p.mExtension) : cube::zz_offset<T>(mi, ki, p.kExtension);
+            dst.raw()[d] = v;
         }
     }
     trace("LoadData", Pipe::MTE1, uint64_t(p.mExtension) * p.kExtension * sizeof(T),
