@@ -16,7 +16,7 @@
 //    4-byte types are not emulated (`cube-not-emulated`).
 //  * A2 / B2 destinations start on a 512-byte fractal boundary (`cube-misaligned`); L1 sources on 32 B.
 //
-// @api LoadData LoadData2DParams LoadData2dParams LoadDataWithTranspose LoadData2dTransposeParams
+// @api LoadData LoadData2DParams LoadData2dParams LoadDataWithTranspose LoadData2dTransposeParams LoadData2DParamsV2
 #pragma once
 #include <cstring>
 
@@ -52,6 +52,19 @@ struct LoadData2dTransposeParams {
     uint16_t dstGap = 0;
     uint16_t dstFracGap = 0;
     uint8_t addrMode = 0;
+};
+
+/// LoadData 2D v2 parameters (an Ascend 950 / dav-3510 form). Declared so that dav-2201 code that names the
+/// struct in a branch it never runs still compiles; LoadData with it is `cube-not-emulated`.
+struct LoadData2DParamsV2 {
+    uint32_t mStartPosition = 0;
+    uint32_t kStartPosition = 0;
+    uint16_t mStep = 0;
+    uint16_t kStep = 0;
+    int32_t srcStride = 0;
+    uint16_t dstStride = 0;
+    bool ifTranspose = false;
+    uint8_t sid = 0;
 };
 
 }  // namespace AscendC
@@ -154,6 +167,15 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
     }
     const uint32_t per = sizeof(T) == 2 ? 1 : 2;
     trace("LoadDataWithTranspose", Pipe::MTE1, uint64_t(p.repeatTimes) * per * cube::FRACTAL_BYTES, p.repeatTimes, 0, 0, sizeof(T));
+}
+
+}  // namespace AscendC
+
+namespace AscendC {
+
+template <typename T>
+inline void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2DParamsV2&) {
+    kgen::fail("cube-not-emulated", "LoadData with LoadData2DParamsV2 is an Ascend 950 (dav-3510) form; dav-2201 uses LoadData2DParams");
 }
 
 }  // namespace AscendC
