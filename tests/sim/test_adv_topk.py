@@ -313,3 +313,34 @@ def test_invented_name_fails_with_did_you_mean(tmp_path):
     assert "did you mean" in msgs and "TopK" in msgs, msgs
     (f,) = [f for f in check_text("void f() { AscendC::Topk<float>(a, b, c, d, e, 4, t, info); }") if f.code == CODE]
     assert "did you mean 'TopK'" in f.message
+
+
+# ---- the custom-op flow: TopkTiling nested in the project's tiling data ------------------------------
+
+PROJECT = __import__("pathlib").Path(__file__).resolve().parents[1] / "data" / "projects" / "topk_rows"
+
+
+@pytest.fixture(scope="module")
+def topk_project():
+    from bench_bridge.project import build_project, describe_project
+
+    p = describe_project(PROJECT)
+    assert p.ok, [d.format() for d in p.diagnostics]
+    b = build_project(p, 0)
+    assert b.ok, "\n".join(d.format() for d in b.diagnostics)
+    return b
+
+
+@pytest.mark.slow  # builds a custom-op project (host + kernel) once for the module
+@pytest.mark.parametrize("rows,cols", [(5, 96), (3, 32), (2, 1024)])
+def test_op_project_topk_rows_matches_torch(topk_project, rows, cols):
+    """Host TilingFunc calls TopKTilingFunc / GetTopKMaxMinTmpSize into TILING_DATA_FIELD_DEF_STRUCT(TopkTiling);
+    the kernel passes the struct to TopK."""
+    from bench_bridge.project import run_project
+
+    x = np.random.default_rng(rows * cols).standard_normal((rows, cols)).astype(np.float32)
+    r = run_project(topk_project, [x], [((rows, 8), np.float32), ((rows, 8), np.int32)])
+    assert not [d for d in r.diagnostics if d.severity == "error"], [d.format() for d in r.diagnostics]
+    ref = torch.topk(torch.from_numpy(x), 8, dim=-1, largest=True, sorted=True)
+    np.testing.assert_array_equal(r.outputs[0], ref.values.numpy())
+    np.testing.assert_array_equal(r.outputs[1], ref.indices.numpy().astype(np.int32))  # no ties in normal data
