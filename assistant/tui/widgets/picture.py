@@ -2,11 +2,15 @@
 
 Each cell is '▀' with the upper pixel as foreground and the lower pixel as background, so a cell shows
 two pixel rows; this needs a 24-bit colour terminal, which ``supports_pictures`` checks (COLORTERM, or a
-terminal known to have it). Elsewhere the results panel keeps its text chart and only names the file.
+terminal known to have it). Elsewhere the results panel keeps its text chart and only names the file;
+``open_in_viewer`` hands the file to the system's viewer (any terminal, the picture at full size).
 """
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -41,3 +45,29 @@ def half_blocks(path: str | Path, width: int = 60) -> Text:
         if y + 2 < h:
             out.append("\n")
     return out
+
+
+class ViewerError(Exception):
+    """The picture cannot be opened (missing file, no viewer command): one sentence for the user."""
+
+
+def viewer_command(platform: str = sys.platform) -> str:
+    """The command that opens a file with its default application: ``open`` on macOS, ``xdg-open`` elsewhere."""
+    return "open" if platform == "darwin" else "xdg-open"
+
+
+def open_in_viewer(path: str | Path) -> str:
+    """Start the system viewer on ``path`` without waiting for it; returns what opened it."""
+    path = Path(path)
+    if not path.is_file():
+        raise ViewerError(f"no such picture: {path}")
+    if sys.platform == "win32":  # pragma: no cover - Windows only
+        os.startfile(str(path))   # noqa: S606 - the user's own file, their default viewer
+        return "the default viewer"
+    cmd = viewer_command()
+    exe = shutil.which(cmd)
+    if exe is None:
+        raise ViewerError(f"cannot open the picture: no '{cmd}' command here; the file is {path}")
+    subprocess.Popen([exe, str(path)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                     start_new_session=True)
+    return cmd

@@ -1,8 +1,10 @@
 """The results panel: per-case table, modelled (or measured) time, bound, speedup, and pipe busy chart.
 
 Reads only the bench report dict (docs/report-schema.md; per-case ``performance`` is
-docs/performance-model.md's PerfReport). The chart is text, so it shows in every terminal; a timeline
-picture the report names (``timeline_png``) is shown as its path.
+docs/performance-model.md's PerfReport). The chart is text, so it shows in every terminal. A profiled
+bench names each case's timeline picture and Chrome trace in the report's ``artifacts``: the picture is
+drawn with half-block cells where the terminal has 24-bit colour, and ``o`` opens it in the system's
+image viewer everywhere (the text chart stays as the fallback).
 """
 from __future__ import annotations
 
@@ -12,10 +14,11 @@ from rich.console import Group
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
-from assistant.tui.widgets.picture import half_blocks, supports_pictures
+from assistant.tui.widgets.picture import ViewerError, half_blocks, open_in_viewer, supports_pictures
 
 COLUMNS = ("case", "result", "time us", "speedup", "bound", "shape", "dtype", "max abs err")
 PIPE_ORDER = ("MTE2", "V", "MTE3", "S", "MTE1", "M", "FIX")
@@ -85,11 +88,28 @@ def pipe_chart(pipe_busy: dict[str, float], width: int = BAR) -> Text:
     return out
 
 
-def timeline_png(report: dict, case: dict | None) -> str:
-    for holder in (case.get("performance") if case else None, report.get("performance"), report):
-        if holder and holder.get("timeline_png"):
-            return str(holder["timeline_png"])
+def _case_artifact(report: dict, case: dict | None, key: str) -> str:
+    """The case's own file from the report's ``artifacts`` (docs/report-schema.md, version 2); a report
+    without per-case entries falls back to its one picture (or a ``timeline_png`` an older report put
+    beside the figures)."""
+    arts = report.get("artifacts") or {}
+    per_case = arts.get("cases") or {}
+    if case is not None and str(case.get("case_id")) in per_case:
+        return str(per_case[str(case.get("case_id"))].get(key) or "")
+    if per_case:
+        return ""              # profiled, but not this case (it did not run): no other case's picture
+    for holder in (case.get("performance") if case else None, report.get("performance"), arts, report):
+        if holder and holder.get(key):
+            return str(holder[key])
     return ""
+
+
+def timeline_png(report: dict, case: dict | None) -> str:
+    return _case_artifact(report, case, "timeline_png")
+
+
+def trace_json(report: dict, case: dict | None) -> str:
+    return _case_artifact(report, case, "trace")
 
 
 def case_detail(report: dict, case: dict | None) -> Group | Text:
@@ -108,9 +128,13 @@ def case_detail(report: dict, case: dict | None) -> Group | Text:
         parts.append(Text(f"bound: {p.get('bound', '-')}", style="yellow"))
         if p.get("execution_bound") and p.get("execution_bound") != p.get("bound"):
             parts.append(Text(f"cores bound by: {p['execution_bound']}", style="dim"))
+    trace = trace_json(report, case)
+    if trace:
+        parts.append(Text(f"trace: {trace} (open in Perfetto / chrome://tracing)", style="dim"))
     png = timeline_png(report, case)
     if png:
-        parts.append(Text(f"timeline picture: {png}" + ("" if os.path.exists(png) else " (missing)"), style="dim"))
+        parts.append(Text(f"timeline picture: {png}" + (" (o: open)" if os.path.exists(png) else " (missing)"),
+                          style="dim"))
         if os.path.exists(png) and supports_pictures():
             try:
                 parts.append(half_blocks(png, 56))
@@ -120,9 +144,12 @@ def case_detail(report: dict, case: dict | None) -> Group | Text:
 
 
 class ResultsPanel(VerticalScroll):
+    BINDINGS = [Binding("o", "open_timeline", "Open timeline")]
+
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.report: dict | None = None
+        self.case: dict | None = None      # the case whose detail is shown
 
     def compose(self) -> ComposeResult:
         yield Static(Text("No results yet: cases, time, bound and speedup show here after a run.", style="dim"),
@@ -143,7 +170,24 @@ class ResultsPanel(VerticalScroll):
             style = "green" if row[1] == "PASS" else "red"
             table.add_row(*[Text(v, style=style) if j == 1 else v for j, v in enumerate(row)], key=str(i))
         cases = report.get("cases") or []
-        self.query_one("#results-detail", Static).update(case_detail(report, cases[0] if cases else None))
+        self._show_case(cases[0] if cases else None)
+
+    def _show_case(self, case: dict | None) -> None:
+        self.case = case
+        self.query_one("#results-detail", Static).update(case_detail(self.report or {}, case))
+
+    def action_open_timeline(self) -> None:
+        """Open the shown case's timeline picture with the system's image viewer."""
+        png = timeline_png(self.report or {}, self.case) if self.report else ""
+        if not png:
+            self.notify("no timeline picture for this case (bench it with a profile)", severity="warning", timeout=4)
+            return
+        try:
+            how = open_in_viewer(png)
+        except ViewerError as e:
+            self.notify(str(e), severity="error", timeout=6)
+            return
+        self.notify(f"opened {os.path.basename(png)} with {how}", timeout=3)
 
     @on(DataTable.RowHighlighted, "#results-table")
     def _row(self, event: DataTable.RowHighlighted) -> None:
@@ -152,4 +196,4 @@ class ResultsPanel(VerticalScroll):
         cases = self.report.get("cases") or []
         i = int(event.row_key.value)
         if 0 <= i < len(cases):
-            self.query_one("#results-detail", Static).update(case_detail(self.report, cases[i]))
+            self._show_case(cases[i])
