@@ -114,30 +114,33 @@ inline std::vector<uint32_t> norm_dims(const char* api, const ge::Shape& s, size
     return d;
 }
 
+/// Fill LayerNormTiling's fields (LayerNormTiling or DeepNormTiling, host class or kernel struct) for
+/// [b, sl, h] with real length oh; `basic` rounds the rows per pass down to groups of 8 (DeepNorm basic
+/// blocks). Returns false, leaving the tiling untouched, when not one row fits.
+template <class Tl>
+inline bool bsh_fill(uint32_t b, uint32_t sl, uint32_t h, uint32_t oh, uint32_t stack, uint32_t ts, bool reuse, bool basic,
+                     Tl& t) {
+    const uint32_t x = b * sl * h, mv = b * sl, bufs = (reuse && ts == 4) ? 2 : 3;
+    const uint32_t blk = ::kgen::adv::align_up(mv, 8), mvTotal = ts == 4 ? 0 : 2 * blk, total = stack / 4;
+    uint32_t one = total > mvTotal && h ? (total - mvTotal) / bufs / h * h : 0;
+    if (one > x) one = x;
+    if (basic && one / (8 * h) > 0) one = one / (8 * h) * (8 * h);
+    if (one == 0) return false;
+    const uint32_t tail = x % one;
+    t.bLength = b; t.sLength = sl; t.hLength = h; t.originalHLength = oh; t.inputXSize = x; t.meanVarSize = mv;
+    t.numberOfTmpBuf = bufs; t.meanTmpTensorPos = 0; t.meanTmpTensorSize = blk; t.varianceTmpTensorPos = blk;
+    t.varianceTmpTensorSize = blk; t.tmpBufSize = total; t.oneTmpSize = one; t.firstTmpStartPos = mvTotal;
+    t.secondTmpStartPos = mvTotal + one; t.thirdTmpStartPos = mvTotal + 2 * one; t.loopRound = x / one;
+    t.inputTailSize = tail; t.inputTailPos = x - tail; t.inputRoundSize = one; t.meanVarRoundSize = one / h;
+    t.meanVarTailSize = tail / h; t.meanVarTailPos = mv - tail / h; t.bshCurLength = one; t.bsCurLength = one / h;
+    t.lastDimValueBack = 1.0f / static_cast<float>(oh);
+    return true;
+}
+
 template <class Tl>
 inline void layernorm_bsh_fill(const ge::Shape& s, uint32_t stack, uint32_t ts, bool reuse, Tl& t) {
     std::vector<uint32_t> d = norm_dims("GetLayerNormNDTilingInfo", s, 4, ts);
-    if (d.empty()) return;
-    const uint32_t b = d[0], sl = d[1], h = d[2], oh = d[3];
-    const uint32_t x = b * sl * h, mv = b * sl;
-    const uint32_t bufs = (reuse && ts == 4) ? 2 : 3;
-    const uint32_t mvBlk = ::kgen::adv::align_up(mv, 8);
-    const uint32_t mvTotal = ts == 4 ? 0 : 2 * mvBlk;
-    const uint32_t total = stack / 4;
-    uint32_t one = total > mvTotal ? (total - mvTotal) / bufs : 0;
-    one = h ? one / h * h : 0;
-    if (one > x) one = x;
-    if (one == 0) return;
-    t.bLength = b; t.sLength = sl; t.hLength = h; t.originalHLength = oh;
-    t.inputXSize = x; t.meanVarSize = mv; t.numberOfTmpBuf = bufs;
-    t.meanTmpTensorPos = 0; t.meanTmpTensorSize = mvBlk; t.varianceTmpTensorPos = mvBlk; t.varianceTmpTensorSize = mvBlk;
-    t.tmpBufSize = total; t.oneTmpSize = one;
-    t.firstTmpStartPos = mvTotal; t.secondTmpStartPos = mvTotal + one; t.thirdTmpStartPos = mvTotal + 2 * one;
-    const uint32_t tail = x % one;
-    t.loopRound = x / one; t.inputRoundSize = one; t.inputTailSize = tail; t.inputTailPos = x - tail;
-    t.meanVarRoundSize = one / h; t.meanVarTailSize = tail / h; t.meanVarTailPos = mv - tail / h;
-    t.bshCurLength = one; t.bsCurLength = one / h;
-    t.lastDimValueBack = 1.0f / static_cast<float>(oh);
+    if (!d.empty()) bsh_fill(d[0], d[1], d[2], d[3], stack, ts, reuse, false, t);
 }
 
 template <class Tl>
@@ -251,21 +254,7 @@ inline bool deepnorm_fill(const ge::Shape& s, const ge::Shape& o, uint32_t stack
     if (!GetDeepNormMaxMinTmpSize(s, ts, reuse, basic, mx, mn) || stack < mn || o.GetDimNum() != 3) return false;
     const uint32_t b = s.GetDim(0), sl = s.GetDim(1), h = s.GetDim(2), oh = o.GetDim(2);
     if (o.GetDim(0) != b || o.GetDim(1) != sl || oh == 0 || oh > h || (basic && oh != h)) return false;
-    const uint32_t x = b * sl * h, mv = b * sl, bufs = (reuse && ts == 4) ? 2 : 3;
-    const uint32_t blk = ::kgen::adv::align_up(mv, 8), mvTotal = ts == 4 ? 0 : 2 * blk, total = stack / 4;
-    uint32_t one = total > mvTotal ? (total - mvTotal) / bufs / h * h : 0;
-    if (one > x) one = x;
-    if (basic && one / (8 * h) > 0) one = one / (8 * h) * (8 * h);
-    if (one == 0) return false;
-    const uint32_t tail = x % one;
-    t.bLength = b; t.sLength = sl; t.hLength = h; t.originalHLength = oh; t.inputXSize = x; t.meanVarSize = mv;
-    t.numberOfTmpBuf = bufs; t.meanTmpTensorPos = 0; t.meanTmpTensorSize = blk; t.varianceTmpTensorPos = blk;
-    t.varianceTmpTensorSize = blk; t.tmpBufSize = total; t.oneTmpSize = one; t.firstTmpStartPos = mvTotal;
-    t.secondTmpStartPos = mvTotal + one; t.thirdTmpStartPos = mvTotal + 2 * one; t.loopRound = x / one;
-    t.inputTailSize = tail; t.inputTailPos = x - tail; t.inputRoundSize = one; t.meanVarRoundSize = one / h;
-    t.meanVarTailSize = tail / h; t.meanVarTailPos = mv - tail / h; t.bshCurLength = one; t.bsCurLength = one / h;
-    t.lastDimValueBack = 1.0f / static_cast<float>(oh);
-    return true;
+    return bsh_fill(b, sl, h, oh, stack, ts, reuse, basic, t);
 }
 }  // namespace kgen_host
 inline bool GetDeepNormTilingInfo(const ge::Shape& srcShape, const ge::Shape& originSrcShape, const uint32_t stackBufferSize,
