@@ -15,7 +15,7 @@ import {
 } from "vscode-languageclient/node";
 
 import { describe, generateRequest } from "./outcome";
-import { BenchReport, resultsPage, summary } from "./report";
+import { BenchReport, resourceRoots, resultsPage, summary, timelines } from "./report";
 import { KgenConfig, cliCommand, readConfig, serverCommand, serverSettings } from "./settings";
 import { statusText } from "./status";
 
@@ -72,7 +72,9 @@ function report(command: string, result: any): void {
 }
 
 function showResults(rep: BenchReport, png: string | null): void {
-  const roots = png ? [vscode.Uri.file(path.dirname(png))] : [];
+  // the report names its pictures (artifacts); the folders they are in are all the webview may read
+  const pictures = timelines(rep, png);
+  const roots = resourceRoots(pictures).map((d) => vscode.Uri.file(d));
   if (!panel) {
     panel = vscode.window.createWebviewPanel("kgenResults", "kgen results", vscode.ViewColumn.Beside, {
       enableScripts: false,
@@ -82,9 +84,11 @@ function showResults(rep: BenchReport, png: string | null): void {
   } else {
     panel.webview.options = { enableScripts: false, localResourceRoots: roots };
   }
-  const src = png ? panel.webview.asWebviewUri(vscode.Uri.file(png)).toString() + `?t=${Date.now()}` : null;
+  const view = panel.webview;
+  const stamp = Date.now(); // the same file names are rewritten by the next bench: do not show a cached picture
+  const images = pictures.map((t) => ({ caseId: t.caseId, src: `${view.asWebviewUri(vscode.Uri.file(t.png))}?t=${stamp}` }));
   panel.title = `kgen: ${rep.task}`;
-  panel.webview.html = resultsPage(rep, src, panel.webview.cspSource);
+  view.html = resultsPage(rep, images, view.cspSource);
   panel.reveal(vscode.ViewColumn.Beside, true);
 }
 

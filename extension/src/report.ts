@@ -1,4 +1,5 @@
 // A kgen bench report (docs/report-schema.md) as HTML and one-line summaries (pure: no vscode import).
+import * as path from "path";
 
 export interface CaseReport {
   case_id: string;
@@ -10,8 +11,19 @@ export interface CaseReport {
   performance?: { time_us?: number; modelled_us?: number; bound?: string; speedup_vs_eager?: number | null } | null;
 }
 
+/** The files a profiled bench left (report schema version 2): paths on the machine that benched. */
+export interface Artifacts {
+  dir?: string | null;
+  build_dir?: string | null;
+  trace?: string | null;
+  timeline_png?: string | null;
+  case_id?: string | null;
+  cases?: Record<string, { trace?: string | null; timeline_png?: string | null }>;
+}
+
 export interface BenchReport {
   schema?: string;
+  schema_version?: number;
   task: string;
   backend: string;
   compiled: boolean;
@@ -19,6 +31,41 @@ export interface BenchReport {
   message?: string;
   cases: CaseReport[];
   build_diagnostics?: { severity: string; message: string; file?: string; line?: number }[];
+  artifacts?: Artifacts | null;
+}
+
+/** A timeline picture to show: whose case it is and where the PNG is. */
+export interface Timeline {
+  caseId: string | null;
+  png: string;
+}
+
+/** The pictures of a report, in case order: each profiled case's own (``artifacts.cases``), else the
+ * report's one picture, else ``fallback`` (a PNG path handed over beside a report without artifacts). */
+export function timelines(rep: BenchReport, fallback: string | null = null): Timeline[] {
+  const a = rep.artifacts ?? {};
+  const out: Timeline[] = [];
+  for (const c of rep.cases) {
+    const png = a.cases?.[c.case_id]?.timeline_png;
+    if (png) {
+      out.push({ caseId: c.case_id, png });
+    }
+  }
+  if (!out.length && (a.timeline_png || fallback)) {
+    out.push({ caseId: a.timeline_png ? a.case_id ?? null : null, png: (a.timeline_png || fallback) as string });
+  }
+  return out;
+}
+
+/** The folders the webview may load pictures from: those of the pictures, each once, nothing else. */
+export function resourceRoots(pictures: Timeline[]): string[] {
+  return [...new Set(pictures.map((t) => path.dirname(t.png)))];
+}
+
+/** A picture as the page shows it: ``src`` is its webview URI. */
+export interface TimelineImage {
+  caseId: string | null;
+  src: string;
 }
 
 export function escapeHtml(s: unknown): string {
@@ -94,11 +141,29 @@ export function buildErrors(rep: BenchReport): string {
   return `<h3>Build errors</h3><ul class="kgen-build">${items.join("")}</ul>`;
 }
 
-/** The results view: title, verdict, the case table and the timeline picture (``imageSrc`` is a
- * webview URI; ``cspSource`` the webview's CSP source). */
-export function resultsPage(rep: BenchReport, imageSrc: string | null, cspSource: string): string {
+function timelineSection(rep: BenchReport, images: TimelineImage[]): string {
+  const trace = rep.artifacts?.trace;
+  const traceLine = trace
+    ? `<p class="trace">Chrome trace: <code>${escapeHtml(trace)}</code> (open in Perfetto / chrome://tracing)</p>`
+    : "";
+  if (!images.length) {
+    return traceLine;
+  }
+  const many = images.length > 1;
+  const pics = images.map((im) => {
+    const who = im.caseId !== null ? `case ${im.caseId}` : "";
+    const head = many && who ? `<h4>${escapeHtml(who)}</h4>` : "";
+    const alt = `modelled timeline${who ? " of " + who : ""}`;
+    return `${head}<img class="timeline" alt="${escapeHtml(alt)}" src="${escapeHtml(im.src)}">`;
+  });
+  return `<h3>Modelled timeline</h3>${traceLine}${pics.join("")}`;
+}
+
+/** The results view: title, verdict, the case table and the timeline pictures (``images``: webview
+ * URIs of each case's picture, see ``timelines``; ``cspSource`` the webview's CSP source). */
+export function resultsPage(rep: BenchReport, images: TimelineImage[], cspSource: string): string {
   const verdict = rep.correct ? "correct" : rep.compiled ? "wrong results" : "build failed";
-  const img = imageSrc ? `<h3>Modelled timeline</h3><img class="timeline" alt="modelled timeline" src="${escapeHtml(imageSrc)}">` : "";
+  const img = timelineSection(rep, images);
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${escapeHtml(cspSource)} data:; style-src 'unsafe-inline';">

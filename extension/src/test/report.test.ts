@@ -1,7 +1,9 @@
 import { strict as assert } from "node:assert";
 import { test } from "node:test";
 
-import { BenchReport, escapeHtml, formatMicros, reportTable, resultsPage, summary } from "../report";
+import * as path from "path";
+
+import { BenchReport, escapeHtml, formatMicros, reportTable, resourceRoots, resultsPage, summary, timelines } from "../report";
 
 // the shape `kgen bench --json` prints (docs/report-schema.md), trimmed to what the view reads
 const REPORT: BenchReport = {
@@ -52,14 +54,15 @@ test("table: one row per case, escaped text, shapes and dtypes", () => {
 });
 
 test("page: verdict, CSP with the webview source, timeline image only when given", () => {
-  const page = resultsPage(REPORT, "vscode-resource://x/timeline.png", "vscode-webview://abc");
+  const page = resultsPage(REPORT, [{ caseId: "even", src: "vscode-resource://x/timeline.png" }], "vscode-webview://abc");
   assert.ok(page.includes("<h2>add — wrong results (sim)</h2>"));
   assert.ok(page.includes("img-src vscode-webview://abc data:"));
-  assert.ok(page.includes('<img class="timeline" alt="modelled timeline" src="vscode-resource://x/timeline.png">'));
-  assert.ok(!resultsPage(REPORT, null, "csp").includes("<img"));
+  assert.ok(page.includes('<img class="timeline" alt="modelled timeline of case even" src="vscode-resource://x/timeline.png">'));
+  assert.ok(!page.includes("<h4>"));                      // one picture: no per-case heading
+  assert.ok(!resultsPage(REPORT, [], "csp").includes("<img"));
   const failed = resultsPage(
     { ...REPORT, compiled: false, cases: [], build_diagnostics: [{ severity: "error", message: "'yy' was not declared", file: "a.asc", line: 46 }] },
-    null,
+    [],
     "csp",
   );
   assert.ok(failed.includes("build failed") && failed.includes("<li>a.asc:46: &#39;yy&#39; was not declared</li>"));
@@ -68,4 +71,54 @@ test("page: verdict, CSP with the webview source, timeline image only when given
 test("escapeHtml", () => {
   assert.equal(escapeHtml(`<a href="x">'&'</a>`), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
   assert.equal(escapeHtml(undefined), "");
+});
+
+// what `kgen bench --profile --json` (schema version 2) puts in "artifacts" for a two-case task
+const RUN = "/home/u/.cache/kgen/bench/add-20261201-120102-k3x9";
+const PROFILED: BenchReport = {
+  ...REPORT,
+  schema_version: 2,
+  artifacts: {
+    dir: RUN,
+    build_dir: "/home/u/.cache/kgen/builds/21fd92",
+    trace: `${RUN}/case-even.trace.json`,
+    timeline_png: `${RUN}/case-even.timeline.png`,
+    case_id: "even",
+    cases: {
+      "tail<1>": { trace: `${RUN}/case-tail_1.trace.json`, timeline_png: `${RUN}/case-tail_1.timeline.png` },
+      even: { trace: `${RUN}/case-even.trace.json`, timeline_png: `${RUN}/case-even.timeline.png` },
+    },
+  },
+};
+
+test("pictures: each profiled case's own, in case order, from the report's artifacts", () => {
+  assert.deepEqual(timelines(PROFILED, "/elsewhere/timeline.png"), [
+    { caseId: "even", png: `${RUN}/case-even.timeline.png` },
+    { caseId: "tail<1>", png: `${RUN}/case-tail_1.timeline.png` },
+  ]);
+  // a case without a picture (Pillow missing) is left out; a report naming only one picture shows that one
+  const onlyTrace: BenchReport = { ...PROFILED, artifacts: { ...PROFILED.artifacts, cases: { even: { trace: "t.json", timeline_png: null } } } };
+  assert.deepEqual(timelines(onlyTrace), [{ caseId: "even", png: `${RUN}/case-even.timeline.png` }]);
+  // a version 1 report (no artifacts): the PNG the server handed over beside it, else nothing
+  assert.deepEqual(timelines(REPORT, "/lsp/out/timeline.png"), [{ caseId: null, png: "/lsp/out/timeline.png" }]);
+  assert.deepEqual(timelines(REPORT), []);
+  assert.deepEqual(timelines({ ...REPORT, artifacts: null }, null), []);
+});
+
+test("webview may read only the pictures' folders", () => {
+  assert.deepEqual(resourceRoots(timelines(PROFILED)), [RUN]);
+  const two = resourceRoots([{ caseId: "a", png: path.join("/r1", "a.png") }, { caseId: "b", png: path.join("/r2", "b.png") }]);
+  assert.deepEqual(two, ["/r1", "/r2"]);
+  assert.deepEqual(resourceRoots([]), []);
+});
+
+test("page: one picture per case with its heading, and the trace's path", () => {
+  const images = timelines(PROFILED).map((t) => ({ caseId: t.caseId, src: `vscode-webview://r${t.png}` }));
+  const page = resultsPage(PROFILED, images, "csp");
+  assert.equal((page.match(/<img class="timeline"/g) ?? []).length, 2);
+  assert.ok(page.includes(`<h4>case even</h4><img class="timeline" alt="modelled timeline of case even" src="vscode-webview://r${RUN}/case-even.timeline.png">`));
+  assert.ok(page.includes("<h4>case tail&lt;1&gt;</h4>") && !page.includes("tail<1>"));
+  assert.ok(page.includes(`Chrome trace: <code>${RUN}/case-even.trace.json</code> (open in Perfetto / chrome://tracing)`));
+  assert.ok(page.indexOf("<table") < page.indexOf("Modelled timeline"));   // table first, then the pictures
+  assert.ok(!resultsPage(REPORT, [], "csp").includes("Chrome trace"));
 });
