@@ -4,9 +4,13 @@
 // AscendC::ToFloat / ToBfloat16 convert scalars between bfloat16_t and float (round to nearest
 // even); AscendC::DivCeil(a, b) = ceil(a / b) for integers; KERNEL_ERROR / KERNEL_LOG print a
 // message from the kernel (no effect on the computation).
+// The device compiler also provides scalar min(a, b) / max(a, b) for integers and float at global
+// scope (official examples call them unqualified in kernel code); the emulator declares them as plain
+// overloads, so code that also sees std::min/std::max still picks one without ambiguity.
 //
 // @api float16_t float32_t ToFloat ToBfloat16 DivCeil AlignUp KERNEL_ERROR KERNEL_LOG
 #pragma once
+#include <cstdint>
 #include <cstdio>
 
 #include "kgen_sim/half.h"
@@ -23,6 +27,16 @@ constexpr auto DivCeil(T a, U b) { return (a + b - 1) / b; }
 template <typename T, typename U>
 constexpr auto AlignUp(T a, U b) { return (a + b - 1) / b * b; }
 }  // namespace AscendC
+
+#define KGEN_SCALAR_MIN_MAX(T)                                  \
+    inline T min(T a, T b) { return b < a ? b : a; }            \
+    inline T max(T a, T b) { return a < b ? b : a; }
+KGEN_SCALAR_MIN_MAX(int32_t)
+KGEN_SCALAR_MIN_MAX(uint32_t)
+KGEN_SCALAR_MIN_MAX(int64_t)
+KGEN_SCALAR_MIN_MAX(uint64_t)
+KGEN_SCALAR_MIN_MAX(float)
+#undef KGEN_SCALAR_MIN_MAX
 
 #define KERNEL_ERROR(fmt, ...) std::fprintf(stderr, "[KERNEL_ERROR] " fmt "\n", ##__VA_ARGS__)
 #define KERNEL_LOG(level, fmt, ...) std::fprintf(stderr, "[KERNEL_LOG] " fmt "\n", ##__VA_ARGS__)
