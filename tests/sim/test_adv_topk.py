@@ -134,6 +134,23 @@ def test_small_mode_packs_rows_k_apart(prog, dt, k, n, largest, init):
     assert (res.out("v", DT[dt])[tail:] == SENT_V).all() and (res.out("i", np.int32)[tail:] == SENT_I).all()
 
 
+@pytest.mark.parametrize("dt", ["f32", "f16"])
+def test_small_mode_tail_tile_with_the_full_tiles_tiling(prog, dt):
+    """A Small-mode tiling made for 8 rows serves a 5-row tail when tmpLocal has 8 rows' worth of bytes;
+    fewer rows' worth is too small, and a tiling made for fewer rows than the call is rejected."""
+    full = 8 * 32 * 8 + 64 + 4 * 8 * 32  # Small, largest, generated indices, 8 rows
+    res, x, xi, kv, ki = run_topk(prog, dt, 5, 32, 6, small=1, tiling_outter=8, tmp=full, seed=4)
+    v, i, _, _ = outputs(res, dt, 5, 6, kv, ki)
+    ref_v, ref_i = reference(x, 6, 1, np.tile(np.arange(32, dtype=np.int32), (5, 1)))
+    np.testing.assert_array_equal(i, ref_i)
+    np.testing.assert_array_equal(v, ref_v)
+    res, *_ = run_topk(prog, dt, 5, 32, 6, small=1, tiling_outter=8, tmp=-1, expect_ok=False)  # 5 rows' size
+    assert first_error(res).code == "adv-tmp-too-small"
+    res, *_ = run_topk(prog, dt, 5, 32, 6, small=1, tiling_outter=4, expect_ok=False)
+    err = first_error(res)
+    assert err.code == "topk-tiling" and "innerDataSize" in err.message
+
+
 def test_documented_small_mode_example(prog):
     """The TopK page's Small-mode example: 4 rows of 17 values padded with -inf, k = 8 largest."""
     rows = [[55492.18, 27748.229, -51100.11, 19276.926, 14828.149, -20771.824, 57553.4, -21504.092, -57423.414,

@@ -25,7 +25,9 @@
 //  * The TopKConfig template argument (RADIX_SELECT, order, sorted) is an Ascend 950 feature: on
 //    dav-2201 anything but defaultTopKConfig is `api-unsupported`.
 // Not documented; the emulator's choice: half values are ordered through float (exact); the source
-// is left unchanged (the NPU negates a copy for the smallest values).
+// is left unchanged (the NPU negates a copy for the smallest values). In Small mode a tiling made for
+// more rows than the call has (a tail tile) is accepted, with the temporary size of those rows: its
+// offsets only place the scratch areas further apart.
 //
 // @api TopK
 #pragma once
@@ -64,11 +66,20 @@ inline void topk_check_shape(const TopkCall& c, bool isHasfinish) {
         fail("topk-config", "TopK: isHasfinish must be false in %s mode (finish flags are a TOPK_NORMAL feature)", mode);
 }
 
+/// Rows the tiling was made for. Small mode's buffer offsets grow with outter: a tiling made for more
+/// rows than this call processes (a tail tile) only places the scratch areas further apart, so it is
+/// accepted when the temporary buffer is as large as that tiling needs.
+inline int32_t topk_tiling_rows(const TopkTiling& got, const TopkCall& c, uint32_t ts) {
+    const int32_t per_row = int32_t(8 / ts) * c.inner;
+    if (c.normal || per_row <= 0 || got.innerDataSize <= 0 || got.innerDataSize % per_row) return c.outter;
+    return std::max(c.outter, got.innerDataSize / per_row);
+}
+
 /// Compare the fields the dav-2201 implementation reads with the documented rule.
-inline void topk_check_tiling(const TopkTiling& got, const TopkCall& c, uint32_t ts, bool isInitIndex) {
+inline void topk_check_tiling(const TopkTiling& got, const TopkCall& c, uint32_t ts, bool isInitIndex, int32_t rows) {
     TopkTiling want{};
     const AscendC::TopKMode mode = c.normal ? AscendC::TopKMode::TOPK_NORMAL : AscendC::TopKMode::TOPK_NSMALL;
-    topk_fill(want, c.inner, c.outter, c.k, ts, isInitIndex, mode, c.isLargest);
+    topk_fill(want, c.inner, rows, c.k, ts, isInitIndex, mode, c.isLargest);
     struct F { const char* name; int64_t g, w; };
     std::vector<F> fs;
     auto add = [&](const char* nm, int64_t g, int64_t w) { fs.push_back({nm, g, w}); };
@@ -125,7 +136,8 @@ inline void topk_run(const AscendC::LocalTensor<T>& dstValue, const AscendC::Loc
     const TopkCall c{info.outter, info.inner, info.n, k, normal, isLargest};
     topk_check_shape(c, isHasfinish);
     if (isReuseSrc) warn("topk-config", "TopK: isReuseSrc is reserved on dav-2201 (pass false); it has no effect");
-    topk_check_tiling(tiling, c, sizeof(T), isInitIndex);
+    const int32_t tilingRows = topk_tiling_rows(tiling, c, sizeof(T));
+    topk_check_tiling(tiling, c, sizeof(T), isInitIndex, tilingRows);
     const uint64_t all = uint64_t(c.outter) * c.inner;
     const int32_t strideV = normal ? round_up_i(k, 32 / int32_t(sizeof(T))) : k;
     const int32_t strideI = normal ? round_up_i(k, 8) : k;
@@ -148,7 +160,7 @@ inline void topk_run(const AscendC::LocalTensor<T>& dstValue, const AscendC::Loc
     }
     if (tmp && tmp->GetPosition() != AscendC::TPosition::VECCALC)
         warn("wrong-position", "TopK: tmpLocal should be a VECCALC tensor (the only logical position documented for it)");
-    const uint32_t need = topk_tmp_bytes(c.inner, c.outter, isInitIndex, topkMode, isLargest);
+    const uint32_t need = topk_tmp_bytes(c.inner, tilingRows, isInitIndex, topkMode, isLargest);
     const Tmp t{tmp, need, need};
     check_tmp(api, t, {{lo_of(dstValue), hi_of(dstValue, nV)}, {lo_of(dstIndex), hi_of(dstIndex, nI)},
                        {lo_of(src), hi_of(src, all)}});
