@@ -148,3 +148,68 @@ def test_tiling_for_another_type_is_rejected(prog):
     x = np.zeros(256, np.float32)
     res = prog.run("ct_f32", x=x, type=7, rank=2, d0=16, d1=16, stack=0, tmp=0, ns=256, nd=256, force_e=16, expect_ok=False)
     assert res.errors and res.errors[0].code == "transpose-tiling", res.run.stderr
+
+
+# ---- TransData -------------------------------------------------------------------------------------
+TD = {"td_f16": np.float16, "td_i16": np.int16}
+
+
+def td_case(mode, n, c, d, h, w, dt, seed):
+    """(source, expected destination) of TransData `mode` for an [n, c, d, h, w] tensor, flat, with the
+    documented UB layouts: NCDHW rows of H*W padded to 16, channels (and FRACTAL_Z_3D batches) padded to 16."""
+    hw, p, c1, n1 = h * w, a16(h * w), a16(c) // 16, a16(n) // 16
+    x = rnd(dt, (n, c, d, hw), seed)
+    nc = np.zeros((n, c, d, p), dt)
+    nc[..., :hw] = x
+    xp = np.zeros((n1 * 16, c1 * 16, d, hw), dt)
+    xp[:n, :c] = x
+    ndc = xp[:n].reshape(n, c1, 16, d, hw).transpose(0, 3, 1, 4, 2)            # n, d, c1, hw, c0
+    fz = xp.reshape(n1, 16, c1, 16, d, hw).transpose(4, 2, 5, 0, 1, 3)         # d, c1, hw, n1, n0, c0
+    if mode in (1, 3):
+        junk = nc.copy()
+        junk[..., hw:] = 77                                                     # padding the API must ignore
+        return junk.reshape(-1), (ndc if mode == 1 else fz).reshape(-1)
+    return (ndc if mode == 2 else fz).reshape(-1), nc.reshape(-1)              # output padding: 0 here
+
+
+def td_tmp(mode, n, c, d, h, w):
+    p, c1, n1 = a16(h * w), a16(c) // 16, a16(n) // 16
+    if mode == 1:
+        return (d * p + d * c1 * 16 * p) * 2
+    if mode == 2:
+        return d * c1 * 16 * p * 2 + 512
+    if mode == 3:
+        return max(c * d * p * 2, d * h * w * n1 * 16 * 2) + n1 * 16 * d * c1 * 16 * p * 2
+    one = n1 * 16 * c1 * 16 * d * p * 2
+    return one if (n % 16 == 0 and c % 16 == 0) else 2 * one
+
+
+@pytest.mark.parametrize("case", list(TD))
+@pytest.mark.parametrize("mode", [1, 2, 3, 4])
+@pytest.mark.parametrize("n,c,d,h,w", [(16, 16, 1, 3, 5), (2, 20, 2, 4, 4), (17, 5, 1, 2, 7)])
+def test_transdata(prog, case, mode, n, c, d, h, w):
+    dt = TD[case]
+    src, ref = td_case(mode, n, c, d, h, w, dt, n + c + mode)
+    res = prog.run(case, x=src, mode=mode, n=n, c=c, d=d, h=h, w=w, ns=src.size, nd=ref.size)
+    np.testing.assert_array_equal(res.out("y", dt)[:ref.size], ref)
+    ok, bad, mn, mx = res.out("sizes", np.uint32).tolist()
+    assert ok == 1 and bad == 0 and mn == mx == td_tmp(mode, n, c, d, h, w)
+
+
+def test_transdata_documented_example_sizes(prog):
+    """[1, 32, 2, 2, 8] half NCDHW -> NDC1HWC0 (the page's example): P = 16, C1 = 2, by hand
+    (2 * 16 + 2 * 2 * 16 * 16) * 2 = 2112 bytes."""
+    res = prog.run("td_f16", mode=1, n=1, c=32, d=2, h=2, w=8, hostonly=1)
+    assert res.out("sizes", np.uint32).tolist() == [1, 0, 2112, 2112]
+
+
+@pytest.mark.parametrize("kw,code", [
+    (dict(mode=1, n=2, c=20, d=1, h=2, w=8, c1fix=1), "transdata-shape"),     # C1 does not match C
+    (dict(mode=1, n=2, c=20, d=1, h=2, w=8, tmp=512), "adv-tmp-too-small"),
+])
+def test_transdata_misuse(prog, kw, code):
+    n, c, d, h, w = (kw[k] for k in "ncdhw")
+    src, ref = td_case(kw["mode"], n, c, d, h, w, np.float16, 1)
+    res = prog.run("td_f16", x=src, ns=src.size, nd=ref.size * 2, expect_ok=False, **kw)
+    assert res.errors and res.errors[0].code == code, res.run.stderr
+    assert res.errors[0].file.endswith("adv_transpose.cpp")

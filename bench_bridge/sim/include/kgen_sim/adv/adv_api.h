@@ -29,5 +29,6 @@
 #include "kgen_sim/adv/broadcast.h"        // Broadcast
 #include "kgen_sim/adv/pad.h"              // Pad, UnPad (+ PadParams, UnPadParams, PadTiling, UnPadTiling)
 #include "kgen_sim/adv/confusion_transpose.h"  // Transpose / ConfusionTranspose with TransposeType (+ ConfusionTransposeTiling)
+#include "kgen_sim/adv/transdata.h"            // TransData NCDHW <-> NDC1HWC0 / FRACTAL_Z_3D (+ TransDataConfig, Layout)
 #include "kgen_sim/adv/topk.h"             // TopK (+ TopkTiling, TopKInfo, TopKMode)
 #include "kgen_sim/adv/sort_adv.h"          // the Ascend 950 SortConfig forms of Sort (api-unsupported here)

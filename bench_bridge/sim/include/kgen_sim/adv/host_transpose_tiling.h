@@ -26,15 +26,22 @@
 // stackBufferSize below 256 * typeSize for scenarios 1/2 (the public host code divides by zero then)
 // is reported on stderr (`transpose-tiling`), and the tiling is left as it was.
 //
+//  * GetTransDataMaxMinTmpSize(platform, srcShape, dstShape, dataType, config, max, min): the shapes
+//    of TransData's two layouts; dataType DT_FLOAT16, DT_BF16, DT_UINT16 or DT_INT16; min = max = the
+//    documented size (adv/transdata.h). Returns false (and prints `transdata-shape`) for another type,
+//    an unsupported format pair or shapes that do not match.
+//
 // @api GetTransposeMaxMinTmpSize GetConfusionTransposeMaxMinTmpSize GetTransposeTilingInfo
-// @api GetConfusionTransposeTilingInfo GetConfusionTransposeOnlyTilingInfo
+// @api GetConfusionTransposeTilingInfo GetConfusionTransposeOnlyTilingInfo GetTransDataMaxMinTmpSize
 #pragma once
 #include <cstdint>
 #include <cstdio>
 
 #include "graph/types.h"
 #include "kgen_sim/adv/host_math_tiling.h"
+#include "kgen_sim/adv/transdata_rules.h"
 #include "kgen_sim/adv/transpose_types.h"
+#include "tiling/platform/platform_ascendc.h"
 #include "register/tilingdata_base.h"
 
 namespace optiling {
@@ -193,6 +200,33 @@ inline void GetConfusionTransposeOnlyTilingInfo(const TensorShape& srcShape, con
 inline void GetConfusionTransposeOnlyTilingInfo(const TensorShape& srcShape, const uint32_t stackBufferSize,
                                                 const uint32_t typeSize, ::ConfusionTransposeTiling& tiling) {
     kgen_host::ct_tiling("GetConfusionTransposeOnlyTilingInfo", srcShape, stackBufferSize, typeSize, 7, tiling);
+}
+
+inline bool GetTransDataMaxMinTmpSize(const platform_ascendc::PlatformAscendC& platform, const TensorShape& srcShape,
+                                      const TensorShape& dstShape, const ge::DataType dataType, const TransDataConfig& config,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    (void)platform;
+    using K = ::kgen::adv::TdKind;
+    auto bad = [](const char* why) {
+        std::fprintf(stderr, "kgen: error: GetTransDataMaxMinTmpSize: %s [transdata-shape]\n", why);
+        return false;
+    };
+    if (dataType != ge::DT_FLOAT16 && dataType != ge::DT_BF16 && dataType != ge::DT_UINT16 && dataType != ge::DT_INT16)
+        return bad("dataType must be DT_FLOAT16, DT_BF16, DT_UINT16 or DT_INT16");
+    const K k = ::kgen::adv::td_kind(config.srcFormat, config.dstFormat);
+    if (k == K::None) return bad("config must be NCDHW <-> NDC1HWC0 or NCDHW <-> FRACTAL_Z_3D");
+    const bool from = k == K::FromNdc1hwc0 || k == K::FromFz3d, fz = k == K::ToFz3d || k == K::FromFz3d;
+    const ge::Shape& nc = from ? dstShape : srcShape;
+    const ge::Shape& o = from ? srcShape : dstShape;
+    if (nc.GetDimNum() != 5 || o.GetDimNum() != (fz ? 7u : 6u)) return bad("the shapes do not match the formats' ranks");
+    ::kgen::adv::TdDims t{nc.GetDim(0), nc.GetDim(1), nc.GetDim(2), nc.GetDim(3), nc.GetDim(4)};
+    const bool ok = fz ? (o.GetDim(0) == t.d && o.GetDim(2) == t.h && o.GetDim(3) == t.w && o.GetDim(6) == 16 &&
+                          o.GetDim(1) == t.c1() && o.GetDim(5) == 16 && o.GetDim(4) == t.n1())
+                       : (o.GetDim(0) == t.n && o.GetDim(1) == t.d && o.GetDim(3) == t.h && o.GetDim(4) == t.w &&
+                          o.GetDim(5) == 16 && o.GetDim(2) == t.c1());
+    if (!ok) return bad("the source and destination shapes do not describe the same tensor");
+    maxValue = minValue = ::kgen::adv::transdata_tmp_bytes(k, t);
+    return true;
 }
 
 }  // namespace AscendC

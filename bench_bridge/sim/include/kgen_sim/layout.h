@@ -1,0 +1,63 @@
+// kgen AscendC CPU emulator -- Layout, Shape and Stride (the auxiliary data structures TransData and
+// tensor descriptions take).
+//
+// Documented behaviour followed (Layout / MakeShape / MakeStride / MakeLayout / GetShape / GetStride
+// pages): Shape<Ts...> and Stride<Ts...> are tuples (AscendC::Std::tuple) of the values given to
+// MakeShape(...) / MakeStride(...); Layout<ShapeType, StrideType> is a tuple of one Shape and one
+// Stride, built by MakeLayout(shape, stride) or its constructor (both default to {}), with GetShape()
+// and GetStride(); Std::get<i>(shape) reads one dimension. An empty MakeStride() means "packed".
+//
+// @api Layout MakeLayout MakeShape MakeStride
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+
+namespace AscendC {
+namespace Std {
+using std::get;
+using std::make_tuple;
+using std::tuple;
+using std::tuple_size;
+}  // namespace Std
+
+template <typename... Ts>
+using Shape = Std::tuple<Ts...>;
+template <typename... Ts>
+using Stride = Std::tuple<Ts...>;
+
+template <typename... Ts>
+constexpr Shape<Ts...> MakeShape(const Ts&... t) { return Shape<Ts...>(t...); }
+template <typename... Ts>
+constexpr Stride<Ts...> MakeStride(const Ts&... t) { return Stride<Ts...>(t...); }
+
+template <typename ShapeType, typename StrideType>
+struct Layout : Std::tuple<ShapeType, StrideType> {
+    constexpr Layout(const ShapeType& shape = {}, const StrideType& stride = {})
+        : Std::tuple<ShapeType, StrideType>(shape, stride) {}
+    constexpr decltype(auto) GetShape() { return std::get<0>(static_cast<Std::tuple<ShapeType, StrideType>&>(*this)); }
+    constexpr decltype(auto) GetShape() const {
+        return std::get<0>(static_cast<const Std::tuple<ShapeType, StrideType>&>(*this));
+    }
+    constexpr decltype(auto) GetStride() { return std::get<1>(static_cast<Std::tuple<ShapeType, StrideType>&>(*this)); }
+    constexpr decltype(auto) GetStride() const {
+        return std::get<1>(static_cast<const Std::tuple<ShapeType, StrideType>&>(*this));
+    }
+};
+
+template <typename ShapeType, typename StrideType>
+constexpr auto MakeLayout(const ShapeType& shape, const StrideType& stride) { return Layout<ShapeType, StrideType>(shape, stride); }
+
+}  // namespace AscendC
+
+namespace kgen {
+/// The dimensions of a Shape as int64 values (at most 8).
+template <typename S>
+inline size_t shape_dims(const S& s, int64_t (&out)[8]) {
+    constexpr size_t n = std::tuple_size<S>::value;
+    static_assert(n <= 8, "a Shape of at most 8 dimensions");
+    size_t i = 0;
+    std::apply([&](const auto&... v) { ((out[i++] = static_cast<int64_t>(v)), ...); }, s);
+    return n;
+}
+}  // namespace kgen
