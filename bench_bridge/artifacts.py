@@ -6,7 +6,7 @@ results view show them without re-running anything.
 
 Where: ``BenchOptions.artifacts_dir`` when given (the language server passes its per-target folder),
 else a fresh run folder ``<kgen cache>/bench/<task>-<time>-<random>/``; the newest ``KEEP_RUNS`` run
-folders are kept.
+folders are kept, fewer when together they would pass ``KEEP_BYTES`` (a trace can be tens of MB).
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from typing import Callable
 from bench_bridge.report import Artifacts
 
 KEEP_RUNS = 20
+KEEP_BYTES = 512 << 20
 TRACE_SUFFIX = ".trace.json"
 PNG_SUFFIX = ".timeline.png"
 
@@ -62,7 +63,7 @@ class ArtifactWriter:
                 root.mkdir(parents=True, exist_ok=True)
                 stamp = time.strftime("%Y%m%d-%H%M%S")
                 self.folder = Path(tempfile.mkdtemp(prefix=f"{_safe(self.task)}-{stamp}-", dir=root))
-                _prune(root, KEEP_RUNS, self.folder)
+                _prune(root, self.folder)
             self.artifacts.dir = str(self.folder)
         return self.folder
 
@@ -99,8 +100,19 @@ class ArtifactWriter:
             self.artifacts.trace, self.artifacts.timeline_png = entry["trace"], entry["timeline_png"]
 
 
-def _prune(root: Path, keep: int, mine: Path) -> None:
-    """Remove all but the newest ``keep`` run folders (never ``mine``, the one just made)."""
+def _size(d: Path) -> int:
+    total = 0
+    for f in d.glob("*"):
+        try:
+            total += f.stat().st_size
+        except OSError:
+            pass
+    return total
+
+
+def _prune(root: Path, mine: Path) -> None:
+    """Keep the newest ``KEEP_RUNS`` run folders while together under ``KEEP_BYTES``; remove the rest
+    (never ``mine``, the one just made)."""
     def mtime(d: Path) -> float:
         try:
             return d.stat().st_mtime
@@ -111,6 +123,10 @@ def _prune(root: Path, keep: int, mine: Path) -> None:
         dirs = sorted((d for d in root.iterdir() if d.is_dir()), key=mtime, reverse=True)
     except OSError:
         return
-    for d in dirs[keep:]:
-        if d != mine:
+    used = 0
+    for k, d in enumerate(dirs):
+        if d == mine:
+            continue
+        used += _size(d)
+        if k >= KEEP_RUNS or used > KEEP_BYTES:
             shutil.rmtree(d, ignore_errors=True)

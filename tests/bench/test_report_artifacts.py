@@ -127,8 +127,13 @@ def test_run_folders_in_the_cache_are_fresh_and_the_oldest_are_pruned(tmp_path, 
         made.append(Path(w.artifacts.dir))
         assert Path(w.artifacts.trace).name == "case-tail_1.trace.json"
     assert len(set(made)) == 5 and all(p.name.startswith("Odd_name_1-") for p in made)
-    left = sorted((tmp_path / "cache" / "bench").iterdir())
-    assert len(left) == 3 and made[-1] in left
+    assert set((tmp_path / "cache" / "bench").iterdir()) == set(made[-3:])
+    # and fewer when together they would be too big: only the newest run and those that fit are kept
+    one = sum(f.stat().st_size for f in made[-1].iterdir())
+    monkeypatch.setattr(arts_mod, "KEEP_BYTES", int(one * 1.5))
+    w = arts_mod.ArtifactWriter("Odd name/1")
+    w.add_case("0", _toy_perf())
+    assert set((tmp_path / "cache" / "bench").iterdir()) == {made[-1], Path(w.artifacts.dir)}
 
 
 def test_case_ids_that_read_the_same_get_their_own_files(tmp_path):
