@@ -361,3 +361,13 @@ def test_op_project_topk_rows_matches_torch(topk_project, rows, cols):
     ref = torch.topk(torch.from_numpy(x), 8, dim=-1, largest=True, sorted=True)
     np.testing.assert_array_equal(r.outputs[0], ref.values.numpy())
     np.testing.assert_array_equal(r.outputs[1], ref.indices.numpy().astype(np.int32))  # no ties in normal data
+
+
+@pytest.mark.slow
+def test_official_topk_example_passes_unmodified():
+    """examples/01_simd_cpp_api/04_advanced_api/05_sort/topk of $KGEN_ASC_DEVKIT (Normal mode, smallest, k = 1,
+    generated indices, random finish flags); the program checks its golden data itself."""
+    from tests.sim.test_adv_sort import run_official
+
+    r = run_official("01_simd_cpp_api/04_advanced_api/05_sort/topk")
+    assert r.returncode == 0 and "test pass!" in r.stdout and not r.diagnostics, r.stdout + r.stderr
