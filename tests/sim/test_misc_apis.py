@@ -40,7 +40,9 @@ def test_ascendc_utils(prog):
     assert res.out("out", np.int32).tolist() == [16, 32, 16, 8, 8, 1, 0, 1]
     y = res.out("y", np.float32)
     lanes = np.array([(0xF0F0 >> i) & 1 for i in range(64)], bool)  # SetMask(high 0, low 0xF0F0)
-    np.testing.assert_array_equal(y, np.where(lanes, x + 100, x))
+    ref = np.where(lanes, x + 100, x)
+    ref[:20] *= 2                                                     # then SetMask<float>(20): lanes 0..19
+    np.testing.assert_array_equal(y, ref)
 
 
 @pytest.mark.parametrize("form,expect", [

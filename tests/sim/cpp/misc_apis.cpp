@@ -72,6 +72,8 @@ __global__ __aicore__ void utils_kernel(GM_ADDR out, GM_ADDR x, GM_ADDR y) {
     DataCopy(dst, gx, 64);
     AscendCUtils::SetMask<float>(0, 0xF0F0ull);
     Adds<float, false>(dst, src, 100.0f, MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
+    AscendCUtils::SetMask<float>(20);  // the first 20 lanes
+    Muls<float, false>(dst, dst, 2.0f, MASK_PLACEHOLDER, 1, {1, 1, 8, 8});
     AscendCUtils::ResetMask();
     DataCopy(gy, dst, 64);
 }

@@ -5,8 +5,9 @@
 // use it, dav-2201):
 //  * GetBitSize(bytes) = bytes * 8; GetC0Size() = 32 (bytes of one C0 block, DEFAULT_C0_SIZE);
 //    GetC0Count(typeSize) = 32 / typeSize (typeSize 0 is an `utils-arg` error); GetDefaultBlockNum() = 8.
-//  * SetMask<T>(maskHigh, maskLow) / SetMask<T>(len) set the vector mask register as SetVectorMask
-//    does; SetMaskCount<T>() / SetMaskNorm<T>() switch counter / normal mask mode; ResetMask() sets
+//  * SetMask<T>(maskHigh, maskLow) sets the vector mask register; SetMask<T>(len) sets the bit mask of
+//    the first len lanes (in either mask mode: 64 lanes -> (0, all ones); a whole repeat or >= 128 ->
+//    (all ones, all ones)); SetMaskCount<T>() / SetMaskNorm<T>() switch counter / normal mask mode; ResetMask() sets
 //    the full mask. (isSetMask = false makes the SetMask forms do nothing.)
 //  * SetOverflow(v) sets CTRL[48]: 1 = inf/NaN mode (float results keep inf and NaN), 0 = saturation
 //    mode (inf becomes +-MAX, NaN becomes 0). The emulator keeps the bit per core (default 1, the
@@ -44,9 +45,17 @@ public:
     static inline void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
         if constexpr (isSetMask) SetVectorMask<T>(maskHigh, maskLow);
     }
+    /// The first `len` lanes as a bit mask, whatever the mask mode: 64 -> low word full; the lanes of a
+    /// whole repeat (256 / sizeof(T)) or >= 128 -> both words full.
     template <typename T, bool isSetMask = true>
     static inline void SetMask(int32_t len) {
-        if constexpr (isSetMask) SetVectorMask<T>(len);
+        if constexpr (!isSetMask) return;
+        const int32_t typeLen = 256 / int32_t(sizeof(T));
+        if (len == 64) return SetVectorMask<T>(0, ~0ull);
+        if (len == typeLen || len >= 128) return SetVectorMask<T>(~0ull, ~0ull);
+        const uint64_t hi = len > 64 ? (1ull << uint32_t(len - 64)) - 1 : 0;
+        const uint64_t lo = len > 64 ? ~0ull : (len > 0 ? (1ull << uint32_t(len)) - 1 : 0);
+        SetVectorMask<T>(hi, lo);
     }
     template <typename T>
     static inline void SetMaskCount() { ::AscendC::SetMaskCount(); }
