@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
 
 #include "kgen_sim/core.h"
 #include "kgen_sim/half.h"
@@ -89,13 +91,49 @@ inline aclError aclrtMalloc(void** p, size_t size, aclrtMemMallocPolicy = ACL_ME
     *p = m;
     return ACL_SUCCESS;
 }
+namespace kgen {
+/// Host buffers handed out by aclrtMallocHost (aclrtFreeHost frees only these).
+struct HostAllocs {
+    std::mutex mu;
+    std::set<const void*> live;
+};
+inline HostAllocs& host_allocs() { static HostAllocs h; return h; }
+}  // namespace kgen
+
 inline aclError aclrtMallocHost(void** p, size_t size) {
     if (!p) return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: null output pointer");
     *p = std::malloc(size ? size : 1);
-    return *p ? ACL_SUCCESS : kgen::acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost: out of memory");
+    if (!*p) return kgen::acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost: out of memory");
+    std::lock_guard<std::mutex> g(kgen::host_allocs().mu);
+    kgen::host_allocs().live.insert(*p);
+    return ACL_SUCCESS;
 }
-inline aclError aclrtFree(void* p) { kgen::gm_registry().remove(p); std::free(p); return ACL_SUCCESS; }
-inline aclError aclrtFreeHost(void* p) { std::free(p); return ACL_SUCCESS; }
+// Documented: aclrtFree releases memory from aclrtMalloc, aclrtFreeHost memory from aclrtMallocHost. The
+// runtime refuses (returns an error code) a pointer it did not hand out; it does not free it. The
+// emulator does the same and says so on stderr, so a program that frees a std::vector's buffer, a
+// pointer twice, or a device pointer with the host call keeps running as it would on the NPU.
+inline aclError aclrtFree(void* p) {
+    if (!p) return ACL_SUCCESS;
+    uintptr_t start = 0;
+    if (!kgen::gm_registry().contains(p, 1, &start) || start != reinterpret_cast<uintptr_t>(p)) {
+        return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: pointer was not returned by aclrtMalloc (or was freed already); not freed");
+    }
+    kgen::gm_registry().remove(p);
+    std::free(p);
+    return ACL_SUCCESS;
+}
+inline aclError aclrtFreeHost(void* p) {
+    if (!p) return ACL_SUCCESS;
+    {
+        std::lock_guard<std::mutex> g(kgen::host_allocs().mu);
+        if (!kgen::host_allocs().live.erase(p)) {
+            return kgen::acl_fail(ACL_ERROR_INVALID_PARAM,
+                                  "aclrtFreeHost: pointer was not returned by aclrtMallocHost (or was freed already); not freed");
+        }
+    }
+    std::free(p);
+    return ACL_SUCCESS;
+}
 
 inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind) {
     if (count > destMax)
