@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
-
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,6 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dry-run", action="store_true", help="with --backend npu: print the commands instead of running them")
     p.add_argument("--json", action="store_true", help="print the report as JSON (schema: docs/report-schema.md)")
     p.add_argument("--profile", action="store_true", help="model each case's kernel time, bound and speedup vs PyTorch eager")
+    p.add_argument("--artifacts", metavar="DIR", help="with --profile: write each case's trace (Perfetto) and timeline "
+                                                      "picture to DIR (default: a run folder in the kgen cache)")
     p.add_argument("--timeout", type=float, default=120.0, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
     p.set_defaults(handler=cmd_bench)
 
@@ -31,6 +33,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.project and not Path(args.project).is_dir():
         print(f"kgen: error: no such project directory: {args.project}", file=sys.stderr)
         return 2
+    if args.backend == "npu" and args.artifacts is not None:
+        print("kgen: error: --artifacts applies to --backend sim (the emulator's profile)", file=sys.stderr)
+        return 2
     if args.backend == "npu":
         from assistant.commands.bench_npu import run_npu
 
@@ -38,8 +43,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.dry_run:
         print("kgen: error: --dry-run applies to --backend npu", file=sys.stderr)
         return 2
+    artifacts = None
+    if args.artifacts is not None:
+        if not args.profile:
+            print("kgen: error: --artifacts needs --profile (only a profiled bench writes a trace and a timeline picture)",
+                  file=sys.stderr)
+            return 2
+        try:
+            artifacts = writable_dir(Path(args.artifacts))
+        except ValueError as e:
+            print(f"kgen: error: --artifacts {args.artifacts}: {e}", file=sys.stderr)
+            return 2
     opts = BenchOptions(case=args.case, backend=args.backend, project=Path(args.project) if args.project else None,
-                        timeout=args.timeout, profile=args.profile)
+                        timeout=args.timeout, profile=args.profile, artifacts_dir=artifacts)
     try:
         rep = bench(args.path, opts, progress=None if args.json else (lambda m: print(f"kgen: {m}…", file=sys.stderr)))
     except BenchError as e:
@@ -48,3 +64,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(rep.to_json() if args.json else render_text(rep))
     return 0 if rep.correct else 1
 
+
+def writable_dir(d: Path) -> Path:
+    """``d`` made (with its parents) and checked by writing a scratch file there, so a bad folder stops the
+    bench before it builds anything; ValueError says why in a few words."""
+    if d.exists() and not d.is_dir():
+        raise ValueError("is a file, not a directory")
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=d):
+            pass
+    except OSError as e:
+        raise ValueError(f"not a writable directory ({e.strerror or e})") from e
+    return d.resolve()
