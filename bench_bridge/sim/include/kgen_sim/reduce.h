@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "kgen_sim/reduce_repeat.h"
+#include "kgen_sim/reduce_type_forms.h"  // ReduceRepeat / ReduceDataBlock / ReducePairElem (CANN 9.1 names)
 
 namespace kgen {
 namespace red {
@@ -180,6 +181,7 @@ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     T acc = sums[0];
     for (uint32_t r = 1; r < repeats; ++r) acc = kgen::red::add(acc, sums[r]);  // repeats added in order
     kgen::red::store_bytes(api, dst, 0, &acc, sizeof(T));
+    kgen::red::record_sum<T>(acc);  // the register GetReduceRepeatSumSpr reads (reduce_spr.h)
     kgen::trace(api, kgen::Pipe::V, uint64_t(n) * sizeof(T), repeats);
 }
 

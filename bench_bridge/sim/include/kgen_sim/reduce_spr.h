@@ -16,7 +16,14 @@
 // after a non-contiguous call (`reduce-spr-index`) or reading an index after a multi-repeat
 // ReduceMax/ReduceMin (`reduce-spr-index`) is a warning; the emulator returns the exact index.
 //
-// @api GetReduceMaxMinCount GetReduceRepeatMaxMinSpr
+//
+// The sum register (GetReduceRepeatSumSpr page; GetAccVal is its older name, same rules):
+//  * ReduceSum's count form (the first `count` elements) leaves its result in a per-core register;
+//    GetReduceRepeatSumSpr<T>() returns it as T (half or float, the type of that ReduceSum).
+// Emulator: reading it before any count-form ReduceSum on the core (`reduce-spr-unset`), or with a
+// T other than the ReduceSum's type (`reduce-spr-type`), is a warning; the recorded bits are returned.
+//
+// @api GetReduceMaxMinCount GetReduceRepeatMaxMinSpr GetReduceRepeatSumSpr GetAccVal
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -44,6 +51,38 @@ inline void record_max_min(const char* api, T value, uint32_t index, bool index_
     s.index = index;
     s.index_exact = index_exact;
     s.from = api;
+}
+
+struct SumSpr {
+    bool set = false;
+    uint32_t bits = 0;
+    uint32_t size = 0;  // sizeof(T) of the ReduceSum that wrote it
+};
+inline thread_local SumSpr tls_sum_spr;
+
+/// Called by ReduceSum's count form with its result.
+template <typename T>
+inline void record_sum(T value) {
+    SumSpr& s = tls_sum_spr;
+    s.set = true;
+    s.bits = 0;
+    std::memcpy(&s.bits, &value, sizeof(T));
+    s.size = sizeof(T);
+}
+
+template <typename T>
+inline T read_sum(const char* api) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GetReduceRepeatSumSpr: T is half or float, the type of the ReduceSum");
+    const SumSpr& s = tls_sum_spr;
+    if (!s.set)
+        kgen::warn("reduce-spr-unset", "%s: no ReduceSum(dst, src, work, count) ran on this core yet; the register holds "
+                   "no result", api);
+    else if (s.size != sizeof(T))
+        kgen::warn("reduce-spr-type", "%s<T>: T has %u bytes but the last ReduceSum was on a %u-byte type", api,
+                   unsigned(sizeof(T)), s.size);
+    T out;
+    std::memcpy(&out, &s.bits, sizeof(T));
+    return out;
 }
 
 }  // namespace red
@@ -80,6 +119,15 @@ inline void GetReduceRepeatMaxMinSpr(T& maxMinValue) {
     (void)maxMinValue;
     kgen::fail("unsupported-api", "GetReduceRepeatMaxMinSpr(value) without the index is not supported on dav-2201 "
                "(Atlas A2/A3): call GetReduceRepeatMaxMinSpr(value, index)");
+}
+
+template <typename T>
+inline T GetReduceRepeatSumSpr() {
+    return kgen::red::read_sum<T>("GetReduceRepeatSumSpr");
+}
+template <typename T>
+inline T GetAccVal() {
+    return kgen::red::read_sum<T>("GetAccVal");
 }
 
 }  // namespace AscendC
