@@ -4,13 +4,17 @@ What a CANN user hands to the toolchain (a kernel-launch program: ``.asc``/``.cp
 kernels and a host ``main`` with ``<<<>>>`` launches) is rewritten for g++ (launch syntax only,
 line numbers kept), then compiled with the emulator's precompiled header so a typical kernel
 builds in a couple of seconds. Builds are cached by content: sources, the headers they
-included (from g++'s dependency list), flags and the emulator version.
+included (from g++'s dependency list), flags and the emulator version. Each translation unit is
+compiled to its own object (the uncached ones at once, as ``make -j`` would), and objects are cached
+too, by content (``_compile_objects``): a project's harness main and host code are compiled once and
+linked into the executable of every dtype combination.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -25,8 +29,10 @@ INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 CXX = os.environ.get("KGEN_CXX", "g++")
 # -gdwarf-4: with DWARF 5, addr2line (binutils 2.40) names the rewritten copy of the source instead of
 # the user's file for the first rows of a translation unit's line table (file entry 0 vs 1)
+# __NPU_ARCH__=2201 / __CCE_AICORE__=220: the architecture the emulator implements (Atlas A2 / 910B, dav-c220), as
+# ccec defines them; kernels guard 910B-only branches (bf16 keys, ...) with `#if __CCE_AICORE__ == 220`
 BASE_FLAGS = ["-std=c++17", "-O1", "-g", "-gdwarf-4", "-pthread", "-fno-strict-aliasing", "-Wno-attributes",
-              "-D__NPU_ARCH__=2201"]  # the architecture the emulator implements (Atlas A2 / 910B)
+              "-D__NPU_ARCH__=2201", "-D__CCE_AICORE__=220"]
 PRELUDE = "#include <kernel_operator.h>\n#include <acl/acl.h>\n"
 
 
@@ -42,6 +48,7 @@ class BuildResult:
     cached: bool = False
     kernels: list[str] = field(default_factory=list)
     log: str = ""
+    reused_objects: int = 0       # translation units taken from the object cache instead of compiled
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -97,6 +104,7 @@ class PchError(RuntimeError):
 
 KEEP_PCH = 3        # precompiled headers kept (each ~60 MB): the newest header versions
 KEEP_BUILDS = 150   # cached executables kept, least recently used pruned first
+KEEP_OBJECTS = 400  # cached objects kept (one per translation unit version)
 
 
 def _prune(root: Path, keep: int) -> None:
@@ -183,6 +191,94 @@ def _file_sha(p: str) -> str:
         return "missing"
 
 
+@dataclass
+class _Object:
+    """One translation unit compiled (or found in the object cache)."""
+
+    path: Path | None
+    diagnostics: list[Diagnostic]
+    deps: dict[str, str]              # user files it included -> sha256
+    stderr: str = ""
+    cached: bool = False
+    timed_out: bool = False
+
+
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def _cached_object(entry: Path, search: list[str], quoted: list[str]) -> dict | None:
+    """The manifest of a cached object still valid for this build, else None.
+
+    The key holds the translation unit's text, flags, compiler and emulator headers, not the
+    include search path, so one object serves every project (the harness main). It is reused only
+    if every user file it included is unchanged, the search path is the same whenever it included
+    user files, and no directory of this build's search path holds a file named as one of its own
+    ``#include "..."`` lines (``-iquote`` directories are searched before the emulator's headers, so
+    such a file would be included instead)."""
+    man, obj = entry / "manifest.json", entry / "obj.o"
+    if not (man.exists() and obj.exists()):
+        return None
+    try:
+        info = json.loads(man.read_text())
+    except (OSError, ValueError):
+        return None
+    if any(_file_sha(p) != h for p, h in info["deps"].items()):
+        return None
+    if info["deps"] and info["search"] != search:
+        return None
+    if any(os.path.exists(os.path.join(d, name)) for d in search for name in quoted):
+        return None
+    return info
+
+
+def _compile_objects(prepared: list[Path], flags: list[str], front: list[str], search: list[str], prelude: str,
+                     use_cache: bool, timeout: float) -> list[_Object]:
+    """Compile each prepared translation unit to an object, reusing cached objects (see ``_cached_object``);
+    the ones to compile run as concurrent g++ processes."""
+    base = _sha(_headers_digest(), _compiler_id(), " ".join(flags), prelude)
+    out: list[_Object | None] = [None] * len(prepared)
+    running = []
+    for k, p in enumerate(prepared):
+        text = p.read_text(errors="replace")
+        entry = cache_root() / "objects" / _sha(base, text)[:24]
+        info = _cached_object(entry, search, _QUOTED_INCLUDE.findall(text)) if use_cache else None
+        if info is not None:
+            _touch(entry)
+            out[k] = _Object(entry / "obj.o", [Diagnostic(**d) for d in info["diagnostics"]], info["deps"], cached=True)
+            continue
+        entry.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix="cc-", dir=entry))
+        cmd = [*front, "-MD", "-c", "-x", "c++", str(p), "-o", str(tmp / "obj.o")]
+        running.append((k, entry, tmp, subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                                        cwd=p.parent)))
+    deadline = time.monotonic() + max(timeout, 1.0)
+    for k, entry, tmp, proc in running:
+        try:
+            _, err = proc.communicate(timeout=max(deadline - time.monotonic(), 0.1))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            shutil.rmtree(tmp, ignore_errors=True)
+            out[k] = _Object(None, [], {}, timed_out=True)
+            continue
+        diags = parse_gcc(err, (str(INCLUDE_DIR), str(Path(prelude).parent)))
+        if proc.returncode != 0 or not (tmp / "obj.o").exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+            out[k] = _Object(None, diags, {}, err)
+            continue
+        own = (str(prepared[k].parent), str(Path(prelude).parent))   # the rewritten source, the PCH prelude
+        deps = {d: _file_sha(d) for d in _deps_from_depfile(tmp / "obj.d") if not d.startswith(own)}
+        info = {"deps": deps, "search": search, "diagnostics": [d.to_dict() for d in diags]}
+        os.replace(tmp / "obj.o", entry / "obj.o")          # publish: the object, then the manifest that makes it usable
+        (tmp / "manifest.json").write_text(json.dumps(info))
+        os.replace(tmp / "manifest.json", entry / "manifest.json")
+        shutil.rmtree(tmp, ignore_errors=True)
+        out[k] = _Object(entry / "obj.o", diags, deps, err)
+    if running:
+        _prune(cache_root() / "objects", KEEP_OBJECTS)
+    return [o for o in out if o is not None]
+
+
 def build(
     sources: list[str | Path],
     output: str | Path | None = None,
@@ -230,27 +326,37 @@ def build(
         if diags:
             return BuildResult(False, None, diags, [], time.monotonic() - t0, False, kernels)
         tmp_bin = work / "a.out"
-        cmd = [CXX, *flags, "-include", str(prelude), "-I", str(INCLUDE_DIR)]
+        front = [CXX, *flags, "-include", str(prelude), "-I", str(INCLUDE_DIR)]
         for s in srcs:
-            cmd += ["-iquote", str(s.parent)]
+            front += ["-iquote", str(s.parent)]
         for i in incs:
-            cmd += ["-I", i]
-        cmd += ["-MD", "-x", "c++", *[str(p) for p in prepared], "-x", "none", "-o", str(tmp_bin), "-ldl"]
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=work)
-        except subprocess.TimeoutExpired:
+            front += ["-I", i]
+        search = list(dict.fromkeys([str(s.parent) for s in srcs] + incs))
+        objs = _compile_objects(prepared, flags, front, search, str(prelude), use_cache, timeout - (time.monotonic() - t0))
+        diags = [d for o in objs for d in o.diagnostics]
+        stderr = "".join(o.stderr for o in objs)
+        cmd = [CXX, *flags, *[str(o.path) for o in objs if o.path], "-o", str(tmp_bin), "-ldl"]
+        if any(o.timed_out for o in objs):
             return BuildResult(False, None, [Diagnostic("error", f"compilation did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
+                               front, time.monotonic() - t0, False, kernels)
+        if not all(o.path for o in objs):
+            if not any(d.severity == "error" for d in diags):
+                diags.append(Diagnostic("error", stderr.strip()[-2000:] or "compiler failed", str(srcs[0]), 0, 0, "compile"))
+            return BuildResult(False, None, diags, front, time.monotonic() - t0, False, kernels, stderr)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=max(30.0, timeout - (time.monotonic() - t0)), cwd=work)
+        except subprocess.TimeoutExpired:
+            return BuildResult(False, None, [Diagnostic("error", f"linking did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
                                cmd, time.monotonic() - t0, False, kernels)
-        diags = parse_gcc(proc.stderr, (str(INCLUDE_DIR), str(prelude.parent)))
+        diags += parse_gcc(proc.stderr, (str(INCLUDE_DIR), str(prelude.parent)))
+        stderr += proc.stderr
         if proc.returncode != 0 or not tmp_bin.exists():
             if not any(d.severity == "error" for d in diags):
-                diags.append(Diagnostic("error", proc.stderr.strip()[-2000:] or "compiler failed", str(srcs[0]), 0, 0, "compile"))
-            return BuildResult(False, None, diags, cmd, time.monotonic() - t0, False, kernels, proc.stderr)
+                diags.append(Diagnostic("error", proc.stderr.strip()[-2000:] or "linking failed", str(srcs[0]), 0, 0, "compile"))
+            return BuildResult(False, None, diags, cmd, time.monotonic() - t0, False, kernels, stderr)
         deps: dict[str, str] = {str(s): _file_sha(str(s)) for s in srcs}
-        for dep in work.glob("*.d"):
-            for p in _deps_from_depfile(dep):
-                if not p.startswith(str(work)):
-                    deps[p] = _file_sha(p)
+        for o in objs:
+            deps.update(o.deps)
         os.replace(tmp_bin, entry / "a.out")
         manifest.write_text(json.dumps({"deps": deps, "command": cmd, "kernels": kernels,
                                         "diagnostics": [d.to_dict() for d in diags]}))
@@ -258,6 +364,7 @@ def build(
         if out_path != entry / "a.out":
             out_path.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(entry / "a.out", out_path)
-        return BuildResult(True, out_path, diags, cmd, time.monotonic() - t0, False, kernels, proc.stderr)
+        return BuildResult(True, out_path, diags, cmd, time.monotonic() - t0, False, kernels, stderr,
+                           sum(o.cached for o in objs))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -38,3 +38,51 @@ def test_second_build_is_cached_and_a_changed_user_header_rebuilds(tmp_path):
     third = compiler.build([src])
     assert third.ok and not third.cached
     assert subprocess.run([str(third.binary)], capture_output=True, text=True).stdout.strip() == "9"
+
+
+
+MAIN = """#include <cstdio>
+#include "kernel_operator.h"
+int run_kernel();
+int main() { printf("%d %d\\n", run_kernel(), __CCE_AICORE__); return 0; }
+"""
+
+
+def _part(d, value: int):
+    d.mkdir()
+    (d / "part.cpp").write_text(f'#include "kernel_operator.h"\nint run_kernel() {{ return {value}; }}\n')
+    return d / "part.cpp"
+
+
+def _run(binary) -> str:
+    return subprocess.run([str(binary)], capture_output=True, text=True, timeout=60).stdout.strip()
+
+
+def test_a_translation_unit_shared_by_two_builds_is_compiled_once(tmp_path):
+    """The object of an identical translation unit (same text, flags, headers) is reused by another
+    build, as a project's harness main and host code are by each dtype combination."""
+    (tmp_path / "shared").mkdir()
+    main = tmp_path / "shared" / "main.cpp"
+    main.write_text(MAIN)
+    first = compiler.build([main, _part(tmp_path / "a", 3)])
+    assert first.ok, first.diagnostics
+    second = compiler.build([main, _part(tmp_path / "b", 4)])
+    assert second.ok and not second.cached and second.reused_objects == 1      # main.o from the object cache
+    # every build sees the 910B AI Core version, as ccec defines it (kernel-launch programs too)
+    assert _run(first.binary) == "3 220" and _run(second.binary) == "4 220"
+
+
+def test_a_shared_object_is_not_reused_when_a_user_directory_shadows_an_emulator_header(tmp_path):
+    (tmp_path / "shared").mkdir()
+    main = tmp_path / "shared" / "main.cpp"
+    main.write_text(MAIN)
+    warm = compiler.build([main, _part(tmp_path / "c", 5)])
+    assert warm.ok, warm.diagnostics
+    # another source's directory is searched (-iquote) before the emulator's headers: its own
+    # kernel_operator.h is what main.cpp includes in this build, so main.o must be compiled again
+    part = _part(tmp_path / "d", 6)
+    (tmp_path / "d" / "kernel_operator.h").write_text(
+        '#include_next "kernel_operator.h"\n#undef __CCE_AICORE__\n#define __CCE_AICORE__ 200\n')
+    res = compiler.build([main, part])
+    assert res.ok, res.diagnostics
+    assert res.reused_objects == 0 and _run(res.binary) == "6 200"
