@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench_bridge.project.gen import HARNESS_MAIN, generated_dir, kernel_wrapper
+from bench_bridge.project.gen import generated_dir, harness_main, kernel_wrapper
 from bench_bridge.project.model import OpProject
 from bench_bridge.sim import BuildResult, Diagnostic, build
 
@@ -46,7 +46,7 @@ def build_project(project: OpProject, combo: int = 0, timeout: float = 300.0) ->
                                                   f"there is no combination {combo}", str(project.path), 0, 0, "project"))
         return pb
     gen = generated_dir(project.path, f"combo{combo}")
-    main = _write_if_changed(gen / "kgen_harness_main.cpp", HARNESS_MAIN)
+    main = harness_main()
     kern = _write_if_changed(gen / f"kgen_kernel_{project.kernel_name}.cpp", kernel_wrapper(project, combo))
     res = build([*project.host_sources, main, kern], include_dirs=[project.path / "op_host", project.path / "op_kernel"],
                 timeout=timeout)

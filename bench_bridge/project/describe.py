@@ -9,7 +9,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from bench_bridge.project.gen import HARNESS_MAIN, generated_dir
+from bench_bridge.project.gen import harness_main
 from bench_bridge.project.model import PARAM_TYPES, AttrInfo, OpProject, ParamInfo, TilingClassInfo, format_name, ge_name
 from bench_bridge.sim import Diagnostic, build, run
 
@@ -170,10 +170,7 @@ def describe_project(path: str | Path, timeout: float = 120.0) -> OpProject:
     project = OpProject(Path(path).resolve())
     if not find_sources(project):
         return project
-    gen = generated_dir(project.path, "describe")
-    main = gen / "kgen_describe_main.cpp"
-    if not main.exists() or main.read_text() != HARNESS_MAIN:
-        main.write_text(HARNESS_MAIN)
+    main = harness_main()
     res = build([*project.host_sources, main], include_dirs=[project.path / "op_host", project.path / "op_kernel"], timeout=timeout)
     project.describe_build = res
     if not res.ok:
