@@ -1,13 +1,14 @@
 """benchmark: how fast the best verified candidate is. On the emulator the figures are modelled from the
 instruction trace (bench_bridge.perf): the verify run already profiled every case when profiling is on;
-otherwise this node profiles the best candidate once."""
+otherwise this node profiles the best candidate once. Either way the traces and timeline pictures are
+written beside the candidate's report.json in the run folder (verify.profile_dir)."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 from agent_graph.nodes.context import Ctx
-from agent_graph.nodes.verify import bench_candidate, modelled_total
+from agent_graph.nodes.verify import bench_candidate, modelled_total, profile_dir
 from agent_graph.state import GraphState
 
 
@@ -19,7 +20,7 @@ def benchmark_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
         return {}, "skipped (profiling off)"
     data = json.loads(Path(best["report_path"]).read_text())
     if not data.get("performance"):
-        rep = bench_candidate(state, ctx, Path(best["project"]), profile=True)
+        rep = bench_candidate(state, ctx, Path(best["project"]), profile=True, artifacts_dir=profile_dir(ctx, best))
         data = json.loads(rep.to_json())
         Path(best["report_path"]).write_text(json.dumps(data, indent=2) + "\n")
         best = {**best, "modelled_us": modelled_total(data)}

@@ -1,6 +1,8 @@
 """report: the final project and its report. The best candidate's project is copied to the run folder's
 ``final/`` and to the requested output folder with ``report.json`` (docs/report-schema.md); a Report
-event carries the report. (RunFinished is sent by the driver once the graph has ended.)
+event carries the report. (RunFinished is sent by the driver once the graph has ended.) A profiled
+report's traces and timeline pictures come along into the project's ``profile/`` folder, and the
+report's ``artifacts`` name them there.
 
 In fix mode the output is the user's own project: only its op sources are rewritten, and only when a
 repaired version ranks above the original."""
@@ -32,6 +34,38 @@ def _write_back(best: dict, dest: Path) -> None:
             p.write_text(text)
 
 
+PROFILE_DIR = "profile"
+
+
+def _bring_artifacts(data: dict, final: Path, home: Path) -> None:
+    """Copy the trace and timeline files the report names (in the round's run folder) to
+    ``final/profile/``; the report then names them under ``home/profile/``, where the user finds them.
+    A file gone missing is named as not written (None)."""
+    arts = data.get("artifacts") or {}
+    entries = [arts, *(arts.get("cases") or {}).values()]
+    if not any(e.get(k) for e in entries for k in ("trace", "timeline_png")):
+        return
+    dest = final / PROFILE_DIR
+    dest.mkdir(parents=True, exist_ok=True)
+    moved: dict[str, str | None] = {}
+
+    def bring(path: str | None) -> str | None:
+        if not path:
+            return None
+        if path not in moved:
+            src = Path(path)
+            moved[path] = None
+            if src.is_file():
+                shutil.copy2(src, dest / src.name)
+                moved[path] = str(home / PROFILE_DIR / src.name)
+        return moved[path]
+
+    for e in entries:
+        for k in ("trace", "timeline_png"):
+            e[k] = bring(e.get(k))
+    arts["dir"] = str(home / PROFILE_DIR)
+
+
 def _build_failure_report(state: GraphState, best: dict) -> dict:
     """The report of a candidate that never ran: not compiled, with its build (or guard) diagnostics."""
     from bench_bridge.report import BenchReport
@@ -61,13 +95,16 @@ def report_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     out = Path(state["output"])
     if data is None:
         data = _build_failure_report(state, best)
+    fix = state.get("mode") == "fix"   # the user's own project gets its sources only; the profile stays in final/
     if data is not None:
         data["project"] = str(out)   # the same files as the round's project, where the user finds them
+        _bring_artifacts(data, final, final.resolve() if fix else out.resolve())
         (final / "report.json").write_text(json.dumps(data, indent=2) + "\n")
-    if state.get("mode") == "fix":
+    if fix:
         if best.get("round", 0) > 0:
             _write_back(best, out)
     else:
+        shutil.rmtree(out / PROFILE_DIR, ignore_errors=True)   # an earlier run's profile: not this report's
         _replace_project(final, out)
     verified = best.get("verdict") == "verified"
     op = state["spec"]["op_type"]

@@ -46,14 +46,21 @@ def modelled_total(report: dict) -> float | None:
     return float(sum(times)) if times else None
 
 
-def bench_candidate(state: GraphState, ctx: Ctx, project: Path, profile: bool):
+def profile_dir(ctx: Ctx, c: Candidate) -> Path:
+    """Where a profiled bench of candidate ``c`` writes its traces and timeline pictures: beside the round's
+    report.json in the run folder (the report node copies the final candidate's into the project)."""
+    return ctx.folder.round_dir(c["round"], c["id"]) / "profile"
+
+
+def bench_candidate(state: GraphState, ctx: Ctx, project: Path, profile: bool, artifacts_dir: Path | None = None):
     from bench_bridge.bench import BenchError, BenchOptions, bench
 
     def progress(msg: str) -> None:
         ctx.check_cancel()      # raises out of bench: cancel between cases
         ctx.emit(Note(msg))
 
-    opts = BenchOptions(project=project.resolve(), timeout=ctx.agent.run_timeout, profile=profile)
+    opts = BenchOptions(project=project.resolve(), timeout=ctx.agent.run_timeout, profile=profile,
+                        artifacts_dir=artifacts_dir if profile else None)
     try:
         return bench(Path(state["spec"]["path"]), opts, progress=progress)
     except BenchError as e:
@@ -61,7 +68,7 @@ def bench_candidate(state: GraphState, ctx: Ctx, project: Path, profile: bool):
 
 
 def _verify_one(state: GraphState, ctx: Ctx, c: Candidate) -> str:
-    rep = bench_candidate(state, ctx, Path(c["project"]), ctx.agent.profile)
+    rep = bench_candidate(state, ctx, Path(c["project"]), ctx.agent.profile, profile_dir(ctx, c))
     data = json.loads(rep.to_json())
     c["report_path"] = str(ctx.folder.save_json(c["round"], c["id"], "report.json", data))
     total = len(data["cases"])
@@ -102,4 +109,4 @@ def verify_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     return {"candidates": cands, "best": best}, "; ".join(details)
 
 
-__all__ = ["verify_node", "bench_candidate", "failures_of", "Cancelled"]
+__all__ = ["verify_node", "bench_candidate", "profile_dir", "failures_of", "Cancelled"]

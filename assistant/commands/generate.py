@@ -162,6 +162,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
             ok = sum(1 for c in rep.cases if c.status == "pass")
             print(f"generate: {rep.task} ({printer.plan_detail})  total {time.monotonic() - t0:.1f} s  "
                   f"{ok}/{len(rep.cases)} cases correct  run: {out.run_id}  project: {out.project}")
+            if out.project is not None and (Path(out.project) / "report.json").is_file():
+                print(f"report: {Path(out.project) / 'report.json'}")   # the trace and timeline lines above are beside it
     elif out.status == "error":
         print(f"kgen: error: {out.message}", file=sys.stderr)
     return EXIT_CODES.get(out.status, 1)
