@@ -11,14 +11,50 @@
 //  * Using a LocalTensor after FreeTensor returned its buffer is reported
 //    (`use-after-free`); accessing outside the tensor is reported (`ub-out-of-bounds`).
 //  * Vector instructions and DataCopy need 32-byte aligned UB addresses (`ub-misaligned`).
+//  * int4b_t (S4, values -8..7) is packed two per byte, the first element in the low 4 bits; sizeof(int4b_t)
+//    is 1 byte (as the official examples note), but a LocalTensor<int4b_t> counts elements of 4 bits:
+//    GetSize() is the element count, GetLength() the bytes (half of it), operator[](offset) moves
+//    offset / 2 bytes (an odd offset would split a byte: `int4-odd-offset`), ReinterpretCast converts by
+//    bits, and a tensor of n elements at a fixed address takes ceil(n / 2) bytes.
 //
-// @api TPosition QuePosition GlobalTensor LocalTensor
+// @api TPosition QuePosition GlobalTensor LocalTensor int4b_t
 #pragma once
 #include <cstdint>
 #include <type_traits>
 
 #include "kgen_sim/core.h"
 #include "kgen_sim/adv/data_format.h"  // DataFormat (ShapeInfo's layout tag)
+
+namespace AscendC {
+
+/// A 4-bit signed integer (S4). Storage is one byte, but tensors of int4b_t pack two elements per byte.
+struct int4b_t {
+    uint8_t storage = 0;
+    int4b_t() = default;
+    template <typename V, typename = std::enable_if_t<std::is_arithmetic_v<V>>>
+    int4b_t(V v) : storage(static_cast<uint8_t>(static_cast<int>(v) & 0xF)) {}
+    /// The value, sign-extended from 4 bits.
+    int value() const { return (storage & 0x8) ? int(storage & 0xF) - 16 : int(storage & 0xF); }
+    operator int() const { return value(); }
+};
+
+}  // namespace AscendC
+
+namespace kgen {
+
+template <typename T>
+inline constexpr bool is_int4_v = std::is_same_v<std::remove_cv_t<T>, AscendC::int4b_t>;
+/// Bits per element of T as tensors count them (4 for int4b_t).
+template <typename T>
+inline constexpr uint32_t elem_bits() { return is_int4_v<T> ? 4u : 8u * static_cast<uint32_t>(sizeof(T)); }
+/// Bytes that n elements of T occupy (int4b_t: rounded up to whole bytes).
+template <typename T>
+inline constexpr uint64_t bytes_of(uint64_t n) { return is_int4_v<T> ? (n + 1) / 2 : n * sizeof(T); }
+/// Elements of T that fit in `bytes` bytes.
+template <typename T>
+inline constexpr uint64_t elems_in(uint64_t bytes) { return is_int4_v<T> ? bytes * 2 : bytes / sizeof(T); }
+
+}  // namespace kgen
 
 namespace AscendC {
 
@@ -147,7 +183,7 @@ public:
     /// TPipe): `size` elements. The address is relative to that memory (UB, L1, L0A, ...).
     LocalTensor(TPosition pos, uint32_t addr, uint32_t size) : pos_(pos), mem_(mem_of(pos)) {
         const kgen::Mem m = mem_of(pos);
-        if (uint64_t(addr) + uint64_t(size) * sizeof(T) > kgen::mem_size(m)) {
+        if (uint64_t(addr) + kgen::bytes_of<T>(size) > kgen::mem_size(m)) {
             if (m == kgen::Mem::UB)
                 kgen::fail("ub-out-of-bounds", "LocalTensor at UB address %u with %u elements runs past the %u-byte Unified Buffer",
                            addr, size, kgen::UB_SIZE);
@@ -172,9 +208,26 @@ public:
     }
 
     /// Element access, bounds- and lifetime-checked.
-    T GetValue(uint32_t i) const { check(i, 1, "GetValue"); return ptr_[i]; }
+    T GetValue(uint32_t i) const {
+        check(i, 1, "GetValue");
+        if constexpr (kgen::is_int4_v<T>) {
+            const uint8_t b = reinterpret_cast<const uint8_t*>(ptr_)[i / 2];
+            return T(int((i % 2) ? (b >> 4) : (b & 0xF)) << 28 >> 28);
+        } else {
+            return ptr_[i];
+        }
+    }
     template <typename U>
-    void SetValue(uint32_t i, U v) const { check(i, 1, "SetValue"); ptr_[i] = static_cast<T>(v); }
+    void SetValue(uint32_t i, U v) const {
+        check(i, 1, "SetValue");
+        if constexpr (kgen::is_int4_v<T>) {
+            uint8_t& b = reinterpret_cast<uint8_t*>(ptr_)[i / 2];
+            const uint8_t nib = static_cast<uint8_t>(static_cast<int>(v) & 0xF);
+            b = (i % 2) ? uint8_t((b & 0x0F) | (nib << 4)) : uint8_t((b & 0xF0) | nib);
+        } else {
+            ptr_[i] = static_cast<T>(v);
+        }
+    }
     T& operator()(uint32_t i) const { check(i, 1, "operator()"); return ptr_[i]; }
 
     /// Sub-view starting `offset` elements later.
@@ -183,21 +236,28 @@ public:
         if (offset > size_)
             kgen::fail("ub-out-of-bounds", "LocalTensor[%u] is past the end of a tensor of %u elements", offset, size_);
         LocalTensor t = *this;
-        t.ptr_ = ptr_ + offset;
+        if constexpr (kgen::is_int4_v<T>) {
+            if (offset % 2)
+                kgen::fail("int4-odd-offset", "LocalTensor<int4b_t>[%u]: int4b_t elements are packed two per byte, so a sub-tensor "
+                           "must start at an even element", offset);
+            t.ptr_ = ptr_ + offset / 2;
+        } else {
+            t.ptr_ = ptr_ + offset;
+        }
         t.size_ = size_ - offset;
         return t;
     }
 
     uint32_t GetSize() const { return size_; }
     void SetSize(uint32_t n) {
-        if (slot_ && (reinterpret_cast<uint8_t*>(ptr_) - slot_base()) + uint64_t(n) * sizeof(T) > slot_->bytes)
+        if (slot_ && (reinterpret_cast<uint8_t*>(ptr_) - slot_base()) + kgen::bytes_of<T>(n) > slot_->bytes)
             kgen::fail("ub-out-of-bounds", "SetSize(%u) exceeds the %u-byte buffer", n, slot_->bytes);
         size_ = n;
     }
-    uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+    uint32_t GetLength() const { return static_cast<uint32_t>(kgen::bytes_of<T>(size_)); }
     /// Byte address inside the tensor's own memory (UB for vector positions, L1/L0A/... for cube ones).
     uint64_t GetPhyAddr() const { return static_cast<uint64_t>(reinterpret_cast<uint8_t*>(ptr_) - kgen::core().mem_base(mem_)); }
-    uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + offset * sizeof(T); }
+    uint64_t GetPhyAddr(uint32_t offset) const { return GetPhyAddr() + (kgen::is_int4_v<T> ? offset / 2 : uint64_t(offset) * sizeof(T)); }
     TPosition GetPosition() const { return pos_; }
     void SetUserTag(int32_t tag) { tag_ = tag; }
     int32_t GetUserTag() const { return tag_; }
@@ -210,7 +270,7 @@ public:
     LocalTensor<U> ReinterpretCast() const {
         live("ReinterpretCast");
         LocalTensor<U> t = LocalTensor<U>::make(reinterpret_cast<U*>(ptr_),
-                                                static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U)), slot_, pos_, mem_);
+                                                static_cast<uint32_t>(uint64_t(size_) * kgen::elem_bits<T>() / kgen::elem_bits<U>()), slot_, pos_, mem_);
         t.gen_override(gen_);
         return t;
     }
