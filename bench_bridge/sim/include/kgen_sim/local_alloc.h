@@ -49,7 +49,7 @@ private:
     LocalTensor<T> take(TPosition pos, uint32_t n) {
         if constexpr (hw != Hardware::UB) {
             const kgen::Mem m = mem_of(default_pos());
-            const uint64_t bytes = uint64_t(n) * sizeof(T);
+            const uint64_t bytes = kgen::bytes_of<T>(n);
             if (cur_ + bytes > kgen::mem_size(m))
                 kgen::fail(kgen::mem_overflow_code(m), "LocalMemAllocator::Alloc of %llu bytes at %s address %u does not fit in the %u-byte %s",
                            (unsigned long long)bytes, kgen::mem_name(m), cur_, kgen::mem_size(m), kgen::mem_name(m));
@@ -58,7 +58,7 @@ private:
             cur_ = static_cast<uint32_t>((cur_ + bytes + a - 1) / a * a);
             return t;
         }
-        uint64_t bytes = uint64_t(n) * sizeof(T);
+        uint64_t bytes = kgen::bytes_of<T>(n);
         if (cur_ + bytes > kgen::UB_USABLE)
             kgen::fail("ub-overflow", "LocalMemAllocator::Alloc of %llu bytes at UB address %u does not fit in the %u usable bytes",
                        (unsigned long long)bytes, cur_, kgen::UB_USABLE);

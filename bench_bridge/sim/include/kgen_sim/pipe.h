@@ -94,7 +94,7 @@ public:
                 s.in_use = true;
                 kgen::trace("AllocTensor", kgen::Pipe::S, 0, 0, 0, id_, 0, buf_id(&s), qpos());
                 return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + s.offset),
-                                            s.bytes / sizeof(T), &s, src, kMem);
+                                            static_cast<uint32_t>(kgen::elems_in<T>(s.bytes)), &s, src, kMem);
             }
         }
         kgen::fail("alloc-exhausted", "AllocTensor on a queue whose %zu buffer(s) are all in use: FreeTensor is missing or "
@@ -120,7 +120,7 @@ public:
         kgen::BufferSlot* s = own(t, "EnQue");
         t.live("EnQue");
         fifo_.push_back(Entry{s, static_cast<uint32_t>(reinterpret_cast<uint8_t*>(t.raw()) - (kgen::core().mem_base(kMem) + s->offset)),
-                              static_cast<uint32_t>(t.GetSize() * sizeof(T))});
+                              static_cast<uint32_t>(t.GetLength())});
         kgen::trace("EnQue", kgen::Pipe::S, 0, 0, 4, id_, 0, buf_id(s), qpos());
         return true;
     }
@@ -136,7 +136,7 @@ public:
         fifo_.pop_front();
         kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_, 0, buf_id(e.slot), qpos());
         return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + e.slot->offset + e.byte_offset),
-                                    e.bytes / sizeof(T), e.slot, dst, kMem);
+                                    static_cast<uint32_t>(kgen::elems_in<T>(e.bytes)), e.slot, dst, kMem);
     }
     template <typename T>
     void DeQue(LocalTensor<T>& t) { t = DeQue<T>(); }
@@ -231,20 +231,20 @@ public:
     template <typename T>
     LocalTensor<T> Get() {
         require_init("Get");
-        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset), slot_.bytes / sizeof(T), &slot_, pos);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset), static_cast<uint32_t>(kgen::elems_in<T>(slot_.bytes)), &slot_, pos);
     }
     template <typename T>
     LocalTensor<T> Get(uint32_t len) {
         require_init("Get");
-        if (uint64_t(len) * sizeof(T) > slot_.bytes)
+        if (kgen::bytes_of<T>(len) > slot_.bytes)
             kgen::fail("ub-out-of-bounds", "TBuf::Get<%zu-byte type>(%u) asks for %llu bytes of a %u-byte buffer", sizeof(T), len,
-                       (unsigned long long)(uint64_t(len) * sizeof(T)), slot_.bytes);
+                       (unsigned long long)kgen::bytes_of<T>(len), slot_.bytes);
         return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset), len, &slot_, pos);
     }
     template <typename T>
     LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
         require_init("GetWithOffset");
-        if (uint64_t(bufOffset) + uint64_t(size) * sizeof(T) > slot_.bytes)
+        if (uint64_t(bufOffset) + kgen::bytes_of<T>(size) > slot_.bytes)
             kgen::fail("ub-out-of-bounds", "TBuf::GetWithOffset(%u elements, %u bytes) runs past the %u-byte buffer", size, bufOffset,
                        slot_.bytes);
         return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset + bufOffset), size, &slot_, pos);
