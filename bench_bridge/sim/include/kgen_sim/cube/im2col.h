@@ -2,7 +2,8 @@
 //
 // Documented rules followed (AscendC Load3Dv2, dav-2201), for the common case emulated here:
 //  * The source in A1 (L1) is one feature map in NC1HWC0 order: element (c, h, w) at
-//    ((c / C0) * l1H + h) * l1W * C0 + w * C0 + c % C0, C0 = 32 B / sizeof(T), channelSize channels.
+//    ((c / C0) * l1H + h) * l1W * C0 + w * C0 + c % C0, C0 = 32 bytes of elements (64 for int4b_t, packed
+//    two per byte), channelSize channels.
 //  * It is seen as the im2col matrix X[M, K]: row p = oh * Wo + ow is one output position,
 //    column k = ((c1 * Kh + fh) * Kw + fw) * C0 + c0 one (channel block, filter tap, channel) triple,
 //    X[p, k] = fmap(c1 * C0 + c0, oh * strideH - padTop + fh * dilationH, ow * strideW - padLeft + fw * dilationW),
@@ -109,14 +110,14 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
                 const int32_t ih = oh * p.strideH - padT + fh * p.dilationFilterH;
                 const int32_t iw = ow * p.strideW - padL + fw * p.dilationFilterW;
                 if (ih >= 0 && ih < p.l1H && iw >= 0 && iw < p.l1W)
-                    v = src.raw()[((uint64_t(c1) * p.l1H + ih) * p.l1W + iw) * C0 + c0i];
+                    v = cube::load_elem(src.raw(), ((uint64_t(c1) * p.l1H + ih) * p.l1W + iw) * C0 + c0i);
             }
             const uint64_t d = to_b ? cube::zn_offset<T>(mi, ki, p.kExtension)
                              : transpose_a ? cube::zz_offset<T>(ki, mi, p.mExtension) : cube::zz_offset<T>(mi, ki, p.kExtension);
-            dst.raw()[d] = v;
+            cube::store_elem(dst.raw(), d, v);
         }
     }
-    trace("LoadData", Pipe::MTE1, uint64_t(p.mExtension) * p.kExtension * sizeof(T),
+    trace("LoadData", Pipe::MTE1, bytes_of<T>(uint64_t(p.mExtension) * p.kExtension),
           p.mExtension / BLOCK * (p.kExtension / C0), 0, 0, sizeof(T));
 }
 

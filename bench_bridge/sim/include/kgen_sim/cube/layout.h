@@ -1,8 +1,8 @@
 // kgen AscendC CPU emulator -- the cube unit's fractal layouts and operand checks (dav-2201).
 //
 // Documented layout rules followed (AscendC basic matrix API docs and the dav-2201 examples):
-//  * A fractal is 16 rows x C0 columns, C0 = 32 bytes / sizeof(T): 16x16 for half/bfloat16_t,
-//    16x32 for int8_t, 16x8 for float; 512 bytes whichever the type. The L0C result fractal is
+//  * A fractal is 16 rows x C0 columns, C0 = 32 bytes of elements: 16x16 for half/bfloat16_t,
+//    16x32 for int8_t, 16x8 for float, 16x64 for int4b_t (two per byte); 512 bytes whichever the type. The L0C result fractal is
 //    16x16 elements of float/int32_t (1 KB).
 //  * NZ ("big N, small z"): fractals are stored column after column of fractals, each fractal row
 //    after row. An ND matrix [rows, cols] in NZ with `rowsAlign` rows per fractal column puts
@@ -46,8 +46,32 @@ inline constexpr uint32_t BLOCK = 16;           // rows of a fractal (and L0C co
 inline constexpr uint32_t FRACTAL_BYTES = 512;  // one L0A/L0B/L1 fractal
 inline constexpr uint32_t L0C_FRACTAL = 256;    // elements of one L0C fractal (16 x 16)
 
+/// Elements per 32-byte fractal row: 16 for 2-byte types, 32 for int8, 8 for float, 64 for int4b_t.
 template <typename T>
-inline constexpr uint32_t c0() { return 32u / static_cast<uint32_t>(sizeof(T)); }
+inline constexpr uint32_t c0() { return 256u / elem_bits<T>(); }
+/// Elements in one 512-byte fractal.
+template <typename T>
+inline constexpr uint32_t fractal_elems() { return FRACTAL_BYTES * 8u / elem_bits<T>(); }
+/// Element i of a buffer (int4b_t: the low 4 bits of byte i / 2 for even i, the high 4 bits for odd i).
+template <typename T>
+inline T load_elem(const T* base, uint64_t i) {
+    if constexpr (is_int4_v<T>) {
+        const uint8_t b = reinterpret_cast<const uint8_t*>(base)[i / 2];
+        return T(int((i % 2) ? (b >> 4) : (b & 0xF)) << 28 >> 28);
+    } else {
+        return base[i];
+    }
+}
+template <typename T>
+inline void store_elem(T* base, uint64_t i, T v) {
+    if constexpr (is_int4_v<T>) {
+        uint8_t& b = reinterpret_cast<uint8_t*>(base)[i / 2];
+        const uint8_t nib = v.storage & 0xF;
+        b = (i % 2) ? uint8_t((b & 0x0F) | (nib << 4)) : uint8_t((b & 0xF0) | nib);
+    } else {
+        base[i] = v;
+    }
+}
 inline constexpr uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 inline constexpr uint32_t align_up(uint32_t a, uint32_t b) { return ceil_div(a, b) * b; }
 

@@ -13,7 +13,9 @@
 //    into a 32 x 32 square, transposed, split back into two 16 x 32 fractals. The square of repeat i
 //    starts at square  startIndex + i * srcStride  (units: the square), its first destination fractal
 //    at fractal  i * (1 + dstGap)  and the second one  1 + dstFracGap  fractals later.
-//    4-byte types are not emulated (`cube-not-emulated`).
+//    int4b_t: four consecutive 16 x 64 fractals form a 64 x 64 square, transposed, split back into four
+//    16 x 64 fractals, each 1 + dstFracGap fractals after the previous one (square unit for srcStride:
+//    64 x 64 x 0.5 bytes). 4-byte types are not emulated (`cube-not-emulated`).
 //  * A2 / B2 destinations start on a 512-byte fractal boundary (`cube-misaligned`); L1 sources on 32 B.
 //
 // @api LoadData LoadData2DParams LoadData2dParams LoadDataWithTranspose LoadData2dTransposeParams LoadData2DParamsV2
@@ -114,6 +116,10 @@ namespace AscendC {
 template <typename T>
 inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
     using namespace kgen;
+    if constexpr (is_int4_v<T>) {  // whole 512-byte fractals: the same bytes as int8_t
+        LoadData(dst.template ReinterpretCast<int8_t>(), src.template ReinterpretCast<int8_t>(), p);
+        return;
+    }
     cube::require_mem(dst, "LoadData", "the destination", {Mem::L0A, Mem::L0B}, "A2 (L0A) or B2 (L0B)");
     cube::require_mem(src, "LoadData", "the source", {Mem::L1}, "A1/B1 (L1)");
     cube::require_align(dst, "LoadData", "the destination", cube::FRACTAL_BYTES);
@@ -125,6 +131,13 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 template <typename T>
 inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const LoadData2DParams& p) {
     using namespace kgen;
+    if constexpr (is_int4_v<T>) {
+        GlobalTensor<int8_t> bytes;
+        if (src.bounded()) bytes.SetGlobalBuffer(reinterpret_cast<int8_t*>(src.raw()), (src.GetSize() + 1) / 2);
+        else bytes.SetGlobalBuffer(reinterpret_cast<int8_t*>(src.raw()));
+        LoadData(dst.template ReinterpretCast<int8_t>(), bytes, p);
+        return;
+    }
     cube::require_mem(dst, "LoadData", "the destination", {Mem::L1, Mem::L0A, Mem::L0B}, "A1/B1 (L1), A2 (L0A) or B2 (L0B)");
     cube::require_align(dst, "LoadData", "the destination", dst.mem() == Mem::L1 ? ONE_BLK : cube::FRACTAL_BYTES);
     cube::load2d(dst, src, p, Pipe::MTE2);
@@ -147,7 +160,7 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
             dst.check(d, F, api);
             cube::copy_fractal(dst.raw() + d, src.raw() + s, true);
         }
-    } else if constexpr (sizeof(T) == 1) {
+    } else if constexpr (sizeof(T) == 1 && !is_int4_v<T>) {
         // a square is two 16 x 32 fractals stacked: 32 x 32 bytes
         for (uint32_t i = 0; i < p.repeatTimes; ++i) {
             const uint64_t s = (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * 2 * F;
@@ -162,10 +175,26 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
             std::memcpy(static_cast<void*>(dst.raw() + d0), sq, F);
             std::memcpy(static_cast<void*>(dst.raw() + d1), sq + F, F);
         }
+    } else if constexpr (is_int4_v<T>) {
+        // a square is four 16 x 64 fractals stacked: 64 x 64 elements of 4 bits (2 KB)
+        constexpr uint32_t E = cube::fractal_elems<T>();  // 1024 elements per fractal
+        for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+            const uint64_t s = (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * 4 * E;
+            const uint64_t d0 = uint64_t(i) * (1u + p.dstGap) * E;
+            src.check_read(s, 4 * E, api);
+            for (uint32_t f = 0; f < 4; ++f) dst.check(d0 + f * (1u + uint64_t(p.dstFracGap)) * E, E, api);
+            int8_t sq[64 * 64];
+            for (uint32_t r = 0; r < 64; ++r)
+                for (uint32_t c = 0; c < 64; ++c) sq[r * 64 + c] = int8_t(cube::load_elem(src.raw(), s + uint64_t(c) * 64 + r).value());
+            for (uint32_t f = 0; f < 4; ++f) {
+                const uint64_t d = d0 + f * (1u + uint64_t(p.dstFracGap)) * E;
+                for (uint32_t e = 0; e < E; ++e) cube::store_elem(dst.raw(), d + e, T(sq[f * E + e]));
+            }
+        }
     } else {
-        fail("cube-not-emulated", "%s of a %zu-byte type is not emulated (2-byte and 1-byte types are)", api, sizeof(T));
+        fail("cube-not-emulated", "%s of a %zu-byte type is not emulated (2-byte, 1-byte and int4b_t types are)", api, sizeof(T));
     }
-    const uint32_t per = sizeof(T) == 2 ? 1 : 2;
+    const uint32_t per = is_int4_v<T> ? 4 : sizeof(T) == 2 ? 1 : 2;
     trace("LoadDataWithTranspose", Pipe::MTE1, uint64_t(p.repeatTimes) * per * cube::FRACTAL_BYTES, p.repeatTimes, 0, 0, sizeof(T));
 }
 

@@ -4,7 +4,7 @@
 //  * Mmad(c, a, b, params): C[m, n] (+)= sum_k A[m, k] * B[k, n] with A in A2 (L0A, ZZ layout),
 //    B in B2 (L0B, ZN layout) and C in CO1 (L0C, NZ layout); the layouts are in layout.h.
 //    Types: half x half -> float, bfloat16_t x bfloat16_t -> float, int8_t x int8_t -> int32_t,
-//    float x float -> float. Products are exact and summed in the result type (fp32 / int32).
+//    int4b_t x int4b_t -> int32_t (16 x 64 fractals, two elements per byte; no bias form), float x float -> float. Products are exact and summed in the result type (fp32 / int32).
 //  * m, n, k are the valid sizes; the unit works on whole fractals, so A covers ceil(m/16)*16 rows
 //    x ceil(k/C0)*C0 columns, B ceil(k/C0)*C0 x ceil(n/16)*16, C ceil(m/16)*16 x ceil(n/16)*16.
 //    Each operand tensor must hold that many elements (`mmad-operand-size`). The reduction runs over
@@ -61,7 +61,7 @@ namespace kgen::cube {
 template <typename C, typename A>
 inline constexpr bool mmad_types_ok() {
     return (std::is_same_v<C, float> && (std::is_same_v<A, half> || std::is_same_v<A, bfloat16_t> || std::is_same_v<A, float>)) ||
-           (std::is_same_v<C, int32_t> && std::is_same_v<A, int8_t>);
+           (std::is_same_v<C, int32_t> && (std::is_same_v<A, int8_t> || is_int4_v<A>));
 }
 
 template <typename C, typename A, typename B, typename Bias>
@@ -69,7 +69,7 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
                  const AscendC::LocalTensor<Bias>* bias, const AscendC::MmadParams& p) {
     static_assert(std::is_same_v<A, B>, "Mmad: A and B must have the same element type");
     static_assert(mmad_types_ok<C, A>(),
-                  "Mmad: supported types are half/bfloat16_t/float -> float and int8_t -> int32_t (dst, a, b)");
+                  "Mmad: supported types are half/bfloat16_t/float -> float and int8_t/int4b_t -> int32_t (dst, a, b)");
     const char* api = "Mmad";
     require_mem(c, api, "the result (dst)", {Mem::L0C}, "CO1 (L0C)");
     require_mem(a, api, "the left matrix (fm)", {Mem::L0A}, "A2 (L0A)");
@@ -89,7 +89,7 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
     const uint32_t M1 = ceil_div(p.m, BLOCK), N1 = ceil_div(p.n, BLOCK), K1 = ceil_div(p.k, C0), K1A = ceil_div(kA, C0);
     const bool gemv = p.m == 1;
     if (gemv)
-        require_elems(a, align_up(p.k, FRACTAL_BYTES / sizeof(A)), api, "the left vector (m = 1: GEMV, k elements in whole fractals)",
+        require_elems(a, align_up(p.k, fractal_elems<A>()), api, "the left vector (m = 1: GEMV, k elements in whole fractals)",
                       "mmad-operand-size");
     else
         require_elems(a, uint64_t(M1) * K1A * BLOCK * C0, api, "the left matrix (m x k in 16 x C0 fractals)", "mmad-operand-size");
@@ -100,6 +100,9 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
     // where C starts from
     const bool accumulate = !p.cmatrixInitVal || p.isBias;
     const Bias* bias_row = nullptr;
+    if (is_int4_v<A> && bias)
+        fail("mmad-param", "%s: the bias form is not available for int4b_t inputs on dav-2201 (bias types: int8 -> int32, "
+             "half/bfloat16/float -> float)", api);
     if (accumulate && bias) {
         require_mem(*bias, api, "the bias", {Mem::BT, Mem::L0C}, "C2 (bias table) or CO1 (L0C)");
         require_elems(*bias, Np, api, "the bias (one value per column of n rounded up to 16)", "mmad-operand-size");
@@ -115,7 +118,7 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
         for (uint32_t m = 0; m < (gemv ? 1u : Mp); ++m) {
             C acc = 0;
             for (uint32_t k = 0; k < p.k; ++k)
-                acc += static_cast<C>(ap[gemv ? k : zz_offset<A>(m, k, kA)]) * static_cast<C>(bp[zn_offset<A>(k, n, p.n)]);
+                acc += static_cast<C>(load_elem(ap, gemv ? k : zz_offset<A>(m, k, kA))) * static_cast<C>(load_elem(bp, zn_offset<A>(k, n, p.n)));
             C& out = cp[l0c_offset(m, n, p.m)];
             if (!accumulate) out = acc;
             else if (bias_row) out = static_cast<C>(bias_row[n]) + acc;

@@ -13,6 +13,8 @@
 // The last piece of a row whose dValue is not a multiple of C0 is zero-filled in L1 up to 32 bytes.
 // dstNzC0Stride and dstNzNStride count 32-byte blocks, the other strides count elements.
 // Destinations: A1/B1/C1 (L1) and, as documented for dav-2201, VECIN (UB). Runs on MTE2.
+// int4b_t data moves as bytes, two elements each (dValue, srcDValue and the strides count bytes, as the
+// official load_data_l12l0 example sets them: dValue = k >> 1).
 // Value ranges checked (`nd2nz-param`): srcDValue >= dValue when nValue > 1, dstNzC0Stride >= 1 and
 // dstNzNStride >= 1 when used.
 //
@@ -45,6 +47,14 @@ struct Nd2NzParams {
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
     using namespace kgen;
+    if constexpr (is_int4_v<T>) {
+        // int4b_t moves as bytes (two elements each): dValue, srcDValue and the strides count bytes
+        GlobalTensor<int8_t> bytes;
+        if (src.bounded()) bytes.SetGlobalBuffer(reinterpret_cast<int8_t*>(src.raw()), (src.GetSize() + 1) / 2);
+        else bytes.SetGlobalBuffer(reinterpret_cast<int8_t*>(src.raw()));
+        DataCopy(dst.template ReinterpretCast<int8_t>(), bytes, p);
+        return;
+    }
     constexpr uint32_t C0 = cube::c0<T>();
     const char* api = "DataCopy(Nd2NzParams)";
     cube::require_mem(dst, api, "the destination", {Mem::L1, Mem::UB}, "A1/B1/C1 (L1) or VECIN (UB)");
