@@ -165,7 +165,7 @@ def _pick_kernel(project: OpProject) -> None:
                       f"is not defined in {project.kernel_source.name}", str(project.kernel_source), "kernel-entry")
 
 
-def describe_project(path: str | Path, timeout: float = 120.0) -> OpProject:
+def describe_project(path: str | Path, timeout: float = 300.0) -> OpProject:
     """Describe the project at ``path``; problems are diagnostics on the result, never exceptions."""
     project = OpProject(Path(path).resolve())
     if not find_sources(project):
