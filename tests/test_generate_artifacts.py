@@ -87,3 +87,26 @@ def test_a_run_without_profile_into_the_same_folder_leaves_no_stale_files(profil
     assert a["trace"] is None and a["timeline_png"] is None and a["cases"] == {}
     assert not (out / "profile").exists()
     assert json.loads((out / "report.json").read_text())["artifacts"]["cases"] == {}
+
+
+def test_fixing_a_users_project_keeps_the_profile_in_the_run_folder(profiled, tmp_path):
+    """``repair_project`` (kgen chat /fix, the LSP's fix command) leaves the user's folder as it was:
+    the profile's files stay in the run's final/profile/, where the report names them."""
+    import shutil
+
+    from agent_graph import api
+    from agent_graph.settings import AgentSettings, ModelSettings
+
+    _, out, _ = profiled
+    proj = tmp_path / "mine"
+    shutil.copytree(out, proj, ignore=shutil.ignore_patterns("profile", "report.json"))
+    before = sorted(p.relative_to(proj) for p in proj.rglob("*"))
+    agent = AgentSettings(retrieve=False, profile=True, data_dir=tmp_path / "data")
+    res = api.repair_project(proj, None, ModelSettings(url=None), agent)
+    assert res.status == "verified", res.message
+    assert sorted(p.relative_to(proj) for p in proj.rglob("*")) == before
+    a = res.report["artifacts"]
+    (run,) = (tmp_path / "data" / "runs").iterdir()
+    assert a["dir"] == str((run / "final" / "profile").resolve())
+    assert sorted(a["cases"]) == sorted(CASES)
+    assert all(Path(f).parent == Path(a["dir"]) and Path(f).is_file() for e in a["cases"].values() for f in e.values())
