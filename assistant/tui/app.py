@@ -340,6 +340,8 @@ class KgenChat(CommandHandlers, App):
 
     def action_show_tab(self, tab: str) -> None:
         self.query_one("#tabs", TabbedContent).active = tab
+        if tab == "tab-results":    # the table takes the keys: o opens the case's picture, arrows pick a case
+            self.call_after_refresh(self.query_one("#results-table").focus)
 
     def action_focus_prompt(self) -> None:
         self.query_one("#prompt", PromptInput).focus()
