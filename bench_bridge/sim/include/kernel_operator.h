@@ -32,6 +32,7 @@
 #include "kgen_sim/sort.h"            // Sort32, MrgSort, proposals
 #include "kgen_sim/local_alloc.h"     // LocalMemAllocator, InitSocState
 #include "kgen_sim/ascendc_utils.h"   // AscendCUtils (sizes, masks, SetOverflow)
+#include "kgen_sim/gather_mask.h"     // GatherMask (built-in and user bit patterns), GatherMaskParams
 #include "kgen_sim/tiling_kernel.h"   // GET_TILING_DATA, TILING_KEY_IS, GetUserWorkspace
 #include "kgen_sim/list_tensor.h"     // ListTensorDesc, TensorDesc (DYNAMIC tensor-list parameters)
 #include "kgen_sim/vec_copy.h"        // Copy (UB -> UB vector copy), CopyRepeatParams

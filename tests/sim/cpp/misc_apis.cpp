@@ -115,4 +115,53 @@ KT_CASE(shapeinfo) {
     kt::save("out", out.host());
 }
 
+// GatherMask: pattern 0 = the user pattern tensor `pat`, 1..7 built-in; writes y (dst) and cnt {rsvdCnt, GetGatherMaskRemainCount, GetRsvdCnt}
+template <typename T, typename U>
+__global__ __aicore__ void gm_kernel(GM_ADDR x, GM_ADDR pat, GM_ADDR y, GM_ADDR cnt, uint32_t n, uint32_t npat, int32_t pattern,
+                                     int32_t counter, uint32_t mask, uint16_t rep, uint8_t blk, uint16_t srep, uint8_t prep) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bp, by;
+    pipe.InitBuffer(bx, n * sizeof(T));
+    pipe.InitBuffer(bp, (npat * sizeof(U) + 31) / 32 * 32);
+    pipe.InitBuffer(by, n * sizeof(T));
+    LocalTensor<T> X = bx.Get<T>(), Y = by.Get<T>();
+    LocalTensor<U> P = bp.Get<U>();
+    GlobalTensor<T> gx, gy;
+    GlobalTensor<U> gp;
+    gx.SetGlobalBuffer((__gm__ T*)x);
+    gy.SetGlobalBuffer((__gm__ T*)y);
+    gp.SetGlobalBuffer((__gm__ U*)pat);
+    DataCopy(X, gx, n);
+    DataCopy(P, gp, (npat * sizeof(U) + 31) / 32 * 32 / sizeof(U));
+    Duplicate(Y, T(0), n);
+    uint64_t kept = 0;
+    GatherMaskParams params{blk, rep, srep, prep};
+    if (pattern == 0) GatherMask(Y, X, P, counter != 0, mask, params, kept);
+    else GatherMask(Y, X, uint8_t(pattern), counter != 0, mask, params, kept);
+    GlobalTensor<int64_t> gc;
+    gc.SetGlobalBuffer((__gm__ int64_t*)cnt);
+    gc.SetValue(0, int64_t(kept));
+    gc.SetValue(1, GetGatherMaskRemainCount());
+    gc.SetValue(2, AscendCUtils::GetRsvdCnt());
+    DataCopy(gy, Y, n);
+}
+template <typename T, typename U>
+void run_gm() {
+    auto x = kt::load<T>("x");
+    auto pat = kt::load<U>("pat");
+    const uint32_t n = x.size();
+    kt::Dev<T> dx(x), dy(n);
+    kt::Dev<U> dp(pat);
+    kt::Dev<int64_t> dc(4);
+    gm_kernel<T, U><<<1, nullptr, nullptr>>>(dx.gm(), dp.gm(), dy.gm(), dc.gm(), n, uint32_t(pat.size()),
+                                             int32_t(kt::param("pattern")), int32_t(kt::param("counter")),
+                                             uint32_t(kt::param("mask")), uint16_t(kt::param("rep")), uint8_t(kt::param("blk", 1)),
+                                             uint16_t(kt::param("srep", 8)), uint8_t(kt::param("prep")));
+    kt::save("y", dy.host());
+    kt::save("cnt", dc.host());
+}
+KT_CASE(gm_f16) { run_gm<half, uint16_t>(); }
+KT_CASE(gm_f32) { run_gm<float, uint32_t>(); }
+KT_CASE(gm_i32) { run_gm<int32_t, uint32_t>(); }
+
 KT_MAIN()

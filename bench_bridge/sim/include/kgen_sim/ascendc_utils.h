@@ -4,7 +4,8 @@
 // Documented behaviour followed (AscendCUtils as the basic API headers and the Mmad / DataCopy pages
 // use it, dav-2201):
 //  * GetBitSize(bytes) = bytes * 8; GetC0Size() = 32 (bytes of one C0 block, DEFAULT_C0_SIZE);
-//    GetC0Count(typeSize) = 32 / typeSize (typeSize 0 is an `utils-arg` error); GetDefaultBlockNum() = 8.
+//    GetC0Count(typeSize) = 32 / typeSize (typeSize 0 is an `utils-arg` error); GetDefaultBlockNum() = 8;
+//    GetRsvdCnt() = the number of elements the core's last GatherMask kept.
 //  * SetMask<T>(maskHigh, maskLow) sets the vector mask register; SetMask<T>(len) sets the bit mask of
 //    the first len lanes (in either mask mode: 64 lanes -> (0, all ones); a whole repeat or >= 128 ->
 //    (all ones, all ones)); SetMaskCount<T>() / SetMaskNorm<T>() switch counter / normal mask mode; ResetMask() sets
@@ -15,7 +16,7 @@
 //    inf or NaN differs from the NPU's (documented for the cube's Mmad; the vector unit's float
 //    results follow SetSaturationFlag, see cast.h).
 //
-// @api AscendCUtils SetOverflow GetBitSize GetC0Size GetC0Count GetDefaultBlockNum
+// @api AscendCUtils SetOverflow GetBitSize GetC0Size GetC0Count GetDefaultBlockNum GetRsvdCnt
 #pragma once
 #include <cstdint>
 
@@ -26,6 +27,11 @@ namespace kgen {
 inline uint64_t& ctrl_overflow_bit() {
     static thread_local uint64_t bit = 1;
     return bit;
+}
+/// The rsvdCnt of this core's last GatherMask (kgen_sim/gather_mask.h).
+inline uint64_t& gather_mask_count() {
+    static thread_local uint64_t n = 0;
+    return n;
 }
 }  // namespace kgen
 
@@ -40,6 +46,8 @@ public:
         return GetC0Size() / dtypeSize;
     }
     static inline int32_t GetDefaultBlockNum() { return 8; }
+    /// Elements the last GatherMask kept.
+    static inline int64_t GetRsvdCnt() { return static_cast<int64_t>(kgen::gather_mask_count()); }
 
     template <typename T, bool isSetMask = true>
     static inline void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
