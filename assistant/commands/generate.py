@@ -38,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--backend", choices=["sim"], default="sim", help="sim: CPU emulator (default)")
     p.add_argument("-o", "--output", metavar="DIR", help="where to write the project and report.json (default: ./kgen-out/<task>)")
     p.add_argument("--json", action="store_true", help="print the report as JSON (schema: docs/report-schema.md)")
-    p.add_argument("--profile", action="store_true", help="also model each case's time and the speedup over PyTorch eager")
+    p.add_argument("--profile", action="store_true", help="also model each case's time and the speedup over PyTorch eager; "
+                   "each case's trace (Perfetto) and timeline picture go to the output's profile/")
     p.add_argument("--timeout", type=float, default=None, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
     p.add_argument("--verbose", action="store_true", help="show the model's reply as it streams")
     p.set_defaults(handler=cmd_generate)
