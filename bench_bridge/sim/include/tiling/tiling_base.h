@@ -8,7 +8,8 @@
 //    GRAPH_SUCCESS and returns it, then sets the tiling key from GetTilingKey().
 //  * IsCapable() false means "this class does not handle the case": DoTiling returns
 //    GRAPH_PARAM_INVALID so the registry goes on with the next class; GRAPH_FAILED stops tiling.
-//  * context_ is the TilingContext; aicoreParams_ holds the platform figures a class fills in
+//  * context_ is the TilingContext; blockDim_, workspaceSize_ and tilingKey_ are working fields for the
+//    derived classes; aicoreParams_ holds the platform figures a class fills in
 //    GetPlatformInfo (ub size, block dim, AI core count, L1/L0 sizes).
 //
 // @api TilingBaseClass AiCoreParams DoTiling IsCapable GetShapeAttrsInfo DoOpTiling DoLibApiTiling PostTiling DumpTilingInfo
@@ -76,6 +77,11 @@ protected:
 
     gert::TilingContext* context_ = nullptr;
     AiCoreParams aicoreParams_{};
+    // Working fields the framework's classes share: derived classes fill them in DoOpTiling /
+    // GetWorkspaceSize / PostTiling (the framework itself reads only GetTilingKey()).
+    uint32_t blockDim_ = 0;
+    uint64_t workspaceSize_ = 0;
+    uint64_t tilingKey_ = 0;
 };
 
 }  // namespace optiling
