@@ -172,6 +172,22 @@ def test_loaddata_with_transpose_half_is_one_fractal_per_repeat(prog):
     assert got.tobytes() == expect.tobytes()
 
 
+def test_loaddata_with_transpose_float_turns_two_side_by_side_16x8_fractals(prog):
+    # float: fractals 2s and 2s+1 side by side form a 16 x 16 square; its transpose is split back into the
+    # left 8 columns (the repeat's first destination fractal) and the right 8 (1 + dstFracGap fractals later)
+    src = rand(np.float32, 4 * 128)
+    out = np.zeros(8 * 128, np.float32)
+    p = load_params(repeat=2, src_stride=1, dst_gap=3, with_transpose=1, frac_gap=1)
+    got = prog.run("load_f32", src=src, out=out, p=p).out("out", np.float32).reshape(8, 16, 8)
+    expect = np.zeros((8, 16, 8), np.float32)
+    fr = src.reshape(4, 16, 8)
+    for i in range(2):
+        square = np.concatenate([fr[2 * i], fr[2 * i + 1]], axis=1)  # 16 x 16
+        t = square.T
+        expect[i * 4], expect[i * 4 + 2] = t[:, :8], t[:, 8:]
+    assert got.tobytes() == expect.tobytes()
+
+
 # ---- Mmad -----------------------------------------------------------------------------------------------------------
 
 MMAD = {np.float16: ("mmad_f16", np.float32), "bf16": ("mmad_bf16", np.float32), np.int8: ("mmad_i8", np.int32),

@@ -114,6 +114,23 @@ inline void require_align(const AscendC::LocalTensor<T>& t, const char* api, con
              mem_name(t.mem()), (unsigned long long)t.GetPhyAddr());
 }
 
+/// Elements [0, n) of an operand the hardware addresses by start address only: past the tensor but inside
+/// its memory is a warning (the instruction reads or overwrites whatever lies there, as the hardware does);
+/// past the end of the memory is an error.
+template <typename T>
+inline void require_elems_in_memory(const AscendC::LocalTensor<T>& t, uint64_t n, const char* api, const char* operand,
+                                    const char* code) {
+    if (n <= t.GetSize()) return;
+    const uint64_t end = t.GetPhyAddr() + bytes_of<T>(n);
+    if (end > mem_size(t.mem()))
+        fail(code, "%s: %s needs %llu elements (%llu bytes) from byte %llu of %s, past the end of the %u-byte memory", api, operand,
+             (unsigned long long)n, (unsigned long long)bytes_of<T>(n), (unsigned long long)t.GetPhyAddr(), mem_name(t.mem()),
+             mem_size(t.mem()));
+    warn(code, "%s: %s needs %llu elements (%llu bytes of %s) but the tensor holds %u; the instruction uses the %s memory past "
+         "the tensor (whatever lies there)", api, operand, (unsigned long long)n, (unsigned long long)bytes_of<T>(n),
+         mem_name(t.mem()), t.GetSize(), mem_name(t.mem()));
+}
+
 /// Fail unless elements [0, n) fit in the tensor (`code` names the rule).
 template <typename T>
 inline void require_elems(const AscendC::LocalTensor<T>& t, uint64_t n, const char* api, const char* operand, const char* code) {

@@ -15,7 +15,9 @@
 //    at fractal  i * (1 + dstGap)  and the second one  1 + dstFracGap  fractals later.
 //    int4b_t: four consecutive 16 x 64 fractals form a 64 x 64 square, transposed, split back into four
 //    16 x 64 fractals, each 1 + dstFracGap fractals after the previous one (square unit for srcStride:
-//    64 x 64 x 0.5 bytes). 4-byte types are not emulated (`cube-not-emulated`).
+//    64 x 64 x 0.5 bytes). 4-byte types: two consecutive 16 x 8 fractals side by side form a 16 x 16
+//    square, transposed, split back into its left and right 16 x 8 halves (the first at the repeat's
+//    fractal, the second 1 + dstFracGap fractals later).
 //  * A2 / B2 destinations start on a 512-byte fractal boundary (`cube-misaligned`); L1 sources on 32 B.
 //
 // @api LoadData LoadData2DParams LoadData2dParams LoadDataWithTranspose LoadData2dTransposeParams LoadData2DParamsV2
@@ -175,6 +177,22 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
             std::memcpy(static_cast<void*>(dst.raw() + d0), sq, F);
             std::memcpy(static_cast<void*>(dst.raw() + d1), sq + F, F);
         }
+    } else if constexpr (sizeof(T) == 4) {
+        // a square is two consecutive 16 x 8 fractals side by side: 16 x 16 elements
+        for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+            const uint64_t s = (uint64_t(p.startIndex) + uint64_t(i) * p.srcStride) * 2 * F;
+            const uint64_t d0 = uint64_t(i) * (1u + p.dstGap) * F;
+            const uint64_t d1 = d0 + (1u + uint64_t(p.dstFracGap)) * F;
+            src.check_read(s, 2 * F, api);
+            dst.check(d0, F, api);
+            dst.check(d1, F, api);
+            T sq[16 * 16];  // square(r, c) = fractal c / 8, row r, column c % 8
+            for (uint32_t r = 0; r < 16; ++r)
+                for (uint32_t c = 0; c < 16; ++c) sq[r * 16 + c] = src.raw()[s + (c / 8) * F + r * 8 + c % 8];
+            // transposed square t(r, c) = sq(c, r), split back into its left and right 16 x 8 halves
+            for (uint32_t r = 0; r < 16; ++r)
+                for (uint32_t c = 0; c < 16; ++c) dst.raw()[(c < 8 ? d0 : d1) + r * 8 + c % 8] = sq[c * 16 + r];
+        }
     } else if constexpr (is_int4_v<T>) {
         // a square is four 16 x 64 fractals stacked: 64 x 64 elements of 4 bits (2 KB)
         constexpr uint32_t E = cube::fractal_elems<T>();  // 1024 elements per fractal
@@ -192,9 +210,9 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
             }
         }
     } else {
-        fail("cube-not-emulated", "%s of a %zu-byte type is not emulated (2-byte, 1-byte and int4b_t types are)", api, sizeof(T));
+        fail("cube-not-emulated", "%s of a %zu-byte type is not emulated", api, sizeof(T));
     }
-    const uint32_t per = is_int4_v<T> ? 4 : sizeof(T) == 2 ? 1 : 2;
+    const uint32_t per = is_int4_v<T> ? 4 : sizeof(T) == 2 ? 1 : 2;  // fractals per square
     trace("LoadDataWithTranspose", Pipe::MTE1, uint64_t(p.repeatTimes) * per * cube::FRACTAL_BYTES, p.repeatTimes, 0, 0, sizeof(T));
 }
 

@@ -4,12 +4,15 @@
 //  * Mmad(c, a, b, params): C[m, n] (+)= sum_k A[m, k] * B[k, n] with A in A2 (L0A, ZZ layout),
 //    B in B2 (L0B, ZN layout) and C in CO1 (L0C, NZ layout); the layouts are in layout.h.
 //    Types: half x half -> float, bfloat16_t x bfloat16_t -> float, int8_t x int8_t -> int32_t,
-//    int4b_t x int4b_t -> int32_t (16 x 64 fractals, two elements per byte; no bias form), float x float -> float. Products are exact and summed in the result type (fp32 / int32).
+//    int4b_t x int4b_t -> int32_t (16 x 64 fractals, two elements per byte; no bias form), float x float
+//    -> float. Products are exact and summed in the result type (fp32 / int32).
 //  * m, n, k are the valid sizes; the unit works on whole fractals, so A covers ceil(m/16)*16 rows
 //    x ceil(k/C0)*C0 columns, B ceil(k/C0)*C0 x ceil(n/16)*16, C ceil(m/16)*16 x ceil(n/16)*16.
-//    Each operand tensor must hold that many elements (`mmad-operand-size`). The reduction runs over
-//    the k valid columns; rows m.. and columns n.. of the last fractals are computed too (the
-//    hardware writes whole fractals).
+//    The hardware addresses operands by start address only: an operand tensor smaller than that is a
+//    warning (`mmad-operand-size`: the instruction uses the memory past it, as the official mmad example
+//    relies on when it rounds n up beyond its L0C tensor), running past the end of the memory an error.
+//    The reduction runs over the k valid columns; rows m.. and columns n.. of the last fractals are
+//    computed too (the hardware writes whole fractals).
 //  * Initial value of C: cmatrixInitVal = true (the default) starts from 0. With cmatrixInitVal =
 //    false (or the older isBias = true) C starts from: the bias tensor when one is passed (the bias form,
 //    bias[n] added to every row, bias in C2 (bias table) or CO1); else the bias table at address 0 when
@@ -89,12 +92,12 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
     const uint32_t M1 = ceil_div(p.m, BLOCK), N1 = ceil_div(p.n, BLOCK), K1 = ceil_div(p.k, C0), K1A = ceil_div(kA, C0);
     const bool gemv = p.m == 1;
     if (gemv)
-        require_elems(a, align_up(p.k, fractal_elems<A>()), api, "the left vector (m = 1: GEMV, k elements in whole fractals)",
+        require_elems_in_memory(a, align_up(p.k, fractal_elems<A>()), api, "the left vector (m = 1: GEMV, k elements in whole fractals)",
                       "mmad-operand-size");
     else
-        require_elems(a, uint64_t(M1) * K1A * BLOCK * C0, api, "the left matrix (m x k in 16 x C0 fractals)", "mmad-operand-size");
-    require_elems(b, uint64_t(K1) * N1 * BLOCK * C0, api, "the right matrix (k x n in C0 x 16 fractals)", "mmad-operand-size");
-    require_elems(c, uint64_t(M1) * N1 * L0C_FRACTAL, api, "the result (m x n in 16 x 16 fractals)", "mmad-operand-size");
+        require_elems_in_memory(a, uint64_t(M1) * K1A * BLOCK * C0, api, "the left matrix (m x k in 16 x C0 fractals)", "mmad-operand-size");
+    require_elems_in_memory(b, uint64_t(K1) * N1 * BLOCK * C0, api, "the right matrix (k x n in C0 x 16 fractals)", "mmad-operand-size");
+    require_elems_in_memory(c, uint64_t(M1) * N1 * L0C_FRACTAL, api, "the result (m x n in 16 x 16 fractals)", "mmad-operand-size");
     const uint32_t Mp = M1 * BLOCK, Np = N1 * BLOCK;
 
     // where C starts from
