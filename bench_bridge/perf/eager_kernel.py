@@ -13,6 +13,7 @@ costs. The kernel (its rules are in docs/performance-model.md, "Eager baseline")
     tile i+1, compute of tile i and copy-out of tile i-1 overlap (max of the pipes + fill/drain);
   * a tensor smaller than the largest (a broadcast weight, a per-row statistic, a reduced output)
     moves its proportional share with each tile -- never more bytes than it has;
+  * at its start one ``InitBuffer`` per queue (the emulator traces the queue ones);
   * per tile: one contiguous DataCopy per input, the Cast of each widened 16-bit input, the
     recipe's vector instructions over the tile (``eager_ops.Recipe``), the Cast of each widened
     output, one DataCopy per output.
@@ -104,7 +105,7 @@ def library_launch(ins: list[Stream], outs: list[Stream], r: Recipe, costs: Cost
     for b in range(cores):
         count = min(per_core, work - b * per_core)
         if count not in memo:
-            ev: list[Event] = []
+            ev: list[Event] = [Event("InitBuffer", "S") for _ in ins + outs]
             for t, off in enumerate(range(0, count, tile)):
                 ev += _tile_events(min(tile, count - off), work, ins, outs, r, t % BUFFERS)
             memo[count] = (ev, f"{name}:{count}")

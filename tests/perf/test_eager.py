@@ -20,7 +20,8 @@ C = load("910B2")
 
 
 def test_one_block_exp_matches_a_hand_computed_timeline():
-    """8 float32 elements: one 32-byte block on one core, one tile. Scalar issue in program order,
+    """8 float32 elements: one 32-byte block on one core, one tile. Scalar issue in program order
+    (one InitBuffer per queue first),
     each copy = issue + bytes/rate then its DMA latency, the Exp waits for the copy-in (DeQue),
     the copy-out waits for the Exp (VECOUT DeQue)."""
     base = perf.eager_baseline(torch.exp, torch.randn(8))
@@ -28,7 +29,8 @@ def test_one_block_exp_matches_a_hand_computed_timeline():
     s, lat, sync = C.scalar_issue_cycles, C.mte_latency_cycles, C.sync_cycles
     rate2 = min(C.mte2_gm_bytes_per_cycle, C.hbm_bytes_per_cycle)   # one active core: its own MTE rate
     rate3 = min(C.mte3_gm_bytes_per_cycle, max(C.mte2_gm_bytes_per_cycle, C.mte3_gm_bytes_per_cycle))
-    copy_in_end = 2 * s + C.mte_issue_cycles + 32 / rate2            # AllocTensor, DataCopy issued at 2s
+    # two InitBuffer (input and output queue), AllocTensor, then the DataCopy issued at 4s
+    copy_in_end = 4 * s + C.mte_issue_cycles + 32 / rate2
     exp_start = copy_in_end + lat + sync                            # DeQue: the data has landed
     exp_end = exp_start + C.vector_startup_cycles + 1 * C.vector_cycles_per_repeat("Exp")
     out_start = exp_end + sync                                      # VECOUT DeQue
