@@ -12,6 +12,8 @@
 //  * REGISTER_TILING_DATA_CLASS(OpType, Name) binds the class to an operator type: GET_TILING_DATA in
 //    that operator's kernel yields it. "OpType_<key>" binds a class used for one tiling key;
 //    "<Name>Op" registers a class only used nested in others.
+//  * END_TILING_DATA_DEF closes the class including its semicolon, so both `END_TILING_DATA_DEF;` and a
+//    bare `END_TILING_DATA_DEF` followed by REGISTER_TILING_DATA_CLASS compile (CANN's macro ends in `};`).
 // Emulator: the host class is laid out exactly as the kernel-side struct (the fields are its data
 // members, in order, zero-initialised), and the kgen project build generates the kernel-side struct
 // from the registered field list, as the CANN build does.
@@ -102,7 +104,7 @@ struct TilingClassReg {
             c.fields.clear();                                                                          \
             for (auto fn : kgen_field_fns()) fn(c);                                                    \
         }                                                                                              \
-    }
+    };
 
 #define KGEN_TILING_CAT2(a, b) a##b
 #define KGEN_TILING_CAT(a, b) KGEN_TILING_CAT2(a, b)

@@ -12,6 +12,8 @@
 //    records how many bytes the kernel receives. GetTilingData<T>() (standard C++ struct tiling) gives
 //    a zeroed T inside that buffer and sets the data size to sizeof(T).
 //  * GetPlatformInfo() feeds platform_ascendc::PlatformAscendC.
+//  * TilingContext is an ExtendedKernelContext (extended_kernel_context.h): GetComputeNodeInfo,
+//    GetComputeNodeInputNum/OutputNum, GetIrInputInstanceInfo, GetNodeName/Type come from there.
 // Emulator checks: data sizes above the capacity and a block dim of 0 are reported by the harness.
 // Assumption: the raw tiling buffer capacity is 64 KiB (not confirmed in public docs).
 //
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "exe_graph/runtime/compute_node_info.h"
+#include "exe_graph/runtime/extended_kernel_context.h"
 #include "exe_graph/runtime/runtime_attrs.h"
 #include "exe_graph/runtime/shape.h"
 #include "exe_graph/runtime/tensor.h"
@@ -79,8 +82,10 @@ private:
     size_t size_ = 0;
 };
 
-class TilingContext {
+class TilingContext : public ExtendedKernelContext {
 public:
+    TilingContext() : ExtendedKernelContext(&TilingContext::kgen_fill) {}
+
     // ---- inputs/outputs -------------------------------------------------------------------
     const StorageShape* GetInputShape(size_t i) const { return i < kgen_inputs.size() ? &kgen_inputs[i].shape : nullptr; }
     const StorageShape* GetOutputShape(size_t i) const { return i < kgen_outputs.size() ? &kgen_outputs[i].shape : nullptr; }
@@ -94,28 +99,7 @@ public:
     const StorageShape* GetDynamicInputShape(size_t ir, size_t rel) const { auto* s = dyn(ir, rel); return s ? &s->shape : nullptr; }
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t rel) const { auto* s = dyn(ir, rel); return s ? &s->desc : nullptr; }
     const Tensor* GetDynamicInputTensor(size_t ir, size_t rel) const { auto* s = dyn(ir, rel); return s ? &s->tensor : nullptr; }
-    size_t GetComputeNodeInputNum() const { return kgen_inputs.size(); }
-    size_t GetComputeNodeOutputNum() const { return kgen_outputs.size(); }
     const RuntimeAttrs* GetAttrs() const { return &kgen_attrs; }
-    const char* GetNodeName() const { return kgen_node_name.c_str(); }
-    const char* GetNodeType() const { return kgen_node_type.c_str(); }
-    /// The node's IR view (compute_node_info.h), built from the inputs/outputs of this call.
-    const ComputeNodeInfo* GetComputeNodeInfo() const {
-        kgen_node_info = ComputeNodeInfo();
-        kgen_node_info.kgen_name = kgen_node_name;
-        kgen_node_info.kgen_type = kgen_node_type;
-        std::vector<int> in_ir, out_ir;
-        for (const auto& s : kgen_inputs) { in_ir.push_back(s.ir_index); kgen_node_info.kgen_in_td.push_back(s.desc); }
-        for (size_t k = 0; k < kgen_outputs.size(); ++k) {
-            // outputs without an IR index (older harness jobs) are one instance each, in order
-            out_ir.push_back(kgen_outputs[k].ir_index >= 0 ? kgen_outputs[k].ir_index : static_cast<int>(k));
-            kgen_node_info.kgen_out_td.push_back(kgen_outputs[k].desc);
-        }
-        kgen_node_info.kgen_in_ir = ComputeNodeInfo::kgen_group(in_ir);
-        kgen_node_info.kgen_out_ir = ComputeNodeInfo::kgen_group(out_ir);
-        kgen_node_info.kgen_attrs = &kgen_attrs;
-        return &kgen_node_info;
-    }
 
     // ---- what the TilingFunc decides --------------------------------------------------------
     ge::graphStatus SetBlockDim(uint32_t n) { kgen_block_dim = n; kgen_block_dim_set = true; return ge::GRAPH_SUCCESS; }
@@ -151,7 +135,6 @@ public:
     std::vector<kgen::host::TensorSlot> kgen_inputs, kgen_outputs;
     std::vector<int> kgen_input_ir;  // IR index of each present input
     RuntimeAttrs kgen_attrs;
-    std::string kgen_node_name, kgen_node_type;
     uint32_t kgen_block_dim = 0;
     bool kgen_block_dim_set = false;
     uint64_t kgen_tiling_key = 0;
@@ -161,9 +144,21 @@ public:
     size_t kgen_workspace_num = 0;
     mutable fe::PlatFormInfos kgen_platform;
     const void* kgen_compile_info = nullptr;
-    mutable ComputeNodeInfo kgen_node_info;
 
 private:
+    /// The node's IR view (compute_node_info.h), built from the inputs/outputs of this call.
+    static void kgen_fill(const ExtendedKernelContext* base, ComputeNodeInfo& info) {
+        const auto* self = static_cast<const TilingContext*>(base);
+        std::vector<int> in_ir, out_ir;
+        for (const auto& s : self->kgen_inputs) { in_ir.push_back(s.ir_index); info.kgen_in_td.push_back(s.desc); }
+        for (size_t k = 0; k < self->kgen_outputs.size(); ++k) {
+            // outputs without an IR index (older harness jobs) are one instance each, in order
+            out_ir.push_back(self->kgen_outputs[k].ir_index >= 0 ? self->kgen_outputs[k].ir_index : static_cast<int>(k));
+            info.kgen_out_td.push_back(self->kgen_outputs[k].desc);
+        }
+        kgen_set_ir(info, in_ir, out_ir);
+        info.kgen_attrs = &self->kgen_attrs;
+    }
     const kgen::host::TensorSlot* by_ir(size_t ir) const {
         for (const auto& s : kgen_inputs)
             if (static_cast<size_t>(s.ir_index) == ir) return &s;
@@ -177,18 +172,15 @@ private:
     }
 };
 
-class TilingParseContext {
+class TilingParseContext : public ExtendedKernelContext {
 public:
     fe::PlatFormInfos* GetPlatformInfo() const { return &kgen_platform; }
     template <typename T>
     T* GetCompiledInfo() const { return static_cast<T*>(kgen_compile_info); }
     const char* GetCompiledJson() const { return "{}"; }
-    const char* GetNodeName() const { return kgen_node_name.c_str(); }
-    const char* GetNodeType() const { return kgen_node_type.c_str(); }
 
     mutable fe::PlatFormInfos kgen_platform;
     void* kgen_compile_info = nullptr;
-    std::string kgen_node_name, kgen_node_type;
 };
 
 using TilingKernelFunc = ge::graphStatus (*)(TilingContext*);

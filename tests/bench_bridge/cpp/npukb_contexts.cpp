@@ -1,0 +1,110 @@
+// Host-side context gaps met by operator-library answers (kgen team test program, not NPUKernelBench code):
+//  1. END_TILING_DATA_DEF written without a semicolon, directly followed by REGISTER_TILING_DATA_CLASS;
+//  2. an InferShape function that views its context as gert::ExtendedKernelContext and loops over
+//     GetComputeNodeOutputNum() outputs;
+//  3. an InferShapeRange function reading input ranges and writing output ranges;
+//  4. IR-instance queries through the ExtendedKernelContext base of a TilingContext.
+#include <cstdio>
+#include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"
+#include "register/op_impl_registry.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(DemoNoSemiTiling)
+    TILING_DATA_FIELD_DEF(int32_t, mode);
+    TILING_DATA_FIELD_DEF(int64_t, total);
+END_TILING_DATA_DEF
+REGISTER_TILING_DATA_CLASS(DemoNoSemi, DemoNoSemiTiling)
+}  // namespace optiling
+
+static ge::graphStatus CopyShapes(gert::InferShapeContext* context) {
+    auto* ext = reinterpret_cast<gert::ExtendedKernelContext*>(context);
+    for (size_t i = 0; i < ext->GetComputeNodeOutputNum(); ++i) {
+        const gert::Shape* in = context->GetInputShape(i);
+        gert::Shape* out = context->GetOutputShape(i);
+        if (in == nullptr || out == nullptr) return ge::GRAPH_FAILED;
+        *out = *in;
+    }
+    return ge::GRAPH_SUCCESS;
+}
+
+// output 0 spans the same range as input 0 but with its last dim reduced to 1
+static ge::graphStatus ReduceLastRange(gert::InferShapeRangeContext* context) {
+    const gert::Range<gert::Shape>* x = context->GetInputShapeRange(0);
+    gert::Range<gert::Shape>* y = context->GetOutputShapeRange(0);
+    if (x == nullptr || y == nullptr || y->GetMin() == nullptr || context->GetOutputShapeRange(1) != nullptr) return ge::GRAPH_FAILED;
+    size_t n = x->GetMax()->GetDimNum();
+    y->GetMin()->SetDimNum(n);
+    y->GetMax()->SetDimNum(n);
+    for (size_t i = 0; i < n; ++i) {
+        y->GetMin()->SetDim(i, i + 1 == n ? 1 : x->GetMin()->GetDim(i));
+        y->GetMax()->SetDim(i, i + 1 == n ? 1 : x->GetMax()->GetDim(i));
+    }
+    return ge::GRAPH_SUCCESS;
+}
+
+static gert::Shape shape(std::initializer_list<int64_t> d) {
+    gert::Shape s;
+    for (int64_t v : d) s.AppendDim(v);
+    return s;
+}
+
+static void print_shape(const char* tag, const gert::Shape& s) {
+    std::printf("%s=", tag);
+    for (size_t i = 0; i < s.GetDimNum(); ++i) std::printf("%s%lld", i ? "," : "", static_cast<long long>(s.GetDim(i)));
+    std::printf("\n");
+}
+
+int main() {
+    // 1
+    optiling::DemoNoSemiTiling t;
+    t.set_mode(3);
+    t.set_total(1000);
+    std::printf("tiling size=%zu mode=%d total=%lld\n", t.GetDataSize(), t.get_mode(), static_cast<long long>(t.get_total()));
+
+    // 2: three inputs of different shapes (a dynamic list of three), three outputs
+    gert::InferShapeContext ic;
+    ic.kgen_node_name = "Demo";
+    gert::Tensor tensors[3] = {
+        gert::Tensor(gert::StorageShape(), ge::DT_FLOAT16, ge::FORMAT_ND, nullptr, false, "a"),
+        gert::Tensor(gert::StorageShape(), ge::DT_FLOAT16, ge::FORMAT_ND, nullptr, false, "b"),
+        gert::Tensor(gert::StorageShape(), ge::DT_INT32, ge::FORMAT_ND, nullptr, false, "c")};
+    ic.kgen_in = {shape({2, 3}), shape({4}), shape({5, 6, 7})};
+    ic.kgen_in_ir = {0, 0, 0};
+    for (auto& tn : tensors) ic.kgen_tensors.push_back(&tn);
+    ic.kgen_out.resize(3);
+    ge::graphStatus st = CopyShapes(&ic);
+    auto* ext = reinterpret_cast<gert::ExtendedKernelContext*>(&ic);
+    std::printf("infer st=%u outs=%zu ins=%zu ir0=%zu name=%s dt2=%d\n", st, ext->GetComputeNodeOutputNum(),
+                ext->GetComputeNodeInputNum(), ext->GetIrInputInstanceInfo(0)->GetInstanceNum(), ext->GetNodeName(),
+                int(ext->GetInputDesc(2)->GetDataType()));
+    for (size_t i = 0; i < 3; ++i) print_shape("out", ic.kgen_out[i]);
+
+    // 3
+    gert::Shape xmin = shape({1, 8, 16}), xmax = shape({64, 8, 16}), ymin, ymax;
+    gert::InferShapeRangeContext rc;
+    rc.kgen_in.emplace_back(&xmin, &xmax);
+    rc.kgen_out.emplace_back(&ymin, &ymax);
+    st = ReduceLastRange(&rc);
+    std::printf("range st=%u null_in=%d\n", st, rc.GetInputShapeRange(1) == nullptr);
+    print_shape("ymin", ymin);
+    print_shape("ymax", ymax);
+
+    // 4: IR inputs x (required), xs (dynamic of 2), bias (optional, absent), w (required)
+    gert::TilingContext tc;
+    int ir[] = {0, 1, 1, 3};
+    ge::DataType dt[] = {ge::DT_FLOAT, ge::DT_BF16, ge::DT_BF16, ge::DT_INT8};
+    for (int k = 0; k < 4; ++k) {
+        kgen::host::TensorSlot s;
+        s.ir_index = ir[k];
+        s.desc = gert::CompileTimeTensorDesc(dt[k], ge::FORMAT_ND);
+        tc.kgen_inputs.push_back(s);
+    }
+    const gert::ExtendedKernelContext* base = &tc;
+    std::printf("tiling xs=%zu+%zu bias=%zu w_dt=%d opt_bias_null=%d dyn1_dt=%d dyn2_null=%d\n",
+                base->GetIrInputInstanceInfo(1)->GetInstanceStart(), base->GetIrInputInstanceInfo(1)->GetInstanceNum(),
+                base->GetIrInputInstanceInfo(2)->GetInstanceNum(), int(base->GetOptionalInputDesc(3)->GetDataType()),
+                base->GetOptionalInputDesc(2) == nullptr, int(base->GetDynamicInputDesc(1, 1)->GetDataType()),
+                base->GetDynamicInputDesc(1, 2) == nullptr);
+    return 0;
+}
