@@ -11,7 +11,8 @@
 //    SetSingleShape fixes the single-core shape; SetMatmulConfigParams(MatmulConfigParams) sets the
 //    kernel template, schedule and traversal (the traversal sets iterateOrder). BatchMatmulTiling /
 //    SetBatchInfoForNormal(batchA, batchB, m, n, k) / SetBatchNum(n) describe a batch matmul: the tiling
-//    of one batch, BatchNum = the larger batch count; SetA/B/CLayout record the layout axes.
+//    of one batch, BatchNum = the larger batch count (or SetBatchNum's); SetA/B/CLayout and
+//    SetBatchInfoForNormal fill the A/B/CLayoutInfo axes.
 //  * GetTiling(optiling::TCubeTiling& or TCubeTiling&) returns 0, or -1 when no valid tiling exists
 //    (the reason is reported as a `matmul-tiling` warning at the caller's line; the tiling is then all
 //    zero, and a kernel that uses it anyway gets `matmul-bad-tiling`). The values follow the rule in
@@ -119,16 +120,21 @@ public:
         return 0;
     }
     int32_t SetTraverse(MatrixTraverse traverse) { p_.first_n = traverse == MatrixTraverse::FIRSTN; return 0; }
-    /// Batch matmul, NORMAL layout: batchA x [m, k] times batchB x [k, n] (BatchNum = the larger).
+    /// Batch matmul, NORMAL layout: batchA x [m, k] times batchB x [k, n] (BatchNum = the larger); the
+    /// layout axes become A (batchA, m, 1, 1, k), B (batchB, n, 1, 1, k), C (max batch, m, 1, 1, n).
     int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
+        if (batchA < 1 || batchB < 1 || m < 1 || n < 1 || k < 1) return -1;
         SetShape(m, n, k);
         SetOrgShape(m, n, k);
         batch_ = batchA > batchB ? batchA : batchB;
+        a_lay_ = {{batchA, m, 1, 1, k}};
+        b_lay_ = {{batchB, n, 1, 1, k}};
+        c_lay_ = {{batch_, m, 1, 1, n}};
         return 0;
     }
     int32_t SetBatchNum(int32_t batch) { batch_ = batch; return 0; }
-    /// Layout axes of BSNGD/SBNGD/BNGS1S2 batch matmuls (recorded in the tiling; those layouts are
-    /// not computed by the emulator's Matmul).
+    /// Layout axes of BSNGD/SBNGD/BNGS1S2 batch matmuls, recorded in the tiling's A/B/CLayoutInfo fields
+    /// (the kernel's IterateBatch places the matrices by them, kgen_sim/matmul/matmul_batch.h).
     int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { a_lay_ = {b, s, n, g, d}; return 0; }
     int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) { b_lay_ = {b, s, n, g, d}; return 0; }
     int32_t SetCLayout(int32_t b, int32_t s1, int32_t n, int32_t g, int32_t s2) { c_lay_ = {b, s1, n, g, s2}; return 0; }

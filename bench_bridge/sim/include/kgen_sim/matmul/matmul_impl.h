@@ -21,9 +21,12 @@
 //    (so does a SetAtomicAdd/Max/Min in effect).
 //  * Numerics: products accumulate in fp32 (int32 for int8 inputs), starting from the bias, in K order;
 //    the result is rounded once to C's type (round to nearest even).
-//  * IterateBatch(c, batchA, batchB, ...) (NORMAL layout: packed [batch, M, K] / [batch, K, N] /
-//    [batch, M, N], or matrixStrideA/B apart) computes every batch; the smaller batch count is
-//    broadcast; a bias is per batch ([batch, N]) unless the MatmulConfig has isBiasBatch = false.
+//  * IterateBatch(c, batchA, batchB, ...) computes every batch of one call, IterateNBatch(loops, ...)
+//    `loops` such calls into the SetWorkspace buffer (GetBatchTensorC hands out each call's C), in the
+//    NORMAL, BSNGD, SBNGD or BNGS1S2 layout of the MatmulTypes (kgen_sim/matmul/matmul_batch.h); a bias
+//    is per batch ([batch, N]) unless the MatmulConfig has isBiasBatch = false.
+//  * The fifth template argument may be a MatmulApiStaticTiling (GetMatmulApiTiling): its constant fields
+//    replace the TCubeTiling's; a fully constant one needs no tiling at all (kgen_sim/matmul/static_tiling.h).
 //  * End() releases the object; SetWorkspace, SetLocalWorkspace, SetHF32, SetSubBlockIdx,
 //    SetUserDefInfo, SetSelfDefineData are accepted.
 // Emulator checks (each at the user's line): use before Init (`matmul-uninit`); a tiling with
@@ -31,19 +34,23 @@
 // before SetTensorA/B (`matmul-no-tensor`); SetTail/SetSingleShape beyond the original shape
 // (`matmul-shape-exceeds-tiling`); SetBias without isBias (`matmul-bias-disabled`); an unsupported type
 // combination or format (`matmul-dtype`; `matmul-unsupported`: C not ND, an NZ operand transposed);
-// GetTensorC with no computed block (`matmul-no-result`). Cube pipe work is traced: MTE2 (GM -> L1),
+// GetTensorC with no computed block (`matmul-no-result`); batch calls against the layout rules
+// (`matmul-batch`); IterateNBatch without SetWorkspace (`matmul-no-workspace`). Cube pipe work is traced: MTE2 (GM -> L1),
 // MTE1 (L1 -> L0A/L0B), M (Mmad), FIX (L0C -> GM/UB).
 //
 // @api Matmul Init SetTensorA SetTensorB SetBias DisableBias ClearBias SetTail SetSingleShape
 // @api Iterate GetTensorC IterateAll WaitIterateAll End SetWorkspace SetLocalWorkspace IterateBatch SetBatchNum WaitIterateBatch
+// @api IterateNBatch GetBatchTensorC GetBatchC
 #pragma once
 #include <deque>
 #include <mutex>
 #include <vector>
 
+#include "kgen_sim/matmul/matmul_batch.h"
 #include "kgen_sim/matmul/matmul_block.h"
 #include "kgen_sim/matmul/matmul_operand.h"
 #include "kgen_sim/matmul/matmul_types.h"
+#include "kgen_sim/matmul/static_tiling.h"
 #include "kgen_sim/matmul/tcube_tiling.h"
 
 namespace AscendC {
@@ -63,7 +70,8 @@ public:
     void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
         (void)tpipe;
         if (!cubeTiling) kgen::fail("matmul-uninit", "Matmul Init with a null TCubeTiling pointer");
-        const TCubeTiling& t = *cubeTiling;
+        TCubeTiling t = *cubeTiling;
+        kgen::mm::apply_static(MM_CFG, t);  // constant fields of a MatmulApiStaticTiling win
         if (t.baseM <= 0 || t.baseN <= 0 || t.baseK <= 0 || t.singleCoreM <= 0 || t.singleCoreN <= 0 || t.singleCoreK <= 0 ||
             t.M <= 0 || t.N <= 0 || t.Ka <= 0)
             kgen::fail("matmul-bad-tiling", "Matmul Init with a TCubeTiling whose sizes are not all positive (M=%d N=%d Ka=%d "
@@ -177,52 +185,118 @@ public:
         }
         reset();
     }
-    /// Batch matmul, NORMAL layout: C[i] = A[i'] x B[i''] (+ bias) for i < max(batchA, batchB); the
-    /// smaller batch is broadcast (consecutive batches of the larger share one); matrixStrideA/B are the
-    /// element distances between consecutive A/B matrices (0: packed).
+    /// Batch matmul: C[i] = A[i'] x B[i''] (+ bias) for i < max(batchA, batchB), the smaller batch count
+    /// broadcast, each matrix where its layout puts it (kgen_sim/matmul/matmul_batch.h).
     template <bool sync = true, bool waitIterateBatch = false>
     void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                       const bool enPartialSum = false, const uint8_t enAtomic = 0) {
-        (void)enSequentialWrite; (void)matrixStrideC; (void)enPartialSum;
-        batch(batchA, batchB, matrixStrideA, matrixStrideB, [&](uint64_t i) {
-            GlobalTensor<DstT> c = gm[i * uint64_t(s_m_) * ldc()];
-            for (int32_t k = 0; k < total(); ++k) {
-                compute(k, false, blk_);
-                write_block(blk_, c.raw(), 0, &c, ldc(), false, enAtomic, "IterateBatch");
-            }
+        (void)matrixStrideC; (void)enPartialSum;
+        batch(batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, "IterateBatch", [&](uint64_t ci, bool reduce) {
+            kgen::mm::Place pc = c_place(ci, true);
+            GlobalTensor<DstT> c = gm[pc.offset];
+            write_block(blk_, c.raw(), 0, &c, pc.ld, false, reduce ? 1 : enAtomic, "IterateBatch");
         });
     }
     template <bool sync = true>
     void IterateBatch(const LocalTensor<DstT>& ubCmatrix, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
                       const bool enPartialSum = false, const uint8_t enAtomic = 0) {
-        (void)enSequentialWrite; (void)matrixStrideC; (void)enPartialSum;
+        (void)matrixStrideC; (void)enPartialSum;
         ubCmatrix.live("IterateBatch");
-        uint64_t ld = C_TYPE::format == CubeFormat::ND_ALIGN ? align_c(uint64_t(s_n_)) : uint64_t(s_n_);
-        batch(batchA, batchB, matrixStrideA, matrixStrideB, [&](uint64_t i) {
-            uint64_t off = i * uint64_t(s_m_) * ld;
-            if (off > ubCmatrix.GetSize()) kgen::fail("ub-out-of-bounds", "IterateBatch: batch %llu lies past the C LocalTensor", (unsigned long long)i);
-            for (int32_t k = 0; k < total(); ++k) {
-                compute(k, false, blk_);
-                write_block(blk_, ubCmatrix.raw() + off, ubCmatrix.GetSize() - off, nullptr, ld, false, enAtomic, "IterateBatch");
-            }
+        batch(batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, "IterateBatch", [&](uint64_t ci, bool reduce) {
+            kgen::mm::Place pc = c_place(ci, false);
+            if (pc.offset > ubCmatrix.GetSize())
+                kgen::fail("ub-out-of-bounds", "IterateBatch: batch %llu lies past the C LocalTensor", (unsigned long long)ci);
+            write_block(blk_, ubCmatrix.raw() + pc.offset, ubCmatrix.GetSize() - pc.offset, nullptr, pc.ld, false, reduce ? 1 : enAtomic,
+                        "IterateBatch");
         });
     }
-    /// Cube-only form: the batch counts come from SetBatchNum.
+#ifdef ASCENDC_CUBE_ONLY
+    /// Cube-only forms (only with ASCENDC_CUBE_ONLY, as in CANN: in a MIX kernel a call with int batch
+    /// counts must not resolve to them): the batch counts come from SetBatchNum.
     void IterateBatch(const GlobalTensor<DstT>& gm, bool enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
         IterateBatch(gm, batch_a_, batch_b_, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC, enPartialSum, enAtomic);
+    }
+    void IterateBatch(const LocalTensor<DstT>& ub, bool enPartialSum, uint8_t enAtomic, bool enSequentialWrite,
+                      const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+        IterateBatch(ub, batch_a_, batch_b_, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC, enPartialSum, enAtomic);
+    }
+#endif
+    /// batchLoop IterateBatch calls, call l on the l-th group of batches (offsets in matmul_batch.h), C into
+    /// the SetWorkspace buffer in C's layout; needs MatmulConfig isNBatch.
+    template <bool sync = true, bool waitIterateBatch = false>
+    void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
+                       const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+        if (!kgen::mm::config_of(MM_CFG).isNBatch)
+            kgen::fail("matmul-unsupported", "IterateNBatch on a Matmul whose MatmulConfig has isNBatch = false (build it with "
+                       "GetMMConfig<...>(MatmulBatchParams{true, ...}) or GetBasicConfig(..., batchLoop = true, ...))");
+        require_tensors("IterateNBatch");
+        if (!ws_.raw()) kgen::fail("matmul-no-workspace", "IterateNBatch writes C to the SetWorkspace buffer: call SetWorkspace first");
+        const kgen::mm::Axes ax = kgen::mm::a_axes(t_), bx = kgen::mm::b_axes(t_), cx = kgen::mm::c_axes(t_);
+        if (!ax.set() || !bx.set() || !cx.set())
+            kgen::fail("matmul-batch", "IterateNBatch needs the layout axes in the tiling (SetBatchInfoForNormal, or SetALayout/"
+                       "SetBLayout/SetCLayout)");
+        uint64_t batchC = batchA > batchB ? batchA : batchB;
+        batchC /= uint64_t(kgen::mm::reduce_g(A_TYPE::layout, ax, bx, cx));
+        kgen::mm::Operand<SrcAT> a0 = a_;
+        kgen::mm::Operand<SrcBT> b0 = b_;
+        kgen::mm::Operand<BiasT> bias0 = bias_;
+        for (uint32_t l = 0; l < batchLoop; ++l) {
+            move(a_, a0, kgen::mm::nbatch_offset(A_TYPE::layout, ax, batchA, l, uint64_t(ax.d)));
+            move(b_, b0, kgen::mm::nbatch_offset(B_TYPE::layout, bx, batchB, l, uint64_t(bx.d)));
+            move(bias_, bias0, uint64_t(c_s2()) * batchC * l);
+            IterateBatch(ws_[kgen::mm::nbatch_offset(C_TYPE::layout, cx, batchC, l, c_s2())], batchA, batchB, enSequentialWrite,
+                         matrixStrideA, matrixStrideB, matrixStrideC);
+        }
+        a_ = a0; b_ = b0; bias_ = bias0;
+        nb_next_ = 0; nb_loops_ = batchLoop; nb_batch_c_ = batchC;
+    }
+    /// The next IterateNBatch call's C in the workspace (max(batchA, batchB) single-core C matrices).
+    template <bool sync = true>
+    GlobalTensor<DstT> GetBatchTensorC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false) {
+        (void)batchA; (void)batchB; (void)enSequentialWrite;
+        if (nb_next_ >= nb_loops_)
+            kgen::fail("matmul-no-result", "GetBatchTensorC with no IterateNBatch result left (%u of %u taken)", nb_next_, nb_loops_);
+        return ws_[kgen::mm::nbatch_offset(C_TYPE::layout, kgen::mm::c_axes(t_), nb_batch_c_, nb_next_++, c_s2())];
+    }
+    template <bool sync = true>
+    void GetBatchTensorC(const LocalTensor<DstT>& c, uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false) {
+        GlobalTensor<DstT> src = GetBatchTensorC<sync>(batchA, batchB, enSequentialWrite);
+        uint64_t n = uint64_t(batchA > batchB ? batchA : batchB) * uint64_t(s_m_) * uint64_t(s_n_);
+        c.live("GetBatchTensorC");
+        src.check(0, n, "GetBatchTensorC", kgen::GmAccess::Read);
+        if (n > c.GetSize())
+            kgen::fail("ub-out-of-bounds", "GetBatchTensorC copies %llu elements into a LocalTensor of %llu", (unsigned long long)n,
+                       (unsigned long long)c.GetSize());
+        std::copy(src.raw(), src.raw() + n, c.raw());
+    }
+    template <bool sync = true>
+    GlobalTensor<DstT> GetBatchC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false) {
+        return GetBatchTensorC<sync>(batchA, batchB, enSequentialWrite);
+    }
+    template <bool sync = true>
+    void GetBatchC(const LocalTensor<DstT>& c, uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false) {
+        GetBatchTensorC<sync>(c, batchA, batchB, enSequentialWrite);
     }
     void WaitIterateBatch() {}
     void WaitIterateAll() {}
     void WaitGetTensorC() {}
     void End() { reset(); }
 
+    /// The GM buffer IterateNBatch writes C to (any element type; read as C's type).
     template <class T>
-    void SetWorkspace(GlobalTensor<T>&) { workspace_ = true; }
+    void SetWorkspace(const GlobalTensor<T>& ws) {
+        workspace_ = true;
+        if (ws.GetSize()) ws_.SetGlobalBuffer(reinterpret_cast<DstT*>(ws.raw()), ws.GetSize() * sizeof(T) / sizeof(DstT));
+        else ws_.SetGlobalBuffer(reinterpret_cast<DstT*>(ws.raw()));
+    }
     template <class T>
-    void SetWorkspace(const T*, int) { workspace_ = true; }
+    void SetWorkspace(const T* addr, int size) {  // size: elements of T
+        workspace_ = true;
+        ws_.SetGlobalBuffer(reinterpret_cast<DstT*>(const_cast<T*>(addr)), uint64_t(size) * sizeof(T) / sizeof(DstT));
+    }
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
     void SetHF32(bool = false, int32_t = 0) {}
     void SetSubBlockIdx(uint8_t idx) { sub_ = idx; }
@@ -234,10 +308,14 @@ public:
 
 private:
     using Block = kgen::mm::Block<Acc>;
-    void require_init(const char* api) const {
+    void require_init(const char* api) {
+        if (!inited_ && kgen::mm::static_complete(MM_CFG)) {  // full constant tiling: no TCubeTiling needed
+            TCubeTiling none{};
+            Init(&none);
+        }
         if (!inited_) kgen::fail("matmul-uninit", "Matmul %s before Init / REGIST_MATMUL_OBJ gave it a TCubeTiling", api);
     }
-    void require_tensors(const char* api) const {
+    void require_tensors(const char* api) {
         require_init(api);
         if (!a_.ready() || !b_.ready())
             kgen::fail("matmul-no-tensor", "Matmul %s before SetTensor%s: the %s matrix was never set", api, a_.ready() ? "B" : "A",
@@ -277,8 +355,10 @@ private:
         set_nz(a_, A_TYPE::format, org_m_, "A");
         set_nz(b_, B_TYPE::format, org_kb_, "B");
         std::vector<Acc> a, b;
-        kgen::mm::read_block(a_, a_.trans ? uint64_t(org_m_) : uint64_t(org_ka_), m0, rows, 0, k, a, "Matmul (A)");
-        kgen::mm::read_block(b_, b_.trans ? uint64_t(org_kb_) : uint64_t(org_n_), 0, k, n0, cols, b, "Matmul (B)");
+        uint64_t lda = ld_a_ ? ld_a_ : (a_.trans ? uint64_t(org_m_) : uint64_t(org_ka_));
+        uint64_t ldb = ld_b_ ? ld_b_ : (b_.trans ? uint64_t(org_kb_) : uint64_t(org_n_));
+        kgen::mm::read_block(a_, lda, m0, rows, 0, k, a, "Matmul (A)");
+        kgen::mm::read_block(b_, ldb, 0, k, n0, cols, b, "Matmul (B)");
         trace_block(mi, ni, rows, cols, k);
         bool accumulate = partial && out.rows == rows && out.cols == cols && !out.v.empty();
         std::vector<Acc> bias;
@@ -310,33 +390,61 @@ private:
         kgen::trace("Matmul::Mmad", kgen::Pipe::M, a_bytes + b_bytes, uint32_t(m1 * n1 * k1), 0, 0, sizeof(SrcAT));
     }
 
-    /// Run `one(i)` for every batch i with A, B (and a batched bias) moved to that batch's matrices.
+    template <class T>
+    static void move(kgen::mm::Operand<T>& op, const kgen::mm::Operand<T>& base, uint64_t off) {
+        if (base.kind == kgen::mm::Operand<T>::Gm) op.gm = base.gm[off];
+        else if (base.kind == kgen::mm::Operand<T>::Local) op.local = base.local[uint32_t(off)];
+    }
+    /// S2 of C's layout (padded to 32 bytes for ND_ALIGN): the distance of C batches in BSNGD / SBNGD rows.
+    uint64_t c_s2() const {
+        uint64_t s2 = uint64_t(t_.CLayoutInfoS2 > 0 ? t_.CLayoutInfoS2 : s_n_);
+        return C_TYPE::format == CubeFormat::ND_ALIGN ? align_c(s2) : s2;
+    }
+    /// Where output batch `ci` of C starts and its row stride (GM: NORMAL rows orgN apart; UB: compact).
+    kgen::mm::Place c_place(uint64_t ci, bool gm) const {
+        uint64_t w = C_TYPE::format == CubeFormat::ND_ALIGN ? align_c(uint64_t(s_n_)) : uint64_t(s_n_);
+        return kgen::mm::output_place(C_TYPE::layout, kgen::mm::c_axes(t_), uint64_t(s_m_), w, gm ? ldc() : w, ci, c_s2());
+    }
+    /// Run every batch of one IterateBatch call: A, B (and a batched bias) moved to that batch's matrices,
+    /// every block computed, then `out(ci, reduce)` writes blk_ for output batch ci.
     template <class F>
-    void batch(uint32_t batchA, uint32_t batchB, uint32_t strideA, uint32_t strideB, F&& one) {
-        require_tensors("IterateBatch");
-        if (batchA == 0 || batchB == 0 || (batchA > batchB ? batchA % batchB : batchB % batchA))
-            kgen::fail("matmul-batch", "IterateBatch(batchA=%u, batchB=%u): the batch counts must be positive and one a multiple "
-                       "of the other", batchA, batchB);
-        if (A_TYPE::layout != LayoutMode::NONE && A_TYPE::layout != LayoutMode::NORMAL)
-            kgen::fail("matmul-unsupported", "IterateBatch with a BSNGD/SBNGD/BNGS1S2 layout is not emulated (NORMAL only)");
-        uint32_t n = batchA > batchB ? batchA : batchB;
-        uint64_t sa = strideA ? strideA : uint64_t(a_.trans ? org_ka_ : org_m_) * (a_.trans ? org_m_ : org_ka_);
-        uint64_t sb = strideB ? strideB : uint64_t(org_kb_) * org_n_;
+    void batch(uint32_t batchA, uint32_t batchB, bool seq, uint32_t strideA, uint32_t strideB, const char* api, F&& out) {
+        require_tensors(api);
+        const kgen::mm::Axes ax = kgen::mm::a_axes(t_), bx = kgen::mm::b_axes(t_), cx = kgen::mm::c_axes(t_);
+        std::string why = kgen::mm::check_batch(A_TYPE::layout, B_TYPE::layout, ax, bx, cx, batchA, batchB, seq, C_TYPE::layout);
+        if (!why.empty()) kgen::fail("matmul-batch", "%s(batchA=%u, batchB=%u): %s", api, batchA, batchB, why.c_str());
+        if (kgen::mm::strided(A_TYPE::layout) && (A_TYPE::format != CubeFormat::ND || B_TYPE::format != CubeFormat::ND))
+            kgen::fail("matmul-unsupported", "%s: the BSNGD / SBNGD layouts take ND inputs only", api);
+        const int64_t red = kgen::mm::reduce_g(A_TYPE::layout, ax, bx, cx);
+        if (red > 1 && bias_.ready())
+            kgen::fail("matmul-unsupported", "%s: a bias with a G-axis reduction (CLayoutInfoG = 1) is not emulated", api);
+        const bool legacy = A_TYPE::layout == LayoutMode::NONE;  // no layout given: packed, original-shape strides
+        const uint64_t ha = a_.trans ? s_k_ : s_m_, wa = a_.trans ? s_m_ : s_k_, hb = b_.trans ? s_n_ : s_k_, wb = b_.trans ? s_k_ : s_n_;
+        const uint32_t n = batchA > batchB ? batchA : batchB;
         kgen::mm::Operand<SrcAT> a0 = a_;
         kgen::mm::Operand<SrcBT> b0 = b_;
         kgen::mm::Operand<BiasT> bias0 = bias_;
         for (uint32_t i = 0; i < n; ++i) {
-            uint64_t ia = i / (n / batchA), ib = i / (n / batchB);
-            if (a0.kind == kgen::mm::Operand<SrcAT>::Gm) a_.gm = a0.gm[ia * sa];
-            else if (a0.kind == kgen::mm::Operand<SrcAT>::Local) a_.local = a0.local[uint32_t(ia * sa)];
-            if (b0.kind == kgen::mm::Operand<SrcBT>::Gm) b_.gm = b0.gm[ib * sb];
-            else if (b0.kind == kgen::mm::Operand<SrcBT>::Local) b_.local = b0.local[uint32_t(ib * sb)];
-            if (MM_CFG.isBiasBatch && bias0.kind == kgen::mm::Operand<BiasT>::Gm) bias_.gm = bias0.gm[uint64_t(i) * org_n_];
-            else if (MM_CFG.isBiasBatch && bias0.kind == kgen::mm::Operand<BiasT>::Local) bias_.local = bias0.local[uint32_t(i * org_n_)];
+            uint64_t ia = i / (n / batchA), ib = i / (n / batchB), ci = i / uint64_t(red);
+            kgen::mm::Place pa = kgen::mm::input_place(A_TYPE::layout, ax, ha, wa, ia, strideA);
+            kgen::mm::Place pb = kgen::mm::input_place(B_TYPE::layout, bx, hb, wb, ib, strideB);
+            if (legacy) {
+                pa = {ia * (strideA ? strideA : uint64_t(org_m_) * org_ka_), 0};
+                pb = {ib * (strideB ? strideB : uint64_t(org_kb_) * org_n_), 0};
+            }
+            move(a_, a0, pa.offset);
+            move(b_, b0, pb.offset);
+            ld_a_ = pa.ld; ld_b_ = pb.ld;
+            if (kgen::mm::config_of(MM_CFG).isBiasBatch)
+                move(bias_, bias0, legacy || A_TYPE::layout == LayoutMode::NORMAL ? uint64_t(i) * org_n_ : ci * c_s2());
             last_a_ = last_b_ = -1;
-            one(i);
+            for (int32_t k = 0; k < total(); ++k) {
+                compute(k, false, blk_);
+                out(ci, red > 1);
+            }
         }
         a_ = a0; b_ = b0; bias_ = bias0;
+        ld_a_ = ld_b_ = 0;
         reset();
     }
 
@@ -383,6 +491,10 @@ private:
     int32_t cur_ = 0, last_a_ = -1, last_b_ = -1;
     uint8_t sub_ = 0;
     uint32_t batch_a_ = 1, batch_b_ = 1;
+    uint64_t ld_a_ = 0, ld_b_ = 0;                          // row strides of a batch's A / B (0: the original shape's)
+    GlobalTensor<DstT> ws_;                                  // SetWorkspace: where IterateNBatch puts C
+    uint32_t nb_next_ = 0, nb_loops_ = 0;
+    uint64_t nb_batch_c_ = 0;
     kgen::mm::Operand<SrcAT> a_;
     kgen::mm::Operand<SrcBT> b_;
     kgen::mm::Operand<BiasT> bias_;
