@@ -68,11 +68,17 @@ class CompositeLowering:
                         f"{var.expr} = {var.expr} / static_cast<float>(cols_) - {corr.expr} * {corr.expr} + {f(eps)};",
                         f"{mu.expr} = {mu.expr} + {corr.expr};"]
         rstd = self._scalar_unary("rsqrt", var, {})
-        # PyTorch's CPU kernel form: x * rstd + (-mean * rstd), then * w + b
-        self.p.body += [f"Muls({d.expr}, {a.expr}, {rstd.expr}, cols_);", f"Adds({d.expr}, {d.expr}, -{mu.expr} * {rstd.expr}, cols_);"]
-        return self._affine(d, w, b)
+        # PyTorch's CPU kernel form: x * rstd + (-rstd * mean), then * w + b, each multiply-add fused
+        # (its vectorised float loop is compiled to FMA instructions): Axpy and FusedMulAdd round
+        # once, as FMA does; two separately rounded steps land on the other side of a bf16 rounding
+        # tie where PyTorch's result is exactly the fused one.
+        self.p.body += [f"Duplicate({d.expr}, -{rstd.expr} * {mu.expr}, cols_);", f"Axpy({d.expr}, {a.expr}, {rstd.expr}, cols_);"]
+        return self._affine(d, w, b, fused=True)
 
-    def _affine(self, d: Val, w: Any, b: Any) -> Val:
+    def _affine(self, d: Val, w: Any, b: Any, fused: bool = False) -> Val:
+        if fused and w is not None and b is not None:   # d = w * d + b, rounded once
+            self.p.body.append(f"FusedMulAdd({d.expr}, {self._arg(w).expr}, {self._arg(b).expr}, cols_);")
+            return d
         if w is not None:
             self.p.body.append(f"Mul({d.expr}, {d.expr}, {self._arg(w).expr}, cols_);")
         if b is not None:

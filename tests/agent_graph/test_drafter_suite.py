@@ -36,9 +36,10 @@ def test_fast_subset(name, tmp_path):
     _check(name, tmp_path)
 
 
-# Known open defect (issue #7): PyTorch's bf16 layer_norm lands on the other side of one rounding tie
-# in 1 of 24,576 elements of the bf16 multi-core case; the drafter does not reproduce its formula yet.
-KNOWN = {"layer_norm": "bf16 layer_norm: one element one bf16 step off at a rounding tie (open in issue #7)"}
+# Known open defects: none. (The bf16 layer_norm rounding tie of issue #7 came from rounding x*rstd and
+# -rstd*mean, then *w and +b, separately; PyTorch's CPU kernel's float loop is compiled to FMA: the
+# drafter now uses Axpy/FusedMulAdd, each rounded once.)
+KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.slow
