@@ -13,6 +13,7 @@
 #include "kgen_sim/half.h"        // half, bfloat16_t
 #include "kgen_sim/utils.h"       // float16_t, ToFloat, DivCeil, KERNEL_ERROR
 #include "kgen_sim/type_traits.h" // Conditional, Std:: type traits
+#include "kgen_sim/sys_sizes.h"   // GetDataBlockSizeInBytes
 #include "kgen_sim/tensor.h"      // TPosition, GlobalTensor, LocalTensor
 #include "kgen_sim/pipe.h"        // TPipe, TQue, TQueBind, TBuf, TBufPool
 #include "kgen_sim/sync.h"        // PipeBarrier, SetFlag/WaitFlag, atomics
