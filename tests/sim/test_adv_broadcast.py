@@ -9,7 +9,8 @@ import torch
 from tests.sim.harness import SimProgram
 
 prog = SimProgram.fixture("adv_broadcast.cpp")
-TYPES = {"brc_f32": np.float32, "brc_f16": np.float16, "brc_i8": np.int8}
+TYPES = {"brc_f32": np.float32, "brc_f16": np.float16, "brc_i8": np.int8, "brc_i16": np.int16, "brc_i32": np.int32,
+         "brc_bf16": np.uint16}  # bf16 handled as its 16-bit patterns: a broadcast copies bits
 
 
 def up(v, a):
@@ -43,10 +44,16 @@ def test_broadcast(prog, case, mode, m, n, tmp):
         pytest.skip("axis 0 needs 32-byte rows")
     ns = 1 if mode == 0 else (n if mode == 1 else m)
     rng = np.random.default_rng(m * n + mode)
-    x = (rng.integers(-100, 100, ns) if dt == np.int8 else rng.standard_normal(ns)).astype(dt)
+    if dt == np.uint16:  # bfloat16 bit patterns of random normal values
+        x = torch.randn(ns, generator=torch.Generator().manual_seed(ns)).to(torch.bfloat16).view(torch.int16).numpy()
+        x = x.view(np.uint16)
+    elif np.dtype(dt).kind == "i":
+        x = rng.integers(-100, 100, ns).astype(dt)
+    else:
+        x = rng.standard_normal(ns).astype(dt)
     res = prog.run(case, x=x, m=m, n=n, mode=mode, tmp=tmp)
     y = res.out("y", dt)[:m * n].reshape(m, n)
-    src = torch.from_numpy(x.astype(np.float32))
+    src = torch.from_numpy(x.astype(np.int64) if np.dtype(dt).kind in "iu" else x.astype(np.float32))
     view = src.reshape(1, 1) if mode == 0 else (src.reshape(1, n) if mode == 1 else src.reshape(m, 1))
     ref = view.expand(m, n).numpy().astype(dt)
     np.testing.assert_array_equal(y, ref)

@@ -67,5 +67,8 @@ void run_brc() {
 KT_CASE(brc_f32) { run_brc<float>(); }
 KT_CASE(brc_f16) { run_brc<half>(); }
 KT_CASE(brc_i8) { run_brc<int8_t>(); }
+KT_CASE(brc_i16) { run_brc<int16_t>(); }
+KT_CASE(brc_i32) { run_brc<int32_t>(); }
+KT_CASE(brc_bf16) { run_brc<bfloat16_t>(); }
 
 KT_MAIN()

@@ -4,7 +4,9 @@
 //  * Broadcast<T, dim, axis, isReuseSource = false>(dst, src, const uint32_t dstShape[dim],
 //    const uint32_t srcShape[dim][, sharedTmpBuffer]): dim 1 (a single source value repeated over
 //    dstShape[0]) or 2; axis 0 repeats a [1, n] row m times, axis 1 repeats each value of an [m, 1]
-//    column n times. T: int8_t, uint8_t, half, float.
+//    column n times. T: the page lists int8_t, uint8_t, half, float; the official dav-2201 add_broadcast
+//    example also instantiates it for bfloat16_t, int16_t and int32_t, so every 1-, 2- and 4-byte
+//    element type is accepted (a broadcast is a copy: the bits are moved unchanged).
 //  * srcShape must broadcast to dstShape along `axis` (`broadcast-shape`); with dim = 2 and axis = 0,
 //    srcShape[1] * sizeof(T) must be a multiple of 32.
 //  * Source and destination must not overlap. Temporary buffer: at least the GetBroadCastMaxMinTmpSize
@@ -26,9 +28,9 @@ namespace adv {
 template <class T, int dim, int axis>
 inline void broadcast(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const uint32_t* ds,
                       const uint32_t* ss, const AscendC::LocalTensor<uint8_t>* tmp) {
-    static_assert(std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> || std::is_same_v<T, half> ||
-                      std::is_same_v<T, float>,
-                  "Broadcast supports int8_t, uint8_t, half and float on dav-2201");
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                  "Broadcast copies 1-, 2- or 4-byte elements (int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t, "
+                  "int32_t, uint32_t, float) on dav-2201");
     static_assert(dim == 1 || dim == 2, "Broadcast: dim must be 1 or 2 on dav-2201");
     static_assert(axis == 0 || axis == 1, "Broadcast: axis must be 0 or 1 on dav-2201");
     const char* api = "Broadcast";
