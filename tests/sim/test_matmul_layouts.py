@@ -8,11 +8,17 @@ accumulation is exact and results compare exactly.
 """
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from tests.sim.harness import CPP_DIR, SimProgram
 
+ROOT = Path(__file__).resolve().parents[2]
 prog = SimProgram.fixture("matmul_layouts.cpp")
 BSNGD_BSNGD, BSNGD_BNGS1S2, SBNGD_SBNGD, BNGS1S2_BNGS1S2, NORMAL_NORMAL, MIXED = range(6)
 
@@ -236,3 +242,35 @@ def test_get_matmul_api_tiling_values_by_hand(prog):
     # partial: only the base block (and isBias, L0 double buffering) is constant
     assert list(part[8:11]) == [16, 32, 32] and part[15] == 1 and (part[30], part[31]) == (2, 2)
     assert (part[:8] == -1).all() and (part[11:15] == -1).all() and part[32] == -1
+
+
+def test_setshape_minus_one_takes_the_original_shape(prog):
+    # the official constant-tiling example tiles with SetOrgShape(M, N, K) + SetShape(-1, -1, K)
+    v = prog.run("tiling_org", M=300, N=500, K=64, cores=8).out("tiling", np.int32).reshape(2, 51)
+    assert v[0, 0] == 0 and v[1, 0] == 0
+    np.testing.assert_array_equal(v[1], v[0])
+    assert v[1, 1] == 8 and (v[1, 2], v[1, 3]) == (300, 500)  # usedCoreNum, M, N
+
+
+# ---- CANN's official batch / constant-tiling Matmul examples, unmodified (only with a local asc-devkit) -----------
+
+DEVKIT = os.environ.get("KGEN_ASC_DEVKIT", "")
+OFFICIAL = ["01_simd_cpp_api/04_advanced_api/00_matmul/batch_matmul",
+            "01_simd_cpp_api/04_advanced_api/00_matmul/batch_matmul_iterate_n_batch",
+            "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_constant_tiling"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not DEVKIT or not Path(DEVKIT).is_dir(), reason="set KGEN_ASC_DEVKIT to a local asc-devkit checkout")
+@pytest.mark.parametrize("example", OFFICIAL, ids=[e.split("/")[-1] for e in OFFICIAL])
+def test_official_example_verifies(example):
+    mod = sys.modules.get("kgen_official_examples")
+    if mod is None:
+        spec = importlib.util.spec_from_file_location("kgen_official_examples", ROOT / "benchmarks" / "official_examples.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["kgen_official_examples"] = mod
+        spec.loader.exec_module(mod)
+    path = Path(DEVKIT).resolve()
+    base = path / "examples" if (path / "examples").is_dir() else path
+    row = mod.run_example(base / example, base, None, timeout=900)
+    assert row.verified, row.reason

@@ -199,4 +199,24 @@ KT_CASE(static_values) {
     kt::save("values", v);
 }
 
+// ---- host tiling: SetShape(-1, -1, K) takes M and N from SetOrgShape ---------------------------------------------
+KT_CASE(tiling_org) {
+    int32_t M = (int32_t)kt::param("M"), N = (int32_t)kt::param("N"), K = (int32_t)kt::param("K");
+    std::vector<int32_t> out;
+    for (int unset = 0; unset < 2; ++unset) {
+        matmul_tiling::MultiCoreMatmulTiling api;
+        api.SetDim((int32_t)kt::param("cores"));
+        api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT16);
+        api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT16);
+        api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_FLOAT);
+        api.SetOrgShape(M, N, K);
+        if (unset) api.SetShape(-1, -1, K);
+        else api.SetShape(M, N, K);
+        TCubeTiling t;
+        out.push_back((int32_t)api.GetTiling(t));
+        out.insert(out.end(), reinterpret_cast<int32_t*>(&t), reinterpret_cast<int32_t*>(&t) + 50);
+    }
+    kt::save("tiling", out);
+}
+
 KT_MAIN()

@@ -2,7 +2,8 @@
 //
 // CANN documents what the fields mean and the limits they must respect, not its search; kgen uses
 // the rule below (its own), so field values are reproducible by hand:
-//  1. Checks (GetTiling returns -1): M, N, K >= 1; the original shape (SetOrgShape) not smaller than
+//  1. Checks (GetTiling returns -1): M, N, K >= 1 (an axis SetShape leaves at -1 takes the original
+//     shape's value, so SetOrgShape(M, N, K) + SetShape(-1, -1, K) tile the whole problem); the original shape (SetOrgShape) not smaller than
 //     the shape; A and B of the same type, one of half, bfloat16, float, int8; C float, int32 (int8
 //     inputs), or the input type; cores (SetDim) >= 1; a fixed base (SetFixSplit) baseM/baseN a
 //     multiple of 16 and baseK a multiple of C0 = 32 bytes / sizeof(A); the base blocks fit L0A/L0B
@@ -85,8 +86,12 @@ inline int64_t ceil_div(int64_t a, int64_t b) { return b ? (a + b - 1) / b : 0; 
 inline int64_t align_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
 /// Fill `t` by the rule above; returns false with the reason in `why`.
-inline bool compute_tiling(const TilingProblem& p, TCubeTiling& t, std::string& why) {
+inline bool compute_tiling(const TilingProblem& in, TCubeTiling& t, std::string& why) {
     t = TCubeTiling{};
+    TilingProblem p = in;  // a shape axis left at -1 (SetShape(-1, -1, k)) is the original shape's
+    if (p.m < 1) p.m = p.org_m;
+    if (p.n < 1) p.n = p.org_n;
+    if (p.k < 1) p.k = p.org_ka;
     if (p.m < 1 || p.n < 1 || p.k < 1) { why = "the shape M, N, K must be set (SetShape) and positive"; return false; }
     int64_t om = p.org_m > 0 ? p.org_m : p.m, on = p.org_n > 0 ? p.org_n : p.n;
     int64_t oka = p.org_ka > 0 ? p.org_ka : p.k, okb = p.org_kb > 0 ? p.org_kb : oka;
