@@ -20,8 +20,10 @@
 //      bfloat16_t, int16_t, int32_t, int64_t <- float : RINT FLOOR CEIL ROUND TRUNC
 //      float <- float : RINT FLOOR CEIL ROUND TRUNC (round to an integral value)
 //      float <- int64_t : RINT FLOOR CEIL ROUND TRUNC
+//      half <- int4b_t : NONE                      int4b_t <- half : RINT FLOOR CEIL ROUND TRUNC NONE
 //    A mode outside a pair's list is reported at run time (`cast-bad-round-mode`): the
-//    hardware would skip the conversion and leave dst unwritten. int4b_t pairs are not emulated.
+//    hardware would skip the conversion and leave dst unwritten. int4b_t (two elements per byte,
+//    low nibble first) is emulated in the count form only; half -> int4b_t saturates to [-8, 7].
 //  * CAST_NONE means CAST_RINT when the conversion can lose precision, no rounding otherwise.
 //    Rounding directions: see cast_round.h.
 //  * Overflow of a float -> integer or integer -> integer conversion saturates to the target's
@@ -91,6 +93,7 @@ template <typename T> constexpr const char* type_name() {
     else if constexpr (std::is_same_v<T, uint32_t>) return "uint32_t";
     else if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
     else if constexpr (std::is_same_v<T, uint64_t>) return "uint64_t";
+    else if constexpr (is_int4_v<T>) return "int4b_t";
     else return "unknown";
 }
 
@@ -127,6 +130,8 @@ KGEN_CAST_PAIR(float, float, RM_DIRECTED)
 KGEN_CAST_PAIR(int64_t, float, RM_DIRECTED)
 KGEN_CAST_PAIR(int32_t, int64_t, RM_NONE)
 KGEN_CAST_PAIR(float, int64_t, RM_DIRECTED)
+KGEN_CAST_PAIR(half, AscendC::int4b_t, RM_NONE)
+KGEN_CAST_PAIR(AscendC::int4b_t, half, RM_DIRECTED | RM_NONE)
 #undef KGEN_CAST_PAIR
 
 inline const char* round_mode_name(AscendC::RoundMode m) {
@@ -188,6 +193,7 @@ template <typename T> inline cvt::Exact exact_of(T v) {
     else if constexpr (std::is_same_v<T, bfloat16_t>) return cvt::from_bf16_bits(v.bits);
     else if constexpr (std::is_same_v<T, float>) return cvt::from_f32(v);
     else if constexpr (std::is_same_v<T, double>) return cvt::from_f64(v);
+    else if constexpr (is_int4_v<T>) return cvt::from_int(static_cast<int64_t>(v.value()));
     else if constexpr (std::is_signed_v<T>) return cvt::from_int(static_cast<int64_t>(v));
     else return cvt::from_uint(static_cast<uint64_t>(v));
 }
@@ -199,7 +205,13 @@ inline TD cast_one(TS v, CastCtx& c) {
     if constexpr (std::is_same_v<TD, half> && std::is_same_v<TS, int32_t>) {
         x = cvt::from_f64(static_cast<double>(v) * static_cast<double>(c.deq));  // exact: 31 x 11 bits
     }
-    if constexpr (std::is_integral_v<TD>) {
+    if constexpr (is_int4_v<TD>) {  // a signed 4-bit integer
+        if (x.nan) return TD(0);
+        cvt::IntResult ir;
+        if (x.inf) { ir.neg = x.neg; ir.big = true; }
+        else ir = cvt::round_to_int(x, c.rnd);
+        return TD(static_cast<int>(cvt::to_int_range(ir, -8, 7, 4, c.sat_cast)));
+    } else if constexpr (std::is_integral_v<TD>) {
         if (x.nan) return TD(0);
         cvt::IntResult ir;
         if (x.inf) { ir.neg = x.neg; ir.big = true; }
@@ -249,22 +261,28 @@ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const Rou
     kgen::check_count_operand("Cast", src, count);
     if (count == 0) return;
     kgen::CastCtx c = kgen::cast_setup<T, U>(roundMode);
-    if (sizeof(T) != sizeof(U)) {
-        uint64_t d0 = dst.GetPhyAddr(), d1 = d0 + uint64_t(count) * sizeof(T);
-        uint64_t s0 = src.GetPhyAddr(), s1 = s0 + uint64_t(count) * sizeof(U);
+    if (kgen::elem_bits<T>() != kgen::elem_bits<U>()) {
+        uint64_t d0 = dst.GetPhyAddr(), d1 = d0 + kgen::bytes_of<T>(count);
+        uint64_t s0 = src.GetPhyAddr(), s1 = s0 + kgen::bytes_of<U>(count);
         if (d0 < s1 && s0 < d1 && d0 != s0)
             kgen::warn("cast-overlap", "Cast %s -> %s: dst and src overlap at different offsets; the documentation "
                        "warns the result may be wrong", kgen::type_name<U>(), kgen::type_name<T>());
     }
     T* d = dst.raw();
     const U* s = src.raw();
-    if (d == reinterpret_cast<const T*>(s) && sizeof(T) > sizeof(U)) {
+    if constexpr (kgen::is_int4_v<T> || kgen::is_int4_v<U>) {  // packed 4-bit elements
+        if (static_cast<const void*>(d) == static_cast<const void*>(s) && kgen::elem_bits<T>() > kgen::elem_bits<U>()) {
+            for (uint32_t i = count; i-- > 0;) kgen::store_elem(d, i, kgen::cast_one<T, U>(kgen::load_elem(s, i), c));
+        } else {
+            for (uint32_t i = 0; i < count; ++i) kgen::store_elem(d, i, kgen::cast_one<T, U>(kgen::load_elem(s, i), c));
+        }
+    } else if (d == reinterpret_cast<const T*>(s) && sizeof(T) > sizeof(U)) {
         for (uint32_t i = count; i-- > 0;) d[i] = kgen::cast_one<T, U>(s[i], c);  // widening in place
     } else {
         for (uint32_t i = 0; i < count; ++i) d[i] = kgen::cast_one<T, U>(s[i], c);
     }
     kgen::cast_finish<T, U>(c);
-    uint64_t bytes = uint64_t(count) * std::max(sizeof(T), sizeof(U));
+    uint64_t bytes = std::max(kgen::bytes_of<T>(count), kgen::bytes_of<U>(count));
     kgen::trace("Cast", kgen::Pipe::V, bytes, kgen::repeats_for(bytes));
 }
 
@@ -275,6 +293,8 @@ inline void cast_repeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, Ro
     static_assert(kgen::cast_pair_supported<T, U>(),
                   "Cast<T, U>: this destination/source type pair is not supported on dav-2201 (Atlas A2); "
                   "see the pair table at the top of kgen_sim/cast.h");
+    static_assert(!kgen::is_int4_v<T> && !kgen::is_int4_v<U>,
+                  "Cast with int4b_t: the emulator implements the count form Cast(dst, src, roundMode, count) only");
     constexpr uint32_t per = kgen::per_repeat<T, U>();
     kgen::RepeatPlan plan = kgen::make_plan("Cast", mask, per, repeatTime, isSetMask);
     if (plan.repeat == 0) return;

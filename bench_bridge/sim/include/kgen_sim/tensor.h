@@ -53,6 +53,26 @@ inline constexpr uint64_t bytes_of(uint64_t n) { return is_int4_v<T> ? (n + 1) /
 /// Elements of T that fit in `bytes` bytes.
 template <typename T>
 inline constexpr uint64_t elems_in(uint64_t bytes) { return is_int4_v<T> ? bytes * 2 : bytes / sizeof(T); }
+/// Element i of a buffer (int4b_t: the low 4 bits of byte i / 2 for even i, the high 4 bits for odd i).
+template <typename T>
+inline T load_elem(const T* base, uint64_t i) {
+    if constexpr (is_int4_v<T>) {
+        const uint8_t b = reinterpret_cast<const uint8_t*>(base)[i / 2];
+        return T(int((i % 2) ? (b >> 4) : (b & 0xF)) << 28 >> 28);
+    } else {
+        return base[i];
+    }
+}
+template <typename T>
+inline void store_elem(T* base, uint64_t i, T v) {
+    if constexpr (is_int4_v<T>) {
+        uint8_t& b = reinterpret_cast<uint8_t*>(base)[i / 2];
+        const uint8_t nib = v.storage & 0xF;
+        b = (i % 2) ? uint8_t((b & 0x0F) | (nib << 4)) : uint8_t((b & 0xF0) | nib);
+    } else {
+        base[i] = v;
+    }
+}
 
 }  // namespace kgen
 
@@ -210,23 +230,12 @@ public:
     /// Element access, bounds- and lifetime-checked.
     T GetValue(uint32_t i) const {
         check(i, 1, "GetValue");
-        if constexpr (kgen::is_int4_v<T>) {
-            const uint8_t b = reinterpret_cast<const uint8_t*>(ptr_)[i / 2];
-            return T(int((i % 2) ? (b >> 4) : (b & 0xF)) << 28 >> 28);
-        } else {
-            return ptr_[i];
-        }
+        return kgen::load_elem(ptr_, i);
     }
     template <typename U>
     void SetValue(uint32_t i, U v) const {
         check(i, 1, "SetValue");
-        if constexpr (kgen::is_int4_v<T>) {
-            uint8_t& b = reinterpret_cast<uint8_t*>(ptr_)[i / 2];
-            const uint8_t nib = static_cast<uint8_t>(static_cast<int>(v) & 0xF);
-            b = (i % 2) ? uint8_t((b & 0x0F) | (nib << 4)) : uint8_t((b & 0xF0) | nib);
-        } else {
-            ptr_[i] = static_cast<T>(v);
-        }
+        kgen::store_elem(ptr_, i, static_cast<T>(v));
     }
     T& operator()(uint32_t i) const { check(i, 1, "operator()"); return ptr_[i]; }
 
