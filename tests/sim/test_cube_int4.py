@@ -95,3 +95,18 @@ def test_load_data_with_transpose_turns_each_64x64_square(prog):
         for f in range(4):
             want[i * 9 + f * 2] = t[f * 16:(f + 1) * 16]
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("mode,rounder", [(1, np.rint), (2, np.floor), (3, np.ceil), (5, np.trunc)])
+def test_datacopy_and_cast_move_packed_int4(prog, mode, rounder):
+    n = 256
+    x = RNG.integers(-8, 8, n)
+    narrow = RNG.uniform(-11, 11, n).astype(np.float16)  # some outside [-8, 7]: saturated
+    h0 = np.concatenate([np.zeros(n, np.float16), narrow])
+    res = prog.run("cast", x=pack(x), h=h0, p=np.array([mode, 0], np.int64))
+    assert not res.errors, res.run.stderr
+    h = res.out("h", np.float16)
+    np.testing.assert_array_equal(h[:n], x.astype(np.float16))  # int4 -> half is exact
+    want = np.clip(rounder(narrow.astype(np.float64)), -8, 7).astype(np.int16)
+    np.testing.assert_array_equal(unpack(res.out("y", np.int8)), want)
+

@@ -47,6 +47,7 @@
 #include "kgen_sim/cube/fixpipe.h"     // Fixpipe: L0C -> GM / L1 with quantisation, ReLU, NZ -> ND
 #include "kgen_sim/cube/copy_co1.h"    // DataCopy out of L0C (CO1 -> GM / L1) with DataCopyCO12DstParams
 #include "kgen_sim/cube/fill.h"        // Fill / InitConstValue of L1, L0A, L0B
+#include "kgen_sim/cube/int4_copy.h"   // DataCopy of int4b_t (two elements per byte) between GM and local memory
 #include "kgen_sim/cube/cross_core.h"  // CrossCoreSetFlag / CrossCoreWaitFlag between AIC and AIV cores
 
 // The build's target architecture as CANN's CMake passes it to host code (examples size their output

@@ -101,4 +101,36 @@ KT_CASE(transpose) {
     kt::save("out", dout.host());
 }
 
+// Vector side: DataCopy GM -> UB of packed int4, Cast int4b_t -> half, then half (scaled input) -> int4b_t
+// with the round mode in p(0), DataCopy UB -> GM. out: the halves, then the packed result bytes.
+__global__ __aicore__ void cast_kernel(GM_ADDR x, GM_ADDR h, GM_ADDR y, GM_ADDR prm, uint32_t n) {
+    auto p = gt<int64_t>(prm, 2);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b4, bh, bi;
+    pipe.InitBuffer(b4, n / 2);
+    pipe.InitBuffer(bh, n * sizeof(half));
+    pipe.InitBuffer(bi, n * sizeof(half));
+    LocalTensor<int4b_t> x4 = b4.Get<int4b_t>();
+    LocalTensor<half> xh = bh.Get<half>();
+    LocalTensor<half> hin = bi.Get<half>();
+    DataCopy(x4, gt<int4b_t>(x, n), n);
+    Cast(xh, x4, RoundMode::CAST_NONE, n);
+    DataCopy(gt<half>(h, n), xh, n);
+    DataCopy(hin, gt<half>(h, 2 * n)[n], n);  // second half of h holds the values to narrow
+    Cast(x4, hin, static_cast<RoundMode>(p(0)), n);
+    DataCopy(gt<int4b_t>(y, n), x4, n);
+}
+KT_CASE(cast) {
+    auto x = kt::load<int8_t>("x");
+    auto h = kt::load<half>("h");
+    auto p = kt::load<int64_t>("p");
+    const uint32_t n = x.size() * 2;
+    kt::Dev<int8_t> dx(x), dy(std::vector<int8_t>(x.size(), 0));
+    kt::Dev<half> dh(h);
+    kt::Dev<int64_t> dp(p);
+    cast_kernel<<<1, nullptr, nullptr>>>(dx.gm(), dh.gm(), dy.gm(), dp.gm(), n);
+    kt::save("h", dh.host());
+    kt::save("y", dy.host());
+}
+
 KT_MAIN()

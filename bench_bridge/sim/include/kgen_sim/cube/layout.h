@@ -52,26 +52,8 @@ inline constexpr uint32_t c0() { return 256u / elem_bits<T>(); }
 /// Elements in one 512-byte fractal.
 template <typename T>
 inline constexpr uint32_t fractal_elems() { return FRACTAL_BYTES * 8u / elem_bits<T>(); }
-/// Element i of a buffer (int4b_t: the low 4 bits of byte i / 2 for even i, the high 4 bits for odd i).
-template <typename T>
-inline T load_elem(const T* base, uint64_t i) {
-    if constexpr (is_int4_v<T>) {
-        const uint8_t b = reinterpret_cast<const uint8_t*>(base)[i / 2];
-        return T(int((i % 2) ? (b >> 4) : (b & 0xF)) << 28 >> 28);
-    } else {
-        return base[i];
-    }
-}
-template <typename T>
-inline void store_elem(T* base, uint64_t i, T v) {
-    if constexpr (is_int4_v<T>) {
-        uint8_t& b = reinterpret_cast<uint8_t*>(base)[i / 2];
-        const uint8_t nib = v.storage & 0xF;
-        b = (i % 2) ? uint8_t((b & 0x0F) | (nib << 4)) : uint8_t((b & 0xF0) | nib);
-    } else {
-        base[i] = v;
-    }
-}
+using kgen::load_elem;
+using kgen::store_elem;
 inline constexpr uint32_t ceil_div(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 inline constexpr uint32_t align_up(uint32_t a, uint32_t b) { return ceil_div(a, b) * b; }
 
