@@ -1,6 +1,8 @@
 """Bench the golden answers (answer/0) of NPUKernelBench tasks on the emulator and print a table.
 
-    python benchmarks/npukernelbench_answers.py PATH_TO_NPUKernelBench/tasks [--level level1] [--timeout 900] [--json OUT]
+    python benchmarks/npukernelbench_answers.py PATH_TO_NPUKernelBench/tasks [--level level1] [--filter REGEX] [--timeout 900] [--json OUT]
+
+e.g. the level-3 sweep of docs/npukernelbench-level3.md: `--level level3`.
 
 The NPUKernelBench checkout is fetched separately and never committed (its answers are CANN-licensed).
 Each task runs `kgen bench TASK --json` in a child process; the table gives compiled / correct /
@@ -10,10 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def first_reason(rep: dict) -> str:
@@ -35,15 +41,21 @@ def main() -> int:
     ap.add_argument("--level", action="append", default=None, help="level1 / level2 / level3 (repeatable)")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--filter", help="regex on the task path (e.g. GMM/)")
     a = ap.parse_args()
     levels = a.level or ["level1", "level2"]
     dirs = sorted(d for lv in levels for d in (a.tasks / lv).glob("*/*") if (d / "validation" / "module.py").exists())
+    if a.filter:
+        dirs = [d for d in dirs if re.search(a.filter, str(d))]
+    # the reference runs in a child process started in the task directory: it must find kgen's packages
+    # even when kgen is not pip-installed
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)}
     rows, results = [], []
     for d in dirs:
         t0 = time.monotonic()
         try:
             r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(d), "--json", "--timeout", "120"],
-                               capture_output=True, text=True, timeout=a.timeout)
+                               capture_output=True, text=True, timeout=a.timeout, env=env, cwd=ROOT)
             try:
                 rep = json.loads(r.stdout)
             except json.JSONDecodeError:
