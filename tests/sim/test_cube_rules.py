@@ -82,3 +82,17 @@ def test_mmad_operand_smaller_than_its_fractals_warns_and_uses_the_memory_past_i
     warn = [w for w in res.warnings if w.code == "mmad-operand-size"]
     assert warn and warn[0].line == marker_line("@mmad-size"), res.run.stderr
     assert "1536 elements" in warn[0].message, warn[0].message
+
+
+def test_tscm_position_lives_in_l1(prog):
+    # the docs' data-path overview maps L1 to A1, B1, C1 and TSCM: a TSCM tensor is an L1 source for LoadData,
+    # and a TSCM tensor that runs past L1's 512 KB is an L1 overflow on its own line
+    res = prog.run("tscm_is_l1")
+    assert not res.errors, res.run.stderr
+    out = res.out("out", np.float32)
+    assert out[0] == 1024 and out[1] == 13 % 7, out[:2]
+    res = prog.run("tscm_overflow", expect_ok=False)
+    err = res.errors[0]
+    assert err.code == "l1-overflow" and err.line == marker_line("@tscm-overflow"), err
+    assert "TSCM" in err.message, err.message
+

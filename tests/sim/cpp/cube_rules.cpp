@@ -210,6 +210,24 @@ KT_CASE(memories_are_separate) { launch(memories_are_separate); }
 KT_CASE(mmad_wrong_position) { launch(mmad_wrong_position); }
 KT_CASE(loaddata_from_ub) { launch(loaddata_from_ub); }
 KT_CASE(fixpipe_from_l1) { launch(fixpipe_from_l1); }
+// TSCM is a position of L1: a TSCM tensor can feed LoadData (an L1 source) and is bounded by L1's 512 KB
+__global__ __aicore__ void tscm_is_l1(GM_ADDR out) {
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)out, 64);
+    LocalTensor<half> t(TPosition::TSCM, 1024, 256);
+    LocalTensor<half> a2(TPosition::A2, 0, 256);
+    for (uint32_t i = 0; i < 256; ++i) t.SetValue(i, half(float(i % 7)));
+    LoadData2DParams l;
+    l.repeatTimes = 1;
+    LoadData(a2, t, l);
+    g.SetValue(0, float(t.GetPhyAddr()));
+    g.SetValue(1, float(a2.GetValue(13)));
+}
+__global__ __aicore__ void tscm_overflow(GM_ADDR) {
+    LocalTensor<half> big(TPosition::TSCM, 500 * 1024, 16 * 1024);  // @tscm-overflow
+}
+KT_CASE(tscm_is_l1) { launch(tscm_is_l1); }
+KT_CASE(tscm_overflow) { launch(tscm_overflow); }
 KT_CASE(mmad_operand_too_small) { launch(mmad_operand_too_small); }
 KT_CASE(fixpipe_quant_mismatch) { launch(fixpipe_quant_mismatch); }
 KT_CASE(l0a_misaligned) { launch(l0a_misaligned); }

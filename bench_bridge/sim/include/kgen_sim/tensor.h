@@ -98,16 +98,18 @@ inline const char* position_name(TPosition p) {
         case TPosition::C2: return "C2";
         case TPosition::CO1: return "CO1";
         case TPosition::CO2: return "CO2";
+        case TPosition::TSCM: return "TSCM";
         default: return "OTHER";
     }
 }
 
-/// The physical memory of a position on dav-2201 (cube unit: A1/B1/C1 -> L1, A2 -> L0A, B2 -> L0B,
+/// The physical memory of a position on dav-2201 (cube unit: A1/B1/C1 and TSCM -> L1 (the docs' data-path
+/// overview maps L1 to A1, B1, C1 and TSCM), A2 -> L0A, B2 -> L0B,
 /// CO1 -> L0C, C2 -> BT (bias table), C2PIPE2GM -> FB (fixpipe buffer); everything else, including
 /// CO2 and the VEC* positions of the vector core, is the Unified Buffer).
 inline constexpr kgen::Mem mem_of(TPosition p) {
     switch (p) {
-        case TPosition::A1: case TPosition::B1: case TPosition::C1: return kgen::Mem::L1;
+        case TPosition::A1: case TPosition::B1: case TPosition::C1: case TPosition::TSCM: return kgen::Mem::L1;
         case TPosition::A2: return kgen::Mem::L0A;
         case TPosition::B2: return kgen::Mem::L0B;
         case TPosition::CO1: return kgen::Mem::L0C;
