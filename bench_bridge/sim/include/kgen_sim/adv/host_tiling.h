@@ -4,6 +4,7 @@
 // (No public API of its own: see the @api lines of the included headers.)
 #pragma once
 #include "kgen_sim/adv/host_math_tiling.h"
+#include "kgen_sim/adv/host_cumsum_tiling.h"
 #include "kgen_sim/adv/host_softmax_tiling.h"
 #include "kgen_sim/adv/host_activation_tiling.h"
 #include "kgen_sim/adv/host_softmax_ext_tiling.h"
