@@ -93,3 +93,13 @@ def test_flag_id_above_15_keeps_its_low_four_bits_with_a_warning(prog):
     assert warn and warn[0].line == marker_line("@flag-id"), res.run.stderr
     out = res.out("out", np.int32)
     assert list(out[1:3]) == [77, 77], out  # flag 19 released the AIVs waiting on flag 3
+
+
+def test_templated_mix_entry_reruns_as_mix_with_a_warning(prog):
+    res = prog.run("templated_mix")
+    assert not res.errors, res.run.stderr
+    warn = [w for w in res.warnings if w.code == "crosscore-rerun-mix"]
+    assert warn and warn[0].line == marker_line("@templated-wait"), res.run.stderr
+    out = res.out("out", np.int32)
+    assert list(out[:3]) == [42, 42, 42], out[:3]
+

@@ -179,4 +179,20 @@ __global__ __aicore__ void mode0_waves_kernel(GM_ADDR out) {
 }
 KT_CASE(mode0_waves) { run(mode0_waves_kernel, 100, 64); }
 
+// a templated MIX entry: GCC drops the section attribute of template instantiations, so the emulator learns
+// the MIX type only when the AIVs would deadlock on the AIC's flag
+template <int V>
+__global__ __mix__(1, 2) void templated_mix_kernel(GM_ADDR out) {
+    auto g = gi(out, 64);
+    if ASCEND_IS_AIC {
+        g.SetValue(0, V);
+        CrossCoreSetFlag<2, PIPE_FIX>(1);
+    }
+    if ASCEND_IS_AIV {
+        CrossCoreWaitFlag(1);  // @templated-wait
+        g.SetValue(1 + GetSubBlockIdx(), g.GetValue(0));
+    }
+}
+KT_CASE(templated_mix) { run(templated_mix_kernel<42>, 1, 64); }
+
 KT_MAIN()

@@ -29,7 +29,8 @@
 //    of the type resident at once: in a launch larger than the machine (run in waves) it would hang
 //    (`crosscore-waves`).
 //  * A launch whose kernel type the emulator did not learn (a templated `__mix__` entry: GCC drops section
-//    attributes on template instantiations) that would deadlock in CrossCoreWaitFlag is rerun as MIX 1:2.
+//    attributes on template instantiations) that would deadlock in CrossCoreWaitFlag is rerun as MIX 1:2,
+//    with warning `crosscore-rerun-mix` at the wait.
 //  * DisableDmaAtomic() ends an atomic GM mode (the same as SetAtomicNone).
 //
 // @api CrossCoreSetFlag CrossCoreWaitFlag DisableDmaAtomic
@@ -239,6 +240,10 @@ inline void CrossCoreWaitFlag(uint16_t flagId) {
                 // as MIX 1:2, the kernel type cross-core flags between AIC and AIV need.
                 st.restart = true;
                 s->cv.notify_all();
+                lk.unlock();
+                warn("crosscore-rerun-mix", "%s(%u): no vector core can set this flag and the launch has no AIC; the kernel type "
+                     "was not declared where the emulator sees it (a templated __mix__ entry?), so the launch reruns as MIX 1:2",
+                     api, f);
                 throw KernelRestart{KernelKind::Mix12};
             }
             lk.unlock();
