@@ -36,7 +36,7 @@ class _Kernel:
         return load("kernel.cpp.tmpl").substitute(
             op_type=kp.op_type, template=kp.template, summary=kp.summary,
             mode_note=("Rows are split over the cores; each UB tile holds several rows at a pitch of colsPad."
-                       if self.row else "The tensor is one run of elements split over the cores in 256-element chunks."),
+                       if self.row else "The tensor is one run of elements split over the cores in 64-element chunks."),
             type_aliases="\n".join(aliases), cls=f"Kernel{kp.op_type}",
             init_params=", ".join(f"GM_ADDR {n}" for n in gm),
             attr_params="".join(f", float {a}" for a in self._attr_names()),

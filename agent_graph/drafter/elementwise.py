@@ -16,7 +16,7 @@ class ElementwiseLowering:
     def _compare(self, node: OpNode) -> Val:
         """A comparison as a uint8 bit mask. Compare/Compares only compare whole 256-byte repeats
         (documented count rule), so the count is rounded up to 64 floats: flat tiles are whole
-        multiples of 256 elements, so the extra elements are inside the tile and their bits unused."""
+        multiples of 64 elements, so the extra elements are inside the tile and their bits unused."""
         if self.row_mode:
             raise Unsupported(f"{node.op} inside a row-wise kernel is not covered yet (comparisons are drafted in "
                               f"elementwise kernels)")

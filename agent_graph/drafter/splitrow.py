@@ -27,6 +27,8 @@ RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_
 ROWVAL = re.compile(r"^float (r\d+) = SC0\.GetValue\(0\);$")
 TENSOR = re.compile(r"\b(S\d+|XI\d+\[o\]|W\d+|RH_\w+\[o\]|B\d+)")
 VCALL = re.compile(r"^[A-Z]\w*(<[^>]*>)?\(.*\bcols_\);$")   # an API call over the row (count cols_)
+# compound APIs whose destination is also an operand (Axpy: dst = src * s + dst; FusedMulAdd: dst = src0 * dst + src1)
+READS_DST = ("Axpy(", "FusedMulAdd(", "MulAddDst(", "MulAddRelu(", "FusedMulAddRelu(")
 KIND = {"ReduceSum": 0, "ReduceMax": 1, "ReduceMin": 2}
 COMBINE = {"ReduceSum": ("Add", "0.0f"), "ReduceMax": ("Max", "-INFINITY"), "ReduceMin": ("Min", "INFINITY")}
 
@@ -145,7 +147,7 @@ def _prune(lines: list[str], needed_exprs: set[str]) -> list[str]:
         if dest not in needed:
             continue
         kept.append(ln)
-        if dest not in reads:
+        if dest not in reads and not ln.startswith(READS_DST):
             needed.discard(dest)
         needed.update(reads)
     return list(reversed(kept))

@@ -2,7 +2,7 @@
 typed parameter model that fills them.
 
 Templates:
-    flat  elementwise chains over the tensor as one run of elements (multi-core split in 256-element
+    flat  elementwise chains over the tensor as one run of elements (multi-core split in 64-element
           chunks, tail on the last core, double-buffered tiles, DataCopyPad for any length)
     row   whole rows per core and several rows per UB tile: last-dimension broadcast, row reductions,
           row normalisations, losses, cumulative sums (one float per row or one for the tensor)
