@@ -7,7 +7,7 @@ PATH is a local copy of the `asc-devkit` repository (or its `examples/` director
 it is copied into this repository: every example is staged in a temporary directory and run there.
 
 For each dav-2201 vector example (an `.asc` kernel-launch program with `scripts/gen_data.py` and
-`scripts/verify_result.py`), and for each of its scenarios (`-DSCENARIO_NUM=n`), the script does what
+`scripts/verify_result.py`), and for each of its scenarios (`-DSCENARIO_NUM=n`, or `-DSCENARIO=n` where the example names it so), the script does what
 the example's README does after `mkdir build && cd build`:
 
     python3 ../scripts/gen_data.py [scenario args]     # inputs and golden data
@@ -79,11 +79,34 @@ def find_examples(path: Path, include_all: bool) -> list[Path]:
     return out
 
 
+def scenario_var(example: Path) -> str | None:
+    """The CMake variable that selects an example's scenario: SCENARIO_NUM (most) or SCENARIO (a few)."""
+    text = (example / "CMakeLists.txt").read_text(errors="replace")
+    if "SCENARIO_NUM" in text:
+        return "SCENARIO_NUM"
+    return "SCENARIO" if re.search(r"\bSCENARIO\b", text) else None
+
+
+def _readme_table_values(example: Path, var: str) -> list[str]:
+    """Values a README's markdown parameter table lists for VAR: | `VAR` | `0` (default), `1`, `2` |."""
+    for name in ("README.md", "README_en.md"):
+        p = example / name
+        if p.exists():
+            for line in p.read_text(errors="replace").splitlines():
+                if re.match(rf"\s*\|\s*`{var}`\s*\|", line):
+                    cells = line.split("|")
+                    return re.findall(r"`(\d+)`", cells[2]) if len(cells) > 2 else []
+    return []
+
+
 def scenarios(example: Path) -> tuple[list[str | None], set[str]]:
     """Scenario numbers the example's CMakeLists accepts, and those it reserves for dav-3510."""
     text = (example / "CMakeLists.txt").read_text(errors="replace")
-    if "SCENARIO_NUM" not in text:
+    var = scenario_var(example)
+    if var is None:
         return [None], set()
+    if var != "SCENARIO_NUM":
+        text = re.sub(r"\bSCENARIO\b", "SCENARIO_NUM", text)
     found: list[str] = []
     m = re.search(r"VALID_SCENARIOS\s+([^)]*)\)", text)
     if m:
@@ -101,6 +124,8 @@ def scenarios(example: Path) -> tuple[list[str | None], set[str]]:
                 found = [str(i) for i in range(int(r.group(1)), int(r.group(2)) + 1)]
             else:
                 found = re.findall(r"\b\d+\b", desc.split("(")[-1]) if "(" in desc else re.findall(r"\b\d+\b", desc)
+    if not found and var != "SCENARIO_NUM":
+        found = _readme_table_values(example, var)
     if not found:
         m = re.search(r'SCENARIO_NUM\s+"(\d+)"', text)
         found = [m.group(1)] if m else ["1"]
@@ -131,7 +156,7 @@ def readme_command(example: Path, script: str, scenario: str | None) -> list[str
         if not p.exists():
             continue
         text = p.read_text(errors="replace")
-        variables = {**readme_variables(text), "SCENARIO_NUM": scenario or "1", "ASC_ARCH": "dav-2201"}
+        variables = {**readme_variables(text), (scenario_var(example) or "SCENARIO_NUM"): scenario or "1", "ASC_ARCH": "dav-2201"}
         for line in text.splitlines():
             line = line.strip()
             if not line.startswith("python") or f"scripts/{script}" not in line:
@@ -156,7 +181,7 @@ def readme_run_args(example: Path, scenario: str | None) -> list[str]:
         if not p.exists():
             continue
         text = p.read_text(errors="replace")
-        variables = {**readme_variables(text), "SCENARIO_NUM": scenario or "1", "ASC_ARCH": "dav-2201"}
+        variables = {**readme_variables(text), (scenario_var(example) or "SCENARIO_NUM"): scenario or "1", "ASC_ARCH": "dav-2201"}
         for line in text.splitlines():
             line = line.split("#", 1)[0].strip()
             if not line.startswith("./demo"):
@@ -204,7 +229,7 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float,
             if p.returncode != 0:
                 row.reason = "gen_data.py failed: " + _tail(p.stderr or p.stdout)
                 return row
-        defines = [ARCH_DEFINE] + ([f"SCENARIO_NUM={scenario}"] if scenario else [])
+        defines = [ARCH_DEFINE] + ([f"{scenario_var(example)}={scenario}"] if scenario else [])
         try:
             res = build(sorted(work.glob("*.asc")), output=bdir / "demo", include_dirs=[work], defines=defines,
                         extra_flags=list(cxxflags))
