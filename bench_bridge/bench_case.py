@@ -231,20 +231,21 @@ class CaseRunner:
 
     def _match_with_float64_narrowing(self, inputs: list[Any]) -> tuple[int | None, list[Any]]:
         """Float64 tensors (Python floats turned into tensors by a reference) are narrowed to the
-        floating type the OpDef declares for that input, as an op binding would; the first
-        combination that then matches wins."""
+        floating type the OpDef declares for that input, as an op binding would; bool tensors go to an
+        input declared DT_UINT8 / DT_INT8 as the same bytes (0/1; a bool mask handed to a uint8 mask
+        input). The first combination that then matches wins."""
         from bench_bridge.project import from_any
 
         names = [_dtype_name(t) for t in inputs]
-        if "float64" not in names:
+        if "float64" not in names and "bool" not in names:
             return None, inputs
+        convertible = {"float64": ("float16", "float32", "bfloat16"), "bool": ("uint8", "int8")}
         for k, combo in enumerate(self.op.combos()):
             want = [combo[p.name] for p in self.op.inputs]
-            ok = all(n == from_any(w).short or (n == "float64" and from_any(w).short in ("float16", "float32", "bfloat16"))
-                     for n, w in zip(names, want))
+            ok = all(n == from_any(w).short or from_any(w).short in convertible.get(n, ()) for n, w in zip(names, want))
             if ok:
                 cast = [([_narrow(x, from_any(w).short) for x in t] if isinstance(t, list) else _narrow(t, from_any(w).short))
-                        if n == "float64" else t for t, n, w in zip(inputs, names, want)]
+                        if n != from_any(w).short else t for t, n, w in zip(inputs, names, want)]
                 return k, cast
         return None, inputs
 
@@ -275,6 +276,8 @@ def _performance(trace_file: Path, eager: dict | None):
 def _narrow(t: Any, short: str) -> Any:
     if short == "bfloat16":
         return tensorio.bf16_from_values(t)
+    if short in ("uint8", "int8"):
+        return np.asarray(t).astype(np.uint8 if short == "uint8" else np.int8)
     return np.asarray(t).astype(np.float16 if short == "float16" else np.float32)
 
 

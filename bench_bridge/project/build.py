@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench_bridge.project.gen import generated_dir, harness_main, kernel_wrapper
+from bench_bridge.project.linking import build_host_program
 from bench_bridge.project.model import OpProject
-from bench_bridge.sim import BuildResult, Diagnostic, build
+from bench_bridge.sim import BuildResult, Diagnostic
 
 
 @dataclass
@@ -48,8 +49,7 @@ def build_project(project: OpProject, combo: int = 0, timeout: float = 300.0) ->
     gen = generated_dir(project.path, f"combo{combo}")
     main = harness_main()
     kern = _write_if_changed(gen / f"kgen_kernel_{project.kernel_name}.cpp", kernel_wrapper(project, combo))
-    res = build([*project.host_sources, main, kern], include_dirs=[project.path / "op_host", project.path / "op_kernel"],
-                timeout=timeout)
+    res = build_host_program([*project.host_sources, main, kern], [project.path / "op_host", project.path / "op_kernel"], timeout)
     pb.result = res
     pb.diagnostics = list(res.diagnostics)
     if res.ok:

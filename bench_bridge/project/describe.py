@@ -10,8 +10,9 @@ import tempfile
 from pathlib import Path
 
 from bench_bridge.project.gen import harness_main
+from bench_bridge.project.linking import build_host_program
 from bench_bridge.project.model import PARAM_TYPES, AttrInfo, OpProject, ParamInfo, TilingClassInfo, format_name, ge_name
-from bench_bridge.sim import Diagnostic, build, run
+from bench_bridge.sim import Diagnostic, run
 
 SOC_KEYS = ("ascend910b",)
 _OP_API_INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](?:aclnn|opdev|aclnn_kernels)/', re.M)
@@ -171,7 +172,7 @@ def describe_project(path: str | Path, timeout: float = 300.0) -> OpProject:
     if not find_sources(project):
         return project
     main = harness_main()
-    res = build([*project.host_sources, main], include_dirs=[project.path / "op_host", project.path / "op_kernel"], timeout=timeout)
+    res = build_host_program([*project.host_sources, main], [project.path / "op_host", project.path / "op_kernel"], timeout)
     project.describe_build = res
     if not res.ok:
         project.diagnostics.extend(res.diagnostics or [Diagnostic("error", "building the op_host code failed", str(project.path), 0, 0, "compile")])

@@ -1,0 +1,56 @@
+"""Harness gaps that NPUKernelBench golden answers ran into (issue #3), reproduced with the kgen team's
+masked_scale project (tests/data/projects/masked_scale) and a KernelBench-format reference:
+  * op_host files that each include a header defining a non-inline helper (CANN links them into
+    separate libraries; the emulator links one program and keeps one copy, with a warning);
+  * a reference passing a torch.bool mask to an input the OpDef declares DT_UINT8 (same bytes).
+Expected values from torch.where on the reference's own inputs (computed independently below)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bench_bridge.project import build_project, describe_project, run_project
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = ROOT / "tests" / "data" / "projects" / "masked_scale"
+TASK = ROOT / "tests" / "data" / "tasks" / "kernelbench_masked_scale.py"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def masked_build():
+    p = describe_project(PROJECT)
+    assert p.ok, "\n".join(d.format() for d in p.diagnostics)
+    b = build_project(p, 0)
+    assert b.ok, "\n".join(d.format() for d in b.diagnostics)
+    return b
+
+
+def test_helper_defined_in_a_shared_header_links_once_with_a_warning(masked_build):
+    warns = [d for d in masked_build.diagnostics if d.code == "host-multiple-definition"]
+    assert warns and warns[0].severity == "warning" and "RoundUpTo" in warns[0].message
+    # the program runs: the TilingFunc (which calls the helper) rounds 1000/4 up to 256 per core
+    n = 1000
+    x = np.linspace(-3, 3, n).astype(np.float32)
+    m = (np.arange(n) % 3 == 0).astype(np.uint8)
+    r = run_project(masked_build, [x, m], [((n,), np.float32)], {"scale": -2.0})
+    assert r.ok, "\n".join(d.format() for d in r.diagnostics)
+    assert r.block_dim == 4  # ceil(1000 / 256)
+    np.testing.assert_array_equal(r.outputs[0], np.where(m == 1, x * np.float32(-2.0), np.float32(0)))
+
+
+def test_bench_passes_a_bool_mask_to_a_uint8_input(masked_build):
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(TASK), "--project", str(PROJECT), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=1200)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    rep = json.loads(r.stdout)
+    (case,) = rep["cases"]
+    assert case["dtypes"] == ["float32", "bool"]
+    assert case["status"] == "pass" and rep["correct"], case.get("message")
+    assert case["outputs"][0]["mismatches"] == 0
