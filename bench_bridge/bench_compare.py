@@ -25,7 +25,7 @@ def compare_outputs(names: list[str], refs_meta: list[dict], outs: list[np.ndarr
                                       reason="the kernel produced no such output"))
             continue
         got = tensorio.as_float(np.asarray(outs[k]), out_dtypes[k] if k < len(out_dtypes) else m["dtype"])
-        c = compare(ref, got, tensorio.canonical(m["dtype"]))
+        c = compare(ref, got, tensorio.compare_dtype(m["dtype"]))
         checks.append(OutputCheck(name, m["dtype"], m["shape"], c.passed, c.max_abs_error, c.max_rel_error, c.mismatches, c.total,
                                   c.first_mismatch, c.expected, c.actual, c.threshold, c.reason))
     return checks

@@ -12,7 +12,7 @@ import numpy as np
 NUMPY_OF = {
     "float16": np.float16, "float32": np.float32, "float64": np.float64, "bfloat16": np.uint16,
     "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16, "int32": np.int32,
-    "uint32": np.uint32, "int64": np.int64, "uint64": np.uint64, "bool": np.bool_,
+    "uint32": np.uint32, "int64": np.int64, "uint64": np.uint64, "bool": np.bool_, "complex64": np.complex64,
 }
 ALIASES = {"float": "float32", "half": "float16", "double": "float64", "bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}
 
@@ -32,7 +32,10 @@ def load(path: Path) -> np.ndarray:
 
 
 def as_float(arr: np.ndarray, dtype_name: str) -> np.ndarray:
-    """Values as float64 (bfloat16 bit patterns decoded, bool as 0/1)."""
+    """Values as float64 (bfloat16 bit patterns decoded, bool as 0/1, complex as its (real, imag) pairs:
+    the last axis doubles, as a kernel sees complex64 data in GM: interleaved float32 pairs)."""
+    if np.iscomplexobj(arr):
+        return np.ascontiguousarray(np.atleast_1d(arr), dtype=np.complex128).view(np.float64)
     if canonical(dtype_name) == "bfloat16":
         return (arr.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
     if arr.dtype == np.bool_:
@@ -58,3 +61,9 @@ def load_for_op(path: Path, dtype_name: str):
     """An input as an op run takes it: a numpy array, or a torch tensor for bfloat16 (numpy has none)."""
     arr = load(path)
     return bf16_from_bits(arr) if canonical(dtype_name) == "bfloat16" else arr
+
+
+def compare_dtype(dtype_name: str) -> str:
+    """The dtype whose threshold applies to an output's values (complex64: its float32 components)."""
+    name = canonical(dtype_name)
+    return "float32" if name == "complex64" else name

@@ -52,9 +52,9 @@ def _save_tensor(t: torch.Tensor, path: Path) -> dict:
     name = _dtype_name(t)
     if t.dtype == torch.bfloat16:
         arr = t.view(torch.int16).numpy().view(np.uint16)
-    elif t.is_complex():
-        raise Unsupported(f"{name} tensors are not supported by the emulator (AscendC kernels see no complex type; "
-                          f"a task with complex inputs or outputs cannot be benched here)")
+    elif t.is_complex() and t.dtype != torch.complex64:
+        raise Unsupported(f"{name} tensors are not supported by the emulator (only complex64, which kernels read as "
+                          f"(real, imag) float32 pairs, is)")
     else:
         arr = t.numpy()
     tensorio.save(path, arr)

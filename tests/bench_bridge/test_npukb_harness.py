@@ -54,3 +54,39 @@ def test_bench_passes_a_bool_mask_to_a_uint8_input(masked_build):
     assert case["dtypes"] == ["float32", "bool"]
     assert case["status"] == "pass" and rep["correct"], case.get("message")
     assert case["outputs"][0]["mismatches"] == 0
+
+
+# ---- complex64 (NPUKernelBench Math tasks: ComplexMatDot, Icamax, Ccopy, ...) ----------------------
+
+def test_complex64_reference_is_saved_and_compared_as_float32_pairs(tmp_path):
+    import torch
+
+    from bench_bridge import tensorio
+    from bench_bridge.bench_compare import compare_outputs
+    from bench_bridge.tasks import load_task
+    from bench_bridge.tasks.worker import prepare
+
+    ref = tmp_path / "cmul.py"
+    ref.write_text(
+        "import torch\nimport torch.nn as nn\n\n"
+        "class Model(nn.Module):\n    def forward(self, a, b):\n        return a * b\n\n"
+        "def get_inputs():\n    g = torch.Generator().manual_seed(5)\n"
+        "    return [torch.randn(6, dtype=torch.complex64, generator=g), torch.randn(6, dtype=torch.complex64, generator=g)]\n\n"
+        "def get_init_inputs():\n    return []\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (e,) = prepare(load_task(ref), out)
+    assert e["status"] == "ok", e.get("message")
+    cdir = out / e["dir"]
+    a, b = (tensorio.load(cdir / m["file"]) for m in e["inputs"])
+    assert a.dtype == np.complex64 and e["refs"][0]["dtype"] == "complex64"
+    want = a.astype(np.complex128) * b.astype(np.complex128)  # independent product in numpy
+    # interleaved (real, imag) float32 pairs, as the kernel writes them to GM
+    pairs = np.stack([want.real, want.imag], axis=-1).reshape(-1).astype(np.float32)
+    got = pairs.view(np.complex64)
+    (ok,) = compare_outputs(["y"], e["refs"], [got], ["complex64"], cdir)
+    assert ok.passed and ok.total == 12 and ok.threshold == 1e-5  # 6 values = 12 float32 components
+    bad = got.copy()
+    bad[4] = bad[4] + 1j  # the imaginary part of element 4 is wrong
+    (c,) = compare_outputs(["y"], e["refs"], [bad], ["complex64"], cdir)
+    assert not c.passed and c.mismatches == 1 and c.first_mismatch == [9]  # component 2*4+1
