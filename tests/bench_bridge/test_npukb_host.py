@@ -18,7 +18,7 @@ def contexts_out(tmp_path_factory):
     assert res.ok, "\n".join(d.format() for d in res.diagnostics) + res.log[-2000:]
     r = run(res.binary, [], cwd=tmp_path_factory.mktemp("ctx"))
     assert r.ok, r.stderr
-    return r.stdout.splitlines()
+    return r.stdout.splitlines() + ["STDERR"] + r.stderr.splitlines()
 
 
 def test_end_tiling_data_def_closes_the_class_with_its_semicolon(contexts_out):
@@ -40,3 +40,13 @@ def test_infer_shape_range_reads_inputs_and_writes_outputs(contexts_out):
 def test_tiling_context_instance_queries_through_the_base(contexts_out):
     # xs starts at instance 1 with 2 instances; bias (IR 2) is absent; w (IR 3) is DT_INT8 = 2; DT_BF16 = 27
     assert contexts_out[8] == "tiling xs=1+2 bias=0 w_dt=2 opt_bias_null=1 dyn1_dt=27 dyn2_null=1"
+
+
+def test_ops_error_check_macros(contexts_out):
+    # y missing -> 1; rank 5 -> 2; rank 2 -> 0; null attrs -> GRAPH_FAILED (0xFFFFFFFF); attrs -> 0
+    assert contexts_out[9] == "ops_error 1 2 0 null=4294967295 ok=0"
+    err = contexts_out[contexts_out.index("STDERR") + 1:]
+    assert "[ERROR] Chk: y is nullptr" in err
+    assert "[ERROR] Chk: rank 5 above 4" in err
+    assert "[ERROR] Chk: attrs is nullptr" in err
+    assert not any("rank 2 ok" in line for line in err)  # debug messages are dropped without KGEN_HOST_LOG=1

@@ -3,8 +3,10 @@
 //  2. an InferShape function that views its context as gert::ExtendedKernelContext and loops over
 //     GetComputeNodeOutputNum() outputs;
 //  3. an InferShapeRange function reading input ranges and writing output ranges;
-//  4. IR-instance queries through the ExtendedKernelContext base of a TilingContext.
+//  4. IR-instance queries through the ExtendedKernelContext base of a TilingContext;
+//  5. the error/ops_error.h check and log macros.
 #include <cstdio>
+#include "error/ops_error.h"
 #include "register/op_def_registry.h"
 #include "register/tilingdata_base.h"
 #include "register/op_impl_registry.h"
@@ -53,6 +55,21 @@ static void print_shape(const char* tag, const gert::Shape& s) {
     std::printf("%s=", tag);
     for (size_t i = 0; i < s.GetDimNum(); ++i) std::printf("%s%lld", i ? "," : "", static_cast<long long>(s.GetDim(i)));
     std::printf("\n");
+}
+
+// 5: returns 1 for a missing output shape, 2 for a rank above 4, 0 otherwise
+static ge::graphStatus CheckRank(gert::InferShapeContext* context) {
+    const gert::Shape* x = context->GetInputShape(0);
+    gert::Shape* y = context->GetOutputShape(0);
+    OPS_LOG_E_IF_NULL(context, y, return 1);
+    OPS_CHECK(x->GetDimNum() > 4, OPS_REPORT_VECTOR_INNER_ERR(context->GetNodeName(), "rank %zu above 4", x->GetDimNum()), return 2);
+    OPS_LOG_D(context->GetNodeName(), "rank %zu ok", x->GetDimNum());
+    return ge::GRAPH_SUCCESS;
+}
+
+static ge::graphStatus NeedsAttrs(gert::InferShapeContext* context, const void* attrs) {
+    OPS_CHECK_NULL_WITH_CONTEXT(context, attrs);
+    return ge::GRAPH_SUCCESS;
 }
 
 int main() {
@@ -106,5 +123,17 @@ int main() {
                 base->GetIrInputInstanceInfo(2)->GetInstanceNum(), int(base->GetOptionalInputDesc(3)->GetDataType()),
                 base->GetOptionalInputDesc(2) == nullptr, int(base->GetDynamicInputDesc(1, 1)->GetDataType()),
                 base->GetDynamicInputDesc(1, 2) == nullptr);
+
+    // 5
+    gert::InferShapeContext ec;
+    ec.kgen_node_name = "Chk";
+    ec.kgen_in = {shape({1, 2, 3, 4, 5})};
+    ge::graphStatus no_out = CheckRank(&ec);
+    ec.kgen_out.resize(1);
+    ge::graphStatus rank5 = CheckRank(&ec);
+    ec.kgen_in = {shape({2, 2})};
+    ge::graphStatus rank2 = CheckRank(&ec);
+    int dummy = 0;
+    std::printf("ops_error %u %u %u null=%u ok=%u\n", no_out, rank5, rank2, NeedsAttrs(&ec, nullptr), NeedsAttrs(&ec, &dummy));
     return 0;
 }
