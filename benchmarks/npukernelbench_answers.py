@@ -41,6 +41,7 @@ def main() -> int:
     ap.add_argument("--level", action="append", default=None, help="level1 / level2 / level3 (repeatable)")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--case", help="bench only this case id of every task (the sweep of docs/npukernelbench.md uses 0)")
     ap.add_argument("--filter", help="regex on the task path (e.g. GMM/)")
     a = ap.parse_args()
     levels = a.level or ["level1", "level2"]
@@ -54,7 +55,8 @@ def main() -> int:
     for d in dirs:
         t0 = time.monotonic()
         try:
-            r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(d), "--json", "--timeout", "120"],
+            r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(d), "--json", "--timeout", "300"]
+                               + (["--case", a.case] if a.case is not None else []),
                                capture_output=True, text=True, timeout=a.timeout, env=env, cwd=ROOT)
             try:
                 rep = json.loads(r.stdout)
