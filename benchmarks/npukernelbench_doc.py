@@ -11,7 +11,7 @@ confirmed by reading the answer (answer-broken) or the emulator (unsupported: a 
 
 Status: pass (every case run passed), fail (an emulator or harness gap: the reason says which),
 answer-broken (the published answer itself is wrong for the 910B), unsupported (outside what the
-emulator models), not run (no result yet).
+emulator models), no answer (the task ships none), not run (no result yet).
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def table(tasks_dir: Path, rows: dict[str, dict], notes: dict[str, dict]) -> str
         cases = row.get("cases", "") if row else ""
         reason = reason.replace("|", "\\|")[:220]
         out.append(f"| {name} | {status} | {cases} | {reason} |")
-    summary = ", ".join(f"{counts[k]} {k}" for k in ("pass", "fail", "answer-broken", "unsupported", "not run") if k in counts)
+    summary = ", ".join(f"{counts[k]} {k}" for k in ("pass", "fail", "answer-broken", "unsupported", "no answer", "not run") if k in counts)
     return f"{len(names)} tasks: {summary}.\n\n" + "\n".join(out) + "\n"
 
 

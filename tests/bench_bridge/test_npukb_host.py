@@ -50,3 +50,7 @@ def test_ops_error_check_macros(contexts_out):
     assert "[ERROR] Chk: rank 5 above 4" in err
     assert "[ERROR] Chk: attrs is nullptr" in err
     assert not any("rank 2 ok" in line for line in err)  # debug messages are dropped without KGEN_HOST_LOG=1
+
+
+def test_ascendc_extern_c_is_empty_outside_op_test_builds(contexts_out):
+    assert contexts_out[10] == "extern_c 5 5"

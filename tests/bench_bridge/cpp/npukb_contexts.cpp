@@ -4,9 +4,15 @@
 //     GetComputeNodeOutputNum() outputs;
 //  3. an InferShapeRange function reading input ranges and writing output ranges;
 //  4. IR-instance queries through the ExtendedKernelContext base of a TilingContext;
-//  5. the error/ops_error.h check and log macros.
+//  5. the error/ops_error.h check and log macros;
+//  6. ASCENDC_EXTERN_C from the tiling framework headers (empty outside ASCENDC_OP_TEST builds, so two
+//     overloads marked with it are valid C++).
 #include <cstdio>
 #include "error/ops_error.h"
+#include "tiling/tiling_templates_registry.h"
+
+ASCENDC_EXTERN_C int Entry(int v) { return v + 1; }
+ASCENDC_EXTERN_C int Entry(double v) { return static_cast<int>(v * 10); }
 #include "register/op_def_registry.h"
 #include "register/tilingdata_base.h"
 #include "register/op_impl_registry.h"
@@ -135,5 +141,8 @@ int main() {
     ge::graphStatus rank2 = CheckRank(&ec);
     int dummy = 0;
     std::printf("ops_error %u %u %u null=%u ok=%u\n", no_out, rank5, rank2, NeedsAttrs(&ec, nullptr), NeedsAttrs(&ec, &dummy));
+
+    // 6
+    std::printf("extern_c %d %d\n", Entry(4), Entry(0.5));
     return 0;
 }

@@ -11,8 +11,10 @@
 //  * context_ is the TilingContext; blockDim_, workspaceSize_ and tilingKey_ are working fields for the
 //    derived classes; aicoreParams_ holds the platform figures a class fills in
 //    GetPlatformInfo (ub size, block dim, AI core count, L1/L0 sizes).
+//  * ASCENDC_EXTERN_C marks tiling entry points: `extern "C"` in the operator libraries' test builds
+//    (ASCENDC_OP_TEST defined), empty otherwise; code that defines it first keeps its own definition.
 //
-// @api TilingBaseClass AiCoreParams DoTiling IsCapable GetShapeAttrsInfo DoOpTiling DoLibApiTiling PostTiling DumpTilingInfo
+// @api ASCENDC_EXTERN_C TilingBaseClass AiCoreParams DoTiling IsCapable GetShapeAttrsInfo DoOpTiling DoLibApiTiling PostTiling DumpTilingInfo
 #pragma once
 #include <cstdint>
 #include <sstream>
@@ -22,6 +24,14 @@
 #include "graph/types.h"
 #include "graph/utils/type_utils.h"
 #include "tiling/platform/platform_ascendc.h"
+
+#ifndef ASCENDC_EXTERN_C
+#ifdef ASCENDC_OP_TEST
+#define ASCENDC_EXTERN_C extern "C"
+#else
+#define ASCENDC_EXTERN_C
+#endif
+#endif
 
 namespace optiling {
 
