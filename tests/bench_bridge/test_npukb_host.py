@@ -54,3 +54,7 @@ def test_ops_error_check_macros(contexts_out):
 
 def test_ascendc_extern_c_is_empty_outside_op_test_builds(contexts_out):
     assert contexts_out[10] == "extern_c 5 5"
+
+
+def test_unknown_dim_markers(contexts_out):
+    assert contexts_out[11] == "unknown -1 -2 1 -2 1"

@@ -6,7 +6,8 @@
 //  4. IR-instance queries through the ExtendedKernelContext base of a TilingContext;
 //  5. the error/ops_error.h check and log macros;
 //  6. ASCENDC_EXTERN_C from the tiling framework headers (empty outside ASCENDC_OP_TEST builds, so two
-//     overloads marked with it are valid C++).
+//     overloads marked with it are valid C++);
+//  7. ge::UNKNOWN_DIM / UNKNOWN_DIM_NUM / UNKNOWN_SHAPE / UNKNOWN_RANK.
 #include <cstdio>
 #include "error/ops_error.h"
 #include "tiling/tiling_templates_registry.h"
@@ -144,5 +145,13 @@ int main() {
 
     // 6
     std::printf("extern_c %d %d\n", Entry(4), Entry(0.5));
+
+    // 7: dynamic-shape markers, as InferShape code compares with them after `using namespace ge`
+    {
+        using namespace ge;
+        gert::Shape s = shape({UNKNOWN_DIM, 8});
+        std::printf("unknown %lld %lld %zu %lld %d\n", static_cast<long long>(UNKNOWN_DIM), static_cast<long long>(UNKNOWN_DIM_NUM),
+                    UNKNOWN_SHAPE.size(), static_cast<long long>(UNKNOWN_RANK[0]), s.GetDim(0) == UNKNOWN_DIM);
+    }
     return 0;
 }

@@ -7,8 +7,11 @@
 //    DT_BOOL = 12, ..., DT_BF16 = 27, DT_UNDEFINED = 28); kernels compare ORIG_DTYPE_<ARG> with these.
 //  * ge::Format numbering (FORMAT_NCHW = 0, FORMAT_NHWC = 1, FORMAT_ND = 2, ..., FORMAT_FRACTAL_NZ = 29).
 //  * graphStatus: GRAPH_SUCCESS is 0; every other value is a failure.
+//  * Dynamic-shape markers: UNKNOWN_DIM (-1) is a dimension not known before run time, UNKNOWN_DIM_NUM
+//    (-2) as the only dimension marks a shape whose rank is unknown; UNKNOWN_SHAPE = {-1},
+//    UNKNOWN_RANK = {-2}. The emulator's shapes are static: InferShape code only compares with them.
 //
-// @api DataType Format graphStatus GRAPH_SUCCESS GRAPH_FAILED GRAPH_PARAM_INVALID GetSizeByDataType AscendString
+// @api DataType Format graphStatus GRAPH_SUCCESS GRAPH_FAILED GRAPH_PARAM_INVALID GetSizeByDataType AscendString UNKNOWN_DIM UNKNOWN_DIM_NUM UNKNOWN_SHAPE UNKNOWN_RANK
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +29,11 @@ constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
 constexpr graphStatus GRAPH_NODE_WITHOUT_CONST_INPUT = 50331648;
+
+constexpr int64_t UNKNOWN_DIM = -1;
+constexpr int64_t UNKNOWN_DIM_NUM = -2;
+inline const std::vector<int64_t> UNKNOWN_SHAPE = {UNKNOWN_DIM};
+inline const std::vector<int64_t> UNKNOWN_RANK = {UNKNOWN_DIM_NUM};
 
 enum DataType {
     DT_FLOAT = 0,
