@@ -29,6 +29,7 @@
 #include "kgen_sim/adv/broadcast.h"        // Broadcast
 #include "kgen_sim/adv/init_global_memory.h"  // Fill / InitGlobalMemory (set Global Memory to a value)
 #include "kgen_sim/adv/cumsum.h"           // CumSum (+ CumSumConfig, CumSumInfo)
+#include "kgen_sim/adv/ascend950_only.h"   // BitwiseAnd, Clamp, Fma, LogicalAnd, Rint, Where: compile error here
 #include "kgen_sim/adv/philox.h"           // PhiloxRandom (Ascend 950 only: api-unsupported here)
 #include "kgen_sim/adv/pad.h"              // Pad, UnPad (+ PadParams, UnPadParams, PadTiling, UnPadTiling)
 #include "kgen_sim/adv/confusion_transpose.h"  // Transpose / ConfusionTranspose with TransposeType (+ ConfusionTransposeTiling)
