@@ -81,7 +81,8 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
                 trace: bool = False) -> ProjectRun:
     """Run one case: ``inputs`` per OpDef input (numpy arrays or torch tensors; None for an absent optional
     input; a list of them for a DYNAMIC input), ``outputs`` as (shape, dtype) per OpDef output (a list of
-    (shape, dtype) for a DYNAMIC output), ``attrs`` by name (defaults fill the rest).
+    (shape, dtype) for a DYNAMIC output; shape None: the operator's InferShape gives it and the output
+    comes back as None), ``attrs`` by name (defaults fill the rest).
 
     ``ProjectRun.outputs`` (and ``inputs_after``) follow the same structure: one array per parameter,
     a list of arrays for a DYNAMIC one. User mistakes, TilingFunc failures, kernel errors, crashes and
@@ -168,6 +169,9 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
             for j, ((shape, _), t) in enumerate(zip(inst, types)):
                 path = work / f"out{k}_{j}.bin"
                 out_paths[-1].append(path)
+                if shape is None:  # no shape given: the operator's InferShape decides it; not read back
+                    lines.append(f"output {p.name} {k} {t.ge} {_fmt(p.formats[build.combo])} 0 {path} infer")
+                    continue
                 shape = tuple(int(s) for s in shape)
                 lines.append(f"output {p.name} {k} {t.ge} {_fmt(p.formats[build.combo])} 0 {path} {len(shape)} " + " ".join(map(str, shape)))
         for a in project.attrs:
@@ -203,7 +207,8 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
                                                       f"{summary.get('error', '')}".strip(), str(project.path), 0, 0, "project", "runtime"))
         if pr.ok:
             for p, paths, inst, types in zip(project.outputs, out_paths, out_lists, out_types):
-                arrs = [from_bytes(path.read_bytes(), t, tuple(int(s) for s in shape)) for path, (shape, _), t in zip(paths, inst, types)]
+                arrs = [None if shape is None else from_bytes(path.read_bytes(), t, tuple(int(s) for s in shape))
+                        for path, (shape, _), t in zip(paths, inst, types)]
                 pr.outputs.append(arrs if p.param_type == "dynamic" else arrs[0])
             if not project.outputs:
                 for p, paths, inst, types in zip(project.inputs, in_paths, in_lists, in_types):

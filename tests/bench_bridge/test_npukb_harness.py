@@ -90,3 +90,30 @@ def test_complex64_reference_is_saved_and_compared_as_float32_pairs(tmp_path):
     bad[4] = bad[4] + 1j  # the imaginary part of element 4 is wrong
     (c,) = compare_outputs(["y"], e["refs"], [bad], ["complex64"], cdir)
     assert not c.passed and c.mismatches == 1 and c.first_mismatch == [9]  # component 2*4+1
+
+
+# ---- outputs the reference does not return (GeluQuant, GroupNormSwish[Grad]) ---------------------
+
+SCALE_SUM = ROOT / "tests" / "data" / "projects" / "scale_sum"
+
+
+def test_an_output_without_a_shape_gets_it_from_infer_shape():
+    p = describe_project(SCALE_SUM)
+    assert p.ok, "\n".join(d.format() for d in p.diagnostics)
+    b = build_project(p, 0)
+    assert b.ok, "\n".join(d.format() for d in b.diagnostics)
+    x = np.linspace(-1, 1, 300).astype(np.float32)
+    r = run_project(b, [x], [((300,), np.float32), (None, np.float32)], {"scale": 3.0})
+    assert r.ok, "\n".join(d.format() for d in r.diagnostics)
+    assert r.outputs[1] is None  # allocated from InferShape's [1], not read back
+    np.testing.assert_array_equal(r.outputs[0], x * np.float32(3.0))
+
+
+def test_bench_a_reference_returning_only_the_first_output():
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(ROOT / "tests" / "data" / "tasks" / "kernelbench_scale_first.py"),
+                        "--project", str(SCALE_SUM), "--json"], capture_output=True, text=True, cwd=ROOT, timeout=1200)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    rep = json.loads(r.stdout)
+    (case,) = rep["cases"]
+    assert case["status"] == "pass" and rep["correct"], case.get("message")
+    assert [o["name"] for o in case["outputs"]] == ["y"] and case["outputs"][0]["mismatches"] == 0

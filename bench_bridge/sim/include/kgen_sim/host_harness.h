@@ -136,6 +136,7 @@ struct JobTensor {
     std::vector<uint8_t> host;
     uint8_t* gm = nullptr;
     size_t bytes = 0;
+    bool infer = false;  // an output whose shape the operator's InferShape gives (job: ndims "infer")
 };
 
 struct Job {
@@ -166,8 +167,11 @@ inline bool read_job(const char* path, Job& job, std::string& err) {
             JobTensor t;
             int vd = 0;
             size_t nd = 0;
-            ls >> t.name >> t.ir >> t.dtype >> t.format >> vd >> t.path >> nd;
+            std::string nd_s;
+            ls >> t.name >> t.ir >> t.dtype >> t.format >> vd >> t.path >> nd_s;
             t.value_depend = vd != 0;
+            if (kw == "output" && nd_s == "infer") t.infer = true;
+            else nd = static_cast<size_t>(std::strtoull(nd_s.c_str(), nullptr, 10));
             t.dims.resize(nd);
             for (auto& d : t.dims) ls >> d;
             if (!ls) { err = "malformed job line: " + line; return false; }
@@ -284,6 +288,36 @@ inline int run(const char* job_path) {
             job_error(sum, job.summary, "job", "cannot read input file " + t.path);
         for (int vd : impl.value_depend_inputs)
             if (vd == t.ir) t.value_depend = true;
+    }
+    // outputs the reference gave no shape for (it returns only some of the op's outputs): the operator's
+    // InferShape gives them, as the framework would before allocating them
+    bool need_infer = false;
+    for (auto& t : job.outputs) need_infer = need_infer || t.infer;
+    if (need_infer) {
+        if (!infer_shape)
+            job_error(sum, job.summary, "no-infer-shape", "the reference gives no shape for some outputs of " + job.op +
+                      " and the operator registers no InferShape to compute them");
+        gert::InferShapeContext pre;
+        pre.kgen_node_name = pre.kgen_node_type = job.op;
+        std::vector<gert::Tensor> tens;
+        tens.reserve(job.inputs.size());
+        for (auto& t : job.inputs) {
+            gert::StorageShape ss;
+            for (int64_t d : t.dims) { ss.MutableOriginShape().AppendDim(d); ss.MutableStorageShape().AppendDim(d); }
+            pre.kgen_in.push_back(ss.GetOriginShape());
+            pre.kgen_in_ir.push_back(t.ir);
+            tens.emplace_back(ss, static_cast<ge::DataType>(t.dtype), static_cast<ge::Format>(t.format), t.host.data(), t.value_depend, t.name);
+        }
+        for (auto& tn : tens) pre.kgen_tensors.push_back(&tn);
+        pre.kgen_out.resize(job.outputs.size());
+        for (auto& t : job.outputs) pre.kgen_out_ir.push_back(t.ir);
+        gert::RuntimeAttrs pre_attrs(&job.attrs);
+        pre.kgen_attrs = &pre_attrs;
+        if (infer_shape(&pre) != ge::GRAPH_SUCCESS)
+            job_error(sum, job.summary, "infer-shape-failed", "the InferShape function of " + job.op +
+                      " failed; it is needed for the outputs the reference gives no shape for");
+        for (size_t k = 0; k < job.outputs.size(); ++k)
+            if (job.outputs[k].infer) job.outputs[k].dims = pre.kgen_out[k].ToVector();
     }
     for (auto& t : job.outputs) {
         int64_t n = 1;
