@@ -9,6 +9,7 @@ of kernel code happens in a child process with limits (``bench_bridge.sim``).
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -135,6 +136,15 @@ def _bench_task(task: Task, given: Path, opts: BenchOptions, say: Progress) -> B
     if opts.backend != "sim":
         raise BenchError("backend 'npu' is handled by bench_npu()")
     work = Path(tempfile.mkdtemp(prefix="kgen-bench-"))
+    try:   # the reference tensors of every case (GBs for large tasks) go once the report is made
+        return _bench_cases(task, given, project, work, opts, say)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _bench_cases(task: Task, given: Path, project: Path, work: Path, opts: BenchOptions, say: Progress) -> BenchReport:
+    from bench_bridge.bench_case import CaseRunner
+
     entries = _select(_prepare_references(task, work, opts, say), opts.case)
     rep = BenchReport(task=task.name, task_format=task.format, path=str(given.resolve()), backend=opts.backend,
                       project=str(project), compiled=True, correct=False)

@@ -109,9 +109,15 @@ def test_an_output_without_a_shape_gets_it_from_infer_shape():
     np.testing.assert_array_equal(r.outputs[0], x * np.float32(3.0))
 
 
-def test_bench_a_reference_returning_only_the_first_output():
+def test_bench_a_reference_returning_only_the_first_output(tmp_path):
+    import os
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
     r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(ROOT / "tests" / "data" / "tasks" / "kernelbench_scale_first.py"),
-                        "--project", str(SCALE_SUM), "--json"], capture_output=True, text=True, cwd=ROOT, timeout=1200)
+                        "--project", str(SCALE_SUM), "--json"], capture_output=True, text=True, cwd=ROOT, timeout=1200,
+                       env={**os.environ, "TMPDIR": str(tmp)})
+    assert not list(tmp.glob("kgen-bench-*"))  # the run's reference tensors are removed with it
     assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
     rep = json.loads(r.stdout)
     (case,) = rep["cases"]

@@ -7,7 +7,8 @@
 //  5. the error/ops_error.h check and log macros;
 //  6. ASCENDC_EXTERN_C from the tiling framework headers (empty outside ASCENDC_OP_TEST builds, so two
 //     overloads marked with it are valid C++);
-//  7. ge::UNKNOWN_DIM / UNKNOWN_DIM_NUM / UNKNOWN_SHAPE / UNKNOWN_RANK.
+//  7. ge::UNKNOWN_DIM / UNKNOWN_DIM_NUM / UNKNOWN_SHAPE / UNKNOWN_RANK;
+//  8. a list attribute read with GetInt (an answer reading the wrong index): the list's capacity, a warning.
 #include <cstdio>
 #include "error/ops_error.h"
 #include "tiling/tiling_templates_registry.h"
@@ -153,5 +154,16 @@ int main() {
         std::printf("unknown %lld %lld %zu %lld %d\n", static_cast<long long>(UNKNOWN_DIM), static_cast<long long>(UNKNOWN_DIM_NUM),
                     UNKNOWN_SHAPE.size(), static_cast<long long>(UNKNOWN_RANK[0]), s.GetDim(0) == UNKNOWN_DIM);
     }
+
+    // 8
+    std::vector<std::unique_ptr<kgen::host::AttrValue>> av;
+    av.push_back(std::make_unique<kgen::host::AttrValue>());
+    av[0]->kind = kgen::host::AttrKind::ListInt;
+    av[0]->name = "batch_shape";
+    av[0]->li = {48, 7, 9};
+    av[0]->seal();
+    gert::RuntimeAttrs ra(&av);
+    const int64_t* as_int = ra.GetInt(0);
+    std::printf("list_as_int %lld list_size %zu\n", static_cast<long long>(*as_int), ra.GetListInt(0)->GetSize());
     return 0;
 }

@@ -2,6 +2,9 @@
 //
 // Documented behaviour followed:
 //  * Attributes are indexed in the order the OpDef declares them with Attr(name).
+//  * A list attribute read through an integer pointer (GetInt on the wrong index) yields, as on hardware,
+//    the first word of the list's storage: its capacity (here its length); the emulator warns (attr-type).
+//    Other type mismatches stop the run.
 //  * GetInt/GetFloat/GetBool return pointers to int64_t/float/bool, GetStr a C string, GetListInt /
 //    GetListFloat / GetListBool a TypedContinuousVector (GetSize, GetData); GetAttrPointer<T>(i) is the
 //    generic form. An index past the declared attributes gives nullptr.
@@ -78,8 +81,11 @@ struct AttrValue {
     gert::TypedContinuousVector<int64_t> v_li;
     gert::TypedContinuousVector<float> v_lf;
     gert::TypedContinuousVector<bool> v_lb;
+    int64_t list_head = 0;  // first word of a list attribute's storage on hardware: its capacity (= length)
 
     void seal() {
+        list_head = static_cast<int64_t>(kind == AttrKind::ListInt ? li.size() : kind == AttrKind::ListFloat ? lf.size()
+                                         : kind == AttrKind::ListBool ? lb_size : 0);
         v_li = gert::TypedContinuousVector<int64_t>(li.data(), li.size());
         v_lf = gert::TypedContinuousVector<float>(lf.data(), lf.size());
         v_lb = gert::TypedContinuousVector<bool>(lb.get(), lb_size);
@@ -135,6 +141,16 @@ public:
                 if constexpr (std::is_same_v<U, TypedContinuousVector<bool>>) return &v->v_lb;
                 break;
             default: break;
+        }
+        if constexpr (std::is_integral_v<U> && !std::is_same_v<U, bool>) {
+            if (v->kind == K::ListInt || v->kind == K::ListFloat || v->kind == K::ListBool) {
+                // hardware hands out the list's storage, whose first word is its capacity (= its length)
+                kgen::host::host_warn("attr-type", "attribute %zu ('%s') is a %s read through a %zu-byte integer pointer: "
+                                      "on hardware this reads the first word of the list's storage (its capacity, %lld here), "
+                                      "not an element", index, v->name.c_str(), kgen::host::attr_kind_name(v->kind), sizeof(U),
+                                      static_cast<long long>(v->list_head));
+                return reinterpret_cast<const T*>(&v->list_head);
+            }
         }
         kgen::host::host_fail("attr-type", "attribute %zu ('%s') is of type %s but is read as a different type (%zu-byte "
                               "element): on hardware this reinterprets its bytes", index, v->name.c_str(),
