@@ -20,7 +20,8 @@
 //    writes it compactly ([singleM, singleN]). enAtomic 1/2/3 = add/max/min into the destination
 //    (so does a SetAtomicAdd/Max/Min in effect).
 //  * Numerics: products accumulate in fp32 (int32 for int8 inputs), starting from the bias, in K order;
-//    the result is rounded once to C's type (round to nearest even).
+//    the result is rounded once to C's type (round to nearest even). int8 inputs with a half C are
+//    dequantized: SetQuantScalar(word) / SetQuantVector(GM words, one per column of C) give the scale.
 //  * IterateBatch(c, batchA, batchB, ...) computes every batch of one call, IterateNBatch(loops, ...)
 //    `loops` such calls into the SetWorkspace buffer (GetBatchTensorC hands out each call's C), in the
 //    NORMAL, BSNGD, SBNGD or BNGS1S2 layout of the MatmulTypes (kgen_sim/matmul/matmul_batch.h); a bias
@@ -40,12 +41,13 @@
 //
 // @api Matmul Init SetTensorA SetTensorB SetBias DisableBias ClearBias SetTail SetSingleShape
 // @api Iterate GetTensorC IterateAll WaitIterateAll End SetWorkspace SetLocalWorkspace IterateBatch SetBatchNum WaitIterateBatch
-// @api IterateNBatch GetBatchTensorC GetBatchC
+// @api IterateNBatch GetBatchTensorC GetBatchC SetQuantScalar SetQuantVector
 #pragma once
 #include <deque>
 #include <mutex>
 #include <vector>
 
+#include "kgen_sim/cube/fixpipe.h"
 #include "kgen_sim/matmul/matmul_batch.h"
 #include "kgen_sim/matmul/matmul_batch_api.h"
 #include "kgen_sim/matmul/matmul_block.h"
@@ -214,6 +216,10 @@ public:
     template <class T>
     void SetSelfDefineData(T) {}
     void SetBatchNum(int32_t batchA, int32_t batchB) { batch_a_ = uint32_t(batchA); batch_b_ = uint32_t(batchB); }
+    /// Dequantization of an int32 accumulator (int8 inputs) to a half C: C = half(acc * scale), the scale a
+    /// float in bits 0..31 of the 64-bit word, its low 13 mantissa bits ignored (kgen_sim/cube/fixpipe.h).
+    void SetQuantScalar(uint64_t quantScalar) { quant_ = 1; quant_scalar_ = quantScalar; }
+    void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) { quant_ = 2; quant_vec_ = quantTensor; }
 
 private:
     using Block = kgen::mm::Block<Acc>;
@@ -333,7 +339,21 @@ private:
         uint64_t r0 = seq ? 0 : b.m0, c0 = seq ? 0 : b.n0, pad = 0;
         if (C_TYPE::format == CubeFormat::ND_ALIGN && gm && !seq && c0 + b.cols == uint64_t(s_n_))
             pad = std::min<uint64_t>(align_c(c0 + b.cols), ld) - (c0 + b.cols);
-        kgen::mm::write_block(b, base, local_size, gm, r0, c0, ld, enAtomic ? enAtomic : kgen::core().atomic_mode, pad, api);
+        const int atomic = enAtomic ? enAtomic : kgen::core().atomic_mode;
+        if constexpr (std::is_same_v<Acc, int32_t> && !std::is_same_v<DstT, int32_t>) {  // int8 inputs, half C: dequantize
+            if (!quant_) kgen::fail("matmul-dtype", "%s: int8 inputs with a %s C need SetQuantScalar or SetQuantVector (the "
+                                    "dequantization scale)", api, kgen::mm::elem_name(kgen::mm::elem_of<DstT>()));
+            kgen::mm::Block<float> f{b.m0, b.n0, b.rows, b.cols, std::vector<float>(b.v.size())};
+            const kgen::cube::QuantWord one = kgen::cube::decode_quant(quant_scalar_);
+            for (uint32_t c = 0; c < b.cols; ++c) {
+                if (quant_ == 2) quant_vec_.check(b.n0 + c, 1, "SetQuantVector", kgen::GmAccess::Read);
+                const float scale = quant_ == 2 ? kgen::cube::decode_quant(quant_vec_.raw()[b.n0 + c]).scale : one.scale;
+                for (uint32_t r = 0; r < b.rows; ++r) f.v[uint64_t(r) * b.cols + c] = float(b.v[uint64_t(r) * b.cols + c]) * scale;
+            }
+            kgen::mm::write_block(f, base, local_size, gm, r0, c0, ld, atomic, pad, api);
+        } else {
+            kgen::mm::write_block(b, base, local_size, gm, r0, c0, ld, atomic, pad, api);
+        }
     }
 
     TCubeTiling t_{};
@@ -350,6 +370,9 @@ private:
     kgen::mm::Operand<SrcBT> b_;
     kgen::mm::Operand<BiasT> bias_;
     Block blk_, popped_;
+    int quant_ = 0;  // 0 none, 1 scalar, 2 per-column vector
+    uint64_t quant_scalar_ = 0;
+    GlobalTensor<uint64_t> quant_vec_;
     std::deque<Block> pending_;
 };
 

@@ -4,8 +4,8 @@
 // the rule below (its own), so field values are reproducible by hand:
 //  1. Checks (GetTiling returns -1): M, N, K >= 1 (an axis SetShape leaves at -1 takes the original
 //     shape's value, so SetOrgShape(M, N, K) + SetShape(-1, -1, K) tile the whole problem); the original shape (SetOrgShape) not smaller than
-//     the shape; A and B of the same type, one of half, bfloat16, float, int8; C float, int32 (int8
-//     inputs), or the input type; cores (SetDim) >= 1; a fixed base (SetFixSplit) baseM/baseN a
+//     the shape; A and B of the same type, one of half, bfloat16, float, int8; C float, int32 or half (int8
+//     inputs: half is dequantized), or the input type; cores (SetDim) >= 1; a fixed base (SetFixSplit) baseM/baseN a
 //     multiple of 16 and baseK a multiple of C0 = 32 bytes / sizeof(A); the base blocks fit L0A/L0B
 //     (64 KB each) and L0C (128 KB, or SetBufferSpace's l0CSize); the L1 blocks fit L1 (512 KB or
 //     SetBufferSpace's l1Size).
@@ -59,9 +59,9 @@ inline const char* elem_name(Elem e) {
 inline std::string check_types(Elem a, Elem b, Elem c, Elem bias, bool has_bias) {
     if (a == Elem::None || a == Elem::I32) return std::string("A of type ") + elem_name(a) + " (the cube takes half, bfloat16, float or int8)";
     if (a != b) return std::string("A is ") + elem_name(a) + " but B is " + elem_name(b) + " (both inputs must have one type)";
-    bool c_ok = a == Elem::I8 ? c == Elem::I32 : (c == Elem::F32 || c == a);
+    bool c_ok = a == Elem::I8 ? (c == Elem::I32 || c == Elem::F16) : (c == Elem::F32 || c == a);  // int8 -> half: dequant
     if (!c_ok) return std::string("C of type ") + elem_name(c) + " for " + elem_name(a) + " inputs (" +
-                      (a == Elem::I8 ? "int32" : std::string("float or ") + elem_name(a)) + ")";
+                      (a == Elem::I8 ? "int32, or half with dequantization" : std::string("float or ") + elem_name(a)) + ")";
     if (has_bias) {
         bool b_ok = a == Elem::I8 ? bias == Elem::I32 : (bias == Elem::F32 || bias == a);
         if (!b_ok) return std::string("bias of type ") + elem_name(bias) + " for " + elem_name(a) + " inputs";
