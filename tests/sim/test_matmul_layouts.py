@@ -257,7 +257,8 @@ def test_setshape_minus_one_takes_the_original_shape(prog):
 DEVKIT = os.environ.get("KGEN_ASC_DEVKIT", "")
 OFFICIAL = ["01_simd_cpp_api/04_advanced_api/00_matmul/batch_matmul",
             "01_simd_cpp_api/04_advanced_api/00_matmul/batch_matmul_iterate_n_batch",
-            "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_constant_tiling"]
+            "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_constant_tiling",
+            "01_simd_cpp_api/04_advanced_api/00_matmul/matmul_quant"]
 
 
 @pytest.mark.slow
