@@ -11,7 +11,7 @@ For each dav-2201 vector example (an `.asc` kernel-launch program with `scripts/
 the example's README does after `mkdir build && cd build`:
 
     python3 ../scripts/gen_data.py [scenario args]     # inputs and golden data
-    kgen sim build ../*.asc -I ..  -o demo              # instead of cmake + make
+    kgen sim build ../*.asc -I .. -D... -o demo         # instead of cmake + make (the demo target's compile definitions)
     ./demo
     python3 ../scripts/verify_result.py output/output.bin output/golden.bin [as the README says]
 
@@ -39,6 +39,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench_bridge.sim import build, run  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cmake_defines import compile_definitions  # noqa: E402
 
 # Directories (path fragments) outside the emulator's scope: cube unit, register-based vector
 # API (dav-3510), SIMT, framework integration, advanced APIs, tooling.
@@ -116,7 +119,7 @@ def scenarios(example: Path) -> tuple[list[str | None], set[str]]:
         if m:
             found = [str(i) for i in range(int(m.group(1)), int(m.group(2)) + 1)]
     if not found:
-        m = re.search(r'SCENARIO_NUM\s+"\d+"\s+CACHE\s+STRING\s+"([^"]*)"', text)
+        m = re.search(r'SCENARIO_NUM\s+"?\d+"?\s+CACHE\s+STRING\s+"([^"]*)"', text)
         if m:
             desc = m.group(1)
             r = re.search(r"\((\d+)\s*-\s*(\d+)\)", desc)
@@ -127,7 +130,7 @@ def scenarios(example: Path) -> tuple[list[str | None], set[str]]:
     if not found and var != "SCENARIO_NUM":
         found = _readme_table_values(example, var)
     if not found:
-        m = re.search(r'SCENARIO_NUM\s+"(\d+)"', text)
+        m = re.search(r'SCENARIO_NUM\s+"?(\d+)"?', text)
         found = [m.group(1)] if m else ["1"]
     # scenarios an `if(SCENARIO_NUM STREQUAL "n" ...)` block ties to dav-3510
     only3510: set[str] = set()
@@ -229,7 +232,11 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float,
             if p.returncode != 0:
                 row.reason = "gen_data.py failed: " + _tail(p.stderr or p.stdout)
                 return row
-        defines = [ARCH_DEFINE] + ([f"{scenario_var(example)}={scenario}"] if scenario else [])
+        var = scenario_var(example)
+        overrides = {"CMAKE_ASC_ARCHITECTURES": "dav-2201", **({var: scenario} if var and scenario else {})}
+        defines = [ARCH_DEFINE] + compile_definitions(example / "CMakeLists.txt", overrides)
+        if scenario and not any(d.split("=", 1)[0] == var for d in defines):
+            defines.append(f"{var}={scenario}")
         try:
             res = build(sorted(work.glob("*.asc")), output=bdir / "demo", include_dirs=[work], defines=defines,
                         extra_flags=list(cxxflags))

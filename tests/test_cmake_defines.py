@@ -1,0 +1,49 @@
+"""benchmarks/cmake_defines.py: the compile definitions an example's CMakeLists gives its demo target
+(team-written CMake text; expected lists by hand)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from cmake_defines import compile_definitions  # noqa: E402
+
+CMAKE = """
+cmake_minimum_required(VERSION 3.16)
+set(SCENARIO_NUM 0 CACHE STRING "Case (0-3)")   # a comment (with parentheses)
+set(COPY_DST "UB" CACHE STRING "UB or L1")
+if(NOT SCENARIO_NUM MATCHES "^[0-3]$")
+    message(FATAL_ERROR "bad")
+endif()
+add_executable(demo demo.asc)
+if(COPY_DST STREQUAL "UB")
+    target_compile_definitions(demo PRIVATE COPY_DST_UB=1)
+elseif(COPY_DST STREQUAL "L1")
+    target_compile_definitions(demo PRIVATE COPY_DST_L1=1)
+else()
+    target_compile_definitions(demo PRIVATE COPY_DST_NONE)
+endif()
+if(CMAKE_ASC_ARCHITECTURES STREQUAL "dav-3510" OR SCENARIO_NUM STREQUAL "9")
+    target_compile_definitions(demo PRIVATE ARCH_3510=1)
+endif()
+add_definitions(-DTILE=${SCENARIO_NUM})
+target_compile_definitions(demo PRIVATE
+    SCENARIO_NUM=${SCENARIO_NUM}
+    NAME="${COPY_DST}"
+    $<$<COMPILE_LANGUAGE:ASC>:--npu-arch=${CMAKE_ASC_ARCHITECTURES}>
+)
+"""
+
+
+def test_defaults_branches_and_substitution(tmp_path):
+    f = tmp_path / "CMakeLists.txt"
+    f.write_text(CMAKE)
+    got = compile_definitions(f, {"CMAKE_ASC_ARCHITECTURES": "dav-2201", "SCENARIO_NUM": "2"})
+    assert got == ["COPY_DST_UB=1", "TILE=2", "SCENARIO_NUM=2", 'NAME="UB"']
+
+
+def test_overrides_pick_other_branches(tmp_path):
+    f = tmp_path / "CMakeLists.txt"
+    f.write_text(CMAKE)
+    got = compile_definitions(f, {"CMAKE_ASC_ARCHITECTURES": "dav-3510", "COPY_DST": "L2"})
+    assert got == ["COPY_DST_NONE", "ARCH_3510=1", "TILE=0", "SCENARIO_NUM=0", 'NAME="L2"']
