@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 from bench_bridge.project.dtypes import BY_GE, FORMATS, from_any
@@ -27,7 +28,7 @@ def harness_main() -> Path:
     d.mkdir(parents=True, exist_ok=True)
     path = d / "kgen_harness_main.cpp"
     if not path.exists() or path.read_text() != HARNESS_MAIN:
-        tmp = d / f".tmp-{os.getpid()}"
+        tmp = d / f".tmp-{os.getpid()}-{threading.get_ident()}"   # prebuild writes it from several threads
         tmp.write_text(HARNESS_MAIN)
         os.replace(tmp, path)
     return path
