@@ -104,7 +104,7 @@ class PchError(RuntimeError):
 
 KEEP_PCH = 3        # precompiled headers kept (each ~60 MB): the newest header versions
 KEEP_BUILDS = 150   # cached executables kept, least recently used pruned first
-KEEP_OBJECTS = 400  # cached objects kept (one per translation unit version)
+KEEP_OBJECTS = 200  # cached objects kept (one per translation unit version, 2-6 MB each with -g)
 
 
 def _prune(root: Path, keep: int) -> None:
