@@ -133,14 +133,15 @@ def find_sources(project: OpProject) -> bool:
     if not host_dir.is_dir():
         _err(project, f"{root} is not a custom-operator project: it has no op_host/ directory")
         return False
-    sources = sorted(p for p in host_dir.glob("*.cpp") if p.is_file())
+    # C++ sources as CMake takes them (.cpp, .cc, .cxx)
+    sources = sorted(p for ext in ("cpp", "cc", "cxx") for p in host_dir.glob(f"*.{ext}") if p.is_file())
     # op-API (aclnn) layer files compile against CANN's aclnn/opdev headers into a separate library;
     # kgen's harness stands in for that layer, so they are not part of the op build
     api_layer = [p for p in sources if _OP_API_INCLUDE.search(p.read_text(errors="replace"))]
     project.host_sources = [p for p in sources if p not in api_layer]
     project.raw["op_api_sources"] = [str(p) for p in api_layer]
     if not project.host_sources:
-        _err(project, f"{host_dir} holds no .cpp file (expected the OpDef and TilingFunc)")
+        _err(project, f"{host_dir} holds no .cpp/.cc file (expected the OpDef and TilingFunc)")
         return False
     kernels = sorted(p for p in kernel_dir.glob("*.cpp") if p.is_file()) if kernel_dir.is_dir() else []
     if not kernels:

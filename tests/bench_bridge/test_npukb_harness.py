@@ -1,5 +1,6 @@
 """Harness gaps that NPUKernelBench golden answers ran into (issue #3), reproduced with the kgen team's
 masked_scale project (tests/data/projects/masked_scale) and a KernelBench-format reference:
+  * op_host sources named .cc as well as .cpp;
   * op_host files that each include a header defining a non-inline helper (CANN links them into
     separate libraries; the emulator links one program and keeps one copy, with a warning);
   * a reference passing a torch.bool mask to an input the OpDef declares DT_UINT8 (same bytes).

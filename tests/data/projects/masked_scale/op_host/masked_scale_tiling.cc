@@ -1,4 +1,5 @@
-// kgen test project: TilingFunc of MaskedScale, registered by operator type.
+// kgen test project: TilingFunc of MaskedScale, registered by operator type (a .cc file, as some
+// operator libraries name their op_host sources).
 #include "register/op_def_registry.h"
 #include "register/op_impl_registry.h"
 #include "masked_scale_tiling.h"
