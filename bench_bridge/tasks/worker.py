@@ -62,6 +62,9 @@ def _save_tensor(t: torch.Tensor, path: Path) -> dict:
 
 
 def _encode(v: Any, out: Path, stem: str) -> dict:
+    if isinstance(v, torch.Tensor) and v.layout != torch.strided:
+        # a sparse tensor: no kernel takes one (ModelNew turns it into dense operator arguments)
+        return {"kind": "other", "repr": f"{v.layout} tensor of shape {list(v.shape)}"}
     if isinstance(v, torch.Tensor):
         return _save_tensor(v, out / f"{stem}.npy")
     if isinstance(v, (np.generic,)):

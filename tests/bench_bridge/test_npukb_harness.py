@@ -124,3 +124,24 @@ def test_bench_a_reference_returning_only_the_first_output(tmp_path):
     (case,) = rep["cases"]
     assert case["status"] == "pass" and rep["correct"], case.get("message")
     assert [o["name"] for o in case["outputs"]] == ["y"] and case["outputs"][0]["mismatches"] == 0
+
+
+def test_a_sparse_forward_argument_is_not_an_operator_input(tmp_path):
+    # CoalesceSparse-style: forward takes a sparse tensor, ModelNew hands the op dense tensors only
+    from bench_bridge.tasks import load_task
+    from bench_bridge.tasks.worker import prepare
+
+    ref = tmp_path / "sp.py"
+    ref.write_text(
+        "import torch\nimport torch.nn as nn\n\n"
+        "class Model(nn.Module):\n    def forward(self, values, sp):\n        return values * 2\n\n"
+        "def get_inputs():\n    i = torch.tensor([[0, 1], [1, 0]])\n"
+        "    return [torch.ones(2), torch.sparse_coo_tensor(i, torch.ones(2), (2, 2))]\n\n"
+        "def get_init_inputs():\n    return []\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (e,) = prepare(load_task(ref), out)
+    assert e["status"] == "ok", e.get("message")
+    kinds = [a["kind"] for a in e["inputs"]]
+    assert kinds == ["tensor", "other"] and "sparse" in e["inputs"][1]["repr"]
+    np.testing.assert_array_equal(np.load(out / e["dir"] / e["refs"][0]["file"]), np.full(2, 2.0, dtype=np.float32))
