@@ -145,3 +145,18 @@ def test_a_sparse_forward_argument_is_not_an_operator_input(tmp_path):
     kinds = [a["kind"] for a in e["inputs"]]
     assert kinds == ["tensor", "other"] and "sparse" in e["inputs"][1]["repr"]
     np.testing.assert_array_equal(np.load(out / e["dir"] / e["refs"][0]["file"]), np.full(2, 2.0, dtype=np.float32))
+
+
+# ---- an output named like an input is that tensor updated in place (Eye) --------------------------
+
+def test_an_output_named_like_an_input_starts_with_its_data():
+    p = describe_project(ROOT / "tests" / "data" / "projects" / "set_diag")
+    assert p.ok, "\n".join(d.format() for d in p.diagnostics)
+    b = build_project(p, 0)
+    assert b.ok, "\n".join(d.format() for d in b.diagnostics)
+    y = np.arange(36, dtype=np.float32).reshape(6, 6) - 10
+    r = run_project(b, [y], [((6, 6), np.float32)])
+    assert r.ok, "\n".join(d.format() for d in r.diagnostics)
+    want = y.copy()
+    np.fill_diagonal(want, 1.0)  # only the diagonal written by the kernel
+    np.testing.assert_array_equal(r.outputs[0], want)

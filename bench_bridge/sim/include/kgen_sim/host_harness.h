@@ -450,6 +450,12 @@ inline int run(const char* job_path) {
         if (aclrtMalloc(&p, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
             job_error(sum, job.summary, "oom", "cannot allocate " + std::to_string(t.bytes) + " bytes of GM for " + t.name);
         if (input && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
+        if (!input && t.bytes) {
+            // an output named like an input (OpDef Input("y") + Output("y")) is that tensor updated in
+            // place: it starts with the input's data (the kernel may write only part of it)
+            for (const JobTensor& in : job.inputs)
+                if (in.name == t.name && in.bytes == t.bytes && !in.host.empty()) std::memcpy(p, in.host.data(), t.bytes);
+        }
         t.gm = static_cast<uint8_t*>(p);
         bool dynamic = false;
         if (def) {
