@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from typing import Callable, NoReturn
 
 from assistant.commands import bench as bench_cmd
@@ -46,10 +48,18 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _terminated(signum, frame) -> NoReturn:
+    """SIGTERM (an editor cancelling a job, a CI timeout, `kill`) unwinds like Ctrl-C: every `finally`
+    runs, so work folders of GBs of reference tensors and half-written files are cleaned up."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         return handler(args)
     except KeyboardInterrupt:
