@@ -56,13 +56,14 @@ def test_ascendc_extern_c_is_empty_outside_op_test_builds(contexts_out):
     assert contexts_out[10] == "extern_c 5 5"
 
 
-def test_unknown_dim_markers(contexts_out):
-    assert contexts_out[11] == "unknown -1 -2 1 -2 1"
+def test_unknown_dim_markers_and_status_codes(contexts_out):
+    assert contexts_out[11] == "status 0 4294967295"  # ge::SUCCESS / ge::FAILED after `using namespace ge`
+    assert contexts_out[12] == "unknown -1 -2 1 -2 1"
 
 
 def test_a_list_attribute_read_as_an_int_gives_its_capacity_with_a_warning(contexts_out):
     # CANN's list storage starts with its capacity: GetInt on a 3-element list reads 3 (a hardware run
     # would not stop); the emulator says so
-    assert contexts_out[12] == "list_as_int 3 list_size 3"
+    assert contexts_out[13] == "list_as_int 3 list_size 3"
     err = "\n".join(contexts_out[contexts_out.index("STDERR") + 1:])
     assert "batch_shape" in err and "capacity" in err and "attr-type" in err

@@ -151,6 +151,7 @@ int main() {
     {
         using namespace ge;
         gert::Shape s = shape({UNKNOWN_DIM, 8});
+        std::printf("status %u %u\n", SUCCESS, FAILED);
         std::printf("unknown %lld %lld %zu %lld %d\n", static_cast<long long>(UNKNOWN_DIM), static_cast<long long>(UNKNOWN_DIM_NUM),
                     UNKNOWN_SHAPE.size(), static_cast<long long>(UNKNOWN_RANK[0]), s.GetDim(0) == UNKNOWN_DIM);
     }

@@ -11,7 +11,7 @@
 //    (-2) as the only dimension marks a shape whose rank is unknown; UNKNOWN_SHAPE = {-1},
 //    UNKNOWN_RANK = {-2}. The emulator's shapes are static: InferShape code only compares with them.
 //
-// @api DataType Format graphStatus GRAPH_SUCCESS GRAPH_FAILED GRAPH_PARAM_INVALID GetSizeByDataType AscendString UNKNOWN_DIM UNKNOWN_DIM_NUM UNKNOWN_SHAPE UNKNOWN_RANK
+// @api DataType Format graphStatus SUCCESS FAILED GRAPH_SUCCESS GRAPH_FAILED GRAPH_PARAM_INVALID GetSizeByDataType AscendString UNKNOWN_DIM UNKNOWN_DIM_NUM UNKNOWN_SHAPE UNKNOWN_RANK
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +29,10 @@ constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
 constexpr graphStatus GRAPH_NODE_WITHOUT_CONST_INPUT = 50331648;
+
+// generic status codes (ge error numbers): SUCCESS is 0, FAILED the all-ones failure code
+constexpr uint32_t SUCCESS = 0;
+constexpr uint32_t FAILED = 0xFFFFFFFF;
 
 constexpr int64_t UNKNOWN_DIM = -1;
 constexpr int64_t UNKNOWN_DIM_NUM = -2;
