@@ -152,8 +152,9 @@ def readme_variables(text: str) -> dict[str, str]:
     return found
 
 
-def readme_command(example: Path, script: str, scenario: str | None) -> list[str]:
-    """Arguments the README passes to scripts/<script> (after the script path)."""
+def readme_commands(example: Path, scenario: str | None):
+    """The README's command lines as words: comments dropped, `$VAR` / `${VAR}` substituted (the README's
+    own variables, the scenario variable, ASC_ARCH=dav-2201); the first README that exists is read."""
     for name in ("README.md", "README_en.md"):
         p = example / name
         if not p.exists():
@@ -161,39 +162,34 @@ def readme_command(example: Path, script: str, scenario: str | None) -> list[str
         text = p.read_text(errors="replace")
         variables = {**readme_variables(text), (scenario_var(example) or "SCENARIO_NUM"): scenario or "1", "ASC_ARCH": "dav-2201"}
         for line in text.splitlines():
-            line = line.strip()
-            if not line.startswith("python") or f"scripts/{script}" not in line:
-                continue
             line = line.split("#", 1)[0].strip()
             line = re.sub(r"\$\{?([A-Z_][A-Z0-9_]*)\}?", lambda m: variables.get(m.group(1), m.group(0)), line)
             try:
                 words = shlex.split(line)
             except ValueError:
                 continue
-            idx = next(i for i, w in enumerate(words) if w.endswith(script))
-            return words[idx + 1 :]
+            if words:
+                yield words
+        return
+
+
+def readme_command(example: Path, script: str, scenario: str | None) -> list[str]:
+    """Arguments the README passes to scripts/<script> (after the script path)."""
+    for words in readme_commands(example, scenario):
+        if words[0].startswith("python"):
+            idx = next((i for i, w in enumerate(words) if w.endswith(f"scripts/{script}")), None)
+            if idx is not None:
+                return words[idx + 1 :]
     if script == "verify_result.py":
         return ["output/output.bin", "output/golden.bin"]
     return ["-scenarioNum=" + scenario] if scenario else []
 
 
 def readme_run_args(example: Path, scenario: str | None) -> list[str]:
-    """Arguments the README passes to the built program (`./demo $TESTCASE`), variables substituted."""
-    for name in ("README.md", "README_en.md"):
-        p = example / name
-        if not p.exists():
-            continue
-        text = p.read_text(errors="replace")
-        variables = {**readme_variables(text), (scenario_var(example) or "SCENARIO_NUM"): scenario or "1", "ASC_ARCH": "dav-2201"}
-        for line in text.splitlines():
-            line = line.split("#", 1)[0].strip()
-            if not line.startswith("./demo"):
-                continue
-            line = re.sub(r"\$\{?([A-Z_][A-Z0-9_]*)\}?", lambda m: variables.get(m.group(1), m.group(0)), line)
-            try:
-                return shlex.split(line)[1:]
-            except ValueError:
-                return []
+    """Arguments the README passes to the built program (`./demo $TESTCASE`)."""
+    for words in readme_commands(example, scenario):
+        if words[0] == "./demo":
+            return words[1:]
     return []
 
 
