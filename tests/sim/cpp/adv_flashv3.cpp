@@ -1,23 +1,12 @@
 // SoftmaxFlashV3 with its host tiling (kgen_sim/adv/softmax_flashv3.h, host_softmax_ext_tiling.h).
 #include "kgen_test_io.h"
+#include "kgen_test_ub.h"
 #include "kgen_sim/adv/host_tiling.h"
 
 using namespace AscendC;
 
 template <typename T>
-struct Ub {
-    TBuf<TPosition::VECCALC> buf;
-    GlobalTensor<T> g;
-    LocalTensor<T> t;
-    uint32_t n;
-    Ub(TPipe& pipe, GM_ADDR p, uint32_t count) : n(count) {
-        pipe.InitBuffer(buf, (count * sizeof(T) + 31) / 32 * 32);
-        g.SetGlobalBuffer((__gm__ T*)p, count);
-        t = buf.Get<T>();
-        DataCopy(t, g, count);
-    }
-    void out() { DataCopy(g, t, n); }
-};
+using Ub = kt::UbStage<T, false>;  // kgen_test_ub.h
 
 // Params: m, k, update, loop, alpha (millionths), tmp (-1: the minimum, 0: framework, else bytes),
 // inplace (1: mean/max/expSum and dst are the input tensors, as the official example does),

@@ -1,24 +1,13 @@
 // LayerNormGrad and LayerNormGradBeta with their host tiling (kgen_sim/adv/layernorm_grad.h,
 // host_norm_grad_tiling.h).
 #include "kgen_test_io.h"
+#include "kgen_test_ub.h"
 #include "kgen_sim/adv/host_tiling.h"
 
 using namespace AscendC;
 
 template <typename T>
-struct Ub {
-    TBuf<TPosition::VECCALC> buf;
-    GlobalTensor<T> g;
-    LocalTensor<T> t;
-    uint32_t n;
-    Ub(TPipe& pipe, GM_ADDR p, uint32_t count) : n(count) {
-        pipe.InitBuffer(buf, (count * sizeof(T) + 31) / 32 * 32);
-        g.SetGlobalBuffer((__gm__ T*)p, count);
-        t = buf.Get<T>();
-        DataCopy(t, g, count);
-    }
-    void out() { DataCopy(g, t, n); }
-};
+using Ub = kt::UbStage<T, false>;  // kgen_test_ub.h
 
 template <typename Tl>
 std::vector<uint32_t> words(const Tl& t) {

@@ -1,24 +1,13 @@
 // High-level reductions: Sum, Mean, and the pattern forms ReduceSum/ReduceMean/ReduceMax/ReduceMin
 // with their host size helpers (kgen_sim/adv/reduce_adv.h, reduce_rules.h, host_reduce_tiling.h).
 #include "kgen_test_io.h"
+#include "kgen_test_ub.h"
 #include "kgen_sim/adv/host_tiling.h"
 
 using namespace AscendC;
 
 template <typename T>
-struct Ub {
-    TBuf<TPosition::VECCALC> buf;
-    GlobalTensor<T> g;
-    LocalTensor<T> t;
-    uint32_t n;
-    Ub(TPipe& pipe, GM_ADDR p, uint32_t count) : n((count * sizeof(T) + 31) / 32 * 32 / sizeof(T)) {
-        pipe.InitBuffer(buf, n * sizeof(T));
-        g.SetGlobalBuffer((__gm__ T*)p, n);
-        t = buf.Get<T>();
-        DataCopy(t, g, n);
-    }
-    void out() { DataCopy(g, t, n); }
-};
+using Ub = kt::UbStage<T, true>;  // kgen_test_ub.h
 
 // ---- Sum / Mean: params outter, n, op (0 Sum, 1 Mean, 2 Mean with float acc), tmp (-1 min, 0 framework)
 template <typename T>

@@ -1,23 +1,12 @@
 // The byte-mask Select and its host size helpers (kgen_sim/adv/select_bytes.h, host_select_tiling.h).
 #include "kgen_test_io.h"
+#include "kgen_test_ub.h"
 #include "kgen_sim/adv/host_tiling.h"
 
 using namespace AscendC;
 
 template <typename T>
-struct Ub {
-    TBuf<TPosition::VECCALC> buf;
-    GlobalTensor<T> g;
-    LocalTensor<T> t;
-    uint32_t n;
-    Ub(TPipe& pipe, GM_ADDR p, uint32_t count) : n((count * sizeof(T) + 31) / 32 * 32 / sizeof(T)) {
-        pipe.InitBuffer(buf, n * sizeof(T));
-        g.SetGlobalBuffer((__gm__ T*)p, n);
-        t = buf.Get<T>();
-        DataCopy(t, g, n);
-    }
-    void out() { DataCopy(g, t, n); }
-};
+using Ub = kt::UbStage<T, true>;  // kgen_test_ub.h
 
 // params rows, sl, ml, scalarFirst, reuse (isReuseMask), tmp (-1: min); s.bin scalar
 template <typename T, typename U>

@@ -1,24 +1,13 @@
 // The high-level sort flow Concat -> Sort<T, isFullSort> -> Extract sized with the host helpers
 // GetSortTmpSize / GetConcatTmpSize / GetSortLen (kgen_sim/sort.h, adv/host_sort_tiling.h, adv/sort_adv.h).
 #include "kgen_test_io.h"
+#include "kgen_test_ub.h"
 #include "kgen_sim/adv/host_tiling.h"
 
 using namespace AscendC;
 
 template <typename T>
-struct Ub {
-    TBuf<TPosition::VECCALC> buf;
-    GlobalTensor<T> g;
-    LocalTensor<T> t;
-    uint32_t n;
-    Ub(TPipe& pipe, GM_ADDR p, uint32_t count) : n(count) {
-        pipe.InitBuffer(buf, (count * sizeof(T) + 31) / 32 * 32);
-        g.SetGlobalBuffer((__gm__ T*)p, count);
-        t = buf.Get<T>();
-        DataCopy(t, g, count);
-    }
-    void out() { DataCopy(g, t, n); }
-};
+using Ub = kt::UbStage<T, false>;  // kgen_test_ub.h
 
 template <typename T, bool full>
 __global__ __aicore__ void sort_kernel(GM_ADDR x, GM_ADDR ix, GM_ADDR v, GM_ADDR i, uint32_t n, uint32_t tmpBytes,
