@@ -15,10 +15,16 @@ Compute dtype (rules in docs/performance-model.md, "Eager baseline"):
     element out -- the vector arithmetic APIs of Atlas A2 take half/float, not bfloat16_t (AscendC
     API docs: the ToFloat example converts bfloat16_t to float before Adds "because bfloat16_t is
     not supported"). Pure data movement (copies, Select) runs on the 16-bit data as it is.
-  * float16 tensors: natively in half for element-wise operators (the basic APIs take half), but
-    in float32 with casts in and out for the operators that accumulate (sums, means, norms,
-    softmax family, losses, cumulative sums), as NPU libraries compute fp16 softmax/layer_norm
-    in float for precision (assumption: stated in the issue; no CANN source was copied).
+  * float16 tensors: natively in half for arithmetic, comparison and selection operators (add,
+    mul, relu, clamp, where, ...: the basic APIs take half), but in float32 with casts in and out
+    for the operators that accumulate (sums, means, norms, softmax family, losses, cumulative sums),
+    as NPU libraries compute fp16 softmax/layer_norm in float for precision (assumption: stated in
+    the issue), and for the transcendental activations (``_WIDEN16``: sigmoid, silu, gelu, erf,
+    tanh, exp, log, elu, softplus, mish, ...). Fact behind the last rule, read (not copied) in
+    CANN's ops-nn: its Atlas A2 Sigmoid kernel (activation/sigmoid/op_kernel/sigmoid.h) casts
+    half/bfloat16 input to float, computes Muls(-1), Exp, Adds(1), Div(1/x) in float and casts the
+    result back with CAST_RINT; its Gelu, Erf, Tanh, Mish, Cos and Log kernels (op_kernel/arch35)
+    are declared over a float compute type with the same casts in and out.
 """
 from __future__ import annotations
 
@@ -45,15 +51,15 @@ _RECIPES: dict[str, tuple[str, ...]] = {
     "logical_not": ("Not",), "logical_and": ("And",), "logical_or": ("Or",), "bitwise_not": ("Not",),
     # unary math
     "exp": ("Exp",), "log": ("Ln",), "sqrt": ("Sqrt",), "rsqrt": ("Rsqrt",), "sin": ("Sin",), "cos": ("Cos",),
-    "tanh": ("Tanh",), "sigmoid": ("Sigmoid",), "erf": ("Erf",), "exp2": ("Muls", "Exp"), "expm1": ("Exp", "Adds"),
+    "tanh": ("Tanh",), "sigmoid": ("Muls", "Exp", "Adds", "Div"), "erf": ("Erf",), "exp2": ("Muls", "Exp"), "expm1": ("Exp", "Adds"),
     "log1p": ("Adds", "Ln"), "log2": ("Ln", "Muls"), "log10": ("Ln", "Muls"),
-    "silu": ("Sigmoid", "Mul"), "gelu": ("Muls", "Erf", "Adds", "Mul", "Muls"),
+    "silu": ("Muls", "Exp", "Adds", "Div", "Mul"), "gelu": ("Muls", "Erf", "Adds", "Mul", "Muls"),
     "elu": ("Mins", "Exp", "Adds", "Muls", "Maxs", "Add"), "selu": ("Mins", "Exp", "Adds", "Muls", "Maxs", "Add", "Muls"),
     "celu": ("Mins", "Muls", "Exp", "Adds", "Muls", "Maxs", "Add"),
     "softplus": ("Muls", "Exp", "Adds", "Ln", "Muls", "Compares", "Select"),
     "hardswish": ("Adds", "Maxs", "Mins", "Muls", "Mul"), "hardsigmoid": ("Adds", "Maxs", "Mins", "Muls"),
     "hardtanh": ("Maxs", "Mins"), "mish": ("Exp", "Adds", "Ln", "Tanh", "Mul"),
-    "softsign": ("Abs", "Adds", "Div"), "logsigmoid": ("Sigmoid", "Ln"),
+    "softsign": ("Abs", "Adds", "Div"), "logsigmoid": ("Muls", "Exp", "Adds", "Ln", "Muls"),
     # reductions over a dimension (the row or an inner dimension): one pass over the input
     "sum": ("ReduceSum",), "mean": ("ReduceSum",), "amax": ("ReduceMax",), "amin": ("ReduceMin",),
     "max": ("ReduceMax",), "min": ("ReduceMin",), "argmax": ("ReduceMax",), "argmin": ("ReduceMin",),
@@ -81,6 +87,10 @@ _ACCUMULATE = {"sum", "mean", "prod", "logsumexp", "linalg_vector_norm", "norm",
                "cumsum", "cumprod", "_softmax", "_log_softmax", "native_layer_norm", "_fused_rms_norm",
                "native_group_norm", "native_batch_norm", "_native_batch_norm_legit_no_training", "mse_loss", "l1_loss",
                "smooth_l1_loss", "huber_loss", "nll_loss_forward", "nll_loss", "binary_cross_entropy"}
+# transcendental activations: 16-bit data computed in float32 like the accumulating ones (ops-nn's
+# Sigmoid and Gelu/Erf/Tanh/Mish/Cos/Log kernels cast to float; see the module docstring)
+_WIDEN16 = {"exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tanh", "sigmoid", "erf", "silu",
+            "gelu", "elu", "selu", "celu", "softplus", "mish", "logsigmoid", "pow"}
 # operators that only move or select 16-bit data: no widening even for bfloat16
 _MOVE_ONLY = {"clone", "copy", "contiguous", "cat", "stack", "expand_copy", "index_select", "slice_copy",
               "permute_copy", "transpose_copy", "where", "masked_fill", "fill", "zeros", "ones", "full", "zeros_like",
@@ -114,6 +124,6 @@ def recipe(name: str, dtype: str, in_sizes: list[int], out_sizes: list[int]) -> 
         return Recipe(apis, size, False, known)
     if name in _MOVE_ONLY or not apis:
         return Recipe(apis, 2, False, known)
-    if dtype == "bfloat16" or name in _ACCUMULATE:
+    if dtype == "bfloat16" or name in _ACCUMULATE or name in _WIDEN16:
         return Recipe(apis, 4, True, known)
     return Recipe(apis, 2, False, known)

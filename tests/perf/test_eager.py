@@ -94,6 +94,20 @@ def test_compute_dtype_rules():
     assert not recipe("no_such_op", "float32", [4], [4]).known
 
 
+def test_fp16_transcendental_activations_compute_in_float_like_ops_nn_sigmoid():
+    # ops-nn's Atlas A2 Sigmoid kernel: half -> float Cast, Muls(-1), Exp, Adds(1), Div, Cast back (RINT)
+    r = recipe("sigmoid", "float16", [2], [2])
+    assert r.widen and r.compute_bytes == 4 and r.apis == ("Muls", "Exp", "Adds", "Div")
+    for name in ("gelu", "silu", "tanh", "exp", "elu", "softplus"):
+        assert recipe(name, "float16", [2], [2]).widen, name
+    for name in ("relu", "leaky_relu", "clamp", "hardswish", "maximum", "where"):   # arithmetic/selection: native half
+        assert not recipe(name, "float16", [2], [2]).widen, name
+    ins, outs = [Stream(19200, 2)], [Stream(19200, 2)]
+    ev = library_launch(ins, outs, recipe("sigmoid", "float16", [2], [2]), C).blocks[0].events
+    assert [e.api for e in ev if e.pipe == "V"] == ["Cast", "Muls", "Exp", "Adds", "Div", "Cast"]
+    assert all(e.elem == 4 for e in ev if e.pipe == "V" and e.api != "Cast")
+
+
 def test_widened_bf16_add_pays_the_casts_that_fp16_does_not():
     x16 = torch.randn(64, 300, dtype=torch.float16)
     xb = x16.to(torch.bfloat16)
