@@ -80,7 +80,7 @@ def main(argv: list[str]) -> int:
     for spec in specs:
         row = run_task(spec, perf_on or args.perf_only, args.out, args.perf_only, args.jobs)
         rows.append(row)
-        sp = f"{row['speedup']:.2f}x" if "speedup" in row and row["speedup"] is not None else "n/a"
+        sp = f"{row['speedup']:.3f}x" if "speedup" in row and row["speedup"] is not None else "n/a"
         print(f"{row['task']:<16} {row.get('category', '-'):<14} {row.get('template', '-'):<5} {row['status']:<11} "
               f"{row.get('passed', 0)}/{row.get('cases', 0)}  draft {row.get('draft_s', 0):5.2f} s  "
               f"total {row.get('total_s', 0):6.1f} s  speedup {sp}  {row.get('reason', '')[:90]}", flush=True)
@@ -96,8 +96,10 @@ def main(argv: list[str]) -> int:
     print(f"draft only: median {statistics.median([r['draft_s'] for r in rows if 'draft_s' in r]):.2f} s"
           if any("draft_s" in r for r in rows) else "")
     if perf_on and speed:
+        wins, ties = sum(s > 1.0005 for s in speed), sum(1.0 <= s <= 1.0005 for s in speed)
         print(f"modelled speedup vs modelled eager: >= 1.0 on {sum(s >= 1.0 for s in speed)}/{n} tasks "
-              f"({100 * sum(s >= 1.0 for s in speed) / max(n, 1):.1f}%), median {statistics.median(speed):.2f}x")
+              f"({100 * sum(s >= 1.0 for s in speed) / max(n, 1):.1f}%: {wins} faster, {ties} tied within 0.05%), "
+              f"median {statistics.median(speed):.3f}x")
     else:
         print("modelled speedup vs modelled eager: n/a" + ("" if perf_on else " (performance model not available or --no-perf)"))
     return 0 if len(correct) == n else 1

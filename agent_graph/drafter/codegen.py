@@ -1,9 +1,11 @@
 """Fill the templates from ``KernelParams``: op_kernel/<op>.cpp, op_host/<op>.cpp, op_host/<op>_tiling.h."""
 from __future__ import annotations
 
+
 from bench_bridge.project.describe import snake_case
 
 from agent_graph.drafter import splitrow
+from agent_graph.drafter.native import compute_type as _compute_type, direct_outputs as _direct_outputs, native_body as _native_body
 from agent_graph.drafter.templates import KernelParams, load
 
 UB_BUDGET = 180 * 1024
@@ -32,11 +34,12 @@ class _Kernel:
         kp = self.kp
         aliases = [f"using TI{i} = DTYPE_{_macro(p.name)};" for i, p in enumerate(kp.inputs)]
         aliases += [f"using TO{j} = DTYPE_{_macro(p.name)};" for j, p in enumerate(kp.outputs)]
+        aliases += _compute_type(kp)
         gm = [p.name for p in (*kp.inputs, *kp.outputs)]
         return load("kernel.cpp.tmpl").substitute(
             op_type=kp.op_type, template=kp.template, summary=kp.summary,
             mode_note=("Rows are split over the cores; each UB tile holds several rows at a pitch of colsPad."
-                       if self.row else "The tensor is one run of elements split over the cores in 64-element chunks."),
+                       if self.row else "The tensor is one run of elements split over the cores in 32-byte blocks."),
             type_aliases="\n".join(aliases), cls=f"Kernel{kp.op_type}",
             init_params=", ".join(f"GM_ADDR {n}" for n in gm),
             attr_params="".join(f", float {a}" for a in self._attr_names()),
@@ -73,9 +76,11 @@ class _Kernel:
         for i, p in enumerate(kp.inputs):
             n = p.name
             if p.kind == "full":
+                ic = (f"sizeof(TI{i}) == 4 ? 32 : tileElems * sizeof(float)" if self.row else
+                      f"std::is_same_v<TI{i}, TC> ? 32 : tileElems * sizeof(TC)")
                 L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n} + base, span);",
                       f"pipe_.InitBuffer(iq{i}_, BUFFER_NUM, tileElems * sizeof(TI{i}));",
-                      f"pipe_.InitBuffer(ic{i}_, sizeof(TI{i}) == 4 ? 32 : tileElems * sizeof(float));"]
+                      f"pipe_.InitBuffer(ic{i}_, {ic});"]
             elif p.kind == "bvec" and self.split:
                 L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n}, cols);", "if (chunkLen > 0) {",
                       f"    pipe_.InitBuffer(iq{i}_, BUFFER_NUM, tileElems * sizeof(TI{i}));",
@@ -196,9 +201,15 @@ class _Kernel:
             cin += [f"LocalTensor<TI{i}> xt{i} = iq{i}_.AllocTensor<TI{i}>();",
                     f"DataCopyPad(xt{i}, {src}, {prm}, DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});", f"iq{i}_.EnQue(xt{i});"]
             comp += [f"LocalTensor<TI{i}> xt{i} = iq{i}_.DeQue<TI{i}>();",
-                     f"LocalTensor<float> XI{i} = ToFloat(xt{i}, ic{i}_.Get<float>(), cnt);"]
+                     f"LocalTensor<float> XI{i} = ToFloat(xt{i}, ic{i}_.Get<float>(), cnt);" if row else
+                     f"LocalTensor<TC> XI{i} = ToCompute(xt{i}, ic{i}_.Get<TC>(), cnt);"]
         comp = [("uint32_t cnt = n * colsPad_;" if row else "uint32_t cnt = n;")] + comp
-        comp += [f"LocalTensor<float> B{k} = sb{k}_.Get<float>();" for k in range(kp.nslots)]
+        direct = {} if row else _direct_outputs(kp)        # slot -> output written in place (flat)
+        for k, j in direct.items():
+            comp.append(f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();")
+        comp += [(f"LocalTensor<TC> B{k} = SlotOrOut<TC>(yt{direct[k]}, sb{k}_);" if k in direct else
+                  f"LocalTensor<{'float' if row else 'TC'}> B{k} = sb{k}_.Get<{'float' if row else 'TC'}>();")
+                 for k in range(kp.nslots)]
         comp += [f"LocalTensor<uint8_t> M{k} = mk{k}_.Get<uint8_t>();" for k in range(kp.nmasks)]
         comp += [f"LocalTensor<float> W{i} = W{i}_;" for i, p in enumerate(kp.inputs) if p.kind == "bvec"]
         comp += ["LocalTensor<float> WK = wk_.Get<float>();", "LocalTensor<float> SC = sc_.Get<float>();"]
@@ -227,9 +238,11 @@ class _Kernel:
                             f"FromFloat(yt{j}, RO{j}, (n + 15) / 16 * 16);", f"oq{j}_.EnQue(yt{j});"]
                 elif p.kind == "idx":
                     out.append(f"oq{j}_.EnQue(yt{j});")
+                elif p.kind == "vec" and not row and j in direct.values():
+                    out += [f"StoreOut(yt{j}, {v.out_exprs[j]}, cnt);", f"oq{j}_.EnQue(yt{j});"]
                 elif p.kind == "vec":
                     out += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();",
-                            f"FromFloat(yt{j}, {v.out_exprs[j]}, cnt);", f"oq{j}_.EnQue(yt{j});"]
+                            f"{'FromFloat' if row else 'FromCompute'}(yt{j}, {v.out_exprs[j]}, cnt);", f"oq{j}_.EnQue(yt{j});"]
             return out
         if row:
             comp += ["for (uint32_t r = 0; r < n; ++r) {", "    uint32_t o = r * colsPad_;"]
@@ -237,8 +250,8 @@ class _Kernel:
             comp += ["    " + ln if not ln.startswith("#") else ln for ln in _variants(kp, lambda v: v.body + per_row_out(v))]
             comp += ["}", "PipeBarrier<PIPE_ALL>();"]
         else:
-            comp += [f"LocalTensor<float> S{k} = B{k};" for k in range(kp.nslots)]
-            comp += _variants(kp, lambda v: v.body)
+            comp += [f"LocalTensor<TC> S{k} = B{k};" for k in range(kp.nslots)]
+            comp += _variants(kp, _native_body)
         comp += _variants(kp, after)
         comp += [f"iq{i}_.FreeTensor(xt{i});" for i, p in enumerate(kp.inputs) if p.kind == "full"]
         for j, p in enumerate(kp.outputs):
@@ -357,7 +370,8 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         split = load("split_row.tmpl").substitute(row_bytes_per_elem=b["per_elem"], row_bytes_per_row=b["per_row"],
                                                   fixed_per_col=b["fixed_per_col"], fixed_bytes=b["fixed"], too_long=too_long)
     else:
-        split = load("split_flat.tmpl").substitute(fixed_bytes=b["fixed"], flat_bytes_per_elem=b["per_elem"] + 1)
+        split = load("split_flat.tmpl").substitute(fixed_bytes=b["fixed"], flat_bytes_per_elem=b["per_elem"] + 1,
+                                                   chunk_code=_chunk_code(kp))
     attr_code = []
     for j, a in enumerate(kp.attrs):
         attr_code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
@@ -376,6 +390,21 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
         ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
         user_workspace=str(_user_workspace(kp)), params="\n".join(params))
+
+
+def _chunk_code(kp: KernelParams) -> str:
+    """The flat split's unit: one 32-byte block of the narrowest tensor, so every core starts on a block
+    of every tensor; 64 elements (whole 256-byte float repeats) when a comparison rounds its count up
+    to 64 and must stay inside the tile."""
+    if kp.nmasks:
+        return "    constexpr uint64_t CHUNK = 64;"
+    lines = ["    uint64_t esz = 4;   // bytes per element of the narrowest tensor"]
+    for kind, n in (("Input", len(kp.inputs)), ("Output", len(kp.outputs))):
+        lines += [f"    for (uint32_t i = 0; i < {n}; ++i) {{",
+                  f"        const auto* desc = context->Get{kind}Desc(i);",
+                  "        int sz = desc != nullptr ? ge::GetSizeByDataType(desc->GetDataType()) : 0;",
+                  "        if (sz > 0 && static_cast<uint64_t>(sz) < esz) esz = static_cast<uint64_t>(sz);", "    }"]
+    return "\n".join(lines + ["    const uint64_t CHUNK = 32 / esz;"])
 
 
 def render_col(kp: KernelParams) -> dict[str, str]:

@@ -8,6 +8,7 @@ rounded to it, as PyTorch rounds each op's result on the CPU.
 """
 from __future__ import annotations
 
+
 from typing import Any
 
 from agent_graph.drafter.analysis import OpGraph, OpNode, Ref
@@ -15,6 +16,7 @@ from agent_graph.drafter.composites import CompositeLowering
 from agent_graph.drafter.elementwise import CMP, ElementwiseLowering
 from agent_graph.drafter.program import (InputSpec, OutputSpec, Program, Val, aliases as _aliases, is_last_dim as _is_last_dim,
                                          numel as _numel, reduce_dim as _reduce_dim, refs as _refs, uses as _uses)
+from agent_graph.drafter.native import native_exact
 from agent_graph.drafter.vecops import Unsupported, f
 
 HALF = {"float16": "half", "bfloat16": "bfloat16_t"}
@@ -91,7 +93,9 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         for node in g.nodes:
             self._tmps: list[int] = []
             self._no_round = False
+            start = len(self.p.body)
             v = self._lower(node)
+            self.p.native16 = self.p.native16 and not self.p.final and native_exact(self.p.body[start:])
             final_out = node.name in g.outputs and self.uses.get(node.name, 0) == 0  # the store rounds it (CAST_RINT)
             if (isinstance(v, Val) and node.dtype in HALF and v.kind in ("vec", "rs", "gs") and not self._no_round
                     and node.op not in ("view", "identity") and not final_out):

@@ -170,8 +170,10 @@ def plan(task: Task) -> Plan | Unsupported:
     for c in combos:
         p = progs[c]
         cond = " && ".join(f"ORIG_DTYPE_{in_names[i].upper()} == {codegen.GE[d].replace('ge::', '')}" for i, d in enumerate(c[0]))
+        native = (p.mode == "flat" and p.native16 and not p.nmasks and not p.accs
+                  and all(d == "float16" for d in (*c[0], *c[1])))
         variants.append(Variant(cond, list(p.body), list(p.final),
-                                [o.val.tile if o.kind == "vec" else o.val.expr for o in p.outputs]))
+                                [o.val.tile if o.kind == "vec" else o.val.expr for o in p.outputs], native))
     kp = KernelParams(
         op_type=op_type, template=p0.mode,
         inputs=[TensorParam(in_names[i], spec.kind, [c[0][i] for c in combos]) for i, spec in enumerate(p0.inputs)],

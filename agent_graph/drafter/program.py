@@ -43,6 +43,7 @@ class Program:
     accs: list[tuple[str, str]] = field(default_factory=list)   # (name, sum|max|min)
     round_types: set[str] = field(default_factory=set)
     cols_needed: bool = False
+    native16: bool = True                      # every node is one correctly rounded or exact vector op (see lowering)
 
 
 def is_last_dim(dim: Any, rank: int) -> bool:

@@ -1,10 +1,12 @@
-"""build: guards, then compile every candidate in phase "build" on the emulator (dtype combination 0;
-the verify node builds the others the cases need, from the same content-keyed cache).
+"""build: guards, then compile every candidate in phase "build" on the emulator: dtype combination 0, and
+on a machine with more than one core every other combination at the same time (agent_graph.drafter.prebuild),
+so the verify node finds them in the content-keyed build cache.
 
 A guard finding or a compiler error sends the candidate to a repair round while build repairs are left
 (and a model is there to do them); otherwise the candidate is finished as failed."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from agent_graph.events import Diagnostics, Note
@@ -47,7 +49,12 @@ def _build_one(state: GraphState, ctx: Ctx, c: Candidate) -> str:
         return "rejected by the guards"
     project = Path(c["project"])
     op = describe_project(project)
-    b = build_project(op, 0) if op.ok else None
+    if op.ok and op.num_combos > 1 and (os.cpu_count() or 1) > 1:
+        # every dtype combination at once on the free cores (the verify node then finds them in the cache)
+        from agent_graph.drafter.prebuild import prebuild
+        b = prebuild(project)[0]
+    else:
+        b = build_project(op, 0) if op.ok else None
     diags = [d.to_dict() for d in (b.diagnostics if b is not None else op.diagnostics)]
     ctx.folder.save_json(rnd, sid, "diagnostics.json", diags)
     c["diagnostics"] = diags

@@ -15,7 +15,8 @@ costs. The kernel (its rules are in docs/performance-model.md, "Eager baseline")
     moves its proportional share with each tile -- never more bytes than it has;
   * at its start one ``InitBuffer`` per queue (the emulator traces the queue ones);
   * per tile: one contiguous DataCopy per input, the Cast of each widened 16-bit input, the
-    recipe's vector instructions over the tile (``eager_ops.Recipe``), the Cast of each widened
+    recipe's vector instructions over the tile (``eager_ops.Recipe``; a high-level math API such as
+    Erf or Tanh as the passes the emulator traces for it, ``eager_ops.PASSES``), the Cast of each widened
     output, one DataCopy per output.
 """
 from __future__ import annotations
@@ -24,7 +25,7 @@ import math
 from dataclasses import dataclass
 
 from bench_bridge.perf.costs import CostTable
-from bench_bridge.perf.eager_ops import Recipe
+from bench_bridge.perf.eager_ops import PASSES, Recipe
 from bench_bridge.perf.events import BlockTrace, Event, Launch
 from bench_bridge.perf.model import simulate
 
@@ -66,8 +67,9 @@ def _tile_events(n: int, work: int, ins: list[Stream], outs: list[Stream], r: Re
             cb = max(4, round(n * s.numel / work) * 4)
             ev.append(Event("Cast", "V", cb, math.ceil(cb / 256), 0, 0, 4))
     for api in r.apis:
+        passes = PASSES.get(api, 1)
         vb = n * r.compute_bytes
-        ev.append(Event(api, "V", vb, math.ceil(vb / 256), 0, 0, r.compute_bytes))
+        ev.append(Event(api, "V", vb * passes, math.ceil(vb / 256) * passes, 0, 0, r.compute_bytes))
     for k, s in enumerate(outs):
         q = nin + 1 + k
         buf = q * 64 + slot

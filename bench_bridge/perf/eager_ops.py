@@ -97,6 +97,11 @@ _MOVE_ONLY = {"clone", "copy", "contiguous", "cat", "stack", "expand_copy", "ind
               "ones_like", "full_like", "scalar_tensor"}
 _CASTS = {"_to_copy", "to", "type_as", "_autocast_to_reduced_precision", "_autocast_to_full_precision"}
 
+# high-level math APIs are several vector passes over the data: the emulator traces Op(dst, src, n) as
+# (live temporary nodes for float + 1) passes (kgen_sim/adv/math.h, nodes in adv/tmp_rules.h); a library
+# kernel calling the same API pays the same
+PASSES = {"Erf": 4, "Erfc": 8, "Tanh": 2, "Sin": 4, "Cos": 4}
+
 UNKNOWN = "Unknown"        # an API not in the cost table: priced as [vector_class.default]
 
 

@@ -207,3 +207,29 @@ def test_comparisons_and_where_lower_to_compare_and_select():
     # a comparison as the output (a bool tensor) is outside the templates, said plainly
     with pytest.raises(Exception, match="not computed per element"):
         lower(_graph(lambda x: x > 0, torch.randn(4, 8)))
+
+
+def test_native_half_only_for_nodes_that_are_exact_or_rounded_once():
+    from agent_graph.drafter.native import native_exact
+    assert native_exact(["Add(S0, XI0, XI1, n);"])
+    assert native_exact(["Maxs(S0, XI0, -0.5f, n);", "Mins(S0, S0, 0.5f, n);"])       # clamp to half values
+    assert not native_exact(["Maxs(S0, XI0, 0.1f, n);"])                            # 0.1 is not a half value
+    assert not native_exact(["Mul(S1, XI1, XI2, n);", "Muls(S1, S1, 0.5f, n);", "Add(S0, XI0, S1, n);"])  # addcmul: one rounding in PyTorch
+    assert not native_exact(["Div(S0, XI0, XI1, n);"])                              # half Div rounding not documented
+    assert not native_exact(["Exp(S0, XI0, n);"])
+    assert not native_exact(["Muls(S0, XI0, attr0_, n);"])                          # runtime scalar
+
+
+@pytest.mark.parametrize("name,native", [("add", True), ("clamp", True), ("relu", True), ("addcmul", False),
+                                         ("gelu", False), ("where_select", False)])
+def test_flat_kernels_compute_fp16_natively_only_when_exact(name, native):
+    from bench_bridge.tasks import load_task
+    d = draft(load_task(SUITE / name / "kgen-task.toml"))
+    assert not isinstance(d, Unsupported), str(d)
+    src = next(v for k, v in d.plan.files.items() if k.startswith("op_kernel/"))
+    assert ("using TC = half;" in src) == native
+    assert "using TC = float;" in src                       # the float32/bfloat16 combinations
+    # the last op writes the output-queue tensor when the output has the compute type: no UB->UB copy
+    assert "SlotOrOut<TC>(yt0, sb" in src and "StoreOut(yt0, " in src
+    host = next(v for k, v in d.plan.files.items() if k.startswith("op_host/") and k.endswith(".cpp"))
+    assert ("CHUNK = 64" in host) == (name == "where_select")    # comparisons need whole float repeats

@@ -108,6 +108,15 @@ def test_fp16_transcendental_activations_compute_in_float_like_ops_nn_sigmoid():
     assert all(e.elem == 4 for e in ev if e.pipe == "V" and e.api != "Cast")
 
 
+def test_a_high_level_math_api_costs_the_passes_the_emulator_traces_for_it():
+    # the emulator traces Erf(dst, src, n) on float as 3 live temporary nodes + 1 = 4 passes over the data
+    ins, outs = [Stream(4096, 4)], [Stream(4096, 4)]
+    ev = library_launch(ins, outs, recipe("erf", "float32", [4], [4]), C).blocks[0].events
+    erf = [e for e in ev if e.api == "Erf"]
+    per_tile = sum(e.bytes for e in ev if e.pipe == "MTE2")
+    assert erf and erf[0].bytes == 4 * per_tile
+
+
 def test_widened_bf16_add_pays_the_casts_that_fp16_does_not():
     x16 = torch.randn(64, 300, dtype=torch.float16)
     xb = x16.to(torch.bfloat16)

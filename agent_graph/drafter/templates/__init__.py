@@ -2,8 +2,9 @@
 typed parameter model that fills them.
 
 Templates:
-    flat  elementwise chains over the tensor as one run of elements (multi-core split in 64-element
-          chunks, tail on the last core, double-buffered tiles, DataCopyPad for any length)
+    flat  elementwise chains over the tensor as one run of elements (multi-core split in 32-byte
+          blocks, tail on the last core, double-buffered tiles, DataCopyPad for any length; fp16 computed
+          natively when every op is exact in half, else in float)
     row   whole rows per core and several rows per UB tile: last-dimension broadcast, row reductions,
           row normalisations, losses, cumulative sums (one float per row or one for the tensor)
 """
@@ -55,3 +56,4 @@ class Variant:
     body: list[str] = field(default_factory=list)       # per row (row) or per tile (flat) statements
     final: list[str] = field(default_factory=list)      # whole-tensor epilogue (block 0)
     out_exprs: list[str] = field(default_factory=list)  # per output: tile tensor (vec) or value expression
+    native: bool = False                                # computed in half as loaded (flat, all float16, exact ops)
