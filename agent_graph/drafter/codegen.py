@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bench_bridge.project.describe import snake_case
 
-from agent_graph.drafter import splitrow
+from agent_graph.drafter import rowreduce, splitrow
 from agent_graph.drafter.native import compute_type as _compute_type, direct_outputs as _direct_outputs, native_body as _native_body
 from agent_graph.drafter.templates import KernelParams, load
 
@@ -114,6 +114,8 @@ class _Kernel:
             L += ["if (chunkLen > 0) {", "    pipe_.InitBuffer(wk_, (chunkLen + 64) * sizeof(float));"]
             L += [f"    pipe_.InitBuffer(ac{k}_, chunkLen * sizeof(float));" for k in range(kp.extra.get("split_accs", 1))]
             L += ["} else {", "    " + wk, "}"]
+        elif self.row and rowreduce.batched_kind(kp) is not None:   # block results of a whole tile
+            L.append("pipe_.InitBuffer(wk_, ((colsPad + 64) > tileElems / 8 + 64 ? (colsPad + 64) : tileElems / 8 + 64) * sizeof(float));")
         else:
             L.append(wk if self.row else "pipe_.InitBuffer(wk_, (tileElems / 16 + 64) * sizeof(float));")
         L.append("pipe_.InitBuffer(sc_, 64 * sizeof(float));")
@@ -187,19 +189,23 @@ class _Kernel:
     def _methods(self) -> str:
         kp = self.kp
         row = self.row
+        batched = row and rowreduce.batched_kind(kp) is not None
         cin, comp, cout = [], [], []
         for i, p in enumerate(kp.inputs):
             if p.kind != "full":
                 continue
+            pad = f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}}"
             if row:
-                prm = (f"DataCopyExtParams{{static_cast<uint16_t>(n), static_cast<uint32_t>(cols_ * sizeof(TI{i})), 0, "
-                       f"RowGap<TI{i}>(cols_, colsPad_), 0}}")
+                prm = f"RowsIn<TI{i}>(n, cols_, colsPad_)"
                 src = f"xg{i}_[static_cast<uint64_t>(off) * cols_]"
+                if batched:   # the partial last block of a row holds the reduction's neutral value
+                    pad = (f"DataCopyPadExtParams<TI{i}>{{true, 0, RightPad<TI{i}>(cols_), "
+                           f"static_cast<TI{i}>({rowreduce.pad_value(kp)})}}")
             else:
                 prm = f"DataCopyExtParams{{1, static_cast<uint32_t>(n * sizeof(TI{i})), 0, 0, 0}}"
                 src = f"xg{i}_[off]"
             cin += [f"LocalTensor<TI{i}> xt{i} = iq{i}_.AllocTensor<TI{i}>();",
-                    f"DataCopyPad(xt{i}, {src}, {prm}, DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});", f"iq{i}_.EnQue(xt{i});"]
+                    f"DataCopyPad(xt{i}, {src}, {prm}, {pad});", f"iq{i}_.EnQue(xt{i});"]
             comp += [f"LocalTensor<TI{i}> xt{i} = iq{i}_.DeQue<TI{i}>();",
                      f"LocalTensor<float> XI{i} = ToFloat(xt{i}, ic{i}_.Get<float>(), cnt);" if row else
                      f"LocalTensor<TC> XI{i} = ToCompute(xt{i}, ic{i}_.Get<TC>(), cnt);"]
@@ -245,10 +251,14 @@ class _Kernel:
                             f"{'FromFloat' if row else 'FromCompute'}(yt{j}, {v.out_exprs[j]}, cnt);", f"oq{j}_.EnQue(yt{j});"]
             return out
         if row:
-            comp += ["for (uint32_t r = 0; r < n; ++r) {", "    uint32_t o = r * colsPad_;"]
-            comp += [f"    LocalTensor<float> S{k} = B{k}[o];" for k in range(kp.nslots)]
-            comp += ["    " + ln if not ln.startswith("#") else ln for ln in _variants(kp, lambda v: v.body + per_row_out(v))]
-            comp += ["}", "PipeBarrier<PIPE_ALL>();"]
+            loop = ["for (uint32_t r = 0; r < n; ++r) {", "    uint32_t o = r * colsPad_;"]
+            loop += [f"    LocalTensor<float> S{k} = B{k}[o];" for k in range(kp.nslots)]
+            loop += ["    " + ln if not ln.startswith("#") else ln for ln in _variants(kp, lambda v: v.body + per_row_out(v))]
+            loop += ["}", "PipeBarrier<PIPE_ALL>();"]
+            if batched:   # every row of the tile reduced by two instructions (rowreduce.py)
+                loop = (["if (cols_ <= 512 && colsPad_ % 64 == 0) {"] + ["    " + x for x in rowreduce.compute(kp)]
+                        + ["} else {"] + ["    " + x for x in loop] + ["}"])
+            comp += loop
         else:
             comp += [f"LocalTensor<TC> S{k} = B{k};" for k in range(kp.nslots)]
             comp += _variants(kp, _native_body)
@@ -258,8 +268,7 @@ class _Kernel:
             if p.kind == "gs":
                 continue
             if p.kind == "vec" and row:
-                prm = (f"DataCopyExtParams{{static_cast<uint16_t>(n), static_cast<uint32_t>(cols_ * sizeof(TO{j})), "
-                       f"RowGap<TO{j}>(cols_, colsPad_), 0, 0}}")
+                prm = f"RowsOut<TO{j}>(n, cols_, colsPad_)"
                 dst = f"yg{j}_[static_cast<uint64_t>(off) * cols_]"
             else:
                 prm = f"DataCopyExtParams{{1, static_cast<uint32_t>(n * sizeof(TO{j})), 0, 0, 0}}"
@@ -333,7 +342,7 @@ def _budget(kp: KernelParams) -> dict[str, int]:
     n_full = sum(1 for p in kp.inputs if p.kind == "full")
     n_bvec = sum(1 for p in kp.inputs if p.kind == "bvec")
     per_elem = n_full * (2 * 4 + 4) + sum(2 * 4 for p in kp.outputs if p.kind == "vec") + kp.nslots * 4 + kp.nmasks
-    per_elem += 2 * len(kp.round_types)
+    per_elem += 2 * len(kp.round_types) + (1 if rowreduce.batched_kind(kp) else 0)   # + block results
     per_row = sum(2 * 8 + 4 for p in kp.outputs if p.kind in ("rs", "idx"))
     fixed = 4096 + 64 * 4 + 256 + 64 * len(kp.round_types) + (MAX_CORES * 32 if kp.accs else 0) + 32 * len(kp.outputs)
     fixed += 16 * 24 * len(kp.outputs)
@@ -385,7 +394,8 @@ def render_host(kp: KernelParams, main_input: int) -> str:
     for j, a in enumerate(kp.attrs):
         dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
         params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')
-    return load("host.cpp.tmpl").substitute(
+    pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
+    return load("host.cpp.tmpl").substitute(col_pad=pad, 
         op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
         main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
         ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),

@@ -259,7 +259,9 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             a = self._arg(args[0])
             if not _is_last_dim(_reduce_dim(node), self.rank):
                 raise Unsupported(f"{op} over an inner dimension is not covered yet")
-            return (self._row_reduce(op, a), self._arg_index(op, a))
+            used = any(n.op == "getitem" and n.args and isinstance(n.args[0], Ref) and n.args[0].name == node.name
+                       and n.args[1] == 1 for n in self.g.nodes)       # the indices are computed only when used
+            return (self._row_reduce(op, a), self._arg_index(op, a) if used else None)
         if op in ("argmax", "argmin"):
             if _reduce_dim(node) is None or not _is_last_dim(_reduce_dim(node), self.rank):
                 raise Unsupported(f"{op} over all elements or an inner dimension is not covered yet")

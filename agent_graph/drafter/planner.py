@@ -13,7 +13,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, splitrow
+from agent_graph.drafter import codegen, rowreduce, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.lowering import Program, lower
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
@@ -264,7 +264,8 @@ def _fits(kp: KernelParams, g: OpGraph) -> str:
         return ""
     full = max(g.inputs, key=lambda n: _numel(n.shape)).shape
     cols = full[-1]
-    pad = (cols + 15) // 16 * 16
+    step = 64 if rowreduce.batched_kind(kp) else 16      # the host's row pitch (codegen.render_host)
+    pad = (cols + step - 1) // step * step
     b = codegen._budget(kp)
     need = pad * b["fixed_per_col"] + b["fixed"] + pad * b["per_elem"] + b["per_row"]
     if need <= codegen.UB_BUDGET:

@@ -40,6 +40,7 @@ class EagerOp:
     dtype: str = ""           # floating dtype of its data ("float16", "bfloat16", "float32"; "" none)
     ins: list = field(default_factory=list)    # [elements, bytes per element] of each unique input tensor
     outs: list = field(default_factory=list)   # the same of each output tensor
+    row: int = 0              # elements of the dimension it reduces or normalises (0: not a row-wise op)
 
     @property
     def bytes(self) -> int:
@@ -111,6 +112,29 @@ def _float_dtype(tensors: list) -> str:
     return names[0] if names else ""
 
 
+_DIM_ARG = {"_softmax", "_log_softmax", "cumsum", "cumprod"}                         # (self, dim, ...)
+_SHAPE_ARG = {"native_layer_norm", "_fused_rms_norm"}                               # (self, normalized_shape, ...)
+_REDUCING = {"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "prod", "logsumexp",
+             "linalg_vector_norm", "norm", "var", "std", "var_mean", "std_mean"}
+
+
+def _row_len(name: str, a: tuple, ins: list, outs: list) -> int:
+    """Length of the dimension a row-wise op reduces or normalises (0 when it is not one)."""
+    if not ins or not ins[0].dim():
+        return 0
+    x = ins[0]
+    if name in _DIM_ARG and len(a) > 1 and isinstance(a[1], int):
+        return int(x.shape[a[1]])
+    if name in _SHAPE_ARG and len(a) > 1 and isinstance(a[1], (list, tuple)):
+        n = 1
+        for d in a[1]:
+            n *= int(d)
+        return n
+    if name in _REDUCING and outs and 0 < outs[0].numel() < x.numel():
+        return int(x.numel() // outs[0].numel())
+    return 0
+
+
 def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
     """Run ``fn(*args, **kwargs)`` once and list the kernels eager mode would launch."""
     import torch
@@ -135,7 +159,7 @@ def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
             fl, cube = _flops(name, (a, kw), outs)
             ops.append(EagerOp(name, sum(_nbytes(t) for t in ins), sum(_nbytes(t) for t in outs), fl, cube,
                                _float_dtype(ins + outs), [[int(t.numel()), t.element_size()] for t in ins],
-                               [[int(t.numel()), t.element_size()] for t in outs]))
+                               [[int(t.numel()), t.element_size()] for t in outs], _row_len(name, a, ins, outs)))
             return res
 
     with torch.no_grad(), _Recorder():
@@ -150,7 +174,7 @@ def op_time_us(op: EagerOp, costs: CostTable) -> float:
     if not op.cube and (op.ins or op.outs):
         r = recipe(op.name, op.dtype, [int(s) for _, s in op.ins], [int(s) for _, s in op.outs])
         return _library_kernel_us([Stream(int(n), int(s)) for n, s in op.ins],
-                                  [Stream(int(n), int(s)) for n, s in op.outs], r, costs)
+                                  [Stream(int(n), int(s)) for n, s in op.outs], r, costs, op.row)
     mem_bw = min(costs.peak_gm_bytes_per_s, costs.vector_cores * costs.mte2_gm_bytes_per_cycle * costs.clock_hz)
     mem_s = op.bytes / mem_bw
     peak = costs.peak_cube_flops if op.cube else costs.peak_vector_flops

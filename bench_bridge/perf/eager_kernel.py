@@ -53,7 +53,29 @@ def _tile_elems(work: int, per_core: int, ins: list[Stream], outs: list[Stream],
     return max(align, min(tile, math.ceil(per_core / align) * align))
 
 
-def _tile_events(n: int, work: int, ins: list[Stream], outs: list[Stream], r: Recipe, slot: int) -> list[Event]:
+_REDUCE = {"ReduceSum": "Sum", "ReduceMax": "Max", "ReduceMin": "Min"}
+
+
+def _reduce_events(api: str, n: int, r: Recipe, row: int) -> list[Event]:
+    """A recipe's reduction over a tile of ``n`` elements. Over the whole tile (``row`` 0) or rows of at
+    most one 256-byte repeat: one instruction (WholeReduce gives one result per repeat, a repeat per row).
+    Longer rows need per-row results, which one ReduceSum (one result per call) cannot give for several
+    rows: BlockReduce (one result per 32-byte block, over every repeat of the tile) until a row's
+    partials fit one repeat, then one WholeReduce -- the fewest documented instructions that do it."""
+    cb = r.compute_bytes
+    vb = n * cb
+    if not row or row * cb <= 256:
+        return [Event(api, "V", vb, math.ceil(vb / 256), 0, 0, cb)]
+    ev = []
+    per_row = row * cb
+    while per_row > 256:
+        ev.append(Event("BlockReduce" + _REDUCE[api], "V", vb, math.ceil(vb / 256), 0, 0, cb))
+        vb, per_row = math.ceil(vb / 32) * cb, math.ceil(per_row / 32) * cb    # one value per 32-byte block
+    return ev + [Event("WholeReduce" + _REDUCE[api], "V", vb, max(1, math.ceil(vb / per_row)), 0, 0, cb)]
+
+
+def _tile_events(n: int, work: int, ins: list[Stream], outs: list[Stream], r: Recipe, slot: int,
+                 row: int = 0) -> list[Event]:
     ev: list[Event] = []
     nin = len(ins)
     for q, s in enumerate(ins, start=1):
@@ -67,6 +89,13 @@ def _tile_events(n: int, work: int, ins: list[Stream], outs: list[Stream], r: Re
             cb = max(4, round(n * s.numel / work) * 4)
             ev.append(Event("Cast", "V", cb, math.ceil(cb / 256), 0, 0, 4))
     for api in r.apis:
+        if api in _REDUCE:
+            ev += _reduce_events(api, n, r, row)
+            continue
+        if api.endswith("@out"):      # an instruction over the tile's share of the output (a mean's 1/N scale)
+            ob = max(r.compute_bytes, round(n * outs[0].numel / work) * r.compute_bytes) if outs else r.compute_bytes
+            ev.append(Event(api[:-4], "V", ob, math.ceil(ob / 256), 0, 0, r.compute_bytes))
+            continue
         passes = PASSES.get(api, 1)
         vb = n * r.compute_bytes
         ev.append(Event(api, "V", vb * passes, math.ceil(vb / 256) * passes, 0, 0, r.compute_bytes))
@@ -89,7 +118,8 @@ def _tile_events(n: int, work: int, ins: list[Stream], outs: list[Stream], r: Re
     return ev
 
 
-def library_launch(ins: list[Stream], outs: list[Stream], r: Recipe, costs: CostTable, name: str = "eager") -> Launch:
+def library_launch(ins: list[Stream], outs: list[Stream], r: Recipe, costs: CostTable, name: str = "eager",
+                   row: int = 0) -> Launch:
     """The trace of the library kernel of one operator (see the module docstring)."""
     tensors = [s for s in ins + outs if s.numel > 0]
     work = max([s.numel for s in tensors] + [1])
@@ -109,13 +139,14 @@ def library_launch(ins: list[Stream], outs: list[Stream], r: Recipe, costs: Cost
         if count not in memo:
             ev: list[Event] = [Event("InitBuffer", "S") for _ in ins + outs]
             for t, off in enumerate(range(0, count, tile)):
-                ev += _tile_events(min(tile, count - off), work, ins, outs, r, t % BUFFERS)
+                ev += _tile_events(min(tile, count - off), work, ins, outs, r, t % BUFFERS, row)
             memo[count] = (ev, f"{name}:{count}")
         ev, key = memo[count]
         launch.blocks.append(BlockTrace(1, name, b, ev, cores, 0, key))
     return launch
 
 
-def op_time_us(ins: list[Stream], outs: list[Stream], r: Recipe, costs: CostTable) -> float:
-    """Modelled time of one eager operator: its library kernel through ``model.simulate``."""
-    return simulate(library_launch(ins, outs, r, costs), costs).time_us
+def op_time_us(ins: list[Stream], outs: list[Stream], r: Recipe, costs: CostTable, row: int = 0) -> float:
+    """Modelled time of one eager operator: its library kernel through ``model.simulate`` (``row``: the
+    length of the dimension a row-wise operator reduces or normalises, 0 for others)."""
+    return simulate(library_launch(ins, outs, r, costs, row=row), costs).time_us

@@ -61,7 +61,7 @@ _RECIPES: dict[str, tuple[str, ...]] = {
     "hardtanh": ("Maxs", "Mins"), "mish": ("Exp", "Adds", "Ln", "Tanh", "Mul"),
     "softsign": ("Abs", "Adds", "Div"), "logsigmoid": ("Muls", "Exp", "Adds", "Ln", "Muls"),
     # reductions over a dimension (the row or an inner dimension): one pass over the input
-    "sum": ("ReduceSum",), "mean": ("ReduceSum",), "amax": ("ReduceMax",), "amin": ("ReduceMin",),
+    "sum": ("ReduceSum",), "mean": ("ReduceSum", "Muls@out"), "amax": ("ReduceMax",), "amin": ("ReduceMin",),
     "max": ("ReduceMax",), "min": ("ReduceMin",), "argmax": ("ReduceMax",), "argmin": ("ReduceMin",),
     "prod": ("Mul",), "logsumexp": ("ReduceMax", "Sub", "Exp", "ReduceSum"),
     "linalg_vector_norm": ("Mul", "ReduceSum"), "norm": ("Mul", "ReduceSum"),
@@ -102,6 +102,8 @@ _CASTS = {"_to_copy", "to", "type_as", "_autocast_to_reduced_precision", "_autoc
 # kernel calling the same API pays the same
 PASSES = {"Erf": 4, "Erfc": 8, "Tanh": 2, "Sin": 4, "Cos": 4}
 
+# an API name ending in "@out" runs over the output's elements of the tile instead (a mean scales its
+# per-row sums by 1/N: one Muls over the results)
 UNKNOWN = "Unknown"        # an API not in the cost table: priced as [vector_class.default]
 
 

@@ -233,3 +233,23 @@ def test_flat_kernels_compute_fp16_natively_only_when_exact(name, native):
     assert "SlotOrOut<TC>(yt0, sb" in src and "StoreOut(yt0, " in src
     host = next(v for k, v in d.plan.files.items() if k.startswith("op_host/") and k.endswith(".cpp"))
     assert ("CHUNK = 64" in host) == (name == "where_select")    # comparisons need whole float repeats
+
+
+@pytest.mark.parametrize("name,kind", [("row_sum", "Sum"), ("row_mean", "Sum"), ("row_amax", "Max"), ("row_min", "Min"),
+                                       ("softmax", None), ("argmax", None)])
+def test_pure_row_reductions_reduce_a_whole_tile_with_two_instructions(name, kind):
+    from bench_bridge.tasks import load_task
+    d = draft(load_task(SUITE / name / "kgen-task.toml"))
+    assert not isinstance(d, Unsupported), str(d)
+    src = next(v for k, v in d.plan.files.items() if k.startswith("op_kernel/"))
+    host = next(v for k, v in d.plan.files.items() if k.startswith("op_host/") and k.endswith(".cpp"))
+    if kind is None:
+        assert "BlockReduce" not in src and "(cols + 16 - 1) / 16 * 16" in host
+        return
+    assert f"BlockReduce{kind}<float>(WK[q * 8], XI0[q * 64], k, 64, 1, 1, 8);" in src
+    assert f"WholeReduce{kind}<float>(RO0[q]" in src
+    assert "if (cols_ <= 512 && colsPad_ % 64 == 0)" in src            # longer rows keep the per-row loop
+    assert "(cols + 64 - 1) / 64 * 64" in host                          # 256-byte float row pitch
+    pad = {"Sum": "0", "Max": "-INFINITY", "Min": "INFINITY"}[kind]
+    assert f"RightPad<TI0>(cols_), static_cast<TI0>({pad})" in src       # a row's last block padded with the neutral value
+    assert ("Muls(RO0, RO0, 1.0f / static_cast<float>(cols_), n);" in src) == (name == "row_mean")

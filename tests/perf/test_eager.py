@@ -150,3 +150,19 @@ def test_recorded_ops_round_trip_through_json_like_dicts():
     # an op recorded without its tensors (older reports) is priced by bytes as before
     old = EagerOp("add", 4000, 2000, 1000.0)
     assert perf.eager.op_time_us(old, C) > C.launch_overhead_us
+
+
+def test_a_row_reduction_of_long_rows_needs_block_then_whole_reduce():
+    # one ReduceSum gives one value per call: per-row sums of rows longer than one 256-byte repeat take
+    # BlockReduceSum over the tile (one value per 32-byte block) and WholeReduceSum (one value per row)
+    r = recipe("sum", "float32", [4], [4])
+    long_rows = library_launch([Stream(96 * 256, 4)], [Stream(96, 4)], r, C, row=256).blocks[0].events
+    v = [(e.api, e.bytes) for e in long_rows if e.pipe == "V"]
+    n = sum(e.bytes for e in long_rows if e.pipe == "MTE2")
+    assert v == [("BlockReduceSum", n), ("WholeReduceSum", n // 8)]
+    short_rows = library_launch([Stream(96 * 64, 4)], [Stream(96, 4)], r, C, row=64).blocks[0].events
+    assert [e.api for e in short_rows if e.pipe == "V"] == ["ReduceSum"]      # a repeat per row: one instruction
+    x = torch.randn(96, 256)
+    assert perf.eager_baseline(lambda t: t.sum(-1), x).ops[0].row == 256
+    assert perf.eager_baseline(lambda t: torch.softmax(t, -1), x).ops[0].row == 256
+    assert perf.eager_baseline(torch.relu, x).ops[0].row == 0
