@@ -131,7 +131,10 @@ def _row_len(name: str, a: tuple, ins: list, outs: list) -> int:
             n *= int(d)
         return n
     if name in _REDUCING and outs and 0 < outs[0].numel() < x.numel():
-        return int(x.numel() // outs[0].numel())
+        dims = a[1] if len(a) > 1 else None
+        dims = [dims] if isinstance(dims, int) else list(dims) if isinstance(dims, (list, tuple)) else []
+        if [d % x.dim() for d in dims] == [x.dim() - 1]:     # the last dimension: per-row results
+            return int(x.shape[-1])
     return 0
 
 

@@ -166,3 +166,5 @@ def test_a_row_reduction_of_long_rows_needs_block_then_whole_reduce():
     assert perf.eager_baseline(lambda t: t.sum(-1), x).ops[0].row == 256
     assert perf.eager_baseline(lambda t: torch.softmax(t, -1), x).ops[0].row == 256
     assert perf.eager_baseline(torch.relu, x).ops[0].row == 0
+    assert perf.eager_baseline(lambda t: t.sum(0), x).ops[0].row == 0           # an inner dimension: column adds
+    assert perf.eager_baseline(lambda t: torch.argmax(t, dim=-1), x).ops[0].row == 256
