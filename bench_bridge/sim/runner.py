@@ -76,7 +76,9 @@ def run(
     trace: bool = False,
 ) -> RunResult:
     """Run ``binary``; a crash, hang or blown limit becomes a diagnostic, never an exception."""
-    binary = Path(binary).resolve()
+    # absolute, symlinks kept: a venv's python is a symlink to the base interpreter, and resolving it would
+    # run the child outside the venv (without the venv's packages)
+    binary = Path(os.path.abspath(binary))
     tmp = Path(tempfile.mkdtemp(prefix="kgen-run-"))
     diag_file = tmp / "diag.jsonl"
     trace_file = tmp / "trace.jsonl" if trace else None

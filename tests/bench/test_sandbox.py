@@ -31,3 +31,25 @@ def test_hang_becomes_a_timeout_diagnostic():
 def test_memory_limit_stops_a_runaway_child():
     r = run(sys.executable, ["-c", "x = bytearray(3 * 1024**3); print('allocated')"], timeout=60, memory_mb=1024)
     assert "allocated" not in r.stdout and not r.ok
+
+
+def test_a_symlinked_interpreter_runs_as_itself(tmp_path):
+    # a venv's python is a symlink to the base interpreter: the reference worker must run as the venv's
+    # python (its packages), so the runner must not resolve the link
+    link = tmp_path / "venv-python"
+    link.symlink_to(sys.executable)
+    r = run(link, ["-c", "import sys; print(sys.executable)"], timeout=30)
+    assert r.ok, r.stderr
+    assert r.stdout.strip() == str(link)
+
+
+def test_the_reference_worker_runs_in_this_interpreters_environment(tmp_path):
+    # a python created as `python -m venv` sees the venv's site-packages only when started through its
+    # own path; kgen starts the worker with sys.executable, which must stay the path it was given
+    import subprocess
+    venv = tmp_path / "v"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    py = venv / "bin" / "python"
+    r = run(py, ["-c", "import sys; print(sys.prefix)"], timeout=30)
+    assert r.ok, r.stderr
+    assert r.stdout.strip() == str(venv)
