@@ -74,11 +74,13 @@ def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
         return [f"Exp({d}, {a}, {n});", f"Adds({d}, {d}, -1.0f, {n});"]
     if op == "gelu":
         if kw.get("approximate", "none") == "tanh":
-            # x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))
+            # x/2 * (1 + tanh(u)) with u = sqrt(2/pi) * (x + 0.044715 x^3) is x / (1 + exp(-2u)) exactly
+            # (0.5 (1 + tanh u) = 1 / (1 + e^-2u)); -2u = -2 sqrt(2/pi) * 0.044715 * (x^3 + x / 0.044715):
+            # 7 vector instructions, one Exp and one Div instead of a Tanh
             t = tmp()
-            return [f"Mul({t}, {a}, {a}, {n});", f"Muls({t}, {t}, 0.044715f, {n});", f"Adds({t}, {t}, 1.0f, {n});",
-                    f"Mul({t}, {t}, {a}, {n});", f"Muls({t}, {t}, 0.7978845608028654f, {n});", f"Tanh({d}, {t}, {n});",
-                    f"Adds({d}, {d}, 1.0f, {n});", f"Mul({d}, {d}, {a}, {n});", f"Muls({d}, {d}, 0.5f, {n});"]
+            return [f"Mul({t}, {a}, {a}, {n});", f"Mul({t}, {t}, {a}, {n});", f"Axpy({t}, {a}, {f(1.0 / 0.044715)}, {n});",
+                    f"Muls({t}, {t}, {f(-2.0 * 0.7978845608028654 * 0.044715)}, {n});", f"Exp({t}, {t}, {n});",
+                    f"Adds({t}, {t}, 1.0f, {n});", f"Div({d}, {a}, {t}, {n});"]
         t = tmp()
         return [f"Muls({t}, {a}, 0.7071067811865476f, {n});", f"Erf({d}, {t}, {n});", f"Adds({d}, {d}, 1.0f, {n});",
                 f"Mul({d}, {d}, {a}, {n});", f"Muls({d}, {d}, 0.5f, {n});"]

@@ -152,6 +152,8 @@ def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
             name = func.overloadpacket.__name__.rstrip("_") if hasattr(func, "overloadpacket") else str(func)
             if getattr(func, "is_view", False) or name in _FREE:
                 return res
+            if name == "gelu" and kw.get("approximate") == "tanh":
+                name = "gelu_tanh"          # a different kernel recipe (eager_ops)
             outs = _tensors(res)
             ins, seen = [], set()
             for t in _tensors(a) + _tensors(kw):

@@ -54,6 +54,8 @@ _RECIPES: dict[str, tuple[str, ...]] = {
     "tanh": ("Tanh",), "sigmoid": ("Muls", "Exp", "Adds", "Div"), "erf": ("Erf",), "exp2": ("Muls", "Exp"), "expm1": ("Exp", "Adds"),
     "log1p": ("Adds", "Ln"), "log2": ("Ln", "Muls"), "log10": ("Ln", "Muls"),
     "silu": ("Muls", "Exp", "Adds", "Div", "Mul"), "gelu": ("Muls", "Erf", "Adds", "Mul", "Muls"),
+    # approximate='tanh' (recorded as gelu_tanh): x / (1 + exp(-2u)), as ops-nn's Gelu kernel states its form
+    "gelu_tanh": ("Mul", "Mul", "Axpy", "Muls", "Exp", "Adds", "Div"),
     "elu": ("Mins", "Exp", "Adds", "Muls", "Maxs", "Add"), "selu": ("Mins", "Exp", "Adds", "Muls", "Maxs", "Add", "Muls"),
     "celu": ("Mins", "Muls", "Exp", "Adds", "Muls", "Maxs", "Add"),
     "softplus": ("Muls", "Exp", "Adds", "Ln", "Muls", "Compares", "Select"),
@@ -90,7 +92,7 @@ _ACCUMULATE = {"sum", "mean", "prod", "logsumexp", "linalg_vector_norm", "norm",
 # transcendental activations: 16-bit data computed in float32 like the accumulating ones (ops-nn's
 # Sigmoid and Gelu/Erf/Tanh/Mish/Cos/Log kernels cast to float; see the module docstring)
 _WIDEN16 = {"exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tanh", "sigmoid", "erf", "silu",
-            "gelu", "elu", "selu", "celu", "softplus", "mish", "logsigmoid", "pow"}
+            "gelu", "gelu_tanh", "elu", "selu", "celu", "softplus", "mish", "logsigmoid", "pow"}
 # operators that only move or select 16-bit data: no widening even for bfloat16
 _MOVE_ONLY = {"clone", "copy", "contiguous", "cat", "stack", "expand_copy", "index_select", "slice_copy",
               "permute_copy", "transpose_copy", "where", "masked_fill", "fill", "zeros", "ones", "full", "zeros_like",

@@ -98,7 +98,11 @@ def test_fp16_transcendental_activations_compute_in_float_like_ops_nn_sigmoid():
     # ops-nn's Atlas A2 Sigmoid kernel: half -> float Cast, Muls(-1), Exp, Adds(1), Div, Cast back (RINT)
     r = recipe("sigmoid", "float16", [2], [2])
     assert r.widen and r.compute_bytes == 4 and r.apis == ("Muls", "Exp", "Adds", "Div")
-    for name in ("gelu", "silu", "tanh", "exp", "elu", "softplus"):
+    x16 = torch.randn(64, 32, dtype=torch.float16)
+    ops = perf.eager_baseline(lambda t: torch.nn.functional.gelu(t, approximate="tanh"), x16).ops
+    assert [o.name for o in ops] == ["gelu_tanh"]          # the tanh form has its own recipe: x / (1 + exp(-2u))
+    assert recipe("gelu_tanh", "float16", [2], [2]).apis == ("Mul", "Mul", "Axpy", "Muls", "Exp", "Adds", "Div")
+    for name in ("gelu", "gelu_tanh", "silu", "tanh", "exp", "elu", "softplus"):
         assert recipe(name, "float16", [2], [2]).widen, name
     for name in ("relu", "leaky_relu", "clamp", "hardswish", "maximum", "where"):   # arithmetic/selection: native half
         assert not recipe(name, "float16", [2], [2]).widen, name
