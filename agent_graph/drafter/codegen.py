@@ -5,11 +5,10 @@ from __future__ import annotations
 from bench_bridge.project.describe import snake_case
 
 from agent_graph.drafter import rowreduce, splitrow
+from agent_graph.drafter.budget import MAX_CORES, UB_BUDGET, budget as _budget, split_budget, user_workspace as _user_workspace  # noqa: F401
 from agent_graph.drafter.native import compute_type as _compute_type, direct_outputs as _direct_outputs, native_body as _native_body
 from agent_graph.drafter.templates import KernelParams, load
 
-UB_BUDGET = 180 * 1024
-MAX_CORES = 64
 GE = {"float16": "ge::DT_FLOAT16", "bfloat16": "ge::DT_BF16", "float32": "ge::DT_FLOAT", "int64": "ge::DT_INT64",
       "int32": "ge::DT_INT32"}
 CT = {"float16": "half", "bfloat16": "bfloat16_t"}
@@ -335,35 +334,6 @@ def render_tiling(kp: KernelParams) -> str:
     fields = "".join(f"TILING_DATA_FIELD_DEF(float, attr{j});     // attr '{a}'\n" for j, a in enumerate(kp.attrs))
     return load("tiling.h.tmpl").substitute(op_type=kp.op_type, template=kp.template, guard=f"{snake.upper()}_TILING_H",
                                             attr_fields=fields)
-
-
-def _budget(kp: KernelParams) -> dict[str, int]:
-    """UB bytes of one tile (worst case 4-byte data, 8-byte indices), as the kernel's InitBuffer calls add up."""
-    n_full = sum(1 for p in kp.inputs if p.kind == "full")
-    n_bvec = sum(1 for p in kp.inputs if p.kind == "bvec")
-    per_elem = n_full * (2 * 4 + 4) + sum(2 * 4 for p in kp.outputs if p.kind == "vec") + kp.nslots * 4 + kp.nmasks
-    per_elem += 2 * len(kp.round_types) + (1 if rowreduce.batched_kind(kp) else 0)   # + block results
-    per_row = sum(2 * 8 + 4 for p in kp.outputs if p.kind in ("rs", "idx"))
-    fixed = 4096 + 64 * 4 + 256 + 64 * len(kp.round_types) + (MAX_CORES * 32 if kp.accs else 0) + 32 * len(kp.outputs)
-    fixed += 16 * 24 * len(kp.outputs)
-    return {"per_elem": per_elem, "per_row": per_row, "fixed_per_col": n_bvec * 8 + 4, "fixed": fixed}
-
-
-def split_budget(kp: KernelParams) -> dict[str, int]:
-    """UB bytes per chunk element on the split-row path (worst case 4-byte data): every streamed input
-    double-buffered plus its float copy, outputs double-buffered, slots, accumulators, reduce work."""
-    streamed = sum(1 for p in kp.inputs if p.kind in ("full", "bvec"))
-    per_elem = streamed * (2 * 4 + 4) + sum(2 * 4 for p in kp.outputs if p.kind == "vec") + kp.nslots * 4
-    per_elem += 2 * len(kp.round_types) + 4 * kp.extra.get("split_accs", 1) + 4
-    return {"per_elem": per_elem, "fixed": _budget(kp)["fixed"] + 64 * 4}
-
-
-def _user_workspace(kp: KernelParams) -> int:
-    """Bytes: 8 floats per core for the whole-tensor accumulators, then (split-row path) per pass
-    8 reductions x 8 floats per core for the partial results of rows shared by several cores."""
-    if kp.extra.get("split"):
-        return MAX_CORES * 32 + MAX_CORES * 256 * kp.extra.get("split_passes", 1)
-    return MAX_CORES * 32 if kp.accs else 0
 
 
 def render_host(kp: KernelParams, main_input: int) -> str:

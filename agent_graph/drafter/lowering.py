@@ -102,7 +102,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 self._round(v, node.dtype)
             self.vals[node.name] = v
             self.free.extend(self._tmps)
-            for name in {a.name for a in _refs(node)}:
+            for name in sorted({a.name for a in _refs(node)}):      # sorted: the same slots on every run
                 self.uses[name] -= 1
                 if self.uses[name] == 0 and name not in g.outputs:
                     old = self.vals.get(name)

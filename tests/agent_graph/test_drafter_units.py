@@ -253,3 +253,14 @@ def test_pure_row_reductions_reduce_a_whole_tile_with_two_instructions(name, kin
     pad = {"Sum": "0", "Max": "-INFINITY", "Min": "INFINITY"}[kind]
     assert f"RightPad<TI0>(cols_), static_cast<TI0>({pad})" in src       # a row's last block padded with the neutral value
     assert ("Muls(RO0, RO0, 1.0f / static_cast<float>(cols_), n);" in src) == (name == "row_mean")
+
+
+def test_drafts_are_the_same_on_every_run():
+    # the build cache is keyed by content: string-hash order (PYTHONHASHSEED) must not move slots around
+    import subprocess
+    import sys
+    code = ("from pathlib import Path; from agent_graph.drafter import draft; from bench_bridge.tasks import load_task; "
+            "d = draft(load_task(Path(r'%s'))); print(d.plan.files['op_kernel/hypot_custom.cpp'])" % (SUITE / "hypot" / "kgen-task.toml"))
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300,
+                           env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3, 4)}
+    assert len(outs) == 1
