@@ -15,11 +15,16 @@ from pathlib import Path
 
 def prebuild(project: str | Path, jobs: int | None = None) -> list:
     """Build every dtype combination of ``project``; returns the ``ProjectBuild`` of each (in order)."""
-    from bench_bridge.project import build_project, describe_project
+    from bench_bridge.project import describe_project
 
     op = describe_project(Path(project))
-    if not op.ok:
-        return []
+    return build_all(op, jobs) if op.ok else []
+
+
+def build_all(op, jobs: int | None = None) -> list:
+    """``prebuild`` of an already described project (``bench_bridge.project.describe_project``)."""
+    from bench_bridge.project import build_project
+
     jobs = max(1, min(op.num_combos, jobs or os.cpu_count() or 1))
     if jobs == 1:
         return [build_project(op, c) for c in range(op.num_combos)]

@@ -51,8 +51,8 @@ def _build_one(state: GraphState, ctx: Ctx, c: Candidate) -> str:
     op = describe_project(project)
     if op.ok and op.num_combos > 1 and (os.cpu_count() or 1) > 1:
         # every dtype combination at once on the free cores (the verify node then finds them in the cache)
-        from agent_graph.drafter.prebuild import prebuild
-        b = prebuild(project)[0]
+        from agent_graph.drafter.prebuild import build_all
+        b = build_all(op)[0]
     else:
         b = build_project(op, 0) if op.ok else None
     diags = [d.to_dict() for d in (b.diagnostics if b is not None else op.diagnostics)]
