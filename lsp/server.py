@@ -52,14 +52,18 @@ class KgenServer(LanguageServer):
     def analyse(self, uri: str):
         """(unit, findings) of the document's current text, cached per version."""
         doc = self.workspace.get_text_document(uri)
+        try:
+            source = doc.source
+        except (OSError, ValueError):   # never opened and not a readable text file: an empty document
+            source = ""
         cached = self.units.get(uri)
         t0 = time.perf_counter()
-        if cached is not None and cached[0] == doc.version and cached[1].text == doc.source:
+        if cached is not None and cached[0] == doc.version and cached[1].text == source:
             if cached[2] is not None:
                 return cached[1], cached[2]
             unit = cached[1]
         else:
-            unit = parse(doc.source, encoding=self.encoding)
+            unit = parse(source, encoding=self.encoding)
         findings = checks.run(unit)
         self.last_check_ms = (time.perf_counter() - t0) * 1000
         self.units[uri] = (doc.version, unit, findings)

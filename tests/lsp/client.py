@@ -9,6 +9,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,6 +26,11 @@ class LspClient:
         self._id = 0
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
+        # drain the server's log: a full stderr pipe would block the server (a request left unanswered)
+        self.stderr_tail: "deque[str]" = deque(maxlen=200)
+        self.stderr_tracebacks = 0
+        self._err_reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._err_reader.start()
 
     # framing -----------------------------------------------------------------------------------
     def _read(self) -> None:
@@ -44,6 +50,16 @@ class LspClient:
                 body = out.read(int(headers["content-length"]))
                 self.msgs.put(json.loads(body))
         except Exception:   # noqa: BLE001 - the test sees the timeout
+            return
+
+    def _read_stderr(self) -> None:
+        try:
+            for raw in self.proc.stderr:
+                line = raw.decode("utf-8", "replace").rstrip("\n")
+                if line.startswith("Traceback (most recent call last)"):
+                    self.stderr_tracebacks += 1
+                self.stderr_tail.append(line)
+        except Exception:   # noqa: BLE001 - the pipe closed
             return
 
     def send(self, msg: dict) -> None:
