@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from agent_graph.evaluate.scoring import rank_key
+
 
 class TaskSpecRef(TypedDict, total=False):
     """What ``understand`` learnt about the task (the Task itself is re-read from ``path`` when needed)."""
@@ -83,8 +85,7 @@ class GraphState(TypedDict, total=False):
 def best_key(c: dict) -> tuple:
     """Ranking of candidates: compiled beats not compiled, more cases passed beats fewer, a shorter
     modelled time breaks ties (unknown time ranks after any known one)."""
-    t = c.get("modelled_us")
-    return (bool(c.get("compiled")), int(c.get("passed") or 0), -(t if t is not None else float("inf")))
+    return rank_key(c.get("compiled"), c.get("passed"), c.get("modelled_us"))
 
 
 def snapshot(c: Candidate) -> dict:

@@ -11,6 +11,7 @@ from assistant.commands import bench as bench_cmd
 from assistant.commands import chat as chat_cmd
 from assistant.commands import config as config_cmd
 from assistant.commands import docs as docs_cmd
+from assistant.commands import eval as eval_cmd
 from assistant.commands import generate as generate_cmd
 from assistant.commands import lsp as lsp_cmd
 from assistant.commands import runs as runs_cmd
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat_cmd.register(sub)
     config_cmd.register(sub)
     serve_cmd.register(sub)
+    eval_cmd.register(sub)
     return p
 
 

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install -q torch==2.13.0 >/dev/null
-python3 -m pip install -q -e '.[test]' >/dev/null
+python3 -m pip install -q -e '.[test,ray]' >/dev/null
 if command -v npm >/dev/null 2>&1; then
     (cd extension && npm ci --no-audit --no-fund && npm test && npm run package)
 else
