@@ -62,8 +62,19 @@ def main(argv: list[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
+    if hasattr(args, "no_sandbox"):   # a command that runs task or model code
+        from assistant.commands.sandbox_flag import check
+
+        refused = check(args)
+        if refused is not None:
+            return refused
+    from bench_bridge.sandbox import SandboxUnavailable
+
     try:
         return handler(args)
+    except SandboxUnavailable as e:
+        print(f"kgen: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("kgen: interrupted", file=sys.stderr)
         return 130

@@ -2,7 +2,8 @@
 
 PATH can be an NPUKernelBench task dir (its ``answer/0`` or ``--project``), a KernelBench reference
 ``.py`` or a kgen spec with ``--project`` (or a spec beside its project), or a kernel-launch program
-(``.asc``/``.cpp`` with its own host ``main``: built and run, verdict from its exit status).
+(``.asc``/``.cpp`` with its own host ``main``: built and run in a fresh work folder, its verdict the one it
+prints, ``bench_bridge.verify.program_verdict``: exit 0 without a PASS line is "unverified", never correct).
 The PyTorch reference runs in a child process (``bench_bridge.tasks.worker``); every build and run
 of kernel code happens in a child process with limits (``bench_bridge.sim``).
 """
@@ -24,9 +25,12 @@ from bench_bridge.report import BenchReport, CaseReport
 from bench_bridge.sim import build as sim_build
 from bench_bridge.sim import run as sim_run
 from bench_bridge.tasks import Task, TaskError, load_task
+from bench_bridge.verify import program_verdict
 
 Progress = Callable[[str], None]
 LAUNCH_SUFFIXES = {".asc", ".cpp", ".cc", ".cxx"}
+UNVERIFIED_MESSAGE = ("ran, nothing verified: the program exited 0 but printed no PASS/FAIL verdict and has no reference "
+                      "(docs/report-schema.md, 'A program's own verdict')")
 
 
 class BenchError(Exception):
@@ -74,11 +78,20 @@ def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchRe
     arts = ArtifactWriter(rep.task, opts.artifacts_dir, say)
     arts.set_build_dir(b.binary)
     say(f"running {p.name}")
-    r = sim_run(b.binary, cwd=p.parent, timeout=opts.timeout, trace=opts.profile)
+    work = Path(tempfile.mkdtemp(prefix="kgen-launch-"))   # its work folder: the only place it may write
+    try:
+        r = sim_run(b.binary, cwd=work, timeout=opts.timeout, trace=opts.profile, reads=[p.parent.resolve()])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     errors = [d for d in r.diagnostics if d.severity == "error"]
-    status = "pass" if r.ok else ("error" if errors or r.timed_out or r.returncode < 0 else "fail")
+    if errors or r.timed_out or r.returncode < 0:
+        status = "error"
+    else:
+        status = program_verdict(r.returncode, r.stdout)
     last = (r.stdout.strip().splitlines() or [""])[-1]
     msg = errors[0].format() if errors else (f"exit status {r.returncode}: {last}" if r.returncode else last)
+    if status == "unverified":
+        msg = UNVERIFIED_MESSAGE
     case = CaseReport(case_id="0", params={}, input_shapes=[], dtypes=[], status=status, message=msg,
                       checker="program", seconds=r.seconds, diagnostics=[d.to_dict() for d in r.diagnostics])
     if opts.profile and r.trace_file and r.trace_file.exists():
@@ -101,7 +114,7 @@ def _prepare_references(task: Task, work: Path, opts: BenchOptions, say: Progres
     (work / "task.json").write_text(json.dumps(task.to_json_dict()))
     extra = ["--profile"] if opts.profile else []
     r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "prepare", str(work / "task.json"), str(work), *extra],
-                cwd=work, timeout=opts.reference_timeout, memory_mb=16384)
+                cwd=work, timeout=opts.reference_timeout, memory_mb=16384, reads=task.files())
     cases_file = work / "cases.json"
     if r.returncode != 0 or not cases_file.exists():
         detail = ""

@@ -163,7 +163,7 @@ class CaseRunner:
                     out_dtypes.append("float32" if t == "DT_BF16" else tensorio.canonical(_short(t)))
         rep.outputs = compare_outputs(names, refs, outs, out_dtypes, cdir)
         if self.custom:
-            verdict = custom_check(self.work, e, outs, out_dtypes, self.timeout)
+            verdict = custom_check(self.work, e, outs, out_dtypes, self.timeout, self.task.files())
             if "error" in verdict:
                 rep.message = verdict["error"]
                 return rep

@@ -31,7 +31,8 @@ def compare_outputs(names: list[str], refs_meta: list[dict], outs: list[np.ndarr
     return checks
 
 
-def custom_check(work: Path, entry: dict, outs: list[np.ndarray], out_dtypes: list[str], timeout: float) -> dict:
+def custom_check(work: Path, entry: dict, outs: list[np.ndarray], out_dtypes: list[str], timeout: float,
+                 reads: list[Path] = ()) -> dict:
     """Run the task's custom_check_precision in the worker on the kernel outputs; {'passed', ...} or {'error'}."""
     cdir = work / entry["dir"]
     metas = []
@@ -48,7 +49,7 @@ def custom_check(work: Path, entry: dict, outs: list[np.ndarray], out_dtypes: li
         metas.append({"file": f"kout_{k}.npy", "dtype": dt})
     (cdir / "kout.json").write_text(json.dumps(metas))
     r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "check", str(work / "task.json"), str(work), str(entry["index"])],
-                cwd=work, timeout=timeout, memory_mb=16384)
+                cwd=work, timeout=timeout, memory_mb=16384, reads=reads)
     try:
         return json.loads(r.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):

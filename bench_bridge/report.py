@@ -34,7 +34,7 @@ class CaseReport:
     params: dict[str, Any]
     input_shapes: list[list[int]]
     dtypes: list[str]
-    status: str  # "pass" | "fail" | "error"
+    status: str  # "pass" | "fail" | "error" | "unverified" (a program that ran but checked nothing: never correct)
     outputs: list[OutputCheck] = field(default_factory=list)
     message: str = ""          # why a case failed or errored, in one sentence
     checker: str = "npukernelbench"  # or "custom" when the task brings custom_check_precision
@@ -91,6 +91,15 @@ class BenchReport:
     @property
     def passed_cases(self) -> int:
         return sum(c.status == "pass" for c in self.cases)
+
+    @property
+    def verdict(self) -> str:
+        """CORRECT | INCORRECT | UNVERIFIED (every case ran without a failure, but some verified nothing)."""
+        if self.correct:
+            return "CORRECT"
+        if self.compiled and self.cases and all(c.status in ("pass", "unverified") for c in self.cases):
+            return "UNVERIFIED"
+        return "INCORRECT"
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -152,7 +161,7 @@ def render_text(rep: BenchReport) -> str:
                          f"{(f'{eager:.2f}' if eager is not None else '-'):>10} {(f'{sp:.2f}x' if sp else '-'):>8}")
         lines.append("(modelled by the emulator's performance model: docs/performance-model.md)")
     lines += artifact_lines(rep.artifacts)
-    verdict = "CORRECT" if rep.correct else "INCORRECT"
+    verdict = rep.verdict + (" (ran, nothing verified)" if rep.verdict == "UNVERIFIED" else "")
     lines.append(f"compiled: yes   correct: {verdict} ({rep.passed_cases}/{len(rep.cases)} cases)   {rep.seconds:.1f} s")
     if rep.message:
         lines.append(rep.message)

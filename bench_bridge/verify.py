@@ -8,6 +8,7 @@ be the same non-finite value (NaN where NaN, the same infinity).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -80,3 +81,19 @@ def compare(ref: np.ndarray, out: np.ndarray, dtype_name: str, threshold: float 
         exp_v = float(r.reshape(-1)[flat])
         act_v = float(o.reshape(-1)[flat])
     return Comparison(n_bad == 0, max_abs, max_rel, n_bad, int(r.size), first, exp_v, act_v, thr)
+
+
+# ---- a kernel-launch program's own verdict ---------------------------------------------------
+# A program with its own host main checks itself; kgen believes it only when it says so on stdout:
+# a line with PASS / PASSED (upper case, a whole word) or "test pass" (any case, CANN's examples) is a
+# pass claim; FAIL / FAILED or "test fail" anywhere is a failure, whatever the exit status. Exit status 0
+# with neither is "unverified": the program ran, but nothing was checked (never reported correct).
+PASS_MARK = re.compile(r"\bPASS(ED)?\b|(?i:\btest pass)")
+FAIL_MARK = re.compile(r"\bFAIL(ED)?\b|(?i:\btest fail)")
+
+
+def program_verdict(returncode: int, stdout: str) -> str:
+    """``pass`` | ``fail`` | ``unverified`` for a program that exited normally with ``returncode``."""
+    if returncode != 0 or FAIL_MARK.search(stdout):
+        return "fail"
+    return "pass" if PASS_MARK.search(stdout) else "unverified"

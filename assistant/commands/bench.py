@@ -6,6 +6,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from assistant.commands.sandbox_flag import add_flag
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bench", help="build, run and verify an op project or kernel against its reference")
@@ -20,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--artifacts", metavar="DIR", help="with --profile: write each case's trace (Perfetto) and timeline "
                                                       "picture to DIR (default: a run folder in the kgen cache)")
     p.add_argument("--timeout", type=float, default=120.0, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
+    add_flag(p)
     p.set_defaults(handler=cmd_bench)
 
 

@@ -17,6 +17,8 @@ import threading
 import time
 from pathlib import Path
 
+from assistant.commands.sandbox_flag import add_flag
+
 EXIT_USAGE = 2
 EXIT_CODES = {"verified": 0, "failed": 1, "error": 1, "unsupported": 3, "cancelled": 130}
 
@@ -42,6 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "each case's trace (Perfetto) and timeline picture go to the output's profile/")
     p.add_argument("--timeout", type=float, default=None, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
     p.add_argument("--verbose", action="store_true", help="show the model's reply as it streams")
+    add_flag(p)
     p.set_defaults(handler=cmd_generate)
 
 

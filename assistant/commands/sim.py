@@ -6,6 +6,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from assistant.commands.sandbox_flag import add_flag
 from assistant.progress import status
 from bench_bridge.sim import build, run
 
@@ -30,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--png", metavar="P.png", help="with --profile: write a timeline + roofline picture")
     r.add_argument("--soc", metavar="SOC", help="with --profile: SoC of the cost table (910B2, 910B4; default $KGEN_SOC or 910B2)")
     r.add_argument("args", nargs=argparse.REMAINDER, metavar="-- ARGS", help="arguments passed to the program")
+    add_flag(r)
     r.set_defaults(handler=cmd_run)
 
 

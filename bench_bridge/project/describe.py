@@ -181,7 +181,7 @@ def describe_project(path: str | Path, timeout: float = 300.0) -> OpProject:
     tmp = Path(tempfile.mkdtemp(prefix="kgen-describe-"))
     try:
         out = tmp / "describe.json"
-        r = run(res.binary, ["describe", str(out)], cwd=tmp, timeout=timeout)
+        r = run(res.binary, ["describe", str(out)], cwd=tmp, timeout=timeout, reads=[project.path])
         if not r.ok or not out.exists():
             project.diagnostics.extend(r.diagnostics)
             return _err(project, f"running the OpDef constructors failed (exit {r.returncode}): {r.stderr.strip()[-1500:]}")

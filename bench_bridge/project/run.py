@@ -189,7 +189,7 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
         job.write_text("\n".join(lines) + "\n")
         soc = _soc()
         env = {"KGEN_SOC": soc, "KGEN_SIM_VECTOR_CORES": str(SOC_VECTOR_CORES[soc]), "KGEN_SIM_TIMEOUT": str(int(timeout) + 1)}
-        r = run(build.binary, ["run", str(job)], cwd=work, timeout=timeout, env=env, trace=trace)
+        r = run(build.binary, ["run", str(job)], cwd=work, timeout=timeout, env=env, trace=trace, reads=[project.path])
         summary = {}
         if (work / "summary.json").exists():
             try:

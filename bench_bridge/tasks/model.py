@@ -30,6 +30,10 @@ class Task:
     description: str = ""        # api_desc.md or the spec's description
     seed: int = 0
 
+    def files(self) -> list[Path]:
+        """The folders of the task's own files: what a sandboxed reference worker may read."""
+        return [p if p.is_dir() else p.parent for p in (self.root, self.reference, self.prepare) if p is not None]
+
     def to_json_dict(self) -> dict:
         d = asdict(self)
         for k in ("root", "reference", "prepare", "project"):

@@ -6,12 +6,15 @@ import sys
 
 import pytest
 
-from bench_bridge.sim.runner import _no_network_prefix, run
+from bench_bridge import sandbox
+from bench_bridge.sim.runner import run
+
+needs_sandbox = pytest.mark.skipif(sandbox.probe() is not None and not sandbox.opted_out(),
+                                   reason=f"this machine cannot sandbox: {sandbox.probe()}")
 
 
+@needs_sandbox
 def test_child_has_no_network():
-    if not _no_network_prefix():
-        pytest.skip("this OS does not let kgen drop the network for a child (no usable unshare -n)")
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
     srv.listen(1)
