@@ -93,7 +93,9 @@ def complete(unit: Unit, line: int, character: int) -> list[Item]:
     """Completion items at a position ([] when the cursor is not after an identifier, ``::`` or ``.``)."""
     off = unit.offset(line, character)
     start = unit.data.rfind(b"\n", 0, off) + 1
-    before = unit.data[start:off].decode("utf-8", "replace")
+    # only the line's tail matters (an identifier longer than this names no API); searching a whole
+    # 100,000-character line of identifier characters with _CTX took quadratic time (tens of seconds)
+    before = unit.data[max(start, off - 256):off].decode("utf-8", "replace")
     m = _CTX.search(before)
     if m is None:
         return []

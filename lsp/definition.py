@@ -145,6 +145,14 @@ _STRUCT_DEF = r"(?:BEGIN_TILING_DATA_DEF\s*\(\s*|\b(?:struct|class)\s+)({name})\
 _PLAIN_FIELD = r"^[ \t]*(?:const\s+)?[\w:<>]+[ \t*&]+({name})\s*(?:\[[^\]]*\])?\s*(?:=[^;]*)?;"
 
 
+def _is_file(p: Path) -> bool:
+    """Whether ``p`` is a file; False for a name the system cannot look up (too long, a NUL byte)."""
+    try:
+        return p.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def header_candidates(unit: Unit, path: Path | None) -> list[Path]:
     if path is None:
         return []
@@ -153,7 +161,7 @@ def header_candidates(unit: Unit, path: Path | None) -> list[Path]:
     for m in re.finditer(r'^\s*#\s*include\s*"([^"]+)"', unit.text, re.M):
         for base in (here, here.parent / "op_host"):
             p = base / m.group(1)
-            if p.is_file():
+            if _is_file(p):
                 out.append(p)
     for base in (here, here.parent / "op_host"):
         if base.is_dir():
