@@ -33,8 +33,10 @@ def render_md(s: EvalSummary) -> str:
     out += ["| metric | value |", "|---|---|",
             f"| tasks scored (skipped) | {m.get('tasks', 0)} ({m.get('skipped', 0)}) |",
             f"| mean task score | {m.get('score', 0):.2f} |",
-            f"| compile@1 / compile@{s.k} | {_pct(m.get('compile@1'))} / {_pct(m.get('compile@k'))} |",
-            f"| correct@1 / correct@{s.k} | {_pct(m.get('correct@1'))} / {_pct(m.get('correct@k'))} |"]
+            f"| compile@1 / compile@{s.k} | {_pct(m.get('compile@1'))} / {_pct(m.get('compile@k'))} |" if s.k > 1 else
+            f"| compile@1 | {_pct(m.get('compile@1'))} |",
+            f"| correct@1 / correct@{s.k} | {_pct(m.get('correct@1'))} / {_pct(m.get('correct@k'))} |" if s.k > 1 else
+            f"| correct@1 | {_pct(m.get('correct@1'))} |"]
     for p, v in m.get("fast_p_vs_eager", {}).items():
         out.append(f"| {p} vs modelled eager | {_pct(v)} |")
     if m.get("tasks_with_golden_time"):
@@ -57,7 +59,8 @@ def render_md(s: EvalSummary) -> str:
         if r["skipped"]:
             out.append(f"| {r['task']} | skipped | - | - | - | - | {_cell(r['message'])} |")
             continue
-        status = "pass" if r["correct"] else ("fail" if r["compiled"] else "build fail")
+        status = "pass" if r["correct"] else ("fail" if r["compiled"] else
+                                               "no candidate" if r["stage"] == "generate" else "build fail")
         sp = "-" if r["speedup_vs_eager"] is None else f"{r['speedup_vs_eager']:.2f}x"
         sg = "-" if r["speedup_vs_golden"] is None else f"{r['speedup_vs_golden']:.2f}x"
         out.append(f"| {r['task']} | {status} | {r['cases_passed']}/{r['cases']} | {r['score']:.1f} | {sp} | {sg} | "
@@ -105,7 +108,7 @@ def _bars(values: dict[str, float], title: str, path: Path, top: float = 100.0) 
         bx = x0 + i * slot + slot * 0.15
         by = y1 - (y1 - y0) * max(0.0, min(v, top)) / top
         d.rectangle([bx, by, bx + slot * 0.7, y1], fill=BAR)
-        d.text((bx, max(y0, by - 14)), f"{v:.1f}", fill="black", font=font)
+        d.text((bx, max(y0, by - 14)), f"{v:.1f}" if top == 100.0 else f"{v:g}", fill="black", font=font)
         d.text((bx, y1 + 6), name[-int(slot // 6) or -1:], fill="black", font=font)
     img.save(path)
 
