@@ -2,8 +2,9 @@
 
 Rules enforced (docs/security.md has the threat model and how each rule was tested):
 
-- **writes** only to the child's own work folders (``SandboxPolicy.writable``) and a private, size-capped
-  ``/tmp``; every other path it can see is read-only;
+- **writes** only to the child's own work folders (``SandboxPolicy.writable``; the runner makes its
+  report folder one and points ``TMPDIR`` at it) and a private, size-capped ``/dev/shm``; every other
+  path fails (read-only, or absent on a read-only root);
 - **reads** only the system (``/usr``, ``/lib*``, ``/bin``, a few named ``/etc`` files, CPU topology under
   ``/sys``), the Python environment, kgen's own package, and the paths the caller names (the task's
   files, the executable's build folder); nothing else of the user's: ``$HOME``, other projects and the
@@ -32,7 +33,7 @@ from pathlib import Path
 
 OPT_OUT_ENV = "KGEN_NO_SANDBOX"
 DEFAULT_MAX_PROCS = max(512, 8 * (os.cpu_count() or 1))
-TMP_BYTES = 256 * 1024 * 1024            # the private /tmp is RAM: cap it
+TMP_BYTES = 256 * 1024 * 1024            # the private /dev/shm is RAM: cap it
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "passwd", "group",
              "nsswitch.conf", "hosts", "os-release", "debian_version", "fonts", "ssl/openssl.cnf")
@@ -116,7 +117,9 @@ def _binds(policy: SandboxPolicy) -> list[str]:
         if str(p) == "/":
             continue
         args += ["--bind-try" if seen[p] else "--ro-bind-try", str(p), str(p)]
-    return args
+    # the sandbox's own root and /tmp hold only the mount points made above: read-only, so a write to
+    # any other path fails instead of landing in a throw-away copy
+    return [*args, "--remount-ro", "/tmp", "--remount-ro", "/"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -141,7 +144,13 @@ class _PidsCgroup:
     def __init__(self, base: Path, max_procs: int):
         self.dir = base / f"kgen-sandbox-{os.getpid()}-{next(_serial)}"
         self.dir.mkdir()
-        (self.dir / "pids.max").write_text(str(max_procs))
+        try:
+            if not (self.dir / "pids.max").exists():   # a cgroup without the pids controller
+                raise OSError(f"{base}: no pids controller")
+            (self.dir / "pids.max").write_text(str(max_procs))
+        except OSError:
+            self.dir.rmdir()
+            raise
 
     def join(self) -> None:
         """Called in the child between fork and exec: the sandbox and all it starts live here."""

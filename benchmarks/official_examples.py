@@ -245,7 +245,8 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float,
             row.reason = "build: " + (f"{Path(first.file).name}:{first.line}: {first.message}" if first else _tail(res.log))
             return row
         row.build_ok = True
-        r = run(bdir / "demo", readme_run_args(example, scenario), cwd=bdir, timeout=timeout)
+        # the demo reads ../input and writes ../output: the staged copy of the example is its work folder
+        r = run(bdir / "demo", readme_run_args(example, scenario), cwd=bdir, timeout=timeout, writes=[work])
         row.seconds["run"] = round(r.seconds, 2)
         errs = [d for d in r.diagnostics if d.severity == "error"]
         if r.returncode != 0 or errs:

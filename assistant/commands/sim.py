@@ -97,7 +97,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 1
     prog_args = args.args[1:] if args.args[:1] == ["--"] else args.args
     with status("running on the emulator"):
-        out = run(res.binary, prog_args, cwd=args.cwd, timeout=args.timeout, trace=bool(args.trace or args.profile))
+        reads = [Path(f).resolve().parent for f in args.files] + [Path(d).resolve() for d in args.includes]
+        out = run(res.binary, prog_args, cwd=args.cwd, timeout=args.timeout, trace=bool(args.trace or args.profile), reads=reads)
     sys.stdout.write(out.stdout)
     # the program's own stderr already holds the emulator's located messages
     sys.stderr.write(out.stderr)

@@ -93,6 +93,8 @@ def run(
     except sandbox.SandboxUnavailable:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    if conf.prefix:   # inside, /tmp is read-only: the run's own folder is the temp folder
+        child_env["TMPDIR"] = str(tmp)
     t0 = time.monotonic()
     timed_out = False
     try:

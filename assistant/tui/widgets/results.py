@@ -54,6 +54,8 @@ def summary(report: dict) -> Text:
     cases = report.get("cases", [])
     passed = sum(1 for c in cases if c.get("status") == "pass")
     verdict = ("CORRECT", "bold green") if report.get("correct") else ("INCORRECT", "bold red")
+    if not report.get("correct") and cases and all(c.get("status") in ("pass", "unverified") for c in cases):
+        verdict = ("UNVERIFIED (ran, nothing verified)", "bold yellow")
     if not report.get("compiled", True):
         verdict = ("BUILD FAILED", "bold red")
     t = Text.assemble((f"{report.get('task', '')}  ", "bold"), verdict, f"  {passed}/{len(cases)} cases")
