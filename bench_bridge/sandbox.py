@@ -200,9 +200,20 @@ def _cgroup_bases() -> list[Path]:
     return out
 
 
+def _sweep(base: Path) -> None:
+    """Remove the empty cgroups left by kgen processes that were killed before they could (SIGKILL)."""
+    for d in base.glob("kgen-sandbox-*-*"):
+        try:
+            if not Path(f"/proc/{int(d.name.split('-')[2])}").exists():
+                d.rmdir()
+        except (OSError, ValueError, IndexError):
+            continue
+
+
 @functools.lru_cache(maxsize=1)
 def _pids_cgroup_base() -> Path | None:
     for base in _cgroup_bases():
+        _sweep(base)
         try:
             probe = _PidsCgroup(base, 8)
         except OSError:
