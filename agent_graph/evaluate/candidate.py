@@ -38,8 +38,8 @@ def evaluate(job: CandidateJob) -> CandidateResult:
             res = _agent_candidate(job, res)
         else:
             res.message = f"unknown generator {job.generator!r}"
-    except BenchError as e:
-        res.message = _short(str(e))
+    except BenchError as e:      # the harness could not test the project (its reference did not run, ...)
+        res.stage, res.error_class, res.message = "compile", "harness", _short(str(e))
     res.seconds = round(time.monotonic() - t0, 3)
     return res
 

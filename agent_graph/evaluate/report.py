@@ -60,7 +60,8 @@ def render_md(s: EvalSummary) -> str:
             out.append(f"| {r['task']} | skipped | - | - | - | - | {_cell(r['message'])} |")
             continue
         status = "pass" if r["correct"] else ("fail" if r["compiled"] else
-                                               "no candidate" if r["stage"] == "generate" else "build fail")
+                                               "no candidate" if r["stage"] == "generate" else
+                                               "not tested" if r["error_class"] == "harness" else "build fail")
         sp = "-" if r["speedup_vs_eager"] is None else f"{r['speedup_vs_eager']:.2f}x"
         sg = "-" if r["speedup_vs_golden"] is None else f"{r['speedup_vs_golden']:.2f}x"
         out.append(f"| {r['task']} | {status} | {r['cases_passed']}/{r['cases']} | {r['score']:.1f} | {sp} | {sg} | "

@@ -25,8 +25,9 @@ Backend = Literal["sim", "npu"]
 TaskFormat = Literal["npukernelbench", "kernelbench", "kgen-spec"]
 
 ERROR_CLASSES = ("api-signature", "dtype-conversion", "scope-lifetime", "memory-misuse", "syntax-macro",
-                 "wrong-result", "runtime", "other")
-"""The paper's taxonomy of compiler failures (first five) plus what is not a compiler failure."""
+                 "wrong-result", "runtime", "harness", "other")
+"""The paper's taxonomy of compiler failures (first five) plus what is not a compiler failure
+(``harness``: the candidate could not be tested, e.g. the task's reference did not run)."""
 
 LEVEL_WEIGHTS = {"level1": 0.2, "level2": 0.3, "level3": 0.5}
 FAST_P = (0.8, 1.0, 1.5)
