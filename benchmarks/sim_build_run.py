@@ -8,7 +8,8 @@ Measures, for one ~150-line kernel (default: examples/elementwise/elementwise.as
 * cached - nothing changed: the build cache returns the binary;
 * run    - running the built program (all its kernel launches and host checks);
 
-and compares the warm build with the goal "build under 3 s". Every number is given as wall time
+and compares the warm build with the goal "build under 3 s". The default compiler is measured, then
+every other installed one (g++ and clang++: --compilers), and the three build times are printed side by side. Every number is given as wall time
 and as CPU time of the child processes (g++, the program): on a loaded machine the wall time
 grows with the load while the CPU time stays close to what an idle machine would take.
 
@@ -76,7 +77,7 @@ def time_report(src: Path) -> list[tuple[str, float]]:
     prelude = compiler.ensure_pch()
     work = Path(tempfile.mkdtemp(prefix="kgen-ftr-"))
     try:
-        prepared, _, _ = compiler._prepare_sources([src], work)
+        prepared = compiler._prepare_sources([src], work)[0]
         cmd = [compiler.CXX, *compiler._flags([], []), "-include", str(prelude), "-I", str(compiler.INCLUDE_DIR),
                "-iquote", str(src.parent), "-ftime-report", "-x", "c++", str(prepared[0]), "-x", "none",
                "-o", str(work / "a.out"), "-ldl"]
@@ -140,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compare-flags", nargs="*", default=[], metavar="FLAGS",
                     help='optimisation/debug flag sets to compare with the defaults, e.g. "-O0 -g" "-O1 -g1"')
     ap.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    ap.add_argument("--compilers", nargs="*", default=None, metavar="FAMILY",
+                    help="compiler families to measure side by side (default: every installed one of gcc, clang)")
     args = ap.parse_args(argv)
 
     original = Path(args.source).resolve()
@@ -154,6 +157,19 @@ def main(argv: list[str] | None = None) -> int:
             out["variants"].append(measure(original, args.repeat))
     finally:
         compiler.BASE_FLAGS[:] = defaults
+    found = compiler.find_compilers()
+    default_family = "clang" if compiler.is_clang(compiler.CXX) else "gcc"
+    out["default_compiler"] = compiler.CXX
+    out["compilers"] = {default_family: out["default"]}
+    saved = compiler.CXX
+    try:
+        for fam in (args.compilers if args.compilers is not None else sorted(found)):
+            if fam in out["compilers"] or fam not in found:
+                continue
+            compiler.CXX = found[fam]
+            out["compilers"][fam] = measure(original, args.repeat)
+    finally:
+        compiler.CXX = saved
     out["load_average_1min_after"] = round(os.getloadavg()[0], 2)
     d = out["default"]
     out["warm_over_goal"] = round(d["warm_build_s"] / GOAL_SECONDS, 3)
@@ -171,6 +187,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'cached build (unchanged)':<34}{d['cached_build_s']:9.3f}")
     print(f"{'run':<34}{d['run_s']:9.2f}{d['run_cpu_s']:9.2f}")
     print(f"flags: {' '.join(d['flags'])}")
+    if len(out["compilers"]) > 1:
+        fams = list(out["compilers"])
+        print(f"\n{'build wall s (cpu s)':<34}" + "".join(f"{f + (' (default)' if f == default_family else ''):>22}" for f in fams))
+        for label, w, c in (("cold (PCH built)", "cold_build_s", "cold_build_cpu_s"),
+                            ("warm (PCH, source edited)", "warm_build_s", "warm_build_cpu_s"),
+                            ("cached (unchanged)", "cached_build_s", None),
+                            ("run", "run_s", "run_cpu_s")):
+            cells = [f"{m[w]:.2f}" + (f" ({m[c]:.2f})" if c else "") for m in out["compilers"].values()]
+            print(f"{label:<34}" + "".join(f"{x:>22}" for x in cells))
     for name, key in (("wall", "warm_build_s"), ("cpu", "warm_build_cpu_s")):
         v = d[key]
         print(f"warm build ({name}) / goal {GOAL_SECONDS:g} s = {v / GOAL_SECONDS:.2f} -> "

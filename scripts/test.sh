@@ -4,6 +4,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install -q torch==2.13.0 >/dev/null
 python3 -m pip install -q -e '.[test,ray]' >/dev/null
+# the emulator is tested with both of its compilers: clang++ (the default when installed) and g++
+if ! command -v clang++ >/dev/null 2>&1 && ! ls /usr/bin/clang++-* >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "scripts/test.sh: installing clang-19 (Debian package) for the emulator's clang tests" >&2
+        apt-get update -qq && apt-get install -y -qq clang-19 >/dev/null
+    else
+        echo "scripts/test.sh: clang++ not found and cannot apt-get install clang-19 (not root or no apt):" \
+             "the emulator's clang tests are skipped, g++ is used" >&2
+    fi
+fi
 # the sandbox of every child that runs task or model code (docs/security.md): bubblewrap
 if ! command -v bwrap >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -1,4 +1,4 @@
-"""``kgen sim build``: compile AscendC sources against the emulator headers with g++.
+"""``kgen sim build``: compile AscendC sources against the emulator headers with clang++ or g++.
 
 What a CANN user hands to the toolchain (a kernel-launch program: ``.asc``/``.cpp`` holding
 kernels and a host ``main`` with ``<<<>>>`` launches) is rewritten for g++ (launch syntax only,
@@ -8,6 +8,16 @@ included (from g++'s dependency list), flags and the emulator version. Each tran
 compiled to its own object (the uncached ones at once, as ``make -j`` would), and objects are cached
 too, by content (``_compile_objects``): a project's harness main and host code are compiled once and
 linked into the executable of every dtype combination.
+
+The compiler: ``$KGEN_CXX`` when set, else clang++ when installed (``clang++`` or ``clang++-N``: bisheng,
+the real AscendC compiler, is clang-based, so clang accepts the dialect real kernels are written in and
+gives diagnostics shaped like bisheng's), else g++. Every entry point takes ``cxx=`` to choose one per call.
+clang validates a PCH against the paths and modification times of the headers it was built from, so
+the PCH is built at the path it is used from (under a lock, published by renaming only the ``.gch``),
+with ``-fno-pch-timestamp`` (kgen keys the PCH on the headers' content, so a touched-but-unchanged
+header must not invalidate it), and clang's PCH is keyed also on the user ``-D`` defines that name an
+identifier of the emulator headers (clang, unlike g++, does not fall back to the plain header when a
+define would change it).
 """
 from __future__ import annotations
 
@@ -23,10 +33,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench_bridge.sim.diagnostics import Diagnostic, parse_gcc
-from bench_bridge.sim.launch_syntax import LaunchSyntaxError, rewrite_launches
+from bench_bridge.sim.launch_syntax import LaunchSyntaxError, has_dialect, rewrite_launches
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
-CXX = os.environ.get("KGEN_CXX", "g++")
+CLANG_VERSIONS = tuple(range(22, 13, -1))   # clang++-N tried, newest first, when plain clang++ is absent
+
+
+def find_cxx() -> str:
+    """The emulator's compiler: ``$KGEN_CXX``, else clang++ (any installed ``clang++-N``), else g++."""
+    env = os.environ.get("KGEN_CXX")
+    if env:
+        return env
+    for name in ("clang++", *[f"clang++-{v}" for v in CLANG_VERSIONS]):
+        if shutil.which(name):
+            return name
+    return "g++"
+
+
+def find_compilers() -> dict[str, str]:
+    """Installed compilers by family: {"clang": "clang++-19", "gcc": "g++"} (absent ones left out)."""
+    out = {}
+    for name in ("clang++", *[f"clang++-{v}" for v in CLANG_VERSIONS]):
+        if shutil.which(name):
+            out["clang"] = name
+            break
+    if shutil.which("g++"):
+        out["gcc"] = "g++"
+    return out
+
+
+CXX = find_cxx()   # the default; a test or caller may pass cxx= (or set this attribute)
 # -gdwarf-4: with DWARF 5, addr2line (binutils 2.40) names the rewritten copy of the source instead of
 # the user's file for the first rows of a translation unit's line table (file entry 0 vs 1)
 # __NPU_ARCH__=2201 / __CCE_AICORE__=220: the architecture the emulator implements (Atlas A2 / 910B, dav-c220), as
@@ -83,11 +119,44 @@ def _headers_digest() -> str:
     return h.hexdigest()
 
 
-def _compiler_id() -> str:
-    try:
-        return subprocess.run([CXX, "--version"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0]
-    except (OSError, subprocess.SubprocessError, IndexError):
-        return CXX
+_IDS: dict[str, str] = {}
+
+
+def _compiler_id(cxx: str | None = None) -> str:
+    cxx = cxx or CXX
+    if cxx not in _IDS:
+        try:
+            _IDS[cxx] = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0]
+        except (OSError, subprocess.SubprocessError, IndexError):
+            return cxx
+    return _IDS[cxx]
+
+
+def is_clang(cxx: str | None = None) -> bool:
+    return "clang" in _compiler_id(cxx).lower() or "clang" in Path(cxx or CXX).name
+
+
+_HEADER_IDENTS: dict[str, frozenset[str]] = {}
+
+
+def _header_identifiers() -> frozenset[str]:
+    """Every identifier written in the emulator headers (a define naming none of them cannot change them)."""
+    key = _headers_digest()
+    if key not in _HEADER_IDENTS:
+        words: set[str] = set()
+        for p in INCLUDE_DIR.rglob("*.h"):
+            words.update(re.findall(r"[A-Za-z_]\w*", p.read_text(errors="replace")))
+        _HEADER_IDENTS[key] = frozenset(words)
+    return _HEADER_IDENTS[key]
+
+
+def _pch_defines(defines: list[str], cxx: str) -> list[str]:
+    """The user defines a clang PCH must be built with: those naming an identifier of the emulator
+    headers (in the order given). g++ checks a PCH against the defines itself, so none for g++."""
+    if not is_clang(cxx):
+        return []
+    idents = _header_identifiers()
+    return [d for d in defines if d.split("=", 1)[0] in idents]
 
 
 def _flags(defines: list[str], extra: list[str]) -> list[str]:
@@ -124,15 +193,29 @@ def _touch(p: Path) -> None:
         pass
 
 
-def ensure_pch(extra: list[str] = ()) -> Path:
-    """Build (once per header version and flag set) the precompiled emulator prelude.
+# clang: do not record header modification times in the PCH (it is keyed on their content instead)
+CLANG_PCH_FLAGS = ["-Xclang", "-fno-pch-timestamp"]
 
-    Returns the prelude header path; g++ picks up ``prelude.h.gch`` beside it. User ``-D`` defines
-    are not part of it: g++ itself ignores a PCH that a define would change, and falls back to the
-    plain header, so one PCH serves every define set.
+
+def ensure_pch(extra: list[str] = (), defines: list[str] = (), cxx: str | None = None) -> Path:
+    """Build (once per header version, compiler and flag set) the precompiled emulator prelude.
+
+    Returns the prelude header path; the compiler picks up ``prelude.h.gch`` beside it. For g++ user
+    ``-D`` defines are not part of it: g++ itself ignores a PCH that a define would change, and falls
+    back to the plain header, so one PCH serves every define set. clang does not fall back, so its PCH
+    is built with (and keyed on) the defines that name an emulator-header identifier (``_pch_defines``).
+
+    The PCH is compiled at its final directory (clang records the prelude's path and rejects a PCH
+    whose prelude moved); a lock file serialises builders of one key, the prelude is written once and
+    never rewritten (its path, size and, for g++, content are checked by the compiler), and only the
+    finished ``.gch`` is renamed into place.
     """
-    flags = _flags([], list(extra))
-    key = _sha(_headers_digest(), _compiler_id(), " ".join(flags))[:20]
+    import fcntl
+
+    cxx = cxx or CXX
+    pdefs = _pch_defines(list(defines), cxx)
+    flags = _flags(pdefs, list(extra)) + (CLANG_PCH_FLAGS if is_clang(cxx) else [])
+    key = _sha(_headers_digest(), _compiler_id(cxx), " ".join(flags))[:20]
     d = cache_root() / "pch" / key
     prelude = d / "prelude.h"
     gch = d / "prelude.h.gch"
@@ -140,24 +223,84 @@ def ensure_pch(extra: list[str] = ()) -> Path:
         _touch(d)
         return prelude
     d.mkdir(parents=True, exist_ok=True)
-    tmpdir = Path(tempfile.mkdtemp(dir=d))
-    (tmpdir / "prelude.h").write_text(PRELUDE)
-    cmd = [CXX, *flags, "-I", str(INCLUDE_DIR), "-x", "c++-header", str(tmpdir / "prelude.h"), "-o", str(tmpdir / "prelude.h.gch")]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        shutil.rmtree(tmpdir, ignore_errors=True)
-        raise PchError(proc.stderr)
-    # publish atomically: header first, then the .gch that makes it usable
-    os.replace(tmpdir / "prelude.h", prelude)
-    os.replace(tmpdir / "prelude.h.gch", gch)
-    shutil.rmtree(tmpdir, ignore_errors=True)
+    with open(d / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if gch.exists():
+            return prelude
+        if not prelude.exists() or prelude.read_text() != PRELUDE:
+            tmp = d / f".prelude.{os.getpid()}"
+            tmp.write_text(PRELUDE)
+            os.replace(tmp, prelude)
+        out = d / f".prelude.h.gch.{os.getpid()}"
+        cmd = [cxx, *flags, "-I", str(INCLUDE_DIR), "-x", "c++-header", str(prelude), "-o", str(out)]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            out.unlink(missing_ok=True)
+            raise PchError(proc.stderr)
+        os.replace(out, gch)
     _prune(d.parent, KEEP_PCH)
     return prelude
 
 
-def _prepare_sources(sources: list[Path], workdir: Path) -> tuple[list[Path], list[str], list[Diagnostic]]:
-    """Rewrite launch syntax into ``workdir``; ``#line`` keeps diagnostics on the original files."""
-    out, kernels, diags = [], [], []
+_INCLUDE_LINE = re.compile(r'^([ \t]*#[ \t]*include[ \t]*")([^"\n]+)(")', re.M)
+
+
+def _shadow_includes(text: str, here: Path, search: list[str], deps: dict[str, str], active: frozenset[str]) -> str:
+    """``text`` with each ``#include "..."`` of a user file that holds bisheng/launch syntax (itself or in
+    what it includes) pointed at a rewritten copy of that file, kept by content under the cache
+    (``dialect/``), which starts with ``#line 1 "<original>"`` so diagnostics name the user's file and
+    lines; the copy's own quoted includes are made absolute (they no longer sit beside the original).
+    Include lines keep their line; every original copied is recorded in ``deps`` (path -> sha256)."""
+    def resolve(name: str, base: Path) -> Path | None:
+        for d in [str(base), *search]:
+            cand = Path(d) / name
+            if cand.is_file():
+                return cand.resolve()
+        return None
+
+    def sub(m: re.Match) -> str:
+        target = resolve(m.group(2), here)
+        if target is None or str(target).startswith((str(INCLUDE_DIR), "/usr/")) or str(target) in active:
+            return m.group(0)
+        try:
+            raw = target.read_text(errors="replace")
+        except OSError:
+            return m.group(0)
+        new = _shadow_includes(raw, target.parent, search, deps, active | {str(target)})
+        if has_dialect(new):
+            try:
+                new, _ = rewrite_launches(new)
+            except LaunchSyntaxError:
+                return m.group(0)        # left to the compiler, which reports it on the user's line
+        if new == raw:
+            return m.group(0)
+
+        def absolute(mm: re.Match) -> str:
+            t = resolve(mm.group(2), target.parent)
+            return f"{mm.group(1)}{t}{mm.group(3)}" if t is not None and not Path(mm.group(2)).is_absolute() else mm.group(0)
+
+        new = _INCLUDE_LINE.sub(absolute, new)
+        deps[str(target)] = hashlib.sha256(raw.encode(errors="replace")).hexdigest()
+        d = cache_root() / "dialect" / _sha(str(target), new)[:20]
+        copy = d / target.name
+        if not copy.exists():
+            d.mkdir(parents=True, exist_ok=True)
+            tmp = d / f".{target.name}.{os.getpid()}"
+            tmp.write_text(f'#line 1 "{target}"\n{new}')
+            os.replace(tmp, copy)
+        return f"{m.group(1)}{copy}{m.group(3)}"
+
+    if '#' not in text or "include" not in text:
+        return text
+    return _INCLUDE_LINE.sub(sub, text)
+
+
+def _prepare_sources(sources: list[Path], workdir: Path, search: list[str] = ()
+                     ) -> tuple[list[Path], list[str], list[Diagnostic], list[dict[str, str]]]:
+    """Rewrite launch syntax and bisheng attributes into ``workdir`` (and included user files holding
+    them into the cache, see ``_shadow_includes``); ``#line`` keeps diagnostics on the original files.
+    The last item is, per prepared source, the included originals that were rewritten (path -> sha256)."""
+    out, kernels, diags, extra = [], [], [], []
     for i, src in enumerate(sources):
         try:
             text = src.read_text(errors="replace")
@@ -169,11 +312,14 @@ def _prepare_sources(sources: list[Path], workdir: Path) -> tuple[list[Path], li
         except LaunchSyntaxError as e:
             diags.append(Diagnostic("error", str(e), str(src), e.line, 0, "launch-syntax"))
             continue
+        deps: dict[str, str] = {}
+        new = _shadow_includes(new, src.parent, list(search), deps, frozenset({str(src)}))
         kernels += names
         dst = workdir / f"src{i}_{src.stem}.cpp"
         dst.write_text(f'#line 1 "{src}"\n{new}')
         out.append(dst)
-    return out, kernels, diags
+        extra.append(deps)
+    return out, kernels, diags, extra
 
 
 def _deps_from_depfile(depfile: Path) -> list[str]:
@@ -232,10 +378,11 @@ def _cached_object(entry: Path, search: list[str], quoted: list[str]) -> dict | 
 
 
 def _compile_objects(prepared: list[Path], flags: list[str], front: list[str], search: list[str], prelude: str,
-                     use_cache: bool, timeout: float) -> list[_Object]:
+                     use_cache: bool, timeout: float, cxx: str | None = None,
+                     extra_deps: list[dict[str, str]] | None = None) -> list[_Object]:
     """Compile each prepared translation unit to an object, reusing cached objects (see ``_cached_object``);
     the ones to compile run as concurrent g++ processes."""
-    base = _sha(_headers_digest(), _compiler_id(), " ".join(flags), prelude)
+    base = _sha(_headers_digest(), _compiler_id(cxx), " ".join(flags), prelude)
     out: list[_Object | None] = [None] * len(prepared)
     running = []
     for k, p in enumerate(prepared):
@@ -268,6 +415,7 @@ def _compile_objects(prepared: list[Path], flags: list[str], front: list[str], s
             continue
         own = (str(prepared[k].parent), str(Path(prelude).parent))   # the rewritten source, the PCH prelude
         deps = {d: _file_sha(d) for d in _deps_from_depfile(tmp / "obj.d") if not d.startswith(own)}
+        deps.update((extra_deps or [{}] * len(prepared))[k])     # user files included through a rewritten copy
         info = {"deps": deps, "search": search, "diagnostics": [d.to_dict() for d in diags]}
         os.replace(tmp / "obj.o", entry / "obj.o")          # publish: the object, then the manifest that makes it usable
         (tmp / "manifest.json").write_text(json.dumps(info))
@@ -287,8 +435,11 @@ def build(
     extra_flags: list[str] = (),
     use_cache: bool = True,
     timeout: float = 300.0,
+    cxx: str | None = None,
 ) -> BuildResult:
-    """Compile ``sources`` into an emulator executable at ``output`` (default: in the cache)."""
+    """Compile ``sources`` into an emulator executable at ``output`` (default: in the cache) with
+    ``cxx`` (default: ``CXX``, see ``find_cxx``)."""
+    cxx = cxx or CXX
     t0 = time.monotonic()
     srcs = [Path(s).resolve() for s in sources]
     missing = [s for s in srcs if not s.is_file()]
@@ -297,7 +448,7 @@ def build(
     incs = [str(Path(i).resolve()) for i in include_dirs]
     defs = list(defines)
     flags = _flags(defs, list(extra_flags))
-    key = _sha(_headers_digest(), _compiler_id(), " ".join(flags), *incs, *[str(s) + _file_sha(str(s)) for s in srcs])[:24]
+    key = _sha(_headers_digest(), _compiler_id(cxx), " ".join(flags), *incs, *[str(s) + _file_sha(str(s)) for s in srcs])[:24]
     entry = cache_root() / "builds" / key
     manifest = entry / "manifest.json"
     out_path = Path(output).resolve() if output else entry / "a.out"
@@ -313,7 +464,7 @@ def build(
                                time.monotonic() - t0, True, info.get("kernels", []))
 
     try:
-        prelude = ensure_pch(list(extra_flags))
+        prelude = ensure_pch(list(extra_flags), defs, cxx)
     except PchError as e:
         diags = parse_gcc(e.stderr) or [Diagnostic("error", e.stderr[-2000:], str(INCLUDE_DIR), 0, 0, "compile")]
         for d in diags:
@@ -322,20 +473,21 @@ def build(
     entry.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="build-", dir=entry))
     try:
-        prepared, kernels, diags = _prepare_sources(srcs, work)
+        search = list(dict.fromkeys([str(s.parent) for s in srcs] + incs))
+        prepared, kernels, diags, extra_deps = _prepare_sources(srcs, work, search)
         if diags:
             return BuildResult(False, None, diags, [], time.monotonic() - t0, False, kernels)
         tmp_bin = work / "a.out"
-        front = [CXX, *flags, "-include", str(prelude), "-I", str(INCLUDE_DIR)]
+        front = [cxx, *flags, "-include", str(prelude), "-I", str(INCLUDE_DIR)]
         for s in srcs:
             front += ["-iquote", str(s.parent)]
         for i in incs:
             front += ["-I", i]
-        search = list(dict.fromkeys([str(s.parent) for s in srcs] + incs))
-        objs = _compile_objects(prepared, flags, front, search, str(prelude), use_cache, timeout - (time.monotonic() - t0))
+        objs = _compile_objects(prepared, flags, front, search, str(prelude), use_cache, timeout - (time.monotonic() - t0), cxx,
+                                extra_deps)
         diags = [d for o in objs for d in o.diagnostics]
         stderr = "".join(o.stderr for o in objs)
-        cmd = [CXX, *flags, *[str(o.path) for o in objs if o.path], "-o", str(tmp_bin), "-ldl"]
+        cmd = [cxx, *flags, *[str(o.path) for o in objs if o.path], "-o", str(tmp_bin), "-ldl"]
         if any(o.timed_out for o in objs):
             return BuildResult(False, None, [Diagnostic("error", f"compilation did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
                                front, time.monotonic() - t0, False, kernels)

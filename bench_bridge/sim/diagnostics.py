@@ -1,6 +1,6 @@
 """Diagnostics of the emulator backend: one typed record for compiler and run-time findings.
 
-Compiler messages come from g++ (``file:line:col: error: message``); run-time findings come
+Compiler messages come from g++ or clang++ (``file:line:col: error: message``); run-time findings come
 from the emulator as JSON lines (see ``kgen_sim/diag.h``). Both become :class:`Diagnostic`.
 """
 from __future__ import annotations
@@ -38,15 +38,25 @@ class Diagnostic:
         return f"{loc}: {self.severity}: {self.message}{tail}{blk}"
 
 
+# clang's instantiation-stack notes (innermost first, after the error they explain):
+#   "in instantiation of function template specialization 'f<int>' requested here",
+#   "in instantiation of default argument for 'g<int>' required here", "in call to 'h'"
+_CLANG_CONTEXT = re.compile(r"^(in instantiation of .*|.*\b(requested|required) here|in call to .*|"
+                            r"while substituting .*|during template argument deduction .*)$")
+
+
 def parse_gcc(output: str, hidden_prefixes: tuple[str, ...] = ()) -> list[Diagnostic]:
-    """Parse g++ stderr into diagnostics; notes attach to the preceding error or warning.
+    """Parse g++ or clang++ stderr into diagnostics; notes attach to the preceding error or warning.
 
     Messages located in ``hidden_prefixes`` (the emulator's own headers) are re-attributed to the
-    last user location seen in the same message chain (the "required from here" line), so the
-    user sees their own line, with the header message kept as a note.
+    user location of the message chain, with the header message kept as a note. g++ names that
+    location before the message ("In instantiation of ...", then "user.cpp:5:3:   required from here");
+    clang after it, as notes ("user.cpp:5:3: note: in instantiation of ... requested here", innermost
+    first): the first such note in a user file is the line the user wrote.
     """
     diags: list[Diagnostic] = []
     context_user: tuple[str, int, int] | None = None
+    pending: Diagnostic | None = None      # an internal diagnostic still waiting for clang's user-located note
     for raw in output.splitlines():
         m = _GCC_LINE.match(raw.strip())
         if not m:
@@ -63,15 +73,24 @@ def parse_gcc(output: str, hidden_prefixes: tuple[str, ...] = ()) -> list[Diagno
                 context_user = (file, line, col)
             if diags and sev == "note":
                 diags[-1].notes.append(f"{file}:{line}: {msg}")
+                if pending is diags[-1] and not internal and _CLANG_CONTEXT.match(msg):
+                    pending.notes.append(f"in the emulator header {pending.file}:{pending.line}")
+                    pending.file, pending.line, pending.column = file, line, col
+                    pending = None
             continue
         if internal and context_user:
             d = Diagnostic(sev, msg, context_user[0], context_user[1], context_user[2], "compile")
             d.notes.append(f"in the emulator header {file}:{line}")
+            pending = None
         else:
             d = Diagnostic(sev, msg, file, line, col, "compile")
+            pending = d if internal else None
         diags.append(d)
         context_user = None
     return diags
+
+
+parse_compiler = parse_gcc
 
 
 def read_runtime(path: Path) -> list[Diagnostic]:

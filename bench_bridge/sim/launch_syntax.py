@@ -1,9 +1,20 @@
-"""Rewrite CANN's kernel-launch syntax ``kernel<<<blocks, l2ctrl, stream>>>(args)`` into plain C++.
+"""Rewrite CANN's kernel-launch syntax ``kernel<<<blocks, l2ctrl, stream>>>(args)`` and bisheng's
+bracket function attributes (``[aicore]``, ``[host, aicore]``) into plain C++.
 
 g++ cannot parse ``<<<...>>>``; the rewrite turns it into
 ``::kgen::launch_named("kernel", kernel, ::kgen::LaunchCfg(blocks, l2ctrl, stream), args)``.
 Line structure is preserved (newlines inside the call stay where they were), so compiler and
 emulator diagnostics point at the user's original lines.
+
+bisheng (the clang-based AscendC compiler) spells its execution-space qualifiers as bracket attributes
+before a declaration: ``__forceinline__ [aicore] void f()``, ``[host, aicore]`` for code built for both
+sides (Catlass's ``CATLASS_DEVICE`` / ``CATLASS_HOST_DEVICE``); ``__aicore__`` is the macro spelling of
+``[aicore]``. On the emulator every function runs on the host and ``__aicore__`` is empty, so each such
+attribute becomes blanks of the same length: lines and columns stay where the user wrote them. An
+attribute is a bracketed list of ``aicore`` / ``host`` that is followed, on its line, by the start of
+a declaration (an identifier, ``::``, ``~``) or by the end of the line (a macro body such as
+``#define CATLASS_DEVICE __forceinline__ [aicore]``); ``a[host] = 1`` and lambdas ``[host](...)`` are
+left alone.
 """
 from __future__ import annotations
 
@@ -66,9 +77,30 @@ def _match_close(text: str, start: int, open_ch: str, close_ch: str) -> int:
     return -1
 
 
+_BRACKET_ATTR = re.compile(r"\[[ \t]*(?:aicore|host)(?:[ \t]*,[ \t]*(?:aicore|host))*[ \t]*\](?=[ \t]*(?:[A-Za-z_~]|::|\\?\r?\n|$))")
+
+
+def has_dialect(text: str) -> bool:
+    """Whether ``text`` may hold syntax the rewrite changes (cheap pre-check before rewriting)."""
+    return "<<<" in text or bool(_BRACKET_ATTR.search(text))
+
+
+def rewrite_attributes(text: str, skip: list[tuple[int, int]] | None = None) -> str:
+    """Blank out bisheng bracket attributes (see the module doc); same length, same lines."""
+    skip = _skip_code_spans(text) if skip is None else skip
+
+    def blank(m: re.Match) -> str:
+        if any(a <= m.start() < b for a, b in skip):
+            return m.group(0)
+        return " " * len(m.group(0))
+
+    return _BRACKET_ATTR.sub(blank, text)
+
+
 def rewrite_launches(text: str) -> tuple[str, list[str]]:
-    """Return the rewritten source and the names of the kernels launched."""
+    """Return the rewritten source (launches and bracket attributes) and the names of the kernels launched."""
     skip = _skip_code_spans(text)
+    text = rewrite_attributes(text, skip)       # same length: the code spans stay where they were
     out: list[str] = []
     kernels: list[str] = []
     pos = 0
