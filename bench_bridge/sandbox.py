@@ -67,10 +67,10 @@ def python_paths() -> list[Path]:
     import site
 
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, os.path.dirname(sys.executable)}
-    cwd = os.getcwd()
-    home = os.path.expanduser("~")
-    # sys.path holds the working directory under `python -m`: a user's project, not the environment
-    paths.update(p for p in sys.path if p and os.path.abspath(p) not in (cwd, home))
+    # sys.path holds the working directory under `python -m` (a user's project, not the environment), and
+    # PYTHONPATH may name anything: no entry that is, or holds, the working directory or $HOME
+    user = [os.getcwd(), os.path.expanduser("~")]
+    paths.update(p for p in sys.path if p and not any(_holds(os.path.abspath(p), u) for u in user))
     try:
         paths.update(site.getsitepackages())
     except AttributeError:
@@ -89,6 +89,10 @@ def python_paths() -> list[Path]:
 def kgen_paths() -> list[Path]:
     """kgen's own install: the folder that holds the ``bench_bridge`` package (a checkout or site-packages)."""
     return [Path(os.path.abspath(__file__)).parent]
+
+
+def _holds(parent: str, p: str) -> bool:
+    return p == parent or p.startswith(parent.rstrip("/") + "/")
 
 
 def _is_temp_root(p: str) -> bool:
