@@ -74,6 +74,23 @@ def resume(run_id: str, model: ModelSettings, agent: AgentSettings, on_event: Ev
     return resume_run(run_id, model, agent, on_event, cancel)
 
 
+def resume_problem(run_id: str, agent: AgentSettings) -> str | None:
+    """Why run ``run_id`` cannot be resumed (no such run, a damaged request.json, a damaged checkpoint
+    database), in one line; None when it can. Nothing is changed on disk."""
+    from agent_graph.driver import check_checkpoints
+    from agent_graph.runs import RunFolder, RunFolderError
+
+    folder = RunFolder(agent.data_dir, run_id)
+    if not folder.exists:
+        return f"no run {run_id} (kgen runs lists the runs)"
+    try:
+        folder.request()
+        check_checkpoints(agent.data_dir)
+    except RunFolderError as e:
+        return str(e)
+    return None
+
+
 def list_runs(agent: AgentSettings) -> list[RunInfo]:
     """Runs recorded under ``agent.data_dir/runs``, newest first."""
     from agent_graph.runs import list_run_infos

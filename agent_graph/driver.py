@@ -17,7 +17,7 @@ from pathlib import Path
 
 from agent_graph.events import Event, EventSink, RunFinished, RunStarted
 from agent_graph.nodes.context import Cancelled, Ctx, RunError
-from agent_graph.runs import RunFolder, new_run_id
+from agent_graph.runs import RunFolder, RunFolderError, new_run_id
 from agent_graph.settings import AgentSettings, ModelSettings
 
 RECURSION_LIMIT = 400
@@ -25,6 +25,29 @@ RECURSION_LIMIT = 400
 
 def model_label(model: ModelSettings) -> str:
     return f"{model.name} @ {model.url}" if model.configured else "offline drafter"
+
+
+def check_checkpoints(data_dir: Path) -> None:
+    """Raise :class:`RunFolderError` when data_dir/checkpoints.sqlite exists but is not a sound SQLite
+    database (cut short, overwritten); it is left as it is, for the user to move away."""
+    path = Path(data_dir) / "checkpoints.sqlite"
+    if not path.exists():
+        return
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=60)
+        try:
+            row = conn.execute("PRAGMA quick_check").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise RunFolderError(damaged_checkpoints(path, e)) from None
+    if row is None or row[0] != "ok":
+        raise RunFolderError(damaged_checkpoints(path, row[0] if row else "no answer to quick_check"))
+
+
+def damaged_checkpoints(path: Path, why) -> str:
+    return (f"{path}: the checkpoint database is damaged ({why}); runs cannot be started or resumed with it: "
+            "move it away (its runs are then lost to --resume; their folders stay)")
 
 
 @contextmanager
@@ -111,7 +134,11 @@ def resume_run(run_id: str, model: ModelSettings, agent: AgentSettings, on_event
     folder = RunFolder(agent.data_dir, run_id)
     if not folder.exists:
         return RunOutcome(run_id, "error", f"no run {run_id} under {folder.dir.parent}", None, None)
-    req = folder.request()
+    try:
+        req = folder.request()
+        check_checkpoints(agent.data_dir)
+    except RunFolderError as e:
+        return RunOutcome(run_id, "error", str(e), None, None)
     return _drive(folder, req.get("label", req.get("task", "")), None, model, agent, on_event, cancel, resumed=True)
 
 
@@ -134,8 +161,12 @@ def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSett
     with checkpointer(agent.data_dir) as saver:
         graph = build_graph(ctx, saver)
         try:
-            if resumed and not graph.get_state(config).next:
-                snap = graph.get_state(config).values
+            # a process killed after a node's writes were saved but before the step's checkpoint leaves a
+            # state with no next node and that node's task holding its result: streaming from it applies the
+            # saved writes (the node is not run again) and goes on, like any other resume
+            state = graph.get_state(config) if resumed else None
+            if state is not None and not state.next and not state.tasks:
+                snap = state.values
                 if not snap:
                     raise RunError(f"run {folder.run_id} has no checkpoint to resume from")
                 if snap.get("status", "running") == "running":
@@ -151,6 +182,8 @@ def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSett
             status, message = "error", str(e)
         except model_error_types() as e:
             status, message = "error", f"model error: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+        except sqlite3.DatabaseError as e:
+            status, message = "error", damaged_checkpoints(agent.data_dir / "checkpoints.sqlite", e)
         except Exception as e:  # noqa: BLE001 — one line for the user, the traceback in the run folder
             (folder.dir / "error.txt").write_text(traceback.format_exc())
             status, message = "error", f"internal error: {type(e).__name__}: {e}".splitlines()[0]

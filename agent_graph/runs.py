@@ -26,6 +26,10 @@ from pathlib import Path
 from agent_graph.events import Event, RunFinished, RunStarted, to_dict
 
 
+class RunFolderError(Exception):
+    """A run folder or the checkpoint database that cannot be read; the message is one line naming the file."""
+
+
 def runs_root(data_dir: Path) -> Path:
     return Path(data_dir) / "runs"
 
@@ -69,7 +73,18 @@ class RunFolder:
         self._write_info(RunInfoRecord(self.run_id, task_label, "running", model_label, now, now))
 
     def request(self) -> dict:
-        return json.loads((self.dir / "request.json").read_text())
+        """The recorded request; a file that is not a JSON object (cut short, overwritten) is a
+        :class:`RunFolderError` naming it (the folder is left as it is)."""
+        p = self.dir / "request.json"
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:     # UnicodeDecodeError and JSONDecodeError are ValueErrors
+            raise RunFolderError(f"{p}: damaged ({str(e).splitlines()[0] if str(e) else type(e).__name__}); "
+                                 f"run {self.run_id} cannot be resumed: start the task again") from None
+        if not isinstance(data, dict):
+            raise RunFolderError(f"{p}: damaged (not a JSON object); run {self.run_id} cannot be resumed: "
+                                 "start the task again")
+        return data
 
     def info(self) -> RunInfoRecord | None:
         try:

@@ -166,6 +166,8 @@ def main() -> int:
     ap.add_argument("--task", type=Path, default=ADD, help="kgen spec to generate (default examples/tasks/add)")
     ap.add_argument("--model", action="store_true", help="the model path: a scripted local OpenAI-compatible server")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds a run (or a resume) may take")
+    ap.add_argument("--only", metavar="NODE:POINT", action="append", default=[],
+                    help="run only these kill points (e.g. build:mid, report:finished; repeatable)")
     ap.add_argument("--keep", action="store_true", help="keep the trials' folders")
     a = ap.parse_args()
     rng = random.Random(a.seed)
@@ -198,6 +200,8 @@ def main() -> int:
             points.append((node, occ, "finished", 0.0))
         if a.seed:
             rng.shuffle(points)
+        if a.only:
+            points = [p for p in points if f"{p[0]}:{p[2]}" in a.only or (p[1] > 1 and f"{p[0]}#{p[1]}:{p[2]}" in a.only)]
         if a.count:
             points = points[:a.count]
         rows = []

@@ -145,10 +145,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     printer = ProgressPrinter(verbose=args.verbose)
     t0 = time.monotonic()
     if args.resume:
-        from agent_graph.runs import RunFolder
-
-        if not RunFolder(agent.data_dir, args.resume).exists:
-            return _err(f"no run {args.resume} (kgen runs lists the runs)")
+        problem = api.resume_problem(args.resume, agent)
+        if problem is not None:
+            return _err(problem)
         out = _run_interruptibly(lambda c: api.resume(args.resume, model, agent, on_event=printer, cancel=c))
     else:
         req = api.Request(task=args.task, words=args.words, output=Path(args.output) if args.output else None)
