@@ -68,11 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         refused = check(args)
         if refused is not None:
             return refused
+    from assistant.settings import SettingsError
     from bench_bridge.sandbox import SandboxUnavailable
 
     try:
         return handler(args)
-    except SandboxUnavailable as e:
+    except (SandboxUnavailable, SettingsError) as e:   # a bad config file or KGEN_* value: one line
         print(f"kgen: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

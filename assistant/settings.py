@@ -164,6 +164,8 @@ def _load_file(settings: Settings, path: Path, layer: str) -> None:
             data = tomllib.load(f)
     except tomllib.TOMLDecodeError as e:
         raise SettingsError(f"{path}: invalid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise SettingsError(f"{path}: not a text file (byte {e.start} is not UTF-8)") from None
     except OSError as e:
         raise SettingsError(f"{path}: cannot read: {e.strerror}") from None
     for section, table in data.items():

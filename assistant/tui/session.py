@@ -85,11 +85,13 @@ def _read_jsonl(path: Path) -> list[dict]:
     if not path.exists():
         return []
     out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
-            out.append(json.loads(line))
+            rec = json.loads(line)
         except ValueError:
             continue      # a line cut short by a crash
+        if isinstance(rec, dict):
+            out.append(rec)
     return out
 
 
@@ -131,7 +133,7 @@ class Session:
         try:
             raw = json.loads((d / "state.json").read_text())
             state = SessionState(**{k: v for k, v in raw.items() if k in SessionState.__dataclass_fields__})
-        except (OSError, ValueError, TypeError):
+        except (OSError, ValueError, TypeError, AttributeError):   # damaged: the defaults (a JSON list has no items)
             pass
         return cls(d.name, d, state)
 

@@ -42,6 +42,8 @@ def read_cases(path: Path) -> list[CaseSpec]:
         lines = path.read_text(encoding="utf-8-sig").splitlines()
     except OSError as e:
         raise TaskError(f"{path}: cannot read: {e.strerror}") from e
+    except UnicodeDecodeError as e:
+        raise TaskError(f"{path}: not a text file (byte {e.start} is not UTF-8)") from e
     rows = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip()]
     if not rows:
         raise TaskError(f"{path}: empty test case file")

@@ -10,6 +10,7 @@ Formats:
 """
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -38,12 +39,38 @@ def load_task(path: str | Path) -> Task:
     raise TaskError(f"{p}: unknown task format (expected an NPUKernelBench task dir, a KernelBench .py or a kgen .toml spec)")
 
 
+def _read_text(path: Path) -> str:
+    """A task file's text; a file that cannot be read or is not UTF-8 text is a TaskError naming it."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise TaskError(f"{path}: not a text file (byte {e.start} is not UTF-8)") from e
+    except OSError as e:
+        raise TaskError(f"{path}: cannot read: {e.strerror}") from e
+
+
+def check_python(path: Path, text: str | None = None) -> str:
+    """The source of a task's Python file (a reference, an input generator) once it parses; a syntax
+    error is a TaskError naming the file and line, found here rather than when the reference runs."""
+    text = _read_text(path) if text is None else text
+    try:
+        ast.parse(text, filename=str(path))
+    except SyntaxError as e:
+        raise TaskError(f"{path}:{e.lineno or 0}: not valid Python: {e.msg}") from e
+    except ValueError as e:     # NUL bytes
+        raise TaskError(f"{path}: not valid Python: {e}") from e
+    return text
+
+
 def _load_npukernelbench(root: Path) -> Task:
     val = root / "validation"
     prepare = val / "prepare_inputs.py"
     csv = val / "test_cases.csv"
     if not csv.is_file():
         raise TaskError(f"{csv}: missing (an NPUKernelBench task lists its shape cases there)")
+    check_python(val / "module.py")
+    if prepare.is_file():
+        check_python(prepare)
     cases = read_cases(csv)
     answer = root / "answer" / "0"
     desc = (root / "api_desc.md").read_text(errors="replace") if (root / "api_desc.md").is_file() else ""
@@ -60,7 +87,7 @@ def _load_npukernelbench(root: Path) -> Task:
 
 
 def _load_kernelbench(path: Path) -> Task:
-    text = path.read_text(errors="replace")
+    text = check_python(path)
     missing = [n for n, pat in (("class Model", r"^class\s+Model\b"), ("get_inputs()", r"^def\s+get_inputs\s*\("))
                if not re.search(pat, text, re.M)]
     if missing:
@@ -72,7 +99,7 @@ def _load_kernelbench(path: Path) -> Task:
 def load_spec(path: Path) -> Task:
     """Read a kgen task spec (TOML); every mistake names the file and the offending key."""
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(_read_text(path))
     except tomllib.TOMLDecodeError as e:
         raise TaskError(f"{path}: invalid TOML: {e}") from e
     base = path.parent
@@ -82,12 +109,21 @@ def load_spec(path: Path) -> Task:
     ref_path = (base / ref).resolve()
     if not ref_path.is_file():
         raise TaskError(f"{path}: reference file {ref_path} does not exist")
+    check_python(ref_path)
     raw_cases = data.get("cases")
     if not isinstance(raw_cases, list) or not raw_cases:
         raise TaskError(f"{path}: at least one [[cases]] table is required")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TaskError(f"{path}: 'seed' must be an integer, not {seed!r}")
     cases = []
     for i, c in enumerate(raw_cases):
         where = f"{path}: cases[{i}]"
+        if not isinstance(c, dict):
+            raise TaskError(f"{where}: each case must be a table ([[cases]] with inputs = [...])")
+        for key in ("args", "init"):
+            if not isinstance(c.get(key, []), list):
+                raise TaskError(f"{where}: '{key}' must be a list")
         inputs = c.get("inputs")
         if not isinstance(inputs, list) or not inputs:
             raise TaskError(f"{where}: 'inputs' must be a list of {{shape = [...], dtype = \"...\"}}")
@@ -109,4 +145,4 @@ def load_spec(path: Path) -> Task:
         raise TaskError(f"{path}: project {proj_path} has no op_host/ directory")
     return Task(name=str(data.get("name", path.parent.name if path.name == SPEC_NAME else path.stem)), format="kgen-spec",
                 root=base.resolve(), reference=ref_path, cases=cases, project=proj_path,
-                description=str(data.get("description", "")), seed=int(data.get("seed", 0)))
+                description=str(data.get("description", "")), seed=seed)
