@@ -24,14 +24,15 @@ __all__ = ["Passage", "search", "index_path", "open_index", "page", "symbols", "
 _OPEN: dict[str, object] = {}
 
 
-def open_index(embedder: str | None = None, log=None, progress=None):
-    """The (cached) :class:`retrieval.index.Index` for an embedder, synced with the shipped KB."""
+def open_index(embedder: str | None = None, log=None, progress=None, lazy: bool = False):
+    """The (cached) :class:`retrieval.index.Index` for an embedder, synced with the shipped KB.
+    ``lazy``: Chroma is opened at the first vector search instead of now (see ``Index.open``)."""
     from retrieval.index import Index, _stderr
 
     name = embedder_name(embedder)
     key = f"{name}:{data_dir()}"
     if key not in _OPEN:
-        _OPEN[key] = Index.open(name, log=log or _stderr, progress=progress)
+        _OPEN[key] = Index.open(name, log=log or _stderr, progress=progress, lazy=lazy)
     return _OPEN[key]
 
 

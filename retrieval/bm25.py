@@ -21,18 +21,21 @@ class BM25:
         self.avgdl = (sum(self.lengths) / self.n) if self.n else 0.0
         self.idf = {t: math.log(1 + (self.n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()}
 
-    def scores(self, query: str) -> dict[int, float]:
+    def scores(self, query: str | dict[str, float]) -> dict[int, float]:
+        """BM25 scores of the passages matching ``query``: a string, or tokens with weights
+        (``retrieval.tokenize.expand``: synonyms count less than the query's own words)."""
         acc: dict[int, float] = defaultdict(float)
-        for t in set(tokens(query)):
+        weighted = query if isinstance(query, dict) else dict.fromkeys(tokens(query), 1.0)
+        for t, qw in weighted.items():
             plist = self.postings.get(t)
             if not plist:
                 continue
-            idf = self.idf[t]
+            idf = self.idf[t] * qw
             for i, c in plist:
                 norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / (self.avgdl or 1))
                 acc[i] += idf * c * (self.k1 + 1) / (c + norm)
         return acc
 
-    def top(self, query: str, k: int) -> list[tuple[int, float]]:
+    def top(self, query: str | dict[str, float], k: int) -> list[tuple[int, float]]:
         s = self.scores(query)
         return sorted(s.items(), key=lambda kv: (-kv[1], kv[0]))[:k]

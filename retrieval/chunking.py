@@ -22,10 +22,12 @@ class Passage:
     source: str
     apis: list[str] = field(default_factory=list)
     score: float = 0.0
+    summary_zh: str = ""   # the page's one-line Chinese summary, when it has one
 
     def to_dict(self) -> dict:
         return {"id": self.id, "page": self.page, "title": self.title, "section": self.section,
-                "text": self.text, "source": self.source, "apis": list(self.apis), "score": round(self.score, 6)}
+                "text": self.text, "source": self.source, "apis": list(self.apis), "score": round(self.score, 6),
+                "summary_zh": self.summary_zh}
 
 
 def _sections(body: str) -> list[tuple[str, str]]:
@@ -65,7 +67,8 @@ def chunk_page(page: Page) -> list[Passage]:
     for section, text in _sections(page.body) or [("", page.title)]:
         for piece in _cut(text):
             passages.append(Passage(id=f"{page.id}#{len(passages)}", page=page.id, title=page.title,
-                                    section=section, text=piece, source=page.source, apis=page.apis))
+                                    section=section, text=piece, source=page.source, apis=page.apis,
+                                    summary_zh=page.summary_zh))
     return passages
 
 

@@ -28,12 +28,18 @@ class Page:
 
     @property
     def keywords(self) -> list[str]:
-        """Search terms of the page: its keywords, other names of its APIs (aliases), error codes."""
+        """Search terms of the page: its keywords, other names of its APIs (aliases), error codes, the
+        plain-words description of what it does (``plain``) and its Chinese summary (``summary_zh``)."""
         out = []
-        for key in ("keywords", "aliases", "codes"):
+        for key in ("keywords", "aliases", "codes", "plain", "summary_zh"):
             v = self.meta.get(key) or []
             out += [str(k) for k in (v if isinstance(v, list) else [v]) if str(k) != "compile"]
         return list(dict.fromkeys(out))
+
+    @property
+    def summary_zh(self) -> str:
+        """The page's one-line Chinese summary (front matter ``summary_zh``), "" when it has none."""
+        return str(self.meta.get("summary_zh") or "")
 
     @property
     def kind(self) -> str:

@@ -16,12 +16,15 @@ from retrieval import settings
 from retrieval.bm25 import BM25
 from retrieval.chunking import Passage, chunk_page, index_text
 from retrieval.corpus import Page, kb_fingerprint, load_kb
-from retrieval.embedders import get_embedder
 from retrieval.fusion import rrf
 
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2   # 2: tokens with stems (tokenize.VERSION 2)
 KB_SOURCE = "kb"
 CANDIDATES = 50
+# weight of each embedder's ranking against BM25's (1.0) in hybrid search: the hashing embedder sees
+# the same words BM25 does, less precisely, so it only breaks ties (benchmarks/retrieval_plain.py)
+VECTOR_WEIGHT = {"hash": 0.1, "minilm": 1.0}
+SYNONYM_WEIGHT = 0.2      # a synonym (retrieval/data/synonyms.txt) counts this much of a query word
 Progress = Callable[[int, int, str], None]
 Log = Callable[[str], None]
 
@@ -62,7 +65,8 @@ class Index:
         self.root = root
         self.log = log
         self.manifest: dict = {}
-        self.store = None
+        self._store = None
+        self._expected: int | None = None
         self._bm25: BM25 | None = None
         self._passages: dict[str, Passage] = {}
         self._order: list[str] = []
@@ -71,12 +75,16 @@ class Index:
     # ---------------------------------------------------------------- opening
     @classmethod
     def open(cls, embedder: str | None = None, log: Log = _stderr, progress: Progress | None = None,
-             sync_kb: bool = True) -> "Index":
+             sync_kb: bool = True, lazy: bool = False) -> "Index":
+        """The index of ``embedder``, built or rebuilt as needed. ``lazy``: when the lexical cache
+        matches the manifest, Chroma is neither imported nor opened until a vector search or a write
+        needs it (``kgen docs`` answers an API name without it); its damage is then found, and
+        repaired with a message, at that first use instead of here."""
         name = settings.embedder_name(embedder)
         idx = cls(name, settings.index_dir(name), log)
         existed = (idx.root / "manifest.json").exists()
         try:
-            idx._load()
+            idx._load(lazy=lazy)
         except Exception as e:  # corrupted manifest or store: rebuild, never a traceback
             reason = str(e).splitlines()[0][:160] if str(e) else type(e).__name__
             if existed:
@@ -105,9 +113,25 @@ class Index:
     def _manifest_path(self) -> Path:
         return self.root / "manifest.json"
 
-    def _load(self) -> None:
-        from retrieval.store import ChromaStore
+    @property
+    def store(self):
+        """The Chroma store, opened on first use; a store that disagrees with the manifest raises."""
+        if self._store is None:
+            from retrieval.store import ChromaStore
 
+            store = ChromaStore(self.root / "chroma")
+            held = store.count()
+            if self._expected is not None and held != self._expected:
+                store.close()
+                raise IndexError_(f"store holds {held} passages, manifest {self._expected}")
+            self._store = store
+        return self._store
+
+    @store.setter
+    def store(self, value) -> None:
+        self._store = value
+
+    def _load(self, lazy: bool = False) -> None:
         if self._manifest_path.exists():
             m = json.loads(self._manifest_path.read_text())
             if not isinstance(m, dict) or m.get("version") != MANIFEST_VERSION or m.get("embedder") != self.embedder_name:
@@ -117,27 +141,23 @@ class Index:
             if (self.root / "chroma").exists():
                 raise IndexError_("manifest missing")
             self.manifest = {"version": MANIFEST_VERSION, "embedder": self.embedder_name, "sources": {}}
-        self.store = ChromaStore(self.root / "chroma")
-        expected = sum(d["chunks"] for s in self.manifest["sources"].values() for d in s["docs"].values())
-        held = self.store.count()
-        if held != expected:
-            raise IndexError_(f"store holds {held} passages, manifest {expected}")
-        self._expected = held
+        self._expected = sum(d["chunks"] for s in self.manifest["sources"].values() for d in s["docs"].values())
+        if not lazy or not (self.root / "chroma").is_dir():
+            self.store      # opens it and checks its count against the manifest
         self._load_passages()
 
     def _reset(self) -> None:
         old_sources = dict(self.manifest.get("sources", {})) if isinstance(self.manifest, dict) else {}
-        if self.store is not None:
-            self.store.close()
-        self.store = None
+        if self._store is not None:
+            self._store.close()
+        self._store = None
         from retrieval.store import _client_cache_clear
 
         _client_cache_clear()
         shutil.rmtree(self.root, ignore_errors=True)
         self.manifest = {"version": MANIFEST_VERSION, "embedder": self.embedder_name, "sources": {}}
-        from retrieval.store import ChromaStore
-
-        self.store = ChromaStore(self.root / "chroma")
+        self._expected = None
+        self.store       # a new, empty store
         self._write_manifest()
         self._load_passages()
         lost = [s["root"] for k, s in old_sources.items() if k != KB_SOURCE]
@@ -149,6 +169,7 @@ class Index:
         tmp = self._manifest_path.with_suffix(".tmp")
         tmp.write_text(json.dumps(self.manifest, indent=1, sort_keys=True))
         tmp.replace(self._manifest_path)
+        self._expected = sum(d["chunks"] for s in self.manifest["sources"].values() for d in s["docs"].values())
 
     @property
     def _cache_path(self) -> Path:
@@ -167,7 +188,7 @@ class Index:
                 return False
             self._passages, self._keywords, self._order, self._bm25 = (data["passages"], data["keywords"], data["order"],
                                                                        data["bm25"])
-            return len(self._passages) == getattr(self, "_expected", None) or len(self._passages) == self.store.count()
+            return len(self._passages) == self._expected
         except Exception:
             return False
 
@@ -194,7 +215,7 @@ class Index:
             apis = [a for a in str(meta.get("apis", "")).split(",") if a]
             self._passages[pid] = Passage(id=pid, page=meta.get("page", pid.split("#")[0]), title=meta.get("title", ""),
                                           section=meta.get("section", ""), text=doc or "", source=meta.get("source", ""),
-                                          apis=apis)
+                                          apis=apis, summary_zh=str(meta.get("summary_zh") or ""))
             self._keywords[pid] = [k for k in str(meta.get("keywords", "")).split(",") if k]
         self._order = sorted(self._passages)
         self._bm25 = None
@@ -232,6 +253,8 @@ class Index:
         for pid in gone:
             del old[pid]
             stats.removed += 1
+        from retrieval.embedders import get_embedder   # numpy: imported only to embed or to search vectors
+
         emb = get_embedder(self.embedder_name) if todo else None
         cache = None
         if emb is not None and self.embedder_name != "hash":   # hashing is cheaper than a lookup
@@ -251,7 +274,8 @@ class Index:
             texts = [index_text(ps, kws[ps.page]) for ps in passages]
             vecs = cache.embed(texts, emb.embed) if cache is not None else emb.embed(texts)
             metas = [{"page": ps.page, "title": ps.title, "section": ps.section, "source": ps.source,
-                      "apis": ",".join(ps.apis), "keywords": ",".join(kws[ps.page]), "kind": kind} for ps in passages]
+                      "apis": ",".join(ps.apis), "keywords": ",".join(kws[ps.page]), "kind": kind,
+                      "summary_zh": ps.summary_zh} for ps in passages]
             self.store.add([ps.id for ps in passages], vecs, [ps.text for ps in passages], metas)
             for p, h, pl in batch:
                 if p.id in old:
@@ -293,9 +317,13 @@ class Index:
         return len(self._passages)
 
     def lexical(self, query: str, n: int = CANDIDATES) -> list[str]:
-        return [self._order[i] for i, _ in self.bm25.top(query, n)]
+        from retrieval.tokenize import expand
+
+        return [self._order[i] for i, _ in self.bm25.top(expand(query, SYNONYM_WEIGHT), n)]
 
     def vector(self, query: str, n: int = CANDIDATES) -> list[str]:
+        from retrieval.embedders import get_embedder
+
         vec = get_embedder(self.embedder_name).embed([query])[0]
         try:
             hits = self.store.query(vec, n)
@@ -315,9 +343,33 @@ class Index:
         from retrieval import symbols
 
         hits, whole = symbols.in_query(query)
-        pages = [symbols.lookup(h).page for h in hits if symbols.lookup(h)]
-        out = [pid for page in dict.fromkeys(pages) for pid in self._order if self._passages[pid].page == page]
-        return out, whole
+        return self._pages_of(hits), whole
+
+    def _pages_of(self, names: list[str]) -> list[str]:
+        """Passages of the pages of API ``names``, page by page in the order of the names."""
+        from retrieval import symbols
+
+        pages = [symbols.lookup(h).page for h in names if symbols.lookup(h)]
+        return [pid for page in dict.fromkeys(pages) for pid in self._order if self._passages[pid].page == page]
+
+    def suggest(self, query: str, n: int = 3) -> list[str]:
+        """"Did you mean" for a query that looks like a misspelled API name (``Addd`` -> Add, Adds, ...):
+        one identifier that is no API name and, unless it is CamelCase or has digits or underscores, no
+        word of the indexed docs either ("tiling", "Deadlock" are searched, not corrected). [] otherwise."""
+        from retrieval import symbols
+
+        q = query.strip()
+        if not symbols.IDENT.fullmatch(q) or symbols.lookup(q):
+            return []
+        code_like = any(c.isupper() for c in q[1:]) or any(c.isdigit() or c == "_" for c in q)
+        if not code_like and (q.lower() in self.bm25.postings or len(q) < 4):
+            return []
+        near = symbols.nearest(q, n=n)
+        if not code_like and not q[0].isupper():   # a lower-case word must be a close misspelling ("fooo" is not "Floor")
+            import difflib
+
+            near = [m for m in near if difflib.SequenceMatcher(None, q.lower(), m.lower()).ratio() >= 0.75]
+        return near
 
     def search(self, query: str, k: int = 5, mode: str = "hybrid", per_page: int = 1) -> list[Passage]:
         """The ``k`` best pages for ``query`` (``per_page`` passages each, best first).
@@ -334,9 +386,18 @@ class Index:
             lists, weights, whole, sym = [self.vector(query)], [1.0], False, []
         elif mode == "hybrid":
             sym, whole = self.symbol(query)
-            # MiniLM is an English model: for a mostly Chinese query its ranking is noise
-            vw = 0.0 if self.embedder_name == "minilm" and _cjk_share(query) > 0.3 else 1.0
-            lists, weights = [self.lexical(query)], [1.0]
+            near: list[str] = []
+            if not sym:
+                # a query that looks like a misspelled API name ranks the nearest real APIs first
+                near = self.suggest(query)
+                sym, whole = self._pages_of(near), bool(near)
+            # MiniLM is an English model: for a mostly Chinese query its ranking is noise. A query that
+            # is just an API name (or a near miss of one) is answered by that page; the vector ranking
+            # would only reorder the rest, and skipping it keeps Chroma closed (kgen docs NAME is fast)
+            vw = 0.0 if self.embedder_name == "minilm" and _cjk_share(query) > 0.3 else VECTOR_WEIGHT.get(self.embedder_name, 1.0)
+            if whole:
+                vw = 0.0
+            lists, weights = [self.lexical(" ".join([query, *near]))], [1.0]
             if vw:
                 lists.append(self.vector(query))
                 weights.append(vw)
@@ -352,8 +413,9 @@ class Index:
         page_lists = [list(dict.fromkeys(self._passages[pid].page for pid in lst)) for lst in lists]
         fused = rrf(page_lists, weights)
         if whole and sym:
-            top = self._passages[sym[0]].page
-            fused = [f for f in fused if f[0] == top] + [f for f in fused if f[0] != top]
+            # the named API's page first; for a near miss, every suggested API's page, nearest first
+            tops = [self._passages[sym[0]].page] if not near else list(dict.fromkeys(self._passages[p].page for p in sym))
+            fused = [f for t in tops for f in fused if f[0] == t] + [f for f in fused if f[0] not in tops]
         by_page: dict[str, list[str]] = {}
         for pid in sorted(best, key=lambda x: (best[x], x)):
             by_page.setdefault(self._passages[pid].page, []).append(pid)

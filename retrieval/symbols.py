@@ -3,6 +3,7 @@ completion and "unknown API -> nearest real API" suggestions."""
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -10,6 +11,7 @@ from functools import lru_cache
 from retrieval.corpus import Page, load_kb
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+IDENT = _IDENT
 _SIG_SECTIONS = ("signature", "signatures", "declaration", "declarations", "members", "prototype")
 
 
@@ -104,21 +106,57 @@ def build(pages: list[Page]) -> dict[str, Symbol]:
     return table
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[str, Symbol]:
-    return build(load_kb())
-
-
-@lru_cache(maxsize=1)
-def _aliases() -> dict[str, str]:
-    """Names models invent or that other frameworks use, mapped to the real API (front matter ``aliases``)."""
+def _build_aliases(pages: list[Page]) -> dict[str, str]:
     out: dict[str, str] = {}
-    for p in load_kb():
+    for p in pages:
         for a in p.meta.get("aliases") or []:
             if p.apis:   # the page's API most like the alias (DeQueue -> DeQue on the EnQue/DeQue page)
                 best = max(p.apis, key=lambda n: difflib.SequenceMatcher(None, n.lower(), str(a).lower()).ratio())
                 out[str(a).lower()] = best
     return out
+
+
+_CACHE_VERSION = 1
+
+
+@lru_cache(maxsize=1)
+def _tables() -> tuple[dict[str, Symbol], dict[str, str]]:
+    """The symbol and alias tables of the shipped KB. Parsing ~270 pages takes ~0.15 s, so both are
+    kept in ``<data dir>/symbols.pkl`` under the KB's fingerprint and rebuilt when the KB changes."""
+    import pickle
+
+    from retrieval.corpus import kb_fingerprint
+    from retrieval.settings import data_dir
+
+    fp = kb_fingerprint()
+    path = data_dir() / "symbols.pkl"
+    try:
+        with open(path, "rb") as f:
+            data = pickle.load(f)
+        if data.get("version") == _CACHE_VERSION and data.get("fingerprint") == fp:
+            return data["table"], data["aliases"]
+    except Exception:   # missing or unreadable: rebuilt below
+        pass
+    pages = load_kb()
+    table, aliases = build(pages), _build_aliases(pages)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"symbols.{os.getpid()}.tmp")
+        with open(tmp, "wb") as f:
+            pickle.dump({"version": _CACHE_VERSION, "fingerprint": fp, "table": table, "aliases": aliases}, f, protocol=5)
+        tmp.replace(path)
+    except OSError:
+        pass
+    return table, aliases
+
+
+def _table() -> dict[str, Symbol]:
+    return _tables()[0]
+
+
+def _aliases() -> dict[str, str]:
+    """Names models invent or that other frameworks use, mapped to the real API (front matter ``aliases``)."""
+    return _tables()[1]
 
 
 def _bare(name: str) -> str:
@@ -198,5 +236,4 @@ def in_query(query: str) -> tuple[list[str], bool]:
 
 
 def reload() -> None:
-    _table.cache_clear()
-    _aliases.cache_clear()
+    _tables.cache_clear()

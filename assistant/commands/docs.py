@@ -79,14 +79,21 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if args.k < 1:
         return _err("-k must be at least 1")
     try:
-        idx = retrieval.open_index(args.embedder, progress=_Progress("indexing the knowledge base"))
+        # lazy: Chroma is imported and opened only when the search needs vectors (not for an API name)
+        idx = retrieval.open_index(args.embedder, progress=_Progress("indexing the knowledge base"), lazy=True)
     except SettingsError as e:
         return _err(str(e))
     except RuntimeError as e:
         return _err(str(e))
     hits = idx.search(query, k=args.k, mode=args.mode)
     unknown = _unknown_names(query)
+    near = idx.suggest(query) if not unknown else []
+    if near:                 # "Addd": a misspelled API name
+        unknown = [(query, near)]
     if args.json:
+        for name, near in unknown:   # stdout stays a JSON list; the hint goes to stderr
+            print(f"kgen: '{name}' is not an AscendC API" + (f"; did you mean: {', '.join(near)}" if near else ""),
+                  file=sys.stderr)
         print(json.dumps([h.to_dict() for h in hits], ensure_ascii=False, indent=1))
         return 0
     for name, near in unknown:
@@ -95,9 +102,14 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if not hits:
         print("no matching passage", file=sys.stderr)
         return 1
+    from retrieval.index import _cjk_share
+
+    chinese = _cjk_share(query) > 0.3      # a mostly Chinese question: each page's Chinese summary first
     for n, h in enumerate(hits, 1):
         head = h.title + (f" — {h.section}" if h.section else "")
         print(f"[{n}] {head}  ({h.source})")
+        if chinese and h.summary_zh:
+            print(f"    {h.summary_zh}")
         text = h.text if len(h.text) <= 1200 else h.text[:1200].rsplit("\n", 1)[0] + "\n…"
         print(textwrap.indent(text, "    "))
         print()
