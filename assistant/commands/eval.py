@@ -15,6 +15,7 @@ from pathlib import Path
 from agent_graph.evaluate import EvalError, EvalRequest, Limits, request_from_run, run_eval
 from agent_graph.evaluate.progress import ProgressPrinter
 from assistant.commands.generate import agent_settings
+from assistant.commands.sandbox_flag import add_flag as add_sandbox_flag
 
 EXIT_USAGE = 2
 
@@ -47,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="wall-clock limit of one candidate, generation included (default 1800)")
     p.add_argument("--memory-mb", type=int, default=20480, metavar="MB", help="address-space limit of one candidate (default 20480)")
     p.add_argument("--no-vs-golden", action="store_true", help="do not time the tasks' golden answers (no fast_p vs golden)")
+    add_sandbox_flag(p)
     p.set_defaults(handler=cmd_eval)
 
 
