@@ -76,10 +76,11 @@ def _cell(text: str) -> str:
 def charts(s: EvalSummary, folder: Path) -> dict[str, str]:
     """levels.png (score per level, or per category without levels) and speedup.png (histogram)."""
     made: dict[str, str] = {}
-    groups = s.levels or s.categories
+    by_level = len(s.levels) > 1 or not s.categories      # one level: its categories say more
+    groups = s.levels if by_level else s.categories
     if groups:
-        _bars({g: r.get("score", 0.0) for g, r in groups.items()}, "score per level" if s.levels else "score per category",
-              folder / "levels.png")
+        _bars({g.rsplit("/", 1)[-1]: r.get("score", 0.0) for g, r in groups.items()},
+              "score per level" if by_level else "score per category", folder / "levels.png")
         made["levels"] = "levels.png"
     speedups = [r["speedup_vs_eager"] for r in s.per_task if not r["skipped"] and r.get("speedup_vs_eager")]
     if speedups:
