@@ -180,7 +180,9 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
             elif a.has_default:
                 value = a.default
             else:
-                return _fail(project, f"attribute '{a.name}' of {project.op_type} has no default and was not given", "bad-attrs")
+                return _fail(project, f"attribute '{a.name}' of {project.op_type} has no default and was not given: the "
+                             "task must pass it (a scalar argument of the reference Model's forward, after the input "
+                             "tensors, or a one-element tensor there; or a default in the OpDef's Attr)", "bad-attrs")
             try:
                 lines.append(_attr_line(a, value))
             except ValueError as e:

@@ -67,8 +67,10 @@ CXX = find_cxx()   # the default; a test or caller may pass cxx= (or set this at
 # the user's file for the first rows of a translation unit's line table (file entry 0 vs 1)
 # __NPU_ARCH__=2201 / __CCE_AICORE__=220: the architecture the emulator implements (Atlas A2 / 910B, dav-c220), as
 # ccec defines them; kernels guard 910B-only branches (bf16 keys, ...) with `#if __CCE_AICORE__ == 220`
+# -fno-optimize-sibling-calls: clang turns calls in tail position into jumps already at -O1 (g++ from -O2), which
+# drops the user's frame from the stack that the emulator's diagnostics walk to name the kernel's line
 BASE_FLAGS = ["-std=c++17", "-O1", "-g", "-gdwarf-4", "-pthread", "-fno-strict-aliasing", "-Wno-attributes",
-              "-D__NPU_ARCH__=2201", "-D__CCE_AICORE__=220"]
+              "-fno-optimize-sibling-calls", "-D__NPU_ARCH__=2201", "-D__CCE_AICORE__=220"]
 PRELUDE = "#include <kernel_operator.h>\n#include <acl/acl.h>\n"
 
 
@@ -159,8 +161,24 @@ def _pch_defines(defines: list[str], cxx: str) -> list[str]:
     return [d for d in defines if d.split("=", 1)[0] in idents]
 
 
-def _flags(defines: list[str], extra: list[str]) -> list[str]:
-    return [*BASE_FLAGS, *[f"-D{d}" for d in defines], *extra]
+def _flags(defines: list[str], extra: list[str], cxx: str | None = None) -> list[str]:
+    return [*BASE_FLAGS, *(CLANG_FLAGS if is_clang(cxx) else []), *[f"-D{d}" for d in defines], *extra]
+
+
+def _link_only(flags: list[str]) -> tuple[list[str], list[str]]:
+    """(compile flags, link-only flags): ``-z KEYWORD``, ``-Wl,...``, ``-l...``, ``-L...`` go to the link
+    step only (clang, unlike g++, takes the ``muldefs`` of ``-z muldefs`` for an input file when it
+    compiles a header or an object)."""
+    comp, link, i = [], [], 0
+    while i < len(flags):
+        f = flags[i]
+        if f == "-z" and i + 1 < len(flags):
+            link += [f, flags[i + 1]]
+            i += 2
+            continue
+        (link if f.startswith(("-Wl,", "-l", "-L")) or (f.startswith("-z") and len(f) > 2) else comp).append(f)
+        i += 1
+    return comp, link
 
 
 class PchError(RuntimeError):
@@ -195,6 +213,9 @@ def _touch(p: Path) -> None:
 
 # clang: do not record header modification times in the PCH (it is keyed on their content instead)
 CLANG_PCH_FLAGS = ["-Xclang", "-fno-pch-timestamp"]
+# clang at -O1 merges identical calls (two branches' calls to the emulator's noreturn `fail`) into one,
+# whose debug line is then 0: the emulator's diagnostics could not name the user's line. Keep them apart.
+CLANG_FLAGS = ["-mllvm", "-enable-tail-merge=false", "-mllvm", "-simplifycfg-sink-common=false"]
 
 
 def ensure_pch(extra: list[str] = (), defines: list[str] = (), cxx: str | None = None) -> Path:
@@ -214,7 +235,7 @@ def ensure_pch(extra: list[str] = (), defines: list[str] = (), cxx: str | None =
 
     cxx = cxx or CXX
     pdefs = _pch_defines(list(defines), cxx)
-    flags = _flags(pdefs, list(extra)) + (CLANG_PCH_FLAGS if is_clang(cxx) else [])
+    flags = _flags(pdefs, _link_only(list(extra))[0], cxx) + (CLANG_PCH_FLAGS if is_clang(cxx) else [])
     key = _sha(_headers_digest(), _compiler_id(cxx), " ".join(flags))[:20]
     d = cache_root() / "pch" / key
     prelude = d / "prelude.h"
@@ -447,7 +468,7 @@ def build(
         return BuildResult(False, None, [Diagnostic("error", "no such source file", str(m), 0, 0, "io") for m in missing])
     incs = [str(Path(i).resolve()) for i in include_dirs]
     defs = list(defines)
-    flags = _flags(defs, list(extra_flags))
+    flags = _flags(defs, list(extra_flags), cxx)
     key = _sha(_headers_digest(), _compiler_id(cxx), " ".join(flags), *incs, *[str(s) + _file_sha(str(s)) for s in srcs])[:24]
     entry = cache_root() / "builds" / key
     manifest = entry / "manifest.json"
@@ -478,7 +499,8 @@ def build(
         if diags:
             return BuildResult(False, None, diags, [], time.monotonic() - t0, False, kernels)
         tmp_bin = work / "a.out"
-        front = [cxx, *flags, "-include", str(prelude), "-I", str(INCLUDE_DIR)]
+        cflags, lflags = _link_only(flags)
+        front = [cxx, *cflags, "-include", str(prelude), "-I", str(INCLUDE_DIR)]
         for s in srcs:
             front += ["-iquote", str(s.parent)]
         for i in incs:
@@ -487,7 +509,7 @@ def build(
                                 extra_deps)
         diags = [d for o in objs for d in o.diagnostics]
         stderr = "".join(o.stderr for o in objs)
-        cmd = [cxx, *flags, *[str(o.path) for o in objs if o.path], "-o", str(tmp_bin), "-ldl"]
+        cmd = [cxx, *cflags, *lflags, *[str(o.path) for o in objs if o.path], "-o", str(tmp_bin), "-ldl"]
         if any(o.timed_out for o in objs):
             return BuildResult(False, None, [Diagnostic("error", f"compilation did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
                                front, time.monotonic() - t0, False, kernels)

@@ -160,3 +160,17 @@ def test_an_output_named_like_an_input_starts_with_its_data():
     want = y.copy()
     np.fill_diagonal(want, 1.0)  # only the diagonal written by the kernel
     np.testing.assert_array_equal(r.outputs[0], want)
+
+
+TENSOR_ATTR_TASK = ROOT / "tests" / "data" / "tasks" / "kernelbench_masked_scale_tensor_attr.py"
+
+
+def test_a_one_element_tensor_after_the_inputs_fills_an_attribute(masked_build):
+    """masked_scale's `scale` (default 1.0) comes from the reference's one-element tensor (-1.75): the
+    bench passes only if the kernel scaled by -1.75."""
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(TENSOR_ATTR_TASK), "--project", str(PROJECT), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=1200)
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    rep = json.loads(r.stdout)
+    (case,) = rep["cases"]
+    assert case["status"] == "pass" and rep["correct"], case.get("message")

@@ -2,7 +2,8 @@
 //
 // Documented rules followed:
 //  * TPipe::InitBuffer(que, num, len) reserves `num` buffers of `len` bytes in the memory of the
-//    queue's position (each rounded up to 32 bytes); the total must fit in UB (`ub-overflow`).
+//    queue's position (each rounded up to 32 bytes: the rounded length is the buffer, so a 32-byte
+//    DataCopy into a 4-byte buffer is in bounds; TBuf lengths likewise); the total must fit in UB (`ub-overflow`).
 //    Cube positions have their own memories (tensor.h mem_of): A1/B1/C1 in L1 (512 KB,
 //    `l1-overflow`), A2 in L0A and B2 in L0B (64 KB each, buffers start on 512-byte fractal
 //    boundaries, `l0a-overflow` / `l0b-overflow`), CO1 in L0C (128 KB, `l0c-overflow`), C2 in the
@@ -21,6 +22,7 @@
 #pragma once
 #include <array>
 #include <deque>
+#include <mutex>
 #include <vector>
 
 #include "kgen_sim/tensor.h"
@@ -41,6 +43,24 @@ using TEventID = int8_t;
 namespace kgen {
 
 /// Bump allocator over one core's UB (or a TBufPool region of it), or over one cube memory.
+/// Buffer slots (a buffer's UB offset, length and generation) live in a process-wide pool that is never
+/// freed while the program runs, not inside the TBuf/TQue object: on hardware a LocalTensor is an
+/// address into UB, so a tensor taken from a TBuf or queue stays usable after that object is destroyed
+/// (Catlass keeps the tensor and drops a local TBuf). FreeTensor still bumps the generation, so a use
+/// after FreeTensor is still `use-after-free`.
+template <size_t N>
+inline BufferSlot* pooled_slots() {
+    static std::mutex mu;
+    static std::deque<std::array<BufferSlot, N>> pool;
+    std::lock_guard<std::mutex> lock(mu);
+    pool.emplace_back();
+    return pool.back().data();
+}
+
+/// InitBuffer's length rule: a buffer of `len` bytes occupies (and may be accessed up to) `len` rounded up
+/// to a multiple of 32 bytes (one data block), so a 4-byte buffer holds a full 32-byte DataCopy.
+inline constexpr uint32_t round_len32(uint32_t len) { return (len + 31u) / 32u * 32u; }
+
 struct UbArena {
     uint32_t base = 0;
     uint32_t limit = UB_USABLE;
@@ -164,10 +184,10 @@ public:
         cursor_ = 0;
         const uint32_t align = kgen::mem_align(kMem);
         uint32_t rounded = (len + align - 1) / align * align;
-        slots_ = Slots(storage_.data(), num);
+        slots_ = Slots(storage_, num);
         for (uint8_t i = 0; i < num; ++i) {
             slots_[i].offset = first_offset + i * rounded;
-            slots_[i].bytes = len;
+            slots_[i].bytes = kgen::round_len32(len);   // the buffer is len rounded up to 32 bytes, as on hardware
             slots_[i].owner = "TQue";
             slots_[i].in_use = false;
         }
@@ -209,7 +229,7 @@ private:
         bool empty() const { return n == 0; }
         kgen::BufferSlot* data() const { return p; }
     };
-    std::array<kgen::BufferSlot, kMaxBuffers> storage_{};
+    kgen::BufferSlot* storage_ = kgen::pooled_slots<kMaxBuffers>();   // outlives the queue (see pooled_slots)
     Slots slots_;
     std::deque<Entry> fifo_;
     int id_ = 0;
@@ -231,23 +251,23 @@ public:
     template <typename T>
     LocalTensor<T> Get() {
         require_init("Get");
-        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset), static_cast<uint32_t>(kgen::elems_in<T>(slot_.bytes)), &slot_, pos);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_->offset), static_cast<uint32_t>(kgen::elems_in<T>(slot_->bytes)), slot_, pos);
     }
     template <typename T>
     LocalTensor<T> Get(uint32_t len) {
         require_init("Get");
-        if (kgen::bytes_of<T>(len) > slot_.bytes)
+        if (kgen::bytes_of<T>(len) > slot_->bytes)
             kgen::fail("ub-out-of-bounds", "TBuf::Get<%zu-byte type>(%u) asks for %llu bytes of a %u-byte buffer", sizeof(T), len,
-                       (unsigned long long)kgen::bytes_of<T>(len), slot_.bytes);
-        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset), len, &slot_, pos);
+                       (unsigned long long)kgen::bytes_of<T>(len), slot_->bytes);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_->offset), len, slot_, pos);
     }
     template <typename T>
     LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
         require_init("GetWithOffset");
-        if (uint64_t(bufOffset) + kgen::bytes_of<T>(size) > slot_.bytes)
+        if (uint64_t(bufOffset) + kgen::bytes_of<T>(size) > slot_->bytes)
             kgen::fail("ub-out-of-bounds", "TBuf::GetWithOffset(%u elements, %u bytes) runs past the %u-byte buffer", size, bufOffset,
-                       slot_.bytes);
-        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_.offset + bufOffset), size, &slot_, pos);
+                       slot_->bytes);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_->offset + bufOffset), size, slot_, pos);
     }
     template <typename T>
     LocalTensor<T> AllocTensor() { return Get<T>(); }
@@ -260,11 +280,11 @@ public:
 
     // ---- emulator-internal ----
     void init(uint32_t offset, uint32_t len) {
-        ++slot_.generation;  // tensors of an earlier layout are dead
-        slot_.offset = offset;
-        slot_.bytes = len;
-        slot_.owner = "TBuf";
-        slot_.in_use = true;
+        ++slot_->generation;  // tensors of an earlier layout are dead
+        slot_->offset = offset;
+        slot_->bytes = len;
+        slot_->owner = "TBuf";
+        slot_->in_use = true;
         inited_ = true;
     }
 
@@ -272,7 +292,7 @@ private:
     void require_init(const char* api) const {
         if (!inited_) kgen::fail("queue-uninit", "TBuf::%s on a buffer that TPipe::InitBuffer never initialised", api);
     }
-    kgen::BufferSlot slot_;
+    kgen::BufferSlot* slot_ = kgen::pooled_slots<1>();   // outlives the TBuf (see pooled_slots)
     bool inited_ = false;
 };
 
@@ -299,6 +319,7 @@ public:
     template <TPosition p>
     bool InitBuffer(TBuf<p>& buf, uint32_t len) {
         if (len == 0) kgen::fail("bad-initbuffer", "InitBuffer(TBuf, len=0): len must be positive");
+        len = kgen::round_len32(len);     // rounded up to 32 bytes, as on hardware (see the file's rules)
         uint32_t off = arena(TBuf<p>::kMem).take(len, "InitBuffer(TBuf)");
         buf.init(off, len);
         return true;

@@ -9,7 +9,13 @@
 //    DataCopy path on dav-2201, where the vector and cube units are separate cores: `wrong-position`.
 //    L1 -> L0A/L0B is LoadData, L0C -> GM/L1 is Fixpipe.
 //  * The count form copies count * sizeof(T) bytes, which must be a multiple of the path's unit.
+//  * C1 (L1, half or bfloat16) -> C2 (bias table, float): DataCopy(LocalTensor<float>, LocalTensor<half>,
+//    DataCopyParams) converts each element to float on the way (the bias-table path's conversion, which
+//    Catlass's CopyL1ToBT uses); blockLen, srcStride and dstStride are counted in 64-byte units of the
+//    *source* (32 half elements; Catlass computes blockLen = n / (64 / sizeof(src))), so a unit lands as
+//    128 bytes of float. Any other pair of types or positions is `wrong-position` / `datacopy-type`.
 #pragma once
+#include <type_traits>
 #include <cstring>
 
 #include "kgen_sim/cube/layout.h"
@@ -66,4 +72,34 @@ void cube_local_copy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTen
     trace("DataCopy", pipe, bytes, 1, 0, 0, sizeof(T));
 }
 
+template <typename D, typename S>
+void cube_convert_copy(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, const AscendC::DataCopyParams& p) {
+    dst.live("DataCopy");
+    src.live("DataCopy");
+    if (!(src.mem() == Mem::L1 && dst.mem() == Mem::BT))
+        fail("wrong-position", "DataCopy between tensors of different types from %s to %s: only L1 (half/bfloat16) -> the bias "
+             "table (float) converts on the way", mem_name(src.mem()), mem_name(dst.mem()));
+    if constexpr (std::is_same_v<D, float> && (std::is_same_v<S, half> || std::is_same_v<S, bfloat16_t>)) {
+        const uint64_t epu = 64 / sizeof(S), len = uint64_t(p.blockLen) * epu;
+        for (uint32_t b = 0; b < p.blockCount; ++b) {
+            const uint64_t s = uint64_t(b) * (p.blockLen + p.srcStride) * epu, d = uint64_t(b) * (p.blockLen + p.dstStride) * epu;
+            src.check_read(s, len, "DataCopy");
+            dst.check(d, len, "DataCopy");
+            for (uint64_t i = 0; i < len; ++i) dst.raw()[d + i] = static_cast<float>(src.raw()[s + i]);
+        }
+        trace("DataCopy", Pipe::MTE1, uint64_t(p.blockCount) * p.blockLen * 64, p.blockCount, 0, 0, sizeof(S));
+    } else {
+        fail("datacopy-type", "DataCopy from a %u-byte-element L1 tensor to a %u-byte-element bias table tensor: the converting "
+             "path is half/bfloat16 -> float only", unsigned(sizeof(S)), unsigned(sizeof(D)));
+    }
+}
+
 }  // namespace kgen
+
+namespace AscendC {
+/// L1 -> bias table with conversion (see the file's rules).
+template <typename D, typename S, std::enable_if_t<!std::is_same_v<D, S>, int> = 0>
+inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p) {
+    kgen::cube_convert_copy(dst, src, p);
+}
+}  // namespace AscendC
