@@ -128,7 +128,8 @@ class Trial:
             return False, f"never reached {kind} {node} (exit {proc.returncode})"
         run_id = run_dir.name
         before = len(events(base / "data")[1])
-        r = subprocess.run([sys.executable, "-m", "assistant.cli", "generate", "--resume", run_id, "--json"], cwd=ROOT,
+        mode = ["--llm", self.llm] if self.llm else []     # a resume takes its settings from its own command
+        r = subprocess.run([sys.executable, "-m", "assistant.cli", "generate", "--resume", run_id, *mode, "--json"], cwd=ROOT,
                            env=env, capture_output=True, text=True, timeout=self.a.timeout)
         problems = []
         if "Traceback (most recent call last)" in r.stderr + r.stdout:
