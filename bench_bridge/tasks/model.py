@@ -6,6 +6,9 @@ from pathlib import Path
 from typing import Any
 
 
+BENCHMARK_ROOT_DEPTH = 5   # how many of a task's ancestors may hold its benchmark's packages
+
+
 class TaskError(Exception):
     """A user mistake in a task (missing file, malformed row...): message names the file and line."""
 
@@ -30,9 +33,33 @@ class Task:
     description: str = ""        # api_desc.md or the spec's description
     seed: int = 0
 
+    def benchmark_roots(self) -> list[Path]:
+        """The task's ancestor folders a reference may import its benchmark's own packages from
+        (NPUKernelBench's ``framework``): the reference worker puts them at the end of ``sys.path``."""
+        return [p for p in list(self.root.parents)[:BENCHMARK_ROOT_DEPTH] if p != Path("/")]
+
+    def benchmark_dirs(self) -> list[Path]:
+        """The :meth:`benchmark_roots` that hold a Python package (a folder with an ``__init__.py``),
+        e.g. an NPUKernelBench checkout with its ``framework`` and ``base_config.yaml``: readable inside
+        the sandbox. Never ``$HOME``, a folder above it, or a temporary-files root."""
+        home = Path.home().resolve()
+        never = {home, *home.parents, Path("/tmp"), Path("/var/tmp")}
+        out = []
+        for root in self.benchmark_roots():
+            if root.resolve() in never:
+                continue
+            try:
+                if any(d.is_dir() and (d / "__init__.py").is_file() for d in root.iterdir()):
+                    out.append(root)
+            except OSError:
+                continue
+        return out
+
     def files(self) -> list[Path]:
-        """The folders of the task's own files: what a sandboxed reference worker may read."""
-        return [p if p.is_dir() else p.parent for p in (self.root, self.reference, self.prepare) if p is not None]
+        """The folders of the task's own files and its benchmark's packages: what a sandboxed reference
+        worker may read."""
+        own = [p if p.is_dir() else p.parent for p in (self.root, self.reference, self.prepare) if p is not None]
+        return [*own, *self.benchmark_dirs()]
 
     def to_json_dict(self) -> dict:
         d = asdict(self)

@@ -155,9 +155,9 @@ def _eager_ops(model, inputs: list) -> dict:
 
 def _benchmark_roots_on_path(task: Task) -> None:
     """Let a task import its benchmark's own packages (NPUKernelBench's ``framework``): the task's
-    ancestor directories go at the end of sys.path."""
-    for parent in list(task.root.parents)[:5]:
-        if str(parent) not in sys.path and parent != Path("/"):
+    ancestor directories (``Task.benchmark_roots``) go at the end of sys.path."""
+    for parent in task.benchmark_roots():
+        if str(parent) not in sys.path:
             sys.path.append(str(parent))
 
 
