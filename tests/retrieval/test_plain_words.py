@@ -80,10 +80,11 @@ def test_stems_and_synonyms():
     assert stem("reduced") == stem("reduce") == stem("reducing")
     assert "launch" in tokens("launched") and "datacopypad" in tokens("DataCopyPad")
     w = expand("how many cores", 0.2)
-    assert w["core"] == 1.0 and w.get("block") == 0.2
+    assert w["cores"] == 1.0 and w.get("block") == 0.2
 
 
 def test_api_name_query_does_not_import_chroma():
+    retrieval.open_index().search("DataCopyPad")     # a first search writes lexical.pkl, as kgen docs does
     code = ("import sys, retrieval; idx = retrieval.open_index(lazy=True); "
             "assert idx.search('DataCopyPad')[0].page == 'api/DataCopyPad'; "
             "assert idx.search('Addd')[0].page == 'api/Add'; print(int('chromadb' in sys.modules))")
