@@ -11,11 +11,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from agent_graph.evaluate import EvalError, EvalRequest, Limits, request_from_run, run_eval
-from agent_graph.evaluate.progress import ProgressPrinter
 from assistant.commands.generate import agent_settings
 from assistant.commands.sandbox_flag import add_flag as add_sandbox_flag
+
+if TYPE_CHECKING:
+    from agent_graph.evaluate import EvalRequest
 
 EXIT_USAGE = 2
 
@@ -58,6 +60,8 @@ def _err(msg: str) -> int:
 
 
 def _request(args: argparse.Namespace) -> EvalRequest:
+    from agent_graph.evaluate import EvalError, EvalRequest, Limits, request_from_run   # see cmd_eval
+
     export = Path(args.export_training) if args.export_training else None
     if args.resume:
         if args.suite:
@@ -79,6 +83,11 @@ def _request(args: argparse.Namespace) -> EvalRequest:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    # measured start-up cost: the engine (the agent, its prompts, the export) takes ~0.17 s to import, which
+    # every other kgen command would pay if it were imported with this module
+    from agent_graph.evaluate import EvalError, run_eval
+    from agent_graph.evaluate.progress import ProgressPrinter
+
     try:
         req = _request(args)
         model, agent = agent_settings(argparse.Namespace(backend=args.backend, llm=args.llm, model=args.model))
