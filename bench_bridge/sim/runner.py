@@ -116,6 +116,8 @@ def run(
     if not trace_file:
         shutil.rmtree(tmp, ignore_errors=True)
     rc = proc.returncode
+    if conf.prefix and rc is not None and rc > 128 and (rc - 128) in signal.Signals._value2member_map_:
+        rc = 128 - rc    # bubblewrap reports a child killed by signal N as exit status 128 + N: give it back as -N
     if procs_limited:
         diags.append(Diagnostic("error", f"the program tried to run more than {conf.max_procs} processes or threads at once "
                                          "(the sandbox's process limit: a fork bomb?)", str(binary), 0, 0, "process-limit", "runtime"))

@@ -363,3 +363,11 @@ def test_without_a_sandbox_kgen_refuses_in_one_line_unless_told(tmp_path):
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
     assert r.returncode == 0 and "hello from" in r.stdout, r.stderr
     assert r.stderr.count("the sandbox is off") == 1
+
+
+@needs_sandbox
+def test_a_sandboxed_crash_is_reported_as_the_signal_that_killed_it():
+    """bubblewrap exits 128 + N for a child killed by signal N; the run still says which signal it was."""
+    r = run(sys.executable, ["-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"], timeout=30)
+    assert r.returncode == -11 and not r.ok
+    assert any(d.code == "killed" and "SIGSEGV" in d.message for d in r.diagnostics), r.diagnostics
