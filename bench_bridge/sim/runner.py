@@ -95,6 +95,8 @@ def run(
         raise
     if conf.prefix:   # inside, /tmp is read-only: the run's own folder is the temp folder
         child_env["TMPDIR"] = str(tmp)
+        # torch creates its compile cache under /tmp/torchinductor_<user> when a reference first touches it
+        child_env["TORCHINDUCTOR_CACHE_DIR"] = str(tmp / "torchinductor")
     t0 = time.monotonic()
     timed_out = False
     try:

@@ -56,8 +56,8 @@ def test_own_buffer(prog):
 
 
 def test_tmp_too_small(prog):
-    x = np.ones((4, 8), np.float32)
-    res = prog.run("cumsum_f32", x=x, m=4, n=8, cfg=0, tmp=16, expect_ok=False)
+    x = np.ones((64, 64), np.float32)   # a 16-byte InitBuffer is 32 bytes on hardware: too small here
+    res = prog.run("cumsum_f32", x=x, m=64, n=64, cfg=0, tmp=16, expect_ok=False)
     assert res.errors and res.errors[0].code == "adv-tmp-too-small"
 
 

@@ -95,8 +95,8 @@ def test_sum_half_accumulates_in_half(prog):
 
 
 def test_sum_misuse(prog):
-    x = np.ones(64, np.float32)
-    res = prog.run("summean_f32", x=x, outter=1, n=64, op=0, tmp=16, expect_ok=False)
+    x = np.ones(4096, np.float32)   # a 16-byte InitBuffer is 32 bytes on hardware: too small for 4096 floats
+    res = prog.run("summean_f32", x=x, outter=1, n=4096, op=0, tmp=16, expect_ok=False)
     assert res.errors and res.errors[0].code == "adv-tmp-too-small"
     assert "adv_reduce.cpp" in res.errors[0].file
 
