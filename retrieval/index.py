@@ -22,8 +22,9 @@ MANIFEST_VERSION = 2   # 2: tokens with stems (tokenize.VERSION 2)
 KB_SOURCE = "kb"
 CANDIDATES = 50
 # weight of each embedder's ranking against BM25's (1.0) in hybrid search: the hashing embedder sees
-# the same words BM25 does, less precisely, so it only breaks ties (benchmarks/retrieval_plain.py)
-VECTOR_WEIGHT = {"hash": 0.1, "minilm": 1.0}
+# the same words BM25 does, less precisely, so it only breaks ties: at 0.02 it can move a page by about
+# one lexical rank, never past a page that alone holds a rare query word (benchmarks/retrieval_plain.py)
+VECTOR_WEIGHT = {"hash": 0.02, "minilm": 1.0}
 SYNONYM_WEIGHT = 0.2      # a synonym (retrieval/data/synonyms.txt) counts this much of a query word
 Progress = Callable[[int, int, str], None]
 Log = Callable[[str], None]
