@@ -39,7 +39,7 @@ EAGER = {
 
 
 # A larger workload for the overhead measurement: 48 blocks x 64 tiles of the perf test kernel.
-LARGE = (ROOT / "tests" / "perf" / "kernels" / "perf_add.asc", ["48", str(48 * 64 * 4096), "2", "2"])
+LARGE = (ROOT / "tests" / "bench_bridge" / "perf" / "kernels" / "perf_add.asc", ["48", str(48 * 64 * 4096), "2", "2"])
 
 
 def _child_cpu(binary: Path, env: dict, cwd: str, argv: list[str] = ()) -> float:
