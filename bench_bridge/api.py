@@ -1,0 +1,38 @@
+"""The bench bridge's public face: what the front ends (assistant, lsp) and the agent (agent_graph)
+may use. Nothing outside bench_bridge imports its other modules (tests/test_architecture.py).
+
+- benching: :func:`bench` with :class:`BenchOptions` -> :class:`BenchReport` (docs/report-schema.md),
+  typed progress events (:mod:`bench_bridge.events`), :class:`BenchError` for a user mistake;
+- tasks: :func:`load_task` -> :class:`Task` (NPUKernelBench dirs, KernelBench files, kgen specs);
+- the emulator as a compiler: :func:`build` / :func:`run` (``sim``), its include tree and headers;
+- custom-op projects: :func:`describe_project`, :func:`build_project`, :func:`run_project`;
+- the NPU backend: :func:`npu_detect`, :func:`npu_plan`;
+- the performance model: :func:`profile`, :func:`write_chrome_trace`, :func:`write_png`;
+- the sandbox every child runs in: :class:`SandboxUnavailable`.
+"""
+from __future__ import annotations
+
+from bench_bridge.bench import BenchError, BenchOptions, bench
+from bench_bridge.events import BenchEvent, BenchEventSink, BenchNote, BenchPhase, CaseStarted, PhaseStarted
+from bench_bridge.npu import CannEnv, NpuUnavailable
+from bench_bridge.npu import detect as npu_detect
+from bench_bridge.npu import plan as npu_plan
+from bench_bridge.perf import profile, write_chrome_trace, write_png
+from bench_bridge.project import (AttrInfo, DType, OpProject, ParamInfo, ProjectBuild, ProjectRun, build_project,
+                                  describe_project, dtype_of, from_any, run_project, snake_case)
+from bench_bridge.report import Artifacts, BenchReport, CaseReport, OutputCheck, render_text
+from bench_bridge.sandbox import SandboxUnavailable
+from bench_bridge.sim import INCLUDE_DIR, BuildResult, Diagnostic, RunResult, build, run
+from bench_bridge.sim.compiler import cache_root
+from bench_bridge.sim.headers import function_macros, header_files, preprocessed_source
+from bench_bridge.tasks import CaseSpec, Task, TaskError, load_task
+
+__all__ = [
+    "Artifacts", "AttrInfo", "BenchError", "BenchEvent", "BenchEventSink", "BenchNote", "BenchOptions", "BenchPhase",
+    "BenchReport", "BuildResult", "CannEnv", "CaseReport", "CaseSpec", "CaseStarted", "DType", "Diagnostic",
+    "INCLUDE_DIR", "NpuUnavailable", "OpProject", "OutputCheck", "ParamInfo", "PhaseStarted", "ProjectBuild",
+    "ProjectRun", "RunResult", "SandboxUnavailable", "Task", "TaskError", "bench", "build", "build_project",
+    "cache_root", "describe_project", "dtype_of", "from_any", "function_macros", "header_files", "load_task",
+    "npu_detect", "npu_plan", "preprocessed_source", "profile", "render_text", "run", "run_project", "snake_case",
+    "write_chrome_trace", "write_png",
+]
