@@ -27,12 +27,12 @@ _OPEN: dict[str, object] = {}
 def open_index(embedder: str | None = None, log=None, progress=None, lazy: bool = False):
     """The (cached) :class:`retrieval.index.Index` for an embedder, synced with the shipped KB.
     ``lazy``: Chroma is opened at the first vector search instead of now (see ``Index.open``)."""
-    from retrieval.index import Index, _stderr
+    from retrieval.index import Index, stderr_log   # lazy: the index (+25 ms: BM25, tokenizer) only to search
 
     name = embedder_name(embedder)
     key = f"{name}:{data_dir()}"
     if key not in _OPEN:
-        _OPEN[key] = Index.open(name, log=log or _stderr, progress=progress, lazy=lazy)
+        _OPEN[key] = Index.open(name, log=log or stderr_log, progress=progress, lazy=lazy)
     return _OPEN[key]
 
 
@@ -44,7 +44,7 @@ def search(query: str, k: int = 5, embedder: str | None = None, mode: str = "hyb
 
 def index_path(path: str | Path, embedder: str | None = None, rebuild: bool = False, progress=None, log=None):
     """Index a user's markdown folder or include tree (incremental). Returns (kind, SyncStats)."""
-    from retrieval.ingest import pages_for, source_key
+    from retrieval.ingest import pages_for, source_key   # lazy: only to index a user's tree
 
     root = Path(path).expanduser()
     kind, pages = pages_for(root)
@@ -57,7 +57,7 @@ def index_path(path: str | Path, embedder: str | None = None, rebuild: bool = Fa
 
 def page(page_id: str):
     """A shipped KB page by id (``"api/DataCopyPad"``) or None: full markdown for hover and the agent."""
-    from retrieval.corpus import load_page
+    from retrieval.corpus import load_page   # lazy: only to show a page
 
     f = KB_ROOT / f"{page_id}.md"
     if not f.is_file() or KB_ROOT not in f.resolve().parents:

@@ -66,9 +66,9 @@ class EmbeddingCache:
 
 def build_seed(embedder: str) -> Path:
     """Embed every passage of the shipped KB and write the seed file."""
-    from retrieval.chunking import chunk_page, index_text
-    from retrieval.corpus import load_kb
-    from retrieval.embedders import get_embedder
+    from retrieval.chunking import chunk_page, index_text   # lazy: only `python -m retrieval.embcache` needs the KB
+    from retrieval.corpus import load_kb   # lazy: as above
+    from retrieval.embedders import get_embedder   # lazy: as above (torch, sentence-transformers)
 
     emb = get_embedder(embedder)
     texts = [index_text(ps, p.keywords) for p in load_kb() for ps in chunk_page(p)]

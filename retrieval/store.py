@@ -17,9 +17,9 @@ _BATCH = 1000
 
 def _client_cache_clear() -> None:
     try:
-        from chromadb.api.shared_system_client import SharedSystemClient
+        from chromadb.api.shared_system_client import SharedSystemClient   # lazy: chromadb (~0.13 s)
     except ImportError:  # pragma: no cover - older chromadb layout
-        from chromadb.api.client import SharedSystemClient  # type: ignore
+        from chromadb.api.client import SharedSystemClient  # type: ignore  # lazy: as above
     SharedSystemClient.clear_system_cache()
 
 
@@ -27,8 +27,8 @@ class ChromaStore:
     """A thin wrapper: add/delete passages by id, nearest neighbours of a vector, read everything."""
 
     def __init__(self, path: Path) -> None:
-        import chromadb
-        from chromadb.config import Settings
+        import chromadb   # lazy: chromadb costs ~0.13 s of start-up; a lexical-only search never opens it
+        from chromadb.config import Settings   # lazy: as above
 
         path.mkdir(parents=True, exist_ok=True)
         self.path = path

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import difflib
 import os
+import pickle
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from retrieval.corpus import Page, load_kb
+from retrieval.corpus import Page, kb_fingerprint, load_kb
+from retrieval.settings import data_dir
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 IDENT = _IDENT
@@ -123,11 +125,6 @@ _CACHE_VERSION = 1
 def _tables() -> tuple[dict[str, Symbol], dict[str, str]]:
     """The symbol and alias tables of the shipped KB. Parsing ~270 pages takes ~0.15 s, so both are
     kept in ``<data dir>/symbols.pkl`` under the KB's fingerprint and rebuilt when the KB changes."""
-    import pickle
-
-    from retrieval.corpus import kb_fingerprint
-    from retrieval.settings import data_dir
-
     fp = kb_fingerprint()
     path = data_dir() / "symbols.pkl"
     try:

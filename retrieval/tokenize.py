@@ -17,6 +17,12 @@ me get set""".split())
 SYNONYMS = Path(__file__).resolve().parent / "data" / "synonyms.txt"
 
 
+def cjk_share(text: str) -> float:
+    """The share of CJK characters among the non-space characters of ``text`` (0 for an empty text)."""
+    chars = [c for c in text if not c.isspace()]
+    return sum(1 for c in chars if "\u3400" <= c <= "\u9fff") / len(chars) if chars else 0.0
+
+
 def stem(w: str) -> str:
     """A light English stem so that plural, -ing, -ed and a trailing e meet:
     ``copies copied copying copy`` -> ``copy``; ``reduce reduced reducing`` -> ``reduc``."""

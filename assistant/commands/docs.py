@@ -102,9 +102,9 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if not hits:
         print("no matching passage", file=sys.stderr)
         return 1
-    from retrieval.index import _cjk_share
+    from retrieval.api import cjk_share
 
-    chinese = _cjk_share(query) > 0.3      # a mostly Chinese question: each page's Chinese summary first
+    chinese = cjk_share(query) > 0.3      # a mostly Chinese question: each page's Chinese summary first
     for n, h in enumerate(hits, 1):
         head = h.title + (f" — {h.section}" if h.section else "")
         print(f"[{n}] {head}  ({h.source})")
