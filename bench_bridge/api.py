@@ -8,31 +8,45 @@ may use. Nothing outside bench_bridge imports its other modules (tests/test_arch
 - custom-op projects: :func:`describe_project`, :func:`build_project`, :func:`run_project`;
 - the NPU backend: :func:`npu_detect`, :func:`npu_plan`;
 - the performance model: :func:`profile`, :func:`write_chrome_trace`, :func:`write_png`;
-- the sandbox every child runs in: :class:`SandboxUnavailable`.
+- the sandbox every child runs in: :class:`SandboxUnavailable`, :func:`require_sandbox`;
+- hardware facts: :func:`soc_facts` -> :class:`SocFacts` (the SoC table, ``soc.toml``), :data:`DEFAULT_SOC`;
+- names: :data:`TASK_FILE` (``kgen-task.toml``), :data:`LAUNCH_SUFFIXES` (kernel-launch programs);
+- running a task's own Python (in a child process only): :func:`load_module`, :class:`CaseRow`,
+  :func:`install_stubs`.
 """
 from __future__ import annotations
 
 from bench_bridge.bench import BenchError, BenchOptions, bench
 from bench_bridge.events import BenchEvent, BenchEventSink, BenchNote, BenchPhase, CaseStarted, PhaseStarted
 from bench_bridge.npu import CannEnv, NpuUnavailable
+from bench_bridge.npu.cann import find_env as find_cann_env
+from bench_bridge.npu.cann import op_json as cann_op_json
 from bench_bridge.npu import detect as npu_detect
 from bench_bridge.npu import plan as npu_plan
-from bench_bridge.perf import profile, write_chrome_trace, write_png
+from bench_bridge.perf import (CostTable, EagerBaseline, PerfReport, eager_baseline, load_costs, profile,
+                               write_chrome_trace, write_png)
 from bench_bridge.project import (AttrInfo, DType, OpProject, ParamInfo, ProjectBuild, ProjectRun, build_project,
                                   describe_project, dtype_of, from_any, run_project, snake_case)
 from bench_bridge.report import Artifacts, BenchReport, CaseReport, OutputCheck, render_text
 from bench_bridge.sandbox import SandboxUnavailable
+from bench_bridge.sandbox import require as require_sandbox
 from bench_bridge.sim import INCLUDE_DIR, BuildResult, Diagnostic, RunResult, build, run
 from bench_bridge.sim.compiler import cache_root
 from bench_bridge.sim.headers import function_macros, header_files, preprocessed_source
-from bench_bridge.tasks import CaseSpec, Task, TaskError, load_task
+from bench_bridge.soc import DEFAULT_SOC, SocFacts, soc_facts, soc_names
+from bench_bridge.tasks import LAUNCH_SUFFIXES, TASK_FILE, CaseSpec, Task, TaskError, load_task
+from bench_bridge.tasks.csvcases import Row as CaseRow
+from bench_bridge.tasks.pymodule import load_module
+from bench_bridge.tasks.stubs import install as install_stubs
 
 __all__ = [
     "Artifacts", "AttrInfo", "BenchError", "BenchEvent", "BenchEventSink", "BenchNote", "BenchOptions", "BenchPhase",
-    "BenchReport", "BuildResult", "CannEnv", "CaseReport", "CaseSpec", "CaseStarted", "DType", "Diagnostic",
-    "INCLUDE_DIR", "NpuUnavailable", "OpProject", "OutputCheck", "ParamInfo", "PhaseStarted", "ProjectBuild",
-    "ProjectRun", "RunResult", "SandboxUnavailable", "Task", "TaskError", "bench", "build", "build_project",
-    "cache_root", "describe_project", "dtype_of", "from_any", "function_macros", "header_files", "load_task",
-    "npu_detect", "npu_plan", "preprocessed_source", "profile", "render_text", "run", "run_project", "snake_case",
-    "write_chrome_trace", "write_png",
+    "BenchReport", "BuildResult", "CannEnv", "CaseReport", "CaseRow", "CaseSpec", "CaseStarted", "CostTable",
+    "DEFAULT_SOC", "DType", "Diagnostic", "EagerBaseline", "INCLUDE_DIR", "LAUNCH_SUFFIXES", "NpuUnavailable",
+    "OpProject", "OutputCheck", "ParamInfo", "PerfReport", "PhaseStarted", "ProjectBuild", "ProjectRun", "RunResult",
+    "SandboxUnavailable", "SocFacts", "TASK_FILE", "Task", "TaskError", "bench", "build", "build_project", "cache_root",
+    "cann_op_json", "describe_project", "dtype_of", "eager_baseline", "find_cann_env", "from_any", "function_macros",
+    "header_files", "install_stubs", "load_costs", "load_module", "load_task", "npu_detect", "npu_plan",
+    "preprocessed_source", "profile", "render_text", "require_sandbox", "run", "run_project", "snake_case", "soc_facts",
+    "soc_names", "write_chrome_trace", "write_png",
 ]

@@ -24,11 +24,10 @@ from bench_bridge.artifacts import ArtifactWriter
 from bench_bridge.report import BenchReport, CaseReport
 from bench_bridge.sim import build as sim_build
 from bench_bridge.sim import run as sim_run
-from bench_bridge.tasks import Task, TaskError, load_task
+from bench_bridge.tasks import LAUNCH_SUFFIXES, Task, TaskError, load_task
 from bench_bridge.verify import program_verdict
 
 Progress = Callable[[str], None]
-LAUNCH_SUFFIXES = {".asc", ".cpp", ".cc", ".cxx"}
 UNVERIFIED_MESSAGE = ("ran, nothing verified: the program exited 0 but printed no PASS/FAIL verdict and has no reference "
                       "(docs/report-schema.md, 'A program's own verdict')")
 

@@ -16,9 +16,8 @@ import tomllib
 from pathlib import Path
 
 from bench_bridge.tasks.csvcases import read_cases
-from bench_bridge.tasks.model import CaseSpec, Task, TaskError
+from bench_bridge.tasks.model import TASK_FILE, CaseSpec, Task, TaskError
 
-SPEC_NAME = "kgen-task.toml"
 DTYPES = {"float16", "bfloat16", "float32", "float", "float64", "int8", "uint8", "int16", "int32", "int64", "bool"}
 
 
@@ -29,9 +28,9 @@ def load_task(path: str | Path) -> Task:
     if p.is_dir():
         if (p / "validation" / "module.py").is_file():
             return _load_npukernelbench(p)
-        if (p / SPEC_NAME).is_file():
-            return load_spec(p / SPEC_NAME)
-        raise TaskError(f"{p}: not a task directory (expected validation/module.py of an NPUKernelBench task, or {SPEC_NAME})")
+        if (p / TASK_FILE).is_file():
+            return load_spec(p / TASK_FILE)
+        raise TaskError(f"{p}: not a task directory (expected validation/module.py of an NPUKernelBench task, or {TASK_FILE})")
     if p.suffix == ".toml":
         return load_spec(p)
     if p.suffix == ".py":
@@ -143,6 +142,6 @@ def load_spec(path: Path) -> Task:
     proj_path = (base / project).resolve() if isinstance(project, str) else None
     if proj_path is not None and not (proj_path / "op_host").is_dir():
         raise TaskError(f"{path}: project {proj_path} has no op_host/ directory")
-    return Task(name=str(data.get("name", path.parent.name if path.name == SPEC_NAME else path.stem)), format="kgen-spec",
+    return Task(name=str(data.get("name", path.parent.name if path.name == TASK_FILE else path.stem)), format="kgen-spec",
                 root=base.resolve(), reference=ref_path, cases=cases, project=proj_path,
                 description=str(data.get("description", "")), seed=seed)

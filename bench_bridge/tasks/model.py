@@ -8,6 +8,12 @@ from typing import Any
 
 BENCHMARK_ROOT_DEPTH = 5   # how many of a task's ancestors may hold its benchmark's packages
 
+TASK_FILE = "kgen-task.toml"
+"""The file name of a kgen task spec (docs/task-spec.md): a directory holding it is a task."""
+
+LAUNCH_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx")
+"""The suffixes of a kernel-launch program (one file with ``<<<>>>`` and aclrt calls) kgen builds and benches."""
+
 
 class TaskError(Exception):
     """A user mistake in a task (missing file, malformed row...): message names the file and line."""
