@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         refused = check(args)
         if refused is not None:
             return refused
-    from assistant.settings import SettingsError
+    from agent_graph.settings import SettingsError
     from bench_bridge.sandbox import SandboxUnavailable
 
     try:

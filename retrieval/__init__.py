@@ -16,10 +16,11 @@ from pathlib import Path
 
 from retrieval import symbols
 from retrieval.chunking import Passage
-from retrieval.settings import KB_ROOT, SettingsError, data_dir, embedder_name
+from retrieval.settings import KB_ROOT, DocsSettings, SettingsError, data_dir, default_data_dir, embedder_name
+from retrieval.settings import configure as configure_docs
 
 __all__ = ["Passage", "search", "index_path", "open_index", "page", "symbols", "KB_ROOT", "data_dir", "embedder_name",
-           "SettingsError"]
+           "SettingsError", "DocsSettings", "configure_docs", "default_data_dir"]
 
 _OPEN: dict[str, object] = {}
 

@@ -18,13 +18,12 @@ import socket
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 import httpx
 
-from agent_graph.settings import DEFAULT_MODEL
+from agent_graph.settings import DEFAULT_MODEL, ServeSettings
 
 INSTALL_HINT = ("install it with: pip install 'kgen[serve]' (on an Ascend NPU host also: pip install vllm-ascend, "
                 "with the CANN toolkit environment sourced)")
@@ -32,22 +31,6 @@ INSTALL_HINT = ("install it with: pip install 'kgen[serve]' (on an Ascend NPU ho
 
 class ServeError(Exception):
     """A launcher failure a user can act on; ``str`` is one line."""
-
-
-@dataclass
-class ServeSettings:
-    """The ``serve`` section of the settings tree."""
-
-    model: str = DEFAULT_MODEL           # Hugging Face id or a local model folder
-    served_name: str = ""                # --served-model-name ("" = the model id, or the folder's name)
-    host: str = "127.0.0.1"
-    port: int = 8000
-    max_model_len: int = 32768
-    tensor_parallel_size: int = 1
-    vllm_cmd: str = "vllm"               # executable (and leading words), e.g. "python -m vllm.entrypoints.cli.main"
-    extra_args: list[str] = field(default_factory=list)   # appended verbatim
-    health_timeout: float = 1800.0       # seconds to wait for the model to load
-    stop_grace: float = 15.0             # seconds between SIGTERM and SIGKILL on shutdown
 
 
 def served_name(cfg: ServeSettings) -> str:

@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from assistant.settings import SettingsError, load_settings
+    from agent_graph.settings import SettingsError, load_settings
 
     if args.llm and args.offline:
         print("kgen: error: --llm and --offline contradict each other", file=sys.stderr)

@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from assistant.settings import SettingsError, describe_sources, load_settings
+    from agent_graph.settings import SettingsError, describe_sources, load_settings
 
     try:
         settings = load_settings()

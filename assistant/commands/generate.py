@@ -58,7 +58,7 @@ def agent_settings(args: argparse.Namespace):
     from agent_graph.settings import AgentSettings, ModelSettings
 
     try:
-        from assistant.settings import load_settings
+        from agent_graph.settings import load_settings
     except ImportError:      # the settings loader is optional: defaults then
         model, agent = ModelSettings(), AgentSettings()
     else:

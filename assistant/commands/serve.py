@@ -28,7 +28,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import shlex
 
     from agent_graph.llm.serve import ServeError, build_command, serve
-    from assistant.settings import SettingsError, load_settings
+    from agent_graph.settings import SettingsError, load_settings
 
     try:
         extra = shlex.split(args.vllm_args)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.settings import SettingsError, describe_sources, load_settings
+from agent_graph.settings import SettingsError, describe_sources, load_settings
 
 REPO = Path(__file__).resolve().parents[2]
 
