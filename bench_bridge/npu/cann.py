@@ -14,6 +14,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench_bridge.soc import soc_facts
+
+DEFAULT_SOC_VERSION = soc_facts().soc_version   # "Ascend910B2": the SoC table's default
 
 # ge dtype short names -> msopgen type names
 MSOPGEN_TYPES = {"float32": "float", "float": "float", "float16": "float16", "bf16": "bfloat16", "bfloat16": "bfloat16", "int8": "int8",
@@ -29,7 +32,7 @@ class CannEnv:
     home: Path            # the toolkit root (ASCEND_HOME_PATH)
     setenv: Path          # the script that sets CANN's environment
     msopgen: Path
-    soc: str = "Ascend910B2"
+    soc: str = DEFAULT_SOC_VERSION
 
 
 def _candidates() -> list[Path]:
@@ -39,7 +42,7 @@ def _candidates() -> list[Path]:
     return out
 
 
-def find_env(soc: str = "Ascend910B2") -> CannEnv | None:
+def find_env(soc: str = DEFAULT_SOC_VERSION) -> CannEnv | None:
     for root in _candidates():
         if root.name == "opp":
             root = root.parent
@@ -53,7 +56,7 @@ def find_env(soc: str = "Ascend910B2") -> CannEnv | None:
     return None
 
 
-def detect(soc: str = "Ascend910B2") -> CannEnv:
+def detect(soc: str = DEFAULT_SOC_VERSION) -> CannEnv:
     """The CANN environment, or NpuUnavailable naming what is missing."""
     env = find_env(soc)
     if env is None:
@@ -80,7 +83,7 @@ def op_json(op_name: str, inputs: list[dict], outputs: list[dict], attrs: list[d
     }]
 
 
-def plan(project: Path, op_name: str, workdir: Path, desc: list[dict], task_dir: Path | None, soc: str = "Ascend910B2",
+def plan(project: Path, op_name: str, workdir: Path, desc: list[dict], task_dir: Path | None, soc: str = DEFAULT_SOC_VERSION,
          env: CannEnv | None = None) -> list[str]:
     """Shell commands (in order) that build, install and bench ``project`` on an NPU."""
     home = env.home if env else Path("${ASCEND_HOME_PATH:-/usr/local/Ascend/ascend-toolkit/latest}")

@@ -9,8 +9,8 @@ Public API:
     write_chrome_trace(report, path)    Chrome-trace JSON (Perfetto, chrome://tracing)
     write_png(report, path)             timeline + pipe busy + roofline picture
     eager_baseline(fn, *inputs, soc=None) -> EagerBaseline
-    load_costs(soc=None) -> CostTable   the documented cost table (costs_910b.toml)
-The SoC defaults to $KGEN_SOC, else 910B2.
+    load_costs(soc=None) -> CostTable   the documented cost table (costs_910b.toml over the SoC table's facts)
+The SoC defaults to $KGEN_SOC, else the SoC table's default (bench_bridge/soc.toml).
 """
 from __future__ import annotations
 

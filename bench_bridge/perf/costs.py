@@ -1,30 +1,22 @@
-"""The cost table of the performance model, read from ``costs_910b.toml``.
+"""The cost table of the performance model: the costs of ``costs_910b.toml`` over the SoC's facts.
 
-Every constant carries its unit and its source (a public document, or ``assumption: why``);
+The hardware facts (core counts, clock, bandwidth, memory sizes) are the SoC table's
+(:func:`bench_bridge.soc.soc_facts`); the costs (cycles per instruction class, DMA set-up...) are this
+file's. Every constant carries its unit and its source (a public document, or ``assumption: why``);
 ``CostTable.entries()`` lists them and ``python -m bench_bridge.perf.costs`` prints the table as
-markdown. The SoC is chosen by argument, else ``$KGEN_SOC``, else the file's ``default_soc``.
+markdown. The SoC is chosen by argument, else ``$KGEN_SOC``, else the SoC table's default.
 """
 from __future__ import annotations
 
-import os
 import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench_bridge import settings as bench_settings
+from bench_bridge.soc import SOC_FILE, Entry, entry, soc_facts
+
 COST_FILE = Path(__file__).with_name("costs_910b.toml")
-
-
-@dataclass(frozen=True)
-class Entry:
-    name: str
-    value: float
-    unit: str
-    source: str
-
-    @property
-    def assumption(self) -> bool:
-        return self.source.lower().startswith("assumption")
 
 
 @dataclass
@@ -77,45 +69,28 @@ class CostTable:
         return list(self.values.values()) + list(self.vector_classes.values())
 
 
-def _entry(name: str, raw) -> Entry:
-    if not isinstance(raw, dict) or not {"value", "unit", "source"} <= raw.keys():
-        raise ValueError(f"cost table entry {name!r} must be {{value, unit, source}}")
-    return Entry(name, float(raw["value"]), str(raw["unit"]), str(raw["source"]))
-
-
-def available_socs(path: Path = COST_FILE) -> list[str]:
-    with open(path, "rb") as f:
-        return sorted(tomllib.load(f)["soc"])
-
-
-def load(soc: str | None = None, path: Path = COST_FILE) -> CostTable:
-    """The cost table of ``soc`` (e.g. "910B2", "Ascend910B4"; default ``$KGEN_SOC`` or the file's default)."""
+def load(soc: str | None = None, path: Path = COST_FILE, soc_file: Path = SOC_FILE) -> CostTable:
+    """The cost table of ``soc`` (e.g. "910B2", "Ascend910B4"; default: the ``bench.soc`` setting
+    (``KGEN_SOC``), else the SoC table's)."""
     with open(path, "rb") as f:
         data = tomllib.load(f)
-    name = (soc or os.environ.get("KGEN_SOC") or data["default_soc"]).strip()
-    if name.lower().startswith("ascend"):
-        name = name[len("ascend"):]
-    socs = data["soc"]
-    if name not in socs:
-        raise ValueError(f"unknown SoC {name!r} for the performance model (known: {', '.join(sorted(socs))})")
-    chain, cur = [], name
-    while cur:
-        chain.append(socs[cur])
-        cur = socs[cur].get("inherits")
-    merged: dict = {}
-    for sec in reversed(chain):
-        merged.update(sec)
-    description = str(merged.pop("description", ""))
-    merged.pop("inherits", None)
-    values = {k: _entry(k, v) for k, v in merged.items()}
+    try:
+        facts = soc_facts(soc or bench_settings.current().soc, soc_file)
+    except ValueError as e:
+        raise ValueError(f"{e} for the performance model") from None
+    values = {e.name: e for e in facts.entries}
+    for k, v in data["costs"].items():
+        if k in values:
+            raise ValueError(f"{path.name}: {k!r} is a hardware fact of the SoC table ({soc_file.name}), not a cost")
+        values[k] = entry(k, v)
     classes, api_class = {}, {}
     for cls, sec in data["vector_class"].items():
-        classes[cls] = _entry(f"vector_class.{cls}.cycles_per_repeat", sec["cycles_per_repeat"])
+        classes[cls] = entry(f"vector_class.{cls}.cycles_per_repeat", sec["cycles_per_repeat"])
         for api in sec.get("apis", []):
             api_class[api] = cls
     if "default" not in classes:
         raise ValueError("cost table needs a [vector_class.default]")
-    return CostTable(name, description, values, classes, api_class)
+    return CostTable(facts.name, facts.description, values, classes, api_class)
 
 
 def to_markdown(table: CostTable) -> str:

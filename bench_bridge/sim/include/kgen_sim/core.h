@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kgen_sim/half.h"
+#include "kgen_sim/soc_table.h"
 
 // ---- qualifiers: empty on the CPU -------------------------------------------------------
 #ifndef __aicore__
@@ -54,9 +55,10 @@
 namespace kgen {
 
 // ---- dav-2201 (Atlas A2 / 910B) constants -----------------------------------------------
-inline constexpr uint32_t UB_SIZE = 196608;     // Unified Buffer bytes per vector core
+// The memory sizes come from the SoC table (bench_bridge/soc.toml -> the generated soc_table.h).
+inline constexpr uint32_t UB_SIZE = soc::SOC_UB_BYTES;     // Unified Buffer bytes per vector core
 // TPipe may hand out the whole Unified Buffer: NPUKernelBench golden answers that run on 910B
-// allocate all 196,608 bytes through TPipe (e.g. level1 CosMath), so the 256-byte reservation the
+// allocate the whole UB (196,608 bytes) through TPipe (e.g. level1 CosMath), so the 256-byte reservation the
 // hardware docs mention is not taken from TPipe's budget.
 inline constexpr uint32_t UB_RESERVED = 0;
 inline constexpr uint32_t UB_USABLE = UB_SIZE - UB_RESERVED;  // bytes TPipe may hand out
@@ -65,15 +67,14 @@ inline constexpr uint32_t ONE_REP = 256;        // bytes per vector repeat (8 bl
 inline constexpr uint32_t BLK_PER_REP = 8;
 inline constexpr uint32_t MAX_REPEAT = 255;     // repeatTimes is a uint8_t
 
-// Local memories of the cube unit (AI core) on dav-2201, bytes per core (see ../shared/ascendc-facts.md:
-// L1 512 KB, L0A 64 KB, L0B 64 KB, L0C 128 KB). BT (bias table, C2) 1 KB and FB (fixpipe buffer,
-// C2PIPE2GM) 2 KB follow the CANN platform description of Ascend910B (assumption: not in the API docs).
-inline constexpr uint32_t L1_SIZE = 512 * 1024;
-inline constexpr uint32_t L0A_SIZE = 64 * 1024;
-inline constexpr uint32_t L0B_SIZE = 64 * 1024;
-inline constexpr uint32_t L0C_SIZE = 128 * 1024;
-inline constexpr uint32_t BT_SIZE = 1024;
-inline constexpr uint32_t FB_SIZE = 2048;
+// Local memories of the cube unit (AI core) on dav-2201, bytes per core (L1, L0A, L0B, L0C, BT: the bias
+// table, C2; FB: the fixpipe buffer, C2PIPE2GM), from the SoC table with their sources.
+inline constexpr uint32_t L1_SIZE = soc::SOC_L1_BYTES;
+inline constexpr uint32_t L0A_SIZE = soc::SOC_L0A_BYTES;
+inline constexpr uint32_t L0B_SIZE = soc::SOC_L0B_BYTES;
+inline constexpr uint32_t L0C_SIZE = soc::SOC_L0C_BYTES;
+inline constexpr uint32_t BT_SIZE = soc::SOC_BT_BYTES;
+inline constexpr uint32_t FB_SIZE = soc::SOC_FB_BYTES;
 
 /// The physical memories a LocalTensor can live in. TPosition -> memory is in tensor.h (mem_of).
 enum class Mem : uint8_t { UB, L1, L0A, L0B, L0C, BT, FB, COUNT };
@@ -99,10 +100,11 @@ inline const char* mem_overflow_code(Mem m) {
     return codes[static_cast<int>(m)];
 }
 
-/// Number of cores a launch may occupy at once (910B2: 48 vector cores, 24 AI cores).
+/// Number of cores a launch may occupy at once (the runner sets KGEN_SIM_VECTOR_CORES for the chosen SoC;
+/// without it, the SoC table's default SoC: 910B2, 48 vector cores).
 inline uint32_t vector_core_num() {
     const char* s = std::getenv("KGEN_SIM_VECTOR_CORES");
-    return s ? static_cast<uint32_t>(std::atoi(s)) : 48u;
+    return s ? static_cast<uint32_t>(std::atoi(s)) : soc::SOCS[soc::DEFAULT_SOC].aiv;
 }
 
 // ---- diagnostics ------------------------------------------------------------------------

@@ -12,9 +12,9 @@
 //  * GetLibApiWorkSpaceSize(): the system workspace high-level APIs need, placed at the start of the
 //    workspace the framework allocates (GetUserWorkspace skips it on the kernel side).
 //  * GetSocVersion() returns the same enum for every Atlas A2 variant (ASCEND910B).
-// Numbers: 910B2 24 AIC / 48 AIV, 910B4 20 AIC / 40 AIV; UB 196608 B, L1 512 KB, L0A/L0B 64 KB,
-// L0C 128 KB (see /work/shared/ascendc-facts.md). The SoC is chosen with env KGEN_SOC (910B2 default).
-// Assumptions (not confirmed in public docs): system workspace 16 MiB, L2 192 MiB, HBM 64 GiB.
+// Numbers: core counts and memory sizes come from the SoC table (bench_bridge/soc.toml, with their
+// sources; generated into kgen_sim/soc_table.h). The SoC is chosen with env KGEN_SOC (the table's default
+// when unset). Assumption (not confirmed in public docs): system workspace 16 MiB.
 //
 // @api PlatformAscendC PlatformAscendCManager GetCoreNum GetCoreNumAic GetCoreNumAiv GetCoreNumVector GetCoreMemSize GetCoreMemBw GetSocVersion CalcTschBlockDim CalcTschNumBlocks GetLibApiWorkSpaceSize GetResGroupBarrierWorkSpaceSize GetResCubeGroupWorkSpaceSize ReserveLocalMemory CoreMemType SocVersion PlatFormInfos
 #pragma once
@@ -24,26 +24,27 @@
 #include <cstring>
 #include <string>
 
+#include "kgen_sim/soc_table.h"
+
 namespace kgen {
 namespace host {
 
-struct SocSpec {
-    const char* name;   // "Ascend910B2"
-    uint32_t aic;
-    uint32_t aiv;
-};
+using SocSpec = soc::SocRow;
 
-/// The emulated SoC: KGEN_SOC=910B2 (default) or 910B4.
+/// The emulated SoC: KGEN_SOC names one of the SoC table (e.g. 910B2 or Ascend910B4); unset, its default.
 inline const SocSpec& soc_spec() {
-    static const SocSpec specs[] = {{"Ascend910B2", 24, 48}, {"Ascend910B4", 20, 40}};
     static const SocSpec* chosen = [] {
+        const SocSpec* fallback = &soc::SOCS[soc::DEFAULT_SOC];
         const char* env = std::getenv("KGEN_SOC");
-        if (!env || !*env) return &specs[0];
+        if (!env || !*env) return fallback;
         std::string s = env;
-        for (const SocSpec& sp : specs)
+        for (const SocSpec& sp : soc::SOCS)
             if (s == sp.name || s == sp.name + 6 || ("ascend" + std::string(sp.name + 6)) == s) return &sp;
-        std::fprintf(stderr, "kgen: warning: unknown KGEN_SOC '%s' (known: 910B2, 910B4); using 910B2\n", env);
-        return &specs[0];
+        std::string known;
+        for (const SocSpec& sp : soc::SOCS) known += std::string(known.empty() ? "" : ", ") + (sp.name + 6);
+        std::fprintf(stderr, "kgen: warning: unknown KGEN_SOC '%s' (known: %s); using %s\n", env, known.c_str(),
+                     fallback->name + 6);
+        return fallback;
     }();
     return *chosen;
 }
@@ -59,7 +60,9 @@ public:
     const kgen::host::SocSpec& spec() const { return kgen::host::soc_spec(); }
     /// Local memory size in bytes (same numbers as PlatformAscendC::GetCoreMemSize).
     bool GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
-        static const uint64_t sizes[] = {65536, 65536, 131072, 524288, 192ull * 1024 * 1024, 196608, 64ull * 1024 * 1024 * 1024};
+        const uint64_t sizes[] = {kgen::soc::SOC_L0A_BYTES, kgen::soc::SOC_L0B_BYTES, kgen::soc::SOC_L0C_BYTES,
+                                  kgen::soc::SOC_L1_BYTES,  spec().l2_bytes,           kgen::soc::SOC_UB_BYTES,
+                                  spec().hbm_bytes};
         int i = static_cast<int>(type);
         size = i >= 0 && i < 7 ? sizes[i] : 0;
         return i >= 0 && i < 7;
@@ -108,15 +111,15 @@ public:
     }
     void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
         switch (memType) {
-            case CoreMemType::L0_A: size = 65536; break;
-            case CoreMemType::L0_B: size = 65536; break;
-            case CoreMemType::L0_C: size = 131072; break;
-            case CoreMemType::L1: size = 524288; break;
-            case CoreMemType::L2: size = 192ull * 1024 * 1024; break;
-            case CoreMemType::UB: size = 196608 - reserved_; break;
-            case CoreMemType::HBM: size = 64ull * 1024 * 1024 * 1024; break;
-            case CoreMemType::FB: size = 2048; break;
-            case CoreMemType::BT: size = 1024; break;
+            case CoreMemType::L0_A: size = kgen::soc::SOC_L0A_BYTES; break;
+            case CoreMemType::L0_B: size = kgen::soc::SOC_L0B_BYTES; break;
+            case CoreMemType::L0_C: size = kgen::soc::SOC_L0C_BYTES; break;
+            case CoreMemType::L1: size = kgen::soc::SOC_L1_BYTES; break;
+            case CoreMemType::L2: size = kgen::host::soc_spec().l2_bytes; break;
+            case CoreMemType::UB: size = kgen::soc::SOC_UB_BYTES - reserved_; break;
+            case CoreMemType::HBM: size = kgen::host::soc_spec().hbm_bytes; break;
+            case CoreMemType::FB: size = kgen::soc::SOC_FB_BYTES; break;
+            case CoreMemType::BT: size = kgen::soc::SOC_BT_BYTES; break;
             default: size = 0; break;
         }
     }
