@@ -14,42 +14,29 @@ A request in words: the model writes the PyTorch reference and the shape cases a
 folder; ``confirm(spec_path)``, when given, is called once that spec is on disk, and False ends the run
 as "cancelled" with a message naming the spec (edit it, then run it as a task). Without ``confirm`` the
 run goes on with the model's spec.
+
+Types (agent_graph.types, re-exported here): Request, RunOutcome, RunInfo, the run-status vocabulary
+(RunStatus / OutcomeStatus Literals; RUN_STATUSES, OUTCOME_STATUSES, STOP_STATUSES, CLOSED_STATUSES) and the
+graph's node names (NodeName, NODE_NAMES). Run folders: RunFolder, RunFolderError, new_run_id. Importing
+this module is cheap: the driver (langgraph, the nodes, the drafter) is imported when a run starts.
 """
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from agent_graph.events import EventSink
+from agent_graph.runs import RunFolder, RunFolderError, check_checkpoints, list_run_infos, new_run_id
 from agent_graph.settings import AgentSettings, ModelSettings
+from agent_graph.types import (CLOSED_STATUSES, NODE_NAMES, OUTCOME_STATUSES, RUN_STATUSES, STOP_STATUSES, NodeName,
+                               OutcomeStatus, Request, RunInfo, RunOutcome, RunStatus)
 
-
-@dataclass
-class Request:
-    task: str | None = None        # path: NPUKernelBench task dir | KernelBench .py | kgen spec .toml
-    words: str | None = None       # free text (needs a model: it writes the reference + cases)
-    output: Path | None = None     # where the final project goes (default ./kgen-out/<task>)
-
-
-@dataclass
-class RunOutcome:
-    run_id: str
-    status: str                    # "verified" | "failed" | "unsupported" | "cancelled" | "error"
-    message: str                   # one line a user reads
-    project: Path | None           # the final project (None when no candidate was built)
-    report: dict | None            # bench_bridge BenchReport.to_dict() of the final project
-
-
-@dataclass
-class RunInfo:
-    run_id: str
-    task: str
-    status: str                    # as RunOutcome.status, or "running" (or interrupted: resumable)
-    model: str
-    started: float                 # time.time()
-    updated: float
+__all__ = [
+    "CLOSED_STATUSES", "NODE_NAMES", "NodeName", "OUTCOME_STATUSES", "RUN_STATUSES", "STOP_STATUSES", "OutcomeStatus", "Request", "RunFolder",
+    "RunFolderError", "RunInfo", "RunOutcome", "RunStatus", "list_runs", "new_run_id", "repair_project", "resume",
+    "resume_problem", "run",
+]
 
 
 def _ignore(_e) -> None:
@@ -61,6 +48,7 @@ def run(request: Request, model: ModelSettings, agent: AgentSettings, on_event: 
         confirm: Callable[[Path], bool] | None = None) -> RunOutcome:
     """Run the graph for ``request`` to its end (or until cancelled / a model error). ``confirm`` is
     asked about the spec the model wrote for a request in words (None: go on without asking)."""
+    # lazy: the driver pulls langgraph, every node and the drafter (torch): ~2.5 s of start-up
     from agent_graph.driver import start_run
 
     return start_run(request, model, agent, on_event, cancel, run_id, confirm)
@@ -69,6 +57,7 @@ def run(request: Request, model: ModelSettings, agent: AgentSettings, on_event: 
 def resume(run_id: str, model: ModelSettings, agent: AgentSettings, on_event: EventSink = _ignore,
            cancel: threading.Event | None = None) -> RunOutcome:
     """Continue run ``run_id`` from its last completed node (LangGraph SQLite checkpoint)."""
+    # lazy: the driver pulls langgraph, every node and the drafter (torch): ~2.5 s of start-up
     from agent_graph.driver import resume_run
 
     return resume_run(run_id, model, agent, on_event, cancel)
@@ -77,9 +66,6 @@ def resume(run_id: str, model: ModelSettings, agent: AgentSettings, on_event: Ev
 def resume_problem(run_id: str, agent: AgentSettings) -> str | None:
     """Why run ``run_id`` cannot be resumed (no such run, a damaged request.json, a damaged checkpoint
     database), in one line; None when it can. Nothing is changed on disk."""
-    from agent_graph.driver import check_checkpoints
-    from agent_graph.runs import RunFolder, RunFolderError
-
     folder = RunFolder(agent.data_dir, run_id)
     if not folder.exists:
         return f"no run {run_id} (kgen runs lists the runs)"
@@ -93,8 +79,6 @@ def resume_problem(run_id: str, agent: AgentSettings) -> str | None:
 
 def list_runs(agent: AgentSettings) -> list[RunInfo]:
     """Runs recorded under ``agent.data_dir/runs``, newest first."""
-    from agent_graph.runs import list_run_infos
-
     return list_run_infos(agent.data_dir)
 
 
@@ -103,6 +87,7 @@ def repair_project(project: Path, task: str | None, model: ModelSettings, agent:
     """Build and verify an existing op project against ``task`` (default: the project's own
     ``kgen-task.toml``), repairing it on diagnostics and wrong results; the fixed files are written
     back to ``project`` only when they are better than what was there."""
+    # lazy: the driver pulls langgraph, every node and the drafter (torch): ~2.5 s of start-up
     from agent_graph.driver import start_repair
 
     return start_repair(Path(project), task, model, agent, on_event, cancel)

@@ -1,5 +1,7 @@
 """Running the graph for agent_graph.api: run folders, the SQLite checkpointer, cancel, outcomes.
 
+Imported only when a run starts (agent_graph.api imports it lazily): it pulls langgraph and every node.
+
 A run's state is checkpointed after every node (LangGraph SqliteSaver at data_dir/checkpoints.sqlite,
 thread_id = run id). Whatever stops a run early — a cancel, a model error, a killed process — leaves the
 last completed node's checkpoint, and ``resume_run`` continues from the node after it."""
@@ -15,10 +17,16 @@ from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
+from langgraph.checkpoint.sqlite import SqliteSaver
+
 from agent_graph.events import Event, EventSink, RunFinished, RunStarted
+from agent_graph.graph import build_graph
+from agent_graph.llm import ModelError
 from agent_graph.nodes.context import Cancelled, Ctx, RunError
-from agent_graph.runs import RunFolder, RunFolderError, new_run_id
+from agent_graph.runs import RunFolder, RunFolderError, check_checkpoints, damaged_checkpoints, new_run_id
 from agent_graph.settings import AgentSettings, ModelSettings
+from agent_graph.types import OUTCOME_STATUSES, OutcomeStatus, Request, RunOutcome
+from bench_bridge.api import TaskError, load_task
 
 RECURSION_LIMIT = 400
 
@@ -27,33 +35,8 @@ def model_label(model: ModelSettings) -> str:
     return f"{model.name} @ {model.url}" if model.configured else "offline drafter"
 
 
-def check_checkpoints(data_dir: Path) -> None:
-    """Raise :class:`RunFolderError` when data_dir/checkpoints.sqlite exists but is not a sound SQLite
-    database (cut short, overwritten); it is left as it is, for the user to move away."""
-    path = Path(data_dir) / "checkpoints.sqlite"
-    if not path.exists():
-        return
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=60)
-        try:
-            row = conn.execute("PRAGMA quick_check").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError as e:
-        raise RunFolderError(damaged_checkpoints(path, e)) from None
-    if row is None or row[0] != "ok":
-        raise RunFolderError(damaged_checkpoints(path, row[0] if row else "no answer to quick_check"))
-
-
-def damaged_checkpoints(path: Path, why) -> str:
-    return (f"{path}: the checkpoint database is damaged ({why}); runs cannot be started or resumed with it: "
-            "move it away (its runs are then lost to --resume; their folders stay)")
-
-
 @contextmanager
 def checkpointer(data_dir: Path):
-    from langgraph.checkpoint.sqlite import SqliteSaver
-
     data_dir.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(data_dir / "checkpoints.sqlite"), check_same_thread=False, timeout=60)
     try:
@@ -62,18 +45,7 @@ def checkpointer(data_dir: Path):
         conn.close()
 
 
-def model_error_types() -> tuple:
-    """The model client's error class (absent until agent_graph.llm is installed: nothing to catch)."""
-    try:
-        from agent_graph.llm.client import ModelError
-    except ImportError:
-        return ()
-    return (ModelError,)
-
-
 def _task_name(task: str) -> str:
-    from bench_bridge.tasks import TaskError, load_task
-
     try:
         return load_task(Path(task)).name
     except (TaskError, OSError):
@@ -93,8 +65,8 @@ def _words_name(words: str) -> str:
     return "-".join([w for w in parts if w][:4]) or "request"
 
 
-def start_run(request, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
-              cancel: threading.Event | None, run_id: str | None, confirm=None):
+def start_run(request: Request, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
+              cancel: threading.Event | None, run_id: str | None, confirm=None) -> RunOutcome:
     label = request.task or request.words or ""
     name = _task_name(request.task) if request.task else _words_name(request.words or "")
     run_id = run_id or new_run_id(name)
@@ -108,7 +80,7 @@ def start_run(request, model: ModelSettings, agent: AgentSettings, on_event: Eve
 
 
 def start_repair(project: Path, task: str | None, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
-                 cancel: threading.Event | None):
+                 cancel: threading.Event | None) -> RunOutcome:
     project = project.resolve()
     spec = Path(task) if task else project / "kgen-task.toml"
     run_id = new_run_id(f"fix-{project.name}")
@@ -120,7 +92,7 @@ def start_repair(project: Path, task: str | None, model: ModelSettings, agent: A
                                                      "output": str(project)}, model, agent, on_event, cancel)
 
 
-def _begin(run_id, label, state, request_record, model, agent, on_event, cancel, confirm=None):
+def _begin(run_id, label, state, request_record, model, agent, on_event, cancel, confirm=None) -> RunOutcome:
     folder = RunFolder(agent.data_dir, run_id)
     state["run_dir"] = str(folder.dir)
     folder.create({**request_record, "label": label, **_settings_record(model, agent)}, label, model_label(model))
@@ -128,9 +100,7 @@ def _begin(run_id, label, state, request_record, model, agent, on_event, cancel,
 
 
 def resume_run(run_id: str, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
-               cancel: threading.Event | None):
-    from agent_graph.api import RunOutcome
-
+               cancel: threading.Event | None) -> RunOutcome:
     folder = RunFolder(agent.data_dir, run_id)
     if not folder.exists:
         return RunOutcome(run_id, "error", f"no run {run_id} under {folder.dir.parent}", None, None)
@@ -143,9 +113,7 @@ def resume_run(run_id: str, model: ModelSettings, agent: AgentSettings, on_event
 
 
 def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSettings, agent: AgentSettings,
-           on_event: EventSink, cancel: threading.Event | None, resumed: bool, confirm=None):
-    from agent_graph.graph import build_graph
-
+           on_event: EventSink, cancel: threading.Event | None, resumed: bool, confirm=None) -> RunOutcome:
     def emit(ev: Event) -> None:
         folder.record(ev)
         try:
@@ -156,7 +124,8 @@ def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSett
     ctx = Ctx(model=model, agent=agent, folder=folder, emit=emit, cancel=cancel or threading.Event(), confirm=confirm)
     (folder.dir / "pid").write_text(str(os.getpid()))
     emit(RunStarted(folder.run_id, str(folder.dir), model_label(model), label, resumed))
-    status, message, values = "error", "", {}
+    status: OutcomeStatus = "error"
+    message, values = "", {}
     config = {"configurable": {"thread_id": folder.run_id}, "recursion_limit": RECURSION_LIMIT}
     with checkpointer(agent.data_dir) as saver:
         graph = build_graph(ctx, saver)
@@ -180,14 +149,14 @@ def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSett
             status, message = "cancelled", f"cancelled: continue with kgen generate --resume {folder.run_id}"
         except RunError as e:
             status, message = "error", str(e)
-        except model_error_types() as e:
+        except ModelError as e:
             status, message = "error", f"model error: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
         except sqlite3.DatabaseError as e:
             status, message = "error", damaged_checkpoints(agent.data_dir / "checkpoints.sqlite", e)
         except Exception as e:  # noqa: BLE001 — one line for the user, the traceback in the run folder
             (folder.dir / "error.txt").write_text(traceback.format_exc())
             status, message = "error", f"internal error: {type(e).__name__}: {e}".splitlines()[0]
-        if status not in ("verified", "failed", "unsupported", "error", "cancelled"):
+        if status not in OUTCOME_STATUSES:
             status = "failed"
         if not values:
             try:
@@ -197,9 +166,7 @@ def _drive(folder: RunFolder, label: str, initial: dict | None, model: ModelSett
     return _finish(folder, emit, status, message, values)
 
 
-def _finish(folder: RunFolder, emit, status: str, message: str, values: dict):
-    from agent_graph.api import RunOutcome
-
+def _finish(folder: RunFolder, emit, status: OutcomeStatus, message: str, values: dict) -> RunOutcome:
     project = Path(values["project"]) if values.get("project") and status in ("verified", "failed") else None
     report = None
     rp = folder.dir / "final" / "report.json"

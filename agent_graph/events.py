@@ -12,7 +12,11 @@ Order within one run:
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Callable, ClassVar, Union
+from typing import Any, Callable, ClassVar, Literal, Union
+
+from agent_graph.types import NodeName, OutcomeStatus
+
+CaseStatus = Literal["pass", "fail", "error"]
 
 
 @dataclass(frozen=True)
@@ -27,14 +31,14 @@ class RunStarted:
 
 @dataclass(frozen=True)
 class NodeStarted:
-    node: str                    # graph node: understand, plan, retrieve, draft, build, repair, verify, benchmark, report
+    node: NodeName               # graph node: understand, plan, retrieve, draft, build, repair, verify, benchmark, report
     detail: str = ""             # e.g. "build 2/4", "sample 1/3"
     kind: ClassVar[str] = "node_started"
 
 
 @dataclass(frozen=True)
 class NodeFinished:
-    node: str
+    node: NodeName
     ok: bool = True
     detail: str = ""             # one line: "3 errors", "5/5 cases correct", "unsupported: aten.conv2d"
     seconds: float = 0.0
@@ -69,7 +73,7 @@ class CaseResult:
     index: int                   # 1-based
     total: int
     case_id: str
-    status: str                  # "pass" | "fail" | "error"
+    status: CaseStatus
     message: str = ""
     kind: ClassVar[str] = "case_result"
 
@@ -91,7 +95,7 @@ class Report:
 @dataclass(frozen=True)
 class RunFinished:
     run_id: str
-    status: str                  # "verified" | "failed" | "unsupported" | "cancelled" | "error"
+    status: OutcomeStatus
     message: str = ""            # one line a user reads
     project: str = ""            # best candidate's project folder ("" when none was built)
     kind: ClassVar[str] = "run_finished"

@@ -17,7 +17,7 @@ the checkpointer saves the state after every node.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Callable, Literal, get_args
 
 from langgraph.graph import END, START, StateGraph
 
@@ -33,44 +33,51 @@ from agent_graph.nodes.retrieve import retrieve
 from agent_graph.nodes.understand import understand
 from agent_graph.nodes.verify import verify_node
 from agent_graph.state import GraphState
+from agent_graph.types import STOP_STATUSES, NodeName
 
-NODES: dict[str, Callable] = {"understand": understand, "plan": plan, "retrieve": retrieve, "draft": draft_node,
+# what each router may answer: the node to run next ("next": the following setup node)
+SetupRoute = Literal["report", "next"]
+DraftRoute = Literal["build", "repair", "verify", "benchmark", "report"]
+BuildRoute = Literal["verify", "repair", "build", "benchmark"]
+VerifyRoute = DraftRoute
+
+NODES: dict[NodeName, Callable] = {"understand": understand, "plan": plan, "retrieve": retrieve, "draft": draft_node,
                               "build": build_node, "repair": repair_node, "verify": verify_node,
                               "benchmark": benchmark_node, "report": report_node}
 
 
 def _stopped(state: GraphState) -> bool:
-    return state.get("status") in ("unsupported", "error", "cancelled")
+    return state.get("status") in STOP_STATUSES
 
 
 def _phases(state: GraphState) -> set[str]:
     return {c.get("phase", "") for c in state.get("candidates", [])}
 
 
-def after_setup(state: GraphState) -> str:
+def after_setup(state: GraphState) -> SetupRoute:
     return "report" if _stopped(state) else "next"
 
 
-def after_draft_or_repair(state: GraphState) -> str:
+def after_draft_or_repair(state: GraphState) -> DraftRoute:
     if _stopped(state):
         return "report"
     ph = _phases(state)
     return "build" if "build" in ph else "repair" if "repair" in ph else "verify" if "verify" in ph else "benchmark"
 
 
-def after_build(state: GraphState) -> str:
+def after_build(state: GraphState) -> BuildRoute:
     ph = _phases(state)
     return "verify" if "verify" in ph else "repair" if "repair" in ph else "build" if "build" in ph else "benchmark"
 
 
-def after_verify(state: GraphState) -> str:
+def after_verify(state: GraphState) -> VerifyRoute:
     if _stopped(state):
         return "report"
     ph = _phases(state)
     return "repair" if "repair" in ph else "build" if "build" in ph else "verify" if "verify" in ph else "benchmark"
 
 
-def _detail(name: str, state: GraphState, ctx: Ctx) -> str:
+def _detail(name: NodeName, state: GraphState, ctx: Ctx) -> str:
     if name == "build":
         rounds = [c.get("round", 0) for c in state.get("candidates", []) if c.get("phase") == "build"]
         if rounds and max(rounds) > 0 and not ctx.offline:
@@ -80,13 +87,13 @@ def _detail(name: str, state: GraphState, ctx: Ctx) -> str:
     return ""
 
 
-def wrap(name: str, fn: Callable, ctx: Ctx) -> Callable[[GraphState], dict]:
+def wrap(name: NodeName, fn: Callable, ctx: Ctx) -> Callable[[GraphState], dict]:
     def node(state: GraphState) -> dict:
         ctx.check_cancel()
         ctx.emit(NodeStarted(name, _detail(name, state, ctx)))
         t0 = time.monotonic()
         update, detail = fn(state, ctx)
-        ok = update.get("status") not in ("error", "unsupported", "failed", "cancelled")
+        ok = update.get("status") not in ("error", "unsupported", "failed", "cancelled")   # running or verified
         if name in ("build", "verify"):
             ok = any(c.get("phase") in ("verify", "done") and c.get("verdict") != "failed"
                      for c in update.get("candidates", []))
@@ -103,10 +110,10 @@ def build_graph(ctx: Ctx, checkpointer=None):
     g.add_conditional_edges("understand", after_setup, {"report": "report", "next": "plan"})
     g.add_conditional_edges("plan", after_setup, {"report": "report", "next": "retrieve"})
     g.add_edge("retrieve", "draft")
-    routes = {k: k for k in ("build", "repair", "verify", "benchmark", "report")}
+    routes = {k: k for k in get_args(DraftRoute)}
     g.add_conditional_edges("draft", after_draft_or_repair, routes)
     g.add_conditional_edges("repair", after_draft_or_repair, routes)
-    g.add_conditional_edges("build", after_build, {k: k for k in ("verify", "repair", "build", "benchmark")})
+    g.add_conditional_edges("build", after_build, {k: k for k in get_args(BuildRoute)})
     g.add_conditional_edges("verify", after_verify, routes)
     g.add_edge("benchmark", "report")
     g.add_edge("report", END)

@@ -16,14 +16,17 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import secrets
+import sqlite3
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 from agent_graph.events import Event, RunFinished, RunStarted, to_dict
+from agent_graph.types import RunInfo, RunStatus
 
 
 class RunFolderError(Exception):
@@ -44,14 +47,27 @@ def round_dir_name(round_no: int, sample: int) -> str:
     return f"{round_no}" if sample == 0 else f"{round_no}-s{sample}"
 
 
-@dataclass
-class RunInfoRecord:
-    run_id: str
-    task: str
-    status: str
-    model: str
-    started: float
-    updated: float
+def check_checkpoints(data_dir: Path) -> None:
+    """Raise :class:`RunFolderError` when data_dir/checkpoints.sqlite exists but is not a sound SQLite
+    database (cut short, overwritten); it is left as it is, for the user to move away."""
+    path = Path(data_dir) / "checkpoints.sqlite"
+    if not path.exists():
+        return
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=60)
+        try:
+            row = conn.execute("PRAGMA quick_check").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise RunFolderError(damaged_checkpoints(path, e)) from None
+    if row is None or row[0] != "ok":
+        raise RunFolderError(damaged_checkpoints(path, row[0] if row else "no answer to quick_check"))
+
+
+def damaged_checkpoints(path: Path, why) -> str:
+    return (f"{path}: the checkpoint database is damaged ({why}); runs cannot be started or resumed with it: "
+            "move it away (its runs are then lost to --resume; their folders stay)")
 
 
 class RunFolder:
@@ -70,7 +86,7 @@ class RunFolder:
         self.dir.mkdir(parents=True, exist_ok=True)
         (self.dir / "request.json").write_text(json.dumps(request, indent=2, default=str) + "\n")
         now = time.time()
-        self._write_info(RunInfoRecord(self.run_id, task_label, "running", model_label, now, now))
+        self._write_info(RunInfo(self.run_id, task_label, "running", model_label, now, now))
 
     def request(self) -> dict:
         """The recorded request; a file that is not a JSON object (cut short, overwritten) is a
@@ -86,18 +102,18 @@ class RunFolder:
                                  "start the task again")
         return data
 
-    def info(self) -> RunInfoRecord | None:
+    def info(self) -> RunInfo | None:
         try:
-            return RunInfoRecord(**json.loads((self.dir / "run.json").read_text()))
+            return RunInfo(**json.loads((self.dir / "run.json").read_text()))
         except (OSError, ValueError, TypeError):
             return None
 
-    def _write_info(self, info: RunInfoRecord) -> None:
+    def _write_info(self, info: RunInfo) -> None:
         tmp = self.dir / "run.json.tmp"
         tmp.write_text(json.dumps(asdict(info)) + "\n")
         tmp.replace(self.dir / "run.json")
 
-    def set_status(self, status: str, model_label: str | None = None) -> None:
+    def set_status(self, status: RunStatus, model_label: str | None = None) -> None:
         with self._lock:
             info = self.info()
             if info is None:
@@ -153,11 +169,9 @@ class RunFolder:
         return p
 
 
-def list_run_infos(data_dir: Path) -> list:
-    """Every run under ``data_dir/runs`` as ``agent_graph.api.RunInfo``, newest first. A run whose
+def list_run_infos(data_dir: Path) -> list[RunInfo]:
+    """Every run under ``data_dir/runs`` as :class:`RunInfo`, newest first. A run whose
     process died while running shows status "interrupted" (it can be resumed)."""
-    from agent_graph.api import RunInfo
-
     root = runs_root(data_dir)
     if not root.is_dir():
         return []
@@ -166,18 +180,15 @@ def list_run_infos(data_dir: Path) -> list:
         info = RunFolder(data_dir, d.name).info()
         if info is None:
             continue
-        status = info.status
-        if status == "running" and not _alive(d):
-            status = "interrupted"
-        out.append(RunInfo(info.run_id, info.task, status, info.model, info.started, info.updated))
+        if info.status == "running" and not _alive(d):
+            info.status = "interrupted"
+        out.append(info)
     out.sort(key=lambda r: r.started, reverse=True)
     return out
 
 
 def _alive(run_dir: Path) -> bool:
     """Whether the process that owns a running run is still there (pid file written by the driver)."""
-    import os
-
     try:
         pid = int((run_dir / "pid").read_text())
     except (OSError, ValueError):

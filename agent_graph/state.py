@@ -14,9 +14,15 @@ node from the phases present (graph.py).
 """
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict
 
 from agent_graph.evaluate.scoring import rank_key
+from agent_graph.types import RunStatus
+
+Phase = Literal["build", "verify", "repair", "done"]
+Verdict = Literal["", "verified", "failed"]
+RepairKind = Literal["", "build", "guard", "correctness", "parse"]
+Mode = Literal["offline", "model", "fix"]
 
 
 class TaskSpecRef(TypedDict, total=False):
@@ -42,8 +48,8 @@ class PlanInfo(TypedDict, total=False):
 class Candidate(TypedDict, total=False):
     id: int                  # sample index, 0-based
     round: int               # 0 = first draft, +1 per repair
-    phase: str               # build | verify | repair | done
-    verdict: str             # "" | verified | failed
+    phase: Phase
+    verdict: Verdict
     files: dict[str, str]    # project-relative op sources (op_host/..., op_kernel/...)
     project: str             # the candidate's current project folder (run_dir/rounds/<n>/files)
     history: list[dict]      # chat messages so far ({"role", "content"})
@@ -55,7 +61,7 @@ class Candidate(TypedDict, total=False):
     total: int
     modelled_us: float | None
     report_path: str         # bench report JSON of the current round
-    repair_kind: str         # build | guard | correctness | parse
+    repair_kind: RepairKind
     complaint: str           # parse / guard complaint for the next repair
     build_repairs: int
     correctness_repairs: int
@@ -66,7 +72,7 @@ class Candidate(TypedDict, total=False):
 class GraphState(TypedDict, total=False):
     run_id: str
     run_dir: str
-    mode: str                # "offline" (the drafter) | "model" | "fix" (an existing project)
+    mode: Mode               # "offline" (the drafter) | "model" | "fix" (an existing project)
     task: str                # task path as given (for words: the spec the model wrote)
     words: str               # the request in words, when no task path was given
     fix_project: str         # mode "fix": the project being repaired
@@ -76,7 +82,7 @@ class GraphState(TypedDict, total=False):
     docs: list[str]          # retrieved passages (markdown) for the prompts
     candidates: list[Candidate]
     best: dict[str, Any]     # snapshot of the best candidate so far (see best_key)
-    status: str              # running | verified | failed | unsupported | error | cancelled (spec declined)
+    status: RunStatus        # running | verified | failed | unsupported | error | cancelled (spec declined)
     message: str
     report: dict | None      # the final bench report
     project: str             # the final project folder
@@ -104,7 +110,7 @@ def update_best(best: dict | None, c: Candidate) -> dict | None:
     return best
 
 
-def in_phase(state: GraphState, phase: str) -> list[Candidate]:
+def in_phase(state: GraphState, phase: Phase) -> list[Candidate]:
     return [c for c in state.get("candidates", []) if c.get("phase") == phase]
 
 
