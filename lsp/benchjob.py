@@ -16,7 +16,9 @@ import json
 import sys
 from pathlib import Path
 
-from lsp.simbuild import target_of
+from bench_bridge.api import TASK_FILE, BenchError, BenchOptions, bench
+from lsp.config import configure_child
+from lsp.targets import target_of
 
 
 def _say(msg: str) -> None:
@@ -24,14 +26,12 @@ def _say(msg: str) -> None:
 
 
 def bench_file(path: Path, outdir: Path) -> dict:
-    from bench_bridge.bench import BenchError, BenchOptions, bench
-
     target = target_of(path)
     if target is None:
         return {"error": f"{path.name} is neither a kernel-launch program (no main) nor part of an op project "
                          f"(op_host/ + op_kernel/)"}
     if target.kind == "project" and target.task is None:
-        return {"error": f"{target.path.name}: no task to bench the project against (add a kgen-task.toml to the "
+        return {"error": f"{target.path.name}: no task to bench the project against (add a {TASK_FILE} to the "
                          f"project, or open it as answer/0 of an NPUKernelBench task)"}
     outdir = outdir.resolve()
     try:
@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 2:
         print("usage: python -m lsp.benchjob FILE OUTDIR", file=sys.stderr)
         return 2
+    configure_child()
     print(json.dumps(bench_file(Path(args[0]).resolve(), Path(args[1]))))
     return 0
 

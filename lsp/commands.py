@@ -11,11 +11,12 @@ cancellation (``lsp.jobs``):
                                                        is left -> {edit, fixes: [titles]}
 
 Edits are also sent to the client with ``workspace/applyEdit`` (a client that runs the command from its
-palette does not see the result). Settings for the agent: ``assistant.settings.load_settings`` in the
-workspace folder, with the editor's ``model.url`` / ``backend`` (initializationOptions) on top.
+palette does not see the result). Settings for the agent: the server's settings tree (lsp.config: the
+workspace folder's, with the editor's ``model.url`` / ``backend`` / ``offline`` on top).
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import json
@@ -24,12 +25,15 @@ from pathlib import Path
 
 from lsprotocol import types as T
 
+from agent_graph import api
+from lsp import onsave
+from lsp.code_actions import fix_all
 from lsp.jobs import Cancelled, Job
 from lsp.onsave import SimState, bench_findings_of, path_of
-from lsp.simbuild import target_of
+from lsp.protocol import whole_file_edit
+from lsp.targets import task_file, target_of
 
 log = logging.getLogger("kgen.lsp")
-MAX_FIX_ROUNDS = 50
 
 
 class CommandError(Exception):
@@ -43,36 +47,6 @@ def _uri_arg(args: list) -> str:
 
 
 # ---- quick fixes ------------------------------------------------------------------------------
-
-def fix_all(text: str) -> tuple[str, list[str]]:
-    """``text`` with the preferred quick fix of each fixable finding applied, until none is left."""
-    from lsp.actions import actions, apply
-    from lsp.parse import parse
-
-    titles: list[str] = []
-    for _ in range(MAX_FIX_ROUNDS):
-        u = parse(text)
-        acts = [a for a in actions(u, 0, len(u.data)) if a.preferred]
-        if not acts:
-            break
-        new = apply(text, acts[0].fix)
-        if new == text:
-            break
-        titles.append(acts[0].fix.title)
-        text = new
-    return text, titles
-
-
-def whole_file_edit(uri: str, old: str, new: str, to_end: bool = False) -> T.WorkspaceEdit:
-    """Replace the document ``old`` by ``new``. ``to_end``: the range ends past the last line (clients
-    clamp it to the document's end), for files changed on disk that the editor may have reloaded."""
-    from lsp.parse import Unit
-
-    u = Unit(text=old, data=old.encode("utf-8", "replace"), tree=None)
-    end = (2**31 - 1, 0) if to_end else u.position(len(u.data))
-    rng = T.Range(start=T.Position(line=0, character=0), end=T.Position(line=end[0], character=end[1]))
-    return T.WorkspaceEdit(changes={uri: [T.TextEdit(range=rng, new_text=new)]})
-
 
 async def _apply(ls, label: str, edit: T.WorkspaceEdit) -> None:
     if not edit.changes:
@@ -93,46 +67,21 @@ async def fix_compile_errors(ls, args: list) -> dict:
     return {"fixes": titles, "edit": ls.protocol._converter.unstructure(edit)}
 
 
-def extra_actions(uri: str, text: str, fixable: int, has_errors: bool, only: list[str] | None,
-                  path: Path | None) -> list[T.CodeAction]:
-    """Code actions beyond the per-finding quick fixes: "fix all" (``source.fixAll``: the edit itself
-    when the client asks for that kind, else a command running kgen.fixCompileErrors when two or more
-    findings have a fix) and "Fix with assistant" on a file of an op project that has errors."""
-    out: list[T.CodeAction] = []
-    wants = lambda kind: only is None or any(kind == k or kind.startswith(k + ".") for k in only)  # noqa: E731
-    if only is not None and wants(T.CodeActionKind.SourceFixAll) and fixable:
-        new, titles = fix_all(text)
-        if new != text:
-            out.append(T.CodeAction(title=f"Apply all kgen quick fixes ({len(titles)})", kind=T.CodeActionKind.SourceFixAll,
-                                    edit=whole_file_edit(uri, text, new)))
-    elif only is None and fixable >= 2:
-        out.append(T.CodeAction(title="Apply all kgen quick fixes in the file", kind=T.CodeActionKind.SourceFixAll,
-                                command=T.Command(title="kgen: Fix compile errors", command="kgen.fixCompileErrors",
-                                                  arguments=[uri])))
-    if has_errors and wants(T.CodeActionKind.QuickFix) and path is not None:
-        target = target_of(path)
-        if target is not None and target.kind == "project":
-            out.append(T.CodeAction(title="Fix with assistant (kgen agent repairs the op project)",
-                                    kind=T.CodeActionKind.QuickFix,
-                                    command=T.Command(title="kgen: Fix with assistant", command="kgen.fixWithAssistant",
-                                                      arguments=[uri])))
-    return out
-
-
 # ---- emulator build, benchmark ----------------------------------------------------------------
 
 async def build_diagnostics(ls, state: SimState, args: list, token, republish) -> list[dict]:
-    from lsp import onsave
-
     uri = _uri_arg(args)
     if path_of(uri) is None or target_of(path_of(uri)) is None:
         raise CommandError("the file is neither a kernel-launch program nor part of an op project")
-    found = await onsave.build(ls, state, uri, republish, token)
+    await ls.config.wait()
+    found = await onsave.build(ls, state, uri, republish, token, env=ls.config.child_env())
     return [f.to_dict() for f in found or []]
 
 
 def _outdir(target_key: str) -> Path:
-    from bench_bridge.sim.compiler import cache_root
+    # loaded by the overload table's warm-up long before a command runs
+    # lazy: bench_bridge.api imports the whole bench bridge, ~0.2-0.3 s (measured), not on the server's start
+    from bench_bridge.api import cache_root
 
     return cache_root() / "lsp" / hashlib.sha256(target_key.encode()).hexdigest()[:16]
 
@@ -143,6 +92,7 @@ async def benchmark(ls, state: SimState, args: list, token, republish) -> dict:
     target = target_of(path) if path is not None else None
     if target is None:
         raise CommandError("the file is neither a kernel-launch program (no main) nor part of an op project")
+    await ls.config.wait()
     job = Job(ls, f"kgen: benchmarking {target.path.name}", token, request=True)
     await job.begin("starting")
 
@@ -151,7 +101,8 @@ async def benchmark(ls, state: SimState, args: list, token, republish) -> dict:
             job.report(s[len("progress: "):])
 
     try:
-        rc, out, err = await job.child(["-m", "lsp.benchjob", str(path), str(_outdir(target.key))], on_line=line)
+        rc, out, err = await job.child(["-m", "lsp.benchjob", str(path), str(_outdir(target.key))], on_line=line,
+                                       env=ls.config.child_env())
     except Cancelled:
         job.end("cancelled")
         return {"status": "cancelled"}
@@ -172,31 +123,6 @@ async def benchmark(ls, state: SimState, args: list, token, republish) -> dict:
 
 
 # ---- the agent --------------------------------------------------------------------------------
-
-def agent_settings(ls):
-    """(ModelSettings, AgentSettings): the settings tree of the workspace, the editor's on top."""
-    from agent_graph.settings import AgentSettings, ModelSettings
-
-    root = _root(ls)
-    try:
-        from assistant.settings import load_settings
-
-        s = load_settings(cwd=root)
-        model, agent = s.model, s.agent
-    except Exception:   # noqa: BLE001 - a broken config file: defaults (the CLI reports the mistake)
-        model, agent = ModelSettings(), AgentSettings()
-    opts = getattr(ls, "editor_settings", {}) or {}
-    m = {}
-    url = (opts.get("model") or {}).get("url") if isinstance(opts.get("model"), dict) else opts.get("model.url")
-    if url:
-        m["url"] = url
-    if opts.get("offline"):
-        m["url"] = None
-    a = {}
-    if opts.get("backend") in ("sim", "npu"):
-        a["backend"] = opts["backend"]
-    return dataclasses.replace(model, **m), dataclasses.replace(agent, **a)
-
 
 def _event_line(ev) -> str | None:
     k = getattr(ev, "kind", "")
@@ -225,22 +151,19 @@ def _outcome(o) -> dict:
 
 
 async def generate(ls, args: list, token) -> dict:
-    import asyncio
-
-    from agent_graph import api
-
     spec = args[0] if args and isinstance(args[0], dict) else {"task": args[0]} if args and isinstance(args[0], str) else {}
     task, words = spec.get("task"), spec.get("prompt") or spec.get("words")
     if not task and not words:
         raise CommandError("kgen.generate needs a task path or a prompt")
     if task and not Path(task).exists():
         raise CommandError(f"no such task: {task}")
-    root = Path(_root(ls) or ".")
+    root = Path(ls.root or ".")
     output = Path(spec["output"]) if spec.get("output") else None
     if output is None and task:
         t = Path(task).resolve()
-        output = root / "kgen-out" / (t.parent.name if t.name == "kgen-task.toml" else t.stem)
-    model, agent = agent_settings(ls)
+        output = root / "kgen-out" / (t.parent.name if t.name == task_file() else t.stem)
+    await ls.config.wait()
+    model, agent = ls.config.agent()
     if spec.get("offline"):
         model = dataclasses.replace(model, url=None)
     job = Job(ls, "kgen: generating a kernel", token, request=True)
@@ -264,19 +187,16 @@ def _snapshot(project: Path) -> dict[Path, str]:
 
 
 async def fix_with_assistant(ls, args: list, token) -> dict:
-    import asyncio
-
-    from agent_graph import api
-
     uri = _uri_arg(args)
     extra = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
     path = path_of(uri)
     target = target_of(path) if path is not None else None
     if target is None or target.kind != "project":
         raise CommandError("Fix with assistant works on a file of an op project (op_host/ + op_kernel/)")
-    task = extra.get("task") or (str(target.task / "kgen-task.toml") if target.task and (target.task / "kgen-task.toml").is_file()
+    task = extra.get("task") or (str(target.task / task_file()) if target.task and (target.task / task_file()).is_file()
                                  else str(target.task) if target.task else None)
-    model, agent = agent_settings(ls)
+    await ls.config.wait()
+    model, agent = ls.config.agent()
     before = _snapshot(target.path)
     job = Job(ls, f"kgen: repairing {target.path.name} with the assistant", token, request=True)
     job.loop = asyncio.get_running_loop()
@@ -303,10 +223,3 @@ async def fix_with_assistant(ls, args: list, token) -> dict:
     res["edit"] = ls.protocol._converter.unstructure(edit)
     res["changed"] = sorted(changes)
     return res
-
-
-def _root(ls) -> str | None:
-    try:
-        return ls.workspace.root_path
-    except Exception:   # noqa: BLE001 - before initialize
-        return None

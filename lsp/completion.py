@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
+from lsp.hover import clean_signature
 from lsp.parse import Unit
+from retrieval import symbols
+
+ItemKind = Literal["function", "class", "method"]
 
 _CTX = re.compile(r"(AscendC\s*::\s*|\.|->)?([A-Za-z_]\w*)?$")
-FUNCTION, CLASS, METHOD = "function", "class", "method"
+FUNCTION: ItemKind = "function"
+CLASS: ItemKind = "class"
+METHOD: ItemKind = "method"
 
 
 @dataclass(frozen=True)
 class Item:
     label: str
-    kind: str
+    kind: ItemKind
     detail: str
     documentation: str
     snippet: str          # LSP snippet syntax
@@ -73,9 +80,6 @@ def snippet(name: str, overload: str) -> str:
 
 
 def items_for(prefix: str, member: bool = False, limit: int = 100) -> list[Item]:
-    from lsp.hover import clean_signature
-    from retrieval import symbols
-
     out = []
     for s in symbols.complete(prefix, limit=limit):
         ov = s.overloads[0] if s.overloads else ""

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from lsp.parse import Unit, _declarator_name, word_at
+from lsp.parse import Unit, declarator_name, word_at
 
 _SCOPES = ("compound_statement", "function_definition", "field_declaration_list", "for_statement",
            "for_range_loop", "translation_unit", "declaration_list", "lambda_expression")
@@ -74,7 +74,7 @@ def definitions(unit: Unit) -> list[Def]:
         t = n.type
         if t in ("declaration", "field_declaration", "parameter_declaration", "optional_parameter_declaration"):
             for d in n.children_by_field_name("declarator"):
-                nm = _declarator_name(d)
+                nm = declarator_name(d)
                 if nm is None:
                     continue
                 if t == "field_declaration" or d.type == "function_declarator":
@@ -97,7 +97,7 @@ def definitions(unit: Unit) -> list[Def]:
             d = n.child_by_field_name("declarator")
             while d is not None and d.type != "function_declarator":
                 d = d.child_by_field_name("declarator")
-            nm = _declarator_name(d.child_by_field_name("declarator")) if d is not None else None
+            nm = declarator_name(d.child_by_field_name("declarator")) if d is not None else None
             if nm is not None:
                 owner = _owner(n)
                 sc = _scope_of(n)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from lsp.parse import Unit, word_at
+from retrieval import symbols
 
 _MAX_OVERLOADS = 4
 
@@ -53,8 +54,6 @@ def clean_signature(sig: str, name: str) -> str:
 
 def hover_markdown(name: str) -> str | None:
     """Markdown for ``name`` (signature block, summary, KB page) or None when it is not an AscendC API."""
-    from retrieval import symbols
-
     sym = symbols.lookup(name)
     if sym is None or sym.name != name:
         return None

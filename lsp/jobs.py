@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import sys
 import threading
 import uuid
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Callable
 
@@ -83,10 +85,12 @@ class Job:
 
     # running -----------------------------------------------------------------------------------
     async def child(self, args: list[str], on_line: Callable[[str], None] | None = None,
-                    cwd: str | None = None) -> tuple[int, str, str]:
-        """Run ``python -m ...args`` (kgen's own packages importable); stderr lines go to ``on_line``
-        as they come. The child is killed when the job is cancelled."""
-        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+                    cwd: str | None = None, env: Mapping[str, str] | None = None) -> tuple[int, str, str]:
+        """Run ``python -m ...args`` (kgen's own packages importable; ``env`` added to the server's
+        environment); stderr lines go to ``on_line`` as they come. The child is killed when the job is
+        cancelled."""
+        env = dict(os.environ, **(env or {}),
+                   PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         proc = await asyncio.create_subprocess_exec(sys.executable, *args, cwd=cwd or str(ROOT), env=env,
                                                     stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                                                     start_new_session=True)
@@ -174,8 +178,6 @@ def _request_future(ls):
 
 
 def _kill(proc) -> None:
-    import signal
-
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError):

@@ -10,17 +10,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as T
 
 from lsp.jobs import Cancelled, Job
-from lsp.simbuild import SOURCE, BuildTarget, FileFinding, report_findings, saved_report, target_of
+from lsp.targets import BuildTarget, FileFinding, report_findings, saved_report, target_of
 
 log = logging.getLogger("kgen.lsp")
-_SEV = {"error": T.DiagnosticSeverity.Error, "warning": T.DiagnosticSeverity.Warning,
-        "note": T.DiagnosticSeverity.Information}
 
 
 @dataclass
@@ -43,36 +43,8 @@ class SimState:
         return {f.file for f in self.build.get(key, []) + self.bench.get(key, [])}
 
 
-def to_diagnostic(f: FileFinding, unit=None) -> T.Diagnostic:
-    """A finding as an LSP diagnostic; with the open document's unit the byte column becomes a
-    position in the negotiated encoding and the range covers the identifier there."""
-    line, col = f.line, f.column
-    start = end = (line, col)
-    if unit is not None:
-        try:
-            if not unit._lines:
-                unit.position(0)
-            if line < len(unit._lines):
-                ls = unit._lines[line]
-                le = unit._lines[line + 1] - 1 if line + 1 < len(unit._lines) else len(unit.data)
-                off = min(ls + col, le)
-                e = off
-                while e < le and (chr(unit.data[e]).isalnum() or unit.data[e] == 95):
-                    e += 1
-                if e == off:
-                    e = le if col == 0 else min(off + 1, le)
-                start, end = unit.position(off), unit.position(e)
-        except Exception:   # noqa: BLE001
-            pass
-    return T.Diagnostic(range=T.Range(start=T.Position(line=start[0], character=start[1]),
-                                      end=T.Position(line=end[0], character=end[1])),
-                        message=f.message, severity=_SEV.get(f.severity, T.DiagnosticSeverity.Error),
-                        code=f.code, source=SOURCE)
-
-
 def path_of(uri: str) -> Path | None:
-    from urllib.parse import unquote, urlparse
-
+    """The file system path of a ``file:`` URI (None for other schemes)."""
     u = urlparse(uri)
     return Path(unquote(u.path)) if u.scheme == "file" else None
 
@@ -84,9 +56,11 @@ def bench_findings_of(state: SimState, target: BuildTarget, fallback: Path) -> N
         state.bench[target.key] = report_findings(rep, fallback)
 
 
-async def build(ls, state: SimState, uri: str, republish, token=None) -> list[FileFinding] | None:
+async def build(ls, state: SimState, uri: str, republish, token=None,
+                env: Mapping[str, str] | None = None) -> list[FileFinding] | None:
     """Build the target of ``uri``; publish its findings with ``republish(uris)``. Returns the findings,
-    or None when this build was superseded or the file belongs to nothing buildable."""
+    or None when this build was superseded or the file belongs to nothing buildable. ``env``: variables
+    for the build's child process (the settings tree, ``lsp.config``)."""
     path = path_of(uri)
     target = target_of(path) if path is not None else None
     if target is None:
@@ -104,7 +78,7 @@ async def build(ls, state: SimState, uri: str, republish, token=None) -> list[Fi
     async def work():
         await job.begin()
         try:
-            rc, out, err = await job.child(["-m", "lsp.simbuild", str(path)])
+            rc, out, err = await job.child(["-m", "lsp.simbuild", str(path)], env=env)
             if rc != 0:
                 raise RuntimeError(err.strip().splitlines()[-1] if err.strip() else f"exit {rc}")
             return [FileFinding(**d) for d in json.loads(out)]

@@ -2,8 +2,8 @@
 
 The KB's Signature sections miss overloads the emulator implements (``Power`` with 3-4 arguments,
 ``Select`` with 5, ``Log10`` with 2), and the emulator declares many of its APIs through macros, so
-the headers are run through the preprocessor (``g++ -E`` on ``kernel_operator.h``, as a kernel build
-sees them) and only the lines that come from the emulator's own headers are parsed with tree-sitter.
+the headers are run through the preprocessor (``bench_bridge.api.preprocessed_source``: ``kernel_operator.h``
+as a kernel build sees them, only the lines of the emulator's own headers) and parsed with tree-sitter.
 Every function declared directly in ``namespace AscendC`` becomes a free overload; every member
 function of a class in ``namespace AscendC`` becomes ``Class::name`` (base classes followed).
 
@@ -13,10 +13,14 @@ default value are optional, a parameter pack or ``...`` makes ``max`` unbounded 
 from __future__ import annotations
 
 import logging
-import re
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+from lsp.hover import clean_signature
+from lsp.parse import parser
+from retrieval import symbols
 
 log = logging.getLogger("kgen.lsp")
 
@@ -54,12 +58,6 @@ class Table:
             out |= self.members.get(f"{c}::{name}", set())
             todo += self.bases.get(c, [])
         return out
-
-
-def _parser():
-    from lsp.parse import _parser as p
-
-    return p()
 
 
 def _txt(node) -> str:
@@ -173,72 +171,67 @@ def _walk(table: Table, node, in_ascendc: bool) -> None:
                     table.free.setdefault(name, set()).add(params_arity(pl))
 
 
-def emulator_source() -> str:
-    """The emulator's own header lines of ``kernel_operator.h``, macro-expanded (system headers dropped)."""
-    from bench_bridge.sim.compiler import BASE_FLAGS, CXX, INCLUDE_DIR
-
-    inc = str(INCLUDE_DIR.resolve())
-    flags = [f for f in BASE_FLAGS if f.startswith(("-std", "-D"))]
-    proc = subprocess.run([CXX, *flags, "-E", "-I", inc, "-x", "c++", "-"], input="#include <kernel_operator.h>\n",
-                          capture_output=True, text=True, timeout=60)
-    keep, ours = [], False
-    for line in proc.stdout.splitlines():
-        if line.startswith("# "):
-            m = re.match(r'# \d+ "([^"]*)"', line)
-            if m:
-                ours = m.group(1).startswith(inc)
-            continue
-        if ours:
-            keep.append(line)
-    return "\n".join(keep)
-
-
 def parse_table(source: str) -> Table:
     table = Table()
-    tree = _parser().parse(source.encode("utf-8", "replace"))
+    tree = parser().parse(source.encode("utf-8", "replace"))
     _walk(table, tree.root_node, False)
     return table
 
 
-def header_macros() -> set[str]:
-    """Function-like macros the emulator headers define (REGIST_MATMUL_OBJ, GET_TILING_DATA...): their
-    argument counts are the preprocessor's business, not an overload set."""
-    from bench_bridge.sim.compiler import INCLUDE_DIR
-
-    out: set[str] = set()
-    for p in INCLUDE_DIR.rglob("*.h"):
-        try:
-            out |= set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(", p.read_text(errors="replace"), re.M))
-        except OSError:
-            continue
-    return out
+_lock = threading.Lock()
+_table: Table | None = None
 
 
-@lru_cache(maxsize=1)
 def emulator() -> Table:
-    """The emulator's overload table (empty when g++ is missing: then only the KB is used)."""
+    """The emulator's overload table (empty when the compiler is missing: then only the KB is used).
+    Built once per process; the server starts building it in the background at start-up
+    (:func:`warm_up`), and a caller that comes first waits for it."""
+    global _table
+    if _table is None:
+        with _lock:
+            if _table is None:
+                _table = _build_table()
+    return _table
+
+
+_warming: threading.Thread | None = None
+
+
+def warm_up() -> threading.Thread:
+    """Build the overload table in a daemon thread (the preprocessor runs while the server starts);
+    the thread of the first call is returned again by later calls."""
+    global _warming
+    with _lock:
+        if _warming is None:
+            _warming = threading.Thread(target=emulator, name="kgen-lsp-overloads", daemon=True)
+            _warming.start()
+    return _warming
+
+
+def _build_table() -> Table:
+    # paid here in the warm-up thread instead of at the server's start
+    # lazy: bench_bridge.api imports the whole bench bridge (numpy, the bench, the perf model): 0.19-0.32 s (measured)
+    from bench_bridge.api import function_macros, preprocessed_source
+
     try:
-        table = parse_table(emulator_source())
+        table = parse_table(preprocessed_source())
     except (OSError, subprocess.SubprocessError) as e:
         log.warning("cannot read the emulator headers' overloads: %s", e)
         table = Table()
-    table.macros = header_macros()
+    table.macros = function_macros()
     return table
 
 
 @lru_cache(maxsize=4096)
 def kb_arities(name: str) -> frozenset[Arity]:
     """Arities of the KB's documented overloads of ``name`` (its Signature section)."""
-    from lsp.hover import clean_signature
-    from retrieval import symbols
-
     sym = symbols.lookup(name)
     if sym is None or sym.name != name:
         return frozenset()
     out = set()
     for sig in sym.overloads:
         decl = clean_signature(sig, name)
-        tree = _parser().parse((decl.replace("__gm__", "       ") + ";").encode("utf-8", "replace"))
+        tree = parser().parse((decl.replace("__gm__", "       ") + ";").encode("utf-8", "replace"))
         stack = [tree.root_node]
         while stack:
             n = stack.pop()

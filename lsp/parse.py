@@ -14,6 +14,9 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+import tree_sitter as ts
+import tree_sitter_cpp as tsc
+
 QUALIFIERS = ("__aicore__", "__global__", "__gm__", "__ubuf__", "__inline__", "__cce_aicore__", "__host__",
               "__device__", "__cbuf__", "__ca__", "__cb__", "__cc__", "__fbuf__", "__ssbuf__")
 _QUAL_RE = re.compile(r"\b(?:" + "|".join(QUALIFIERS) + r")\b")
@@ -27,10 +30,8 @@ def blank(text: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def _parser():
-    import tree_sitter as ts
-    import tree_sitter_cpp as tsc
-
+def parser() -> ts.Parser:
+    """The tree-sitter C++ parser (one per process)."""
     return ts.Parser(ts.Language(tsc.language()))
 
 
@@ -136,7 +137,7 @@ def _txt(node) -> str:
     return node.text.decode("utf-8", "replace") if node is not None else ""
 
 
-def _declarator_name(node):
+def declarator_name(node):
     """The identifier node a declarator declares (through init/pointer/reference/array declarators)."""
     seen = 0
     while node is not None and seen < 20:
@@ -187,7 +188,7 @@ def parse(text: str, old_tree=None, encoding: str = "utf-16") -> Unit:
     """Parse ``text`` (reusing ``old_tree`` after :meth:`Tree.edit`, see :func:`reparse`); never raises
     on malformed input (tree-sitter recovers)."""
     data = _enc(blank(text))
-    tree = _parser().parse(data, old_tree) if old_tree is not None else _parser().parse(data)
+    tree = parser().parse(data, old_tree) if old_tree is not None else parser().parse(data)
     unit = Unit(text=text, data=_enc(text), tree=tree, encoding=encoding)
     _collect(unit, tree.root_node)
     for m in re.finditer(r"^\s*#\s*define\s+(\w+)(?:[ \t]+(.*))?$", text, re.M):
@@ -257,7 +258,7 @@ def _collect(unit: Unit, root) -> None:
             ty = node.child_by_field_name("type")
             quals = " ".join(_txt(c) for c in node.children if c.type == "type_qualifier")
             for d in node.children_by_field_name("declarator"):
-                nm = _declarator_name(d)
+                nm = declarator_name(d)
                 if nm is None or d.type == "function_declarator":
                     continue
                 unit.decls.setdefault(_txt(nm), _txt(ty))
@@ -281,7 +282,7 @@ def _function(unit: Unit, node) -> Function | None:
         d = d.child_by_field_name("declarator")
     if d is None:
         return None
-    nm = _declarator_name(d.child_by_field_name("declarator"))
+    nm = declarator_name(d.child_by_field_name("declarator"))
     if nm is None:
         return None
     params = []
@@ -289,7 +290,7 @@ def _function(unit: Unit, node) -> Function | None:
     for p in (pl.named_children if pl is not None else []):
         if p.type != "parameter_declaration":
             continue
-        pn = _declarator_name(p.child_by_field_name("declarator"))
+        pn = declarator_name(p.child_by_field_name("declarator"))
         if pn is not None:
             params.append((_txt(p.child_by_field_name("type")), _txt(pn), (pn.start_byte, pn.end_byte)))
     body = node.child_by_field_name("body")

@@ -1,33 +1,32 @@
-"""The language server: thin pygls handlers over the pure functions of lsp.parse / lsp.checks /
-lsp.hover / lsp.completion / lsp.actions / lsp.definition, the on-save emulator builds (lsp.onsave)
-and the commands (lsp.commands).
+"""The language server: thin pygls handlers over the pure helpers (lsp.parse / lsp.checks / lsp.hover /
+lsp.completion / lsp.code_actions / lsp.definition, answers shaped by lsp.protocol), the on-save
+emulator builds (lsp.onsave) and the commands (lsp.commands).
 
 Diagnostics are published at once on open and save and debounced on change; the emulator build of a
 saved file runs in a child process and adds its findings (source kgen-sim) when it is done. Every
-handler catches its own exceptions: a malformed document or a bug in a check yields no result, never
-a dead server.
+handler is :func:`lsp.guard.guarded`: a malformed document or a bug in a check is logged and yields an
+empty answer, never a dead server.
 """
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from pathlib import Path
 
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 
-from lsp import actions as actions_mod
-from lsp import checks, commands, completion, definition, hover, onsave
+from lsp import checks, commands, completion, definition, hover, jobs, onsave, overloads, protocol
+from lsp.code_actions import code_actions
+from lsp.commands import CommandError
+from lsp.config import ServerSettings
+from lsp.guard import guarded, logged
 from lsp.parse import Unit, parse, reparse
+from lsp.protocol import CommandName
+from retrieval import symbols
 
-log = logging.getLogger("kgen.lsp")
 DEBOUNCE_S = 0.15
-SOURCE = "kgen"
-_KIND = {completion.FUNCTION: T.CompletionItemKind.Function, completion.CLASS: T.CompletionItemKind.Class,
-         completion.METHOD: T.CompletionItemKind.Method}
-_SEVERITY = {1: T.DiagnosticSeverity.Error, 2: T.DiagnosticSeverity.Warning, 3: T.DiagnosticSeverity.Information,
-             4: T.DiagnosticSeverity.Hint}
+uri_path = onsave.path_of    # the file system path of a file: URI (None for other schemes)
 
 
 class KgenServer(LanguageServer):
@@ -37,8 +36,7 @@ class KgenServer(LanguageServer):
         self.pending: dict[str, asyncio.Task] = {}
         self.last_check_ms: float = 0.0
         self.sim = onsave.SimState()                 # emulator build / bench findings (source kgen-sim)
-        self.editor_settings: dict = {}              # initializationOptions / didChangeConfiguration
-        self.build_on_save = True
+        self.config = ServerSettings()               # the settings tree; the editor's options on top
 
     @property
     def encoding(self) -> str:
@@ -48,6 +46,13 @@ class KgenServer(LanguageServer):
             return str(getattr(enc, "value", enc))
         except Exception:   # noqa: BLE001 - before initialize
             return "utf-16"
+
+    @property
+    def root(self) -> str | None:
+        try:
+            return self.workspace.root_path
+        except Exception:   # noqa: BLE001 - before initialize
+            return None
 
     def analyse(self, uri: str):
         """(unit, findings) of the document's current text, cached per version."""
@@ -69,15 +74,10 @@ class KgenServer(LanguageServer):
         self.units[uri] = (doc.version, unit, findings)
         return unit, findings
 
-
-def _range(unit: Unit, span: tuple[int, int]) -> T.Range:
-    (l0, c0), (l1, c1) = unit.range(span)
-    return T.Range(start=T.Position(line=l0, character=c0), end=T.Position(line=l1, character=c1))
-
-
-def to_diagnostic(unit: Unit, f) -> T.Diagnostic:
-    return T.Diagnostic(range=_range(unit, f.span), message=f.message, severity=_SEVERITY.get(f.severity),
-                        code=f.code, source=SOURCE)
+    def sim_findings(self, uri: str) -> list:
+        """The emulator's findings in the file of ``uri``."""
+        path = uri_path(uri)
+        return [] if path is None else self.sim.findings_for(str(path.resolve()))
 
 
 server = KgenServer()
@@ -87,18 +87,12 @@ def publish(ls: KgenServer, uri: str) -> None:
     """The document's diagnostics: the checks' (when it is open) and the emulator's (kgen-sim)."""
     diags: list[T.Diagnostic] = []
     unit = None
-    try:
+    with logged("diagnostics failed for %s", uri):
         if uri in ls.workspace.text_documents:
             unit, findings = ls.analyse(uri)
-            diags = [to_diagnostic(unit, f) for f in findings]
-    except Exception:   # noqa: BLE001
-        log.exception("diagnostics failed for %s", uri)
-    try:
-        path = uri_path(uri)
-        if path is not None:
-            diags += [onsave.to_diagnostic(f, unit) for f in ls.sim.findings_for(str(path.resolve()))]
-    except Exception:   # noqa: BLE001
-        log.exception("emulator diagnostics failed for %s", uri)
+            diags = [protocol.diagnostic(unit, f) for f in findings]
+    with logged("emulator diagnostics failed for %s", uri):
+        diags += [protocol.sim_diagnostic(f, unit) for f in ls.sim_findings(uri)]
     ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
 
 
@@ -111,36 +105,27 @@ def republish(ls: KgenServer):
 
 @server.feature(T.INITIALIZE)
 def on_initialize(ls: KgenServer, params: T.InitializeParams) -> None:
-    """The editor's settings (the VS Code extension forwards kgen.model.url, kgen.backend, ...)."""
-    opts = params.initialization_options
-    if isinstance(opts, dict):
-        ls.editor_settings = dict(opts)
-        ls.build_on_save = bool(opts.get("buildOnSave", True))
+    """The editor's options (the VS Code extension forwards kgen.model.url, kgen.backend, ...)."""
+    ls.config.editor = ls.config.editor.merged(params.initialization_options)
 
 
 @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
 def on_configuration(ls: KgenServer, params: T.DidChangeConfigurationParams) -> None:
-    s = params.settings
-    if isinstance(s, dict):
-        s = s.get("kgen", s)
-        if isinstance(s, dict):
-            ls.editor_settings.update(s)
-            ls.build_on_save = bool(ls.editor_settings.get("buildOnSave", ls.build_on_save))
+    editor = ls.config.editor.configured(params.settings)
+    if editor.overrides() != ls.config.editor.overrides():
+        ls.config.start(ls.root, editor)
+    ls.config.editor = editor
 
 
 @server.feature(T.INITIALIZED)
+@guarded("warm-up")
 def initialized(ls: KgenServer, params: T.InitializedParams) -> None:
-    """Warm up: the symbol table and the parser load here, not on the first keystroke."""
-    try:
-        from retrieval import symbols
-
-        symbols.all()
-        parse("")
-        from lsp import overloads
-
-        overloads.emulator()
-    except Exception:   # noqa: BLE001
-        log.exception("warm-up failed")
+    """Warm up: the symbol table and the parser load here, not on the first keystroke; the settings
+    load in the background."""
+    warming = overloads.warm_up()       # started by lsp.api.serve_stdio already: the same thread
+    symbols.all()
+    parse("")
+    ls.config.start(ls.root, ls.config.editor, after=warming)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
@@ -153,35 +138,14 @@ def did_save(ls: KgenServer, params: T.DidSaveTextDocumentParams) -> None:
     """Diagnostics now; the emulator build in the background (a newer save cancels it)."""
     uri = params.text_document.uri
     publish(ls, uri)
-    if ls.build_on_save:
+    if ls.config.editor.build_on_save:
         asyncio.ensure_future(_build_quietly(ls, uri))
 
 
 async def _build_quietly(ls: KgenServer, uri: str) -> None:
-    try:
-        await onsave.build(ls, ls.sim, uri, republish(ls))
-    except Exception:   # noqa: BLE001
-        log.exception("emulator build failed for %s", uri)
-
-
-def _command(name: str, fn):
-    async def handler(ls: KgenServer, *args):
-        try:
-            return await fn(ls, list(args))
-        except commands.CommandError as e:
-            return {"status": "error", "message": str(e)}
-        except Exception as e:   # noqa: BLE001 - a failing command must not take the server down
-            log.exception("%s failed", name)
-            return {"status": "error", "message": f"{name} failed: {e}"}
-    handler.__name__ = name.replace(".", "_")
-    server.command(name)(handler)
-
-
-_command("kgen.buildDiagnostics", lambda ls, a: commands.build_diagnostics(ls, ls.sim, a, None, republish(ls)))
-_command("kgen.benchmark", lambda ls, a: commands.benchmark(ls, ls.sim, a, None, republish(ls)))
-_command("kgen.generate", lambda ls, a: commands.generate(ls, a, None))
-_command("kgen.fixWithAssistant", lambda ls, a: commands.fix_with_assistant(ls, a, None))
-_command("kgen.fixCompileErrors", lambda ls, a: commands.fix_compile_errors(ls, a))
+    with logged("emulator build failed for %s", uri):
+        await ls.config.wait()
+        await onsave.build(ls, ls.sim, uri, republish(ls), env=ls.config.child_env())
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
@@ -208,10 +172,10 @@ async def did_change(ls: KgenServer, params: T.DidChangeTextDocumentParams) -> N
 
 def update_tree(ls: KgenServer, uri: str, params: T.DidChangeTextDocumentParams) -> None:
     """Re-parse incrementally from the cached tree (tree.edit + reparse); a full parse when the cache
-    does not match what the client edited."""
-    try:
+    does not match what the client edited. A failure leaves no cached unit (the next look parses)."""
+    cached = ls.units.pop(uri, None)
+    with logged("re-parse failed for %s", uri):
         doc = ls.workspace.get_text_document(uri)
-        cached = ls.units.get(uri)
         unit = None
         if cached is not None:
             changes = []
@@ -225,9 +189,6 @@ def update_tree(ls: KgenServer, uri: str, params: T.DidChangeTextDocumentParams)
         if unit is None:
             unit = parse(doc.source, encoding=ls.encoding)
         ls.units[uri] = (doc.version, unit, None)
-    except Exception:   # noqa: BLE001
-        log.exception("re-parse failed for %s", uri)
-        ls.units.pop(uri, None)
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
@@ -241,93 +202,63 @@ def did_close(ls: KgenServer, params: T.DidCloseTextDocumentParams) -> None:
 
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
+@guarded("hover")
 def on_hover(ls: KgenServer, params: T.HoverParams) -> T.Hover | None:
-    try:
-        unit, _ = ls.analyse(params.text_document.uri)
-        h = hover.hover(unit, params.position.line, params.position.character)
-        if h is None:
-            return None
-        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=h[0]), range=_range(unit, h[1]))
-    except Exception:   # noqa: BLE001
-        log.exception("hover failed")
-        return None
+    unit, _ = ls.analyse(params.text_document.uri)
+    return protocol.hover(unit, hover.hover(unit, params.position.line, params.position.character))
 
 
 @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=[".", ":", ">"]))
+@guarded("completion", lambda e: protocol.completion_list([]))
 def on_completion(ls: KgenServer, params: T.CompletionParams) -> T.CompletionList:
-    try:
-        unit, _ = ls.analyse(params.text_document.uri)
-        items = completion.complete(unit, params.position.line, params.position.character)
-    except Exception:   # noqa: BLE001
-        log.exception("completion failed")
-        items = []
-    return T.CompletionList(is_incomplete=False, items=[
-        T.CompletionItem(label=i.label, kind=_KIND.get(i.kind), detail=i.detail,
-                         documentation=T.MarkupContent(kind=T.MarkupKind.Markdown, value=i.documentation) if i.documentation else None,
-                         insert_text=i.snippet, insert_text_format=T.InsertTextFormat.Snippet)
-        for i in items])
+    unit, _ = ls.analyse(params.text_document.uri)
+    return protocol.completion_list(completion.complete(unit, params.position.line, params.position.character))
 
 
 @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix,
                                                                                  T.CodeActionKind.SourceFixAll]))
+@guarded("code action", lambda e: [])
 def on_code_action(ls: KgenServer, params: T.CodeActionParams) -> list[T.CodeAction]:
-    try:
-        uri = params.text_document.uri
-        unit, findings = ls.analyse(uri)
-        r = params.range
-        start = unit.offset(r.start.line, r.start.character)
-        end = unit.offset(r.end.line, r.end.character)
-        out = []
-        for a in actions_mod.actions(unit, start, end, findings):
-            edits = [T.TextEdit(range=_range(unit, span), new_text=new) for span, new in a.fix.edits]
-            out.append(T.CodeAction(title=a.title, kind=T.CodeActionKind.QuickFix,
-                                    diagnostics=[to_diagnostic(unit, a.finding)], is_preferred=a.preferred,
-                                    edit=T.WorkspaceEdit(changes={uri: edits})))
-        only = params.context.only if params.context is not None else None
-        if only is not None:
-            wanted = [str(getattr(k, "value", k)) for k in only]
-            out = [a for a in out if any(str(a.kind.value) == k or str(a.kind.value).startswith(k + ".") for k in wanted)]
-        else:
-            wanted = None
-        path = uri_path(uri)
-        sim_errors = path is not None and any(f.severity == "error" for f in ls.sim.findings_for(str(path.resolve())))
-        out += commands.extra_actions(uri, unit.text, sum(1 for f in findings if f.fixes),
-                                      sim_errors or any(f.severity == checks.ERROR for f in findings), wanted, path)
-        return out
-    except Exception:   # noqa: BLE001
-        log.exception("code action failed")
-        return []
+    uri = params.text_document.uri
+    unit, findings = ls.analyse(uri)
+    r = params.range
+    only = params.context.only if params.context is not None else None
+    return code_actions(uri, unit, findings, unit.offset(r.start.line, r.start.character),
+                        unit.offset(r.end.line, r.end.character),
+                        None if only is None else [str(getattr(k, "value", k)) for k in only],
+                        any(f.severity == "error" for f in ls.sim_findings(uri)), uri_path(uri))
+
+
+@server.feature(T.TEXT_DOCUMENT_DEFINITION)
+@guarded("definition")
+def on_definition(ls: KgenServer, params: T.DefinitionParams) -> T.Location | None:
+    uri = params.text_document.uri
+    unit, _ = ls.analyse(uri)
+    return protocol.location(uri, definition.definition(unit, params.position.line, params.position.character,
+                                                        uri_path(uri)))
 
 
 @server.feature(T.SHUTDOWN)
 def on_shutdown(ls: KgenServer, params=None) -> None:
     """No build or bench outlives the server."""
-    from lsp import jobs
-
     jobs.kill_all()
 
 
-@server.feature(T.TEXT_DOCUMENT_DEFINITION)
-def on_definition(ls: KgenServer, params: T.DefinitionParams) -> T.Location | None:
-    try:
-        uri = params.text_document.uri
-        unit, _ = ls.analyse(uri)
-        path = uri_path(uri)
-        d = definition.definition(unit, params.position.line, params.position.character, path)
-        if d is None:
-            return None
-        rng = T.Range(start=T.Position(line=d.start[0], character=d.start[1]),
-                      end=T.Position(line=d.end[0], character=d.end[1]))
-        return T.Location(uri=uri if d.path is None else Path(d.path).as_uri(), range=rng)
-    except Exception:   # noqa: BLE001
-        log.exception("definition failed")
-        return None
+def _command(name: CommandName, fn) -> None:
+    """Register command ``name``: a user's mistake (:class:`CommandError`) or a failure answers
+    ``{"status": "error", "message": ...}`` (a failure is logged too)."""
+    def error(e: Exception) -> dict:
+        return {"status": "error", "message": str(e) if isinstance(e, CommandError) else f"{name} failed: {e}"}
+
+    @guarded(str(name), error, quiet=(CommandError,))
+    async def handler(ls: KgenServer, *args):
+        return await fn(ls, list(args))
+    handler.__name__ = name.replace(".", "_")
+    server.command(name)(handler)
 
 
-uri_path = onsave.path_of    # the file system path of a file: URI (None for other schemes)
-
-
-def main() -> int:
-    logging.basicConfig(level=logging.WARNING, format="kgen-lsp %(levelname)s %(message)s")
-    server.start_io()
-    return 0
+_command(CommandName.BUILD_DIAGNOSTICS, lambda ls, a: commands.build_diagnostics(ls, ls.sim, a, None, republish(ls)))
+_command(CommandName.BENCHMARK, lambda ls, a: commands.benchmark(ls, ls.sim, a, None, republish(ls)))
+_command(CommandName.GENERATE, lambda ls, a: commands.generate(ls, a, None))
+_command(CommandName.FIX_WITH_ASSISTANT, lambda ls, a: commands.fix_with_assistant(ls, a, None))
+_command(CommandName.FIX_COMPILE_ERRORS, lambda ls, a: commands.fix_compile_errors(ls, a))

@@ -11,6 +11,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_lsp(args: argparse.Namespace) -> int:
-    from lsp.server import main
+    # lazy: the server's imports (tree-sitter, the symbol table) would cost every other kgen command, and kgen --help
+    from lsp.api import serve_stdio
 
-    return main()
+    return serve_stdio()

@@ -6,32 +6,19 @@ under the cursor.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from lsp.checks import cast_mode, datacopy, entry, queues, signature_args, tiling, ub, unknown_api
+from lsp.checks.findings import ERROR, HINT, INFO, WARNING, Finding, Fix, Severity
+from lsp.parse import Unit, parse
 
-ERROR, WARNING, INFO, HINT = 1, 2, 3, 4
+__all__ = ["ERROR", "HINT", "INFO", "WARNING", "Finding", "Fix", "Severity", "check_text", "run"]
 
-
-@dataclass(frozen=True)
-class Fix:
-    title: str
-    edits: tuple[tuple[tuple[int, int], str], ...]   # ((start byte, end byte), new text)
+CHECKS = (unknown_api, signature_args, entry, cast_mode, datacopy, queues, tiling, ub)   # in this order
 
 
-@dataclass(frozen=True)
-class Finding:
-    span: tuple[int, int]
-    message: str
-    code: str
-    severity: int = WARNING
-    fixes: tuple[Fix, ...] = field(default_factory=tuple)
-
-
-def run(unit) -> list[Finding]:
+def run(unit: Unit) -> list[Finding]:
     """Every check on a parsed unit; a check that raises is skipped (the server must not die)."""
-    from lsp.checks import cast_mode, datacopy, entry, queues, signature_args, tiling, ub, unknown_api
-
     out: list[Finding] = []
-    for mod in (unknown_api, signature_args, entry, cast_mode, datacopy, queues, tiling, ub):
+    for mod in CHECKS:
         try:
             out += mod.check(unit)
         except Exception:   # noqa: BLE001 - a broken check must not take the diagnostics down
@@ -40,6 +27,4 @@ def run(unit) -> list[Finding]:
 
 
 def check_text(text: str) -> list[Finding]:
-    from lsp.parse import parse
-
     return run(parse(text))

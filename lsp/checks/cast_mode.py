@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from lsp.checks import ERROR, Finding, Fix
+from lsp.checks.findings import ERROR, Finding, Fix
 
 CODE = "cast-round-mode"
 DIRECTED = ("CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from lsp.checks import WARNING, Finding, Fix
 from lsp.checks.consteval import SIZEOF, evaluate
+from lsp.checks.findings import WARNING, Finding, Fix
 
 CODE = "datacopy-unaligned"
 _ELEM = re.compile(r"\b(LocalTensor|GlobalTensor)\s*<\s*(?:AscendC::)?(\w+)\s*>")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from lsp.checks import ERROR, WARNING, Finding, Fix
+from lsp.checks.findings import ERROR, WARNING, Finding, Fix
 
 CODE = "kernel-entry"
 _LAUNCH_PROGRAM = re.compile(r"<<<|\bmain\s*\(|ICPU_RUN_KF")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from lsp.checks import WARNING, Finding, Fix
+from lsp.checks.findings import WARNING, Finding, Fix
+from lsp.parse import declarator_name
 
 CODE = "queue-balance"
 _QUEUE = re.compile(r"\b(TQue|TQueBind)\b")
@@ -57,9 +58,7 @@ def _free_fix(unit, q: str, call) -> Fix | None:
         node = node.parent
     if node is None or node.type != "init_declarator":
         return None
-    from lsp.parse import _declarator_name
-
-    nm = _declarator_name(node)
+    nm = declarator_name(node)
     block = node
     while block is not None and block.type != "compound_statement":
         block = block.parent

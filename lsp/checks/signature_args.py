@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from lsp.checks import ERROR, WARNING, Finding
+from lsp import overloads
+from lsp.checks.findings import ERROR, WARNING, Finding
 
 CODE = "wrong-arg-count"
 _CLASS = re.compile(r"(?:AscendC::)?\b([A-Z]\w*)\s*(?:<|$|\s|&|\*)")
@@ -25,8 +26,6 @@ def _obj_base(obj: str) -> str:
 
 
 def _class_of(unit, obj: str, function: str) -> str:
-    from lsp import overloads
-
     ty = unit.type_of(_obj_base(obj), function)
     if not ty:
         return ""
@@ -54,8 +53,6 @@ def _finding(c, what: str, arities, severity: int) -> Finding:
 
 
 def check(unit) -> list[Finding]:
-    from lsp import overloads
-
     out: list[Finding] = []
     using = re.search(r"using\s+namespace\s+AscendC\s*;", unit.text) is not None
     for c in unit.calls:

@@ -2,7 +2,7 @@
 unpacks it. The quick fix inserts ``GET_TILING_DATA(tilingData, <arg>);`` at the top of the body."""
 from __future__ import annotations
 
-from lsp.checks import WARNING, Finding, Fix
+from lsp.checks.findings import WARNING, Finding, Fix
 
 CODE = "missing-tiling-data"
 

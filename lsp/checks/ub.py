@@ -1,8 +1,8 @@
 """InitBuffer totals over the Unified Buffer capacity, when computable.
 
 ``TPipe::InitBuffer(que, num, len)`` reserves ``num`` buffers of ``len`` bytes, each rounded up to 32
-bytes; ``InitBuffer(tbuf, len)`` reserves ``len`` bytes (rounded up to 32). A vector core of Atlas A2
-(dav-2201) has 192 KB of Unified Buffer (196,608 bytes); what does not fit fails at run time (the
+bytes; ``InitBuffer(tbuf, len)`` reserves ``len`` bytes (rounded up to 32). A vector core has the Unified Buffer of the
+SoC table (``bench_bridge.api.soc_facts``: 192 KB on Atlas A2); what does not fit fails at run time (the
 emulator's ``ub-overflow``, kgen_sim/pipe.h follows the same rule).
 
 Per pipe object and function, the unconditional InitBuffer calls whose arguments are constant
@@ -15,12 +15,12 @@ not counted (the emulator's per-position arenas follow the same map).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from lsp.checks import ERROR, Finding
 from lsp.checks.consteval import evaluate
+from lsp.checks.findings import ERROR, Finding
 
 CODE = "ub-capacity"
-UB_BYTES = 196608
 BLOCK = 32
 _PIPE = re.compile(r"\bTPipe\b")
 _CUBE_POSITION = re.compile(r"(?:TPosition|QuePosition)\s*::\s*(?:A1|A2|B1|B2|C1|C2|CO1|TSCM)\b")
@@ -40,6 +40,17 @@ def _conditional(unit, span: tuple[int, int]) -> bool:
             return True
         n = n.parent
     return False
+
+
+@lru_cache(maxsize=1)
+def ub_bytes() -> int:
+    """The Unified Buffer of a vector core, in bytes (the SoC table's default SoC: every SoC of the table
+    shares the core memories, bench_bridge's CORE_MEMORIES)."""
+    # in the server the overload table's warm-up has loaded it by the first diagnostics
+    # lazy: bench_bridge.api imports the whole bench bridge, ~0.2-0.3 s (measured); lsp.checks stays light
+    from bench_bridge.api import soc_facts
+
+    return soc_facts().ub_bytes
 
 
 def _round(n: int) -> int:
@@ -66,11 +77,11 @@ def check(unit) -> list[Finding]:
         nbytes = vals[0] * _round(vals[1]) if len(vals) == 2 else _round(vals[0])
         key = (pipe, c.function)
         totals[key] = totals.get(key, 0) + nbytes
-        if totals[key] > UB_BYTES and key not in flagged:
+        if totals[key] > ub_bytes() and key not in flagged:
             flagged.add(key)
             where = f" in {c.function}" if c.function else ""
             out.append(Finding(span=(c.name_span[0], c.span[1]), code=CODE, severity=ERROR,
                                message=f"the InitBuffer calls of '{pipe}'{where} reserve at least {totals[key]} bytes "
                                        f"of Unified Buffer (buffers rounded up to {BLOCK} B); a vector core has "
-                                       f"{UB_BYTES} bytes (192 KB)"))
+                                       f"{ub_bytes()} bytes ({ub_bytes() // 1024} KB)"))
     return out

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from lsp.checks import ERROR, WARNING, Finding, Fix
+from lsp.checks.findings import ERROR, WARNING, Finding, Fix, Severity
+from retrieval import symbols
 
 CODE = "unknown-api"
 # types whose objects have AscendC member functions
@@ -17,15 +18,11 @@ _ASCENDC_TYPES = re.compile(r"\b(TQue|TQueBind|TPipe|TBuf|GlobalTensor|LocalTens
 
 
 def _known(name: str) -> bool:
-    from retrieval import symbols
-
     s = symbols.lookup(name)
     return s is not None and s.name == name
 
 
-def _finding(name: str, span: tuple[int, int], what: str, always: bool = True, severity: int = ERROR) -> Finding | None:
-    from retrieval import symbols
-
+def _finding(name: str, span: tuple[int, int], what: str, always: bool = True, severity: Severity = ERROR) -> Finding | None:
     near = [n for n in symbols.nearest(name) if n != name]
     if not near and not always:
         return None
