@@ -1,38 +1,44 @@
-"""``kgen chat``: the Textual terminal assistant.
+"""``kgen chat``: the Textual terminal assistant (the app shell).
 
-Layout: the chat (messages, status line, prompt) on the left; on the right the workflow panel over
-tabs for the files, the last repair's diff and the results. Every panel renders from agent events
-(assistant.tui.runview), which a job posts from its thread as :class:`AgentEvent` messages; the slash
-commands live in assistant.tui.handlers.
+Layout: the chat (messages, hint line, status line, prompt) on the left; on the right the workflow panel
+over tabs for the files, the last repair's diff and the results. The pieces:
+
+- the widgets (assistant.tui.widgets) render a RunView or text and post their own messages;
+- the chat's state (assistant.tui.state): settings, the saved session, the current run and its view;
+- the commands (assistant.tui.handlers): what each slash command, path or sentence does;
+- the jobs (assistant.tui.jobs) run on one thread worker at a time (:meth:`KgenChat.run_job`, ``@work``);
+  their agent events arrive as ``Job.AgentEvent`` messages (assistant.tui.runner) and are rendered here.
 """
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
-from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
-from textual.suggester import Suggester
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
+from textual.worker import get_current_worker
 
-from agent_graph.events import Event, RunFinished, RunStarted, Token
+from agent_graph.events import Event, FilesWritten, Report, RunFinished, Token
 from agent_graph.settings import AgentSettings, ModelSettings
 from assistant.tui import commands as cmds
-from assistant.tui.handlers import CommandHandlers
-from assistant.tui.jobs import model_label
+from assistant.tui import jobs
+from assistant.tui.handlers import TAB_FILES, Commands
+from assistant.tui.narration import event_line, model_label
+from assistant.tui.runner import Job, JobRunner, JobWork
 from assistant.tui.runview import RunView
-from assistant.tui.session import RunRecord, Session, SessionState, list_sessions
-from assistant.tui.widgets import ChatLog, DiffView, FilesPanel, ResultsPanel, WorkflowPanel
+from assistant.tui.session import Role, RunKind, RunRecord, Session
+from assistant.tui.state import ChatState
+from assistant.tui.widgets import (ChatLog, CompletionHint, DiffView, FilesPanel, PromptInput, ResultsPanel, StatusLine,
+                                   WorkflowPanel)
 
 WELCOME = ("**kgen chat** — write, check and benchmark AscendC kernels.\n\n"
            "Type a task path (e.g. `examples/tasks/add`) to generate a kernel for it, a kernel-launch program to "
            "bench it, `/docs QUERY` to search the AscendC docs, or `/help`.")
+TAB_DIFF, TAB_RESULTS = "tab-diff", "tab-results"
 
 
 @dataclass
@@ -44,65 +50,25 @@ class ChatConfig:
     output_root: Path | None = None  # where generated projects go (default: the agent's ./kgen-out/<task>)
 
 
-class AgentEvent(Message):
-    """An agent event delivered from a job's thread; ``token`` says which job it belongs to."""
-
-    def __init__(self, event: Event, token: int) -> None:
-        super().__init__()
-        self.event, self.token = event, token
-
-
-class JobEnded(Message):
-    def __init__(self, token: int) -> None:
-        super().__init__()
-        self.token = token
-
-
-class CommandSuggester(Suggester):
-    """Grey inline completion of slash commands and their path arguments (Right arrow accepts)."""
-
-    def __init__(self, app: "KgenChat") -> None:
-        super().__init__(use_cache=False, case_sensitive=True)
-        self.chat = app
-
-    async def get_suggestion(self, value: str) -> str | None:
-        options = cmds.complete(value, self.chat.config.cwd, self.chat.session_ids())
-        return options[0] if len(options) == 1 else (cmds.common_prefix(options) or None)
-
-
-class PromptInput(Input):
-    BINDINGS = [Binding("tab", "complete", "Complete", show=False)]
-
-    def action_complete(self) -> None:
-        self.app.complete_prompt()  # type: ignore[attr-defined]
-
-
-class KgenChat(CommandHandlers, App):
+class KgenChat(App):
     CSS_PATH = "app.tcss"
     TITLE = "kgen chat"
     BINDINGS = [
         Binding("ctrl+c", "cancel_job", "Cancel step", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("ctrl+l", "clear_chat", "Clear chat"),
-        Binding("f2", "show_tab('tab-files')", "Files"),
-        Binding("f3", "show_tab('tab-diff')", "Diff"),
-        Binding("f4", "show_tab('tab-results')", "Results"),
+        Binding("f2", f"show_tab('{TAB_FILES}')", "Files"),
+        Binding("f3", f"show_tab('{TAB_DIFF}')", "Diff"),
+        Binding("f4", f"show_tab('{TAB_RESULTS}')", "Results"),
         Binding("escape", "focus_prompt", "Prompt", show=False),
     ]
 
     def __init__(self, config: ChatConfig | None = None) -> None:
         super().__init__()
         self.config = config or ChatConfig()
-        self.model, self.agent = self.config.model, self.config.agent
-        self.session: Session | None = None
-        self.view = RunView()
-        self.job_token = 0
-        self.job_cancel: threading.Event | None = None
-        self.job_label = ""
-        self.job_done = threading.Event()     # set when the last job's thread has returned
-        self.job_done.set()
-        self.pending_run: tuple[str, str] | None = None   # (kind, target) of the job whose RunStarted is awaited
-        self.current_run: RunRecord | None = None
+        self.state = ChatState(self.config.model, self.config.agent, self.config.cwd, self.config.output_root)
+        self.jobs = JobRunner()
+        self.commands = Commands(self, self.state)
 
     # ---- layout ----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -110,238 +76,249 @@ class KgenChat(CommandHandlers, App):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield ChatLog(id="chat")
-                yield Static("", id="completions")
-                yield Static("", id="status")
-                yield PromptInput(placeholder="a task path, /command or words   (Tab completes, /help)", id="prompt",
-                                  suggester=CommandSuggester(self))
+                yield CompletionHint("", id="completions")
+                yield StatusLine("", id="status")
+                yield PromptInput(lambda line: cmds.complete(line, self.state.cwd, self.state.session_ids()),
+                                  placeholder="a task path, /command or words   (Tab completes, /help)", id="prompt")
             with Vertical(id="right"):
                 yield WorkflowPanel(id="workflow")
-                with TabbedContent(id="tabs", initial="tab-files"):
-                    with TabPane("Files", id="tab-files"):
+                with TabbedContent(id="tabs", initial=TAB_FILES):
+                    with TabPane("Files", id=TAB_FILES):
                         yield FilesPanel(id="files")
-                    with TabPane("Diff", id="tab-diff"):
+                    with TabPane("Diff", id=TAB_DIFF):
                         yield DiffView(id="diff")
-                    with TabPane("Results", id="tab-results"):
+                    with TabPane("Results", id=TAB_RESULTS):
                         yield ResultsPanel(id="results")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#workflow", WorkflowPanel).border_title = "workflow"
-        self.query_one("#tabs").border_title = "project"
-        self.query_one("#chat", ChatLog).border_title = "chat"
-        self.query_one("#workflow", WorkflowPanel).show(self.view, self.max_builds)
+        self.workflow.border_title = "workflow"
+        self.tabs.border_title = "project"
+        self.chat.border_title = "chat"
+        self.workflow.show(self.view, self.state.max_builds)
         if self.config.resume is not None:
-            self.open_session(self.config.resume or None, announce=True)
+            self.commands.open_session(self.config.resume or None, announce=True)
         else:
-            self.session = Session.create(self.agent.data_dir, SessionState(self.model.url, self.agent.backend))
+            self.state.new_session()
             self.chat.add("system", WELCOME)
         self.refresh_status()
-        self.query_one("#prompt", PromptInput).focus()
+        self.prompt.focus()
 
-    # ---- small helpers used by the handlers ------------------------------------------------
+    # ---- the widgets -----------------------------------------------------------------------
     @property
     def chat(self) -> ChatLog:
-        return self.query_one("#chat", ChatLog)
+        return self.query_one(ChatLog)
 
     @property
-    def max_builds(self) -> int:
-        return 1 + self.agent.build_repairs
+    def prompt(self) -> PromptInput:
+        return self.query_one(PromptInput)
+
+    @property
+    def completions(self) -> CompletionHint:
+        return self.query_one(CompletionHint)
+
+    @property
+    def status_line(self) -> StatusLine:
+        return self.query_one(StatusLine)
+
+    @property
+    def workflow(self) -> WorkflowPanel:
+        return self.query_one(WorkflowPanel)
+
+    @property
+    def tabs(self) -> TabbedContent:
+        return self.query_one(TabbedContent)
+
+    @property
+    def files(self) -> FilesPanel:
+        return self.query_one(FilesPanel)
+
+    @property
+    def diff(self) -> DiffView:
+        return self.query_one(DiffView)
+
+    @property
+    def results(self) -> ResultsPanel:
+        return self.query_one(ResultsPanel)
+
+    # ---- the state, as the commands and the tests read it ----------------------------------
+    @property
+    def model(self) -> ModelSettings:
+        return self.state.model
+
+    @property
+    def agent(self) -> AgentSettings:
+        return self.state.agent
+
+    @property
+    def session(self) -> Session | None:
+        return self.state.session
+
+    @property
+    def view(self) -> RunView:
+        return self.state.view
+
+    @property
+    def current_run(self) -> RunRecord | None:
+        return self.state.current_run
 
     @property
     def busy(self) -> bool:
-        return self.job_cancel is not None
+        return self.jobs.busy
 
-    def say(self, role: str, text: str) -> None:
+    @property
+    def job_label(self) -> str:
+        return self.jobs.label
+
+    @property
+    def job_done(self) -> threading.Event:
+        """Set once the last job's thread has returned."""
+        return self.jobs.done
+
+    # ---- drawing (ChatUI) ------------------------------------------------------------------
+    def say(self, role: Role, text: str) -> None:
         """Show a message in the chat and append it to the session transcript."""
         self.flush_stream()
         self.chat.add(role, text)
-        if self.session is not None:
-            self.session.add_message(role, text)
+        self.state.note(role, text)
 
-    def session_ids(self) -> list[str]:
-        return [i.id for i in list_sessions(self.agent.data_dir)]
+    def flush_stream(self) -> None:
+        """Close the model's streamed message (if any) and keep it in the transcript."""
+        streamed = self.chat.end_stream()
+        if streamed:
+            self.state.note("assistant", streamed)
+
+    def show_transcript(self) -> None:
+        """The chat log shows the session's transcript (after switching sessions)."""
+        self.chat.clear()
+        if self.session is not None:
+            for m in self.session.messages():
+                self.chat.add(m.role, m.text)
+
+    def show_files(self, files: dict[str, str], caption: str) -> None:
+        self.files.show_files(files, caption)
 
     def refresh_status(self) -> None:
-        label = model_label(self.model)
-        self.sub_title = label
-        kind = "model" if self.model.configured else "offline"
-        state = f"running: {self.job_label}" if self.busy else (self.view.status if self.view.run_id else "idle")
-        self.query_one("#status", Static).update(
-            f"[b]{'●' if self.model.configured else '○'} {label}[/b] ({kind})  │  backend {self.agent.backend}  │  {state}")
+        self.sub_title = model_label(self.model)
+        self.status_line.show(self.state.status_line(self.job_label))
 
     def refresh_panels(self) -> None:
-        self.query_one("#workflow", WorkflowPanel).show(self.view, self.max_builds)
-        self.query_one("#files", FilesPanel).show_view(self.view)
-        self.query_one("#diff", DiffView).show_view(self.view)
-        self.query_one("#results", ResultsPanel).show_report(self.view.report)
+        self.workflow.show(self.view, self.state.max_builds)
+        self.files.show_view(self.view)
+        self.diff.show_view(self.view)
+        self.results.show_report(self.view.report)
         self.refresh_status()
 
-    # ---- input -----------------------------------------------------------------------------
+    # ---- the prompt ------------------------------------------------------------------------
     @on(Input.Submitted, "#prompt")
     def _submitted(self, event: Input.Submitted) -> None:
         line = event.value
         event.input.value = ""
-        self.show_completions("")
-        parsed = cmds.parse(line, self.config.cwd)
+        self.completions.show("")
+        parsed = cmds.parse(line, self.state.cwd)
         if parsed is None:
             return
         self.say("user", line.strip())
-        self.dispatch(parsed)
+        self.commands.dispatch(parsed)
 
-    @on(Input.Changed, "#prompt")
-    def _changed(self, event: Input.Changed) -> None:
-        hint: str | Text = ""
-        if event.value.startswith("/") and " " not in event.value:
-            found = [c for c in cmds.COMMANDS if c.name.startswith(event.value[1:].lower())]
-            if 0 < len(found) <= 4:
-                hint = Text("\n").join(Text.assemble((f"/{c.name}", "bold"), f" {c.usage}  ", (c.summary, "dim"))
-                                        for c in found)
-            else:
-                hint = "  ".join(f"/{c.name}" for c in found)
-        self.show_completions(hint)
-
-    def show_completions(self, hint: str | Text) -> None:
-        w = self.query_one("#completions", Static)
-        w.update(hint)
-        w.set_class(bool(hint), "shown")
-
-    def complete_prompt(self) -> None:
-        prompt = self.query_one("#prompt", PromptInput)
-        options = cmds.complete(prompt.value, self.config.cwd, self.session_ids())
-        if not options:
-            return
-        best = options[0] if len(options) == 1 else cmds.common_prefix(options)
-        if len(best) > len(prompt.value):
-            prompt.value = best
-            prompt.cursor_position = len(best)
-        if len(options) > 1:
-            self.show_completions(Text("  ".join(o.rstrip().rsplit(" ", 1)[-1] if " " in o.rstrip() else o
-                                                 for o in options[:12])))
+    @on(PromptInput.Hint)
+    def _hint(self, msg: PromptInput.Hint) -> None:
+        self.completions.show(msg.hint)
 
     # ---- jobs ------------------------------------------------------------------------------
-    def start_job(self, label: str, kind: str, target: str, work: Callable[[Callable[[Event], None], threading.Event], object]) -> None:
-        """Run ``work(on_event, cancel)`` on a daemon thread watched by a Textual thread worker.
-
-        The worker returns as soon as the job ends or the app is closing; the daemon thread is left to
-        stop at the agent's next cancel check (or with the process), so quitting never waits on a build."""
-        if self.busy:
-            self.say("error", f"{self.job_label} is running: wait for it or press Ctrl+C to cancel it")
+    def start_job(self, label: str, kind: RunKind, target: str, work: JobWork) -> None:
+        """Run ``work(post, cancel)`` on a thread worker; its events are rendered as they come."""
+        if self.commands.refuse_if_busy():
             return
-        self.job_token += 1
-        token, cancel, done = self.job_token, threading.Event(), threading.Event()
-        self.job_cancel, self.job_label, self.job_done = cancel, label, done
-        self.pending_run = (kind, target)
-
-        def post(ev: Event) -> None:
-            self.post_message(AgentEvent(ev, token))
-
-        def body() -> None:
-            try:
-                work(post, cancel)
-            except Exception as e:  # noqa: BLE001 — the jobs already turn failures into events; belt and braces
-                post(RunFinished("", "error", f"{type(e).__name__}: {e}".splitlines()[0]))
-            finally:
-                done.set()
-                self.post_message(JobEnded(token))
-
-        threading.Thread(target=body, name=f"kgen-job-{token}", daemon=True).start()
-
-        def watch() -> None:
-            from textual.worker import get_current_worker
-
-            me = get_current_worker()
-            while not done.wait(0.1) and not me.is_cancelled:
-                pass
-        self.run_worker(watch, thread=True, group="job", exit_on_error=False)
+        job = self.jobs.begin(label, kind, target, work)
+        job.worker = self.run_job(job)
         self.refresh_status()
 
-    def _end_job(self) -> None:
-        self.job_cancel, self.job_label, self.pending_run = None, "", None
-        self.refresh_status()
+    @work(thread=True, group="job", exit_on_error=False)
+    def run_job(self, job: Job) -> None:
+        """The job's thread; its worker's ``cancelled_event`` is the job's cancel flag (Ctrl+C, closing the app).
 
-    @on(JobEnded)
-    def _job_ended(self, msg: JobEnded) -> None:
-        if msg.token == self.job_token and self.busy:
-            self._end_job()
+        Nothing waits on this worker: a cancelled job is let go of at once and its thread stops at the agent's
+        next cancel check."""
+        job.run(get_current_worker().cancelled_event, self.post_message)
 
-    @on(AgentEvent)
-    async def _agent_event(self, msg: AgentEvent) -> None:
-        if msg.token != self.job_token or not self.busy:
+    @on(Job.Ended)
+    def _job_ended(self, msg: Job.Ended) -> None:
+        if self.jobs.is_current(msg.token):
+            self.jobs.release()
+            self.refresh_status()
+
+    @on(Job.AgentEvent)
+    async def _agent_event(self, msg: Job.AgentEvent) -> None:
+        job = self.jobs.current
+        if job is None or job.token != msg.token:
             return      # a cancelled job still winding down
         ev = msg.event
-        if isinstance(ev, RunStarted):
-            kind, target = self.pending_run or ("generate", ev.task)
-            if self.current_run is None or self.current_run.run_id != ev.run_id:
-                self.current_run = RunRecord(ev.run_id, kind, target)
-            self.current_run.status = "running"
-            if self.session is not None:
-                self.session.record_run(self.current_run)
-            if not ev.resumed:
-                self.view = RunView()
-        if self.session is not None and self.current_run is not None:
-            self.session.add_event(self.current_run.run_id, ev)
-        self.view.apply(ev)
+        self.state.record(ev, job.kind, job.target)
         if isinstance(ev, Token):
             await self.chat.stream(ev.text)
             return
         self.render_event(ev)
         if isinstance(ev, RunFinished):
             self.finish_run(ev)
-            self._end_job()
+            self.jobs.release()
+            self.refresh_status()
 
-    def flush_stream(self) -> None:
-        """Close the model's streamed message (if any) and keep it in the transcript."""
-        streamed = self.chat.end_stream()
-        if streamed and self.session is not None:
-            self.session.add_message("assistant", streamed)
+    def render_event(self, ev: Event) -> None:
+        """Show one event: a line in the chat where it says something, and the panels it changes."""
+        if isinstance(ev, FilesWritten):
+            self.files.show_view(self.view)
+            self.diff.show_view(self.view)
+        elif isinstance(ev, Report):
+            self.results.show_report(ev.report)
+            self.tabs.active = TAB_RESULTS
+        elif isinstance(ev, RunFinished):
+            self.refresh_panels()
+        line = event_line(ev)
+        if line is not None:
+            self.say(*line)
+        self.workflow.show(self.view, self.state.max_builds)
+        self.refresh_status()
 
     def finish_run(self, ev: RunFinished) -> None:
         self.flush_stream()
-        if self.current_run is not None and self.session is not None:
-            self.current_run.status = ev.status
-            self.session.record_run(self.current_run)
-        if self.view.target_project and self.session is not None:
-            self.session.state.project = self.view.target_project
-            self.session.save_state()
-        role = "error" if ev.status == "error" else "system"
-        icon = {"verified": "✓", "failed": "✗", "cancelled": "■", "unsupported": "!", "error": ""}.get(ev.status, "")
-        text = f"{icon} **{ev.status}**" + (f": {ev.message}" if ev.message else "")
-        if self.view.target_project and ev.status in ("verified", "failed"):
-            text += f"\n\nproject: `{self.view.target_project}`"
-        self.say(role, text.strip())
+        self.say(*self.state.finish(ev))
 
+    # ---- docs ------------------------------------------------------------------------------
+    @work(thread=True, group="docs", exit_on_error=False)
+    def search_docs(self, query: str) -> None:
+        try:
+            text, role = jobs.docs(query), "assistant"
+        except Exception as e:  # noqa: BLE001 — e.g. an index that cannot be opened: one line
+            text, role = f"cannot search the docs: {e}".splitlines()[0], "error"
+        self.call_from_thread(self.say, role, text)
+
+    # ---- actions ---------------------------------------------------------------------------
     def action_cancel_job(self) -> None:
-        if not self.busy:
+        job = self.jobs.cancel()
+        if job is None:
             self.notify("Nothing is running. Ctrl+Q quits.", timeout=3)
             return
-        assert self.job_cancel is not None
-        self.job_cancel.set()
         run_id = self.current_run.run_id if self.current_run else ""
-        ev = RunFinished(run_id, "cancelled", f"{self.job_label} cancelled" +
-                         (f"; /resume {self.session.id} or `kgen chat --resume` continues it" if self.session else ""))
-        self.job_token += 1   # detach: the thread's remaining events are ignored
-        self.view.apply(ev)
-        if self.session is not None and self.current_run is not None:
-            self.session.add_event(run_id, ev)
+        sid = self.session.id if self.session else None
+        ev = RunFinished(run_id, "cancelled", f"{job.label} cancelled" +
+                         (f"; /resume {sid} or `kgen chat --resume` continues it" if sid else ""))
+        self.state.replay(ev)
         self.finish_run(ev)
-        self._end_job()
         self.refresh_panels()
 
     async def action_quit(self) -> None:
-        if self.job_cancel is not None:
-            self.job_cancel.set()
-            if self.current_run is not None and self.session is not None:
-                self.current_run.status = "cancelled"
-                self.session.record_run(self.current_run)
+        if self.jobs.cancel() is not None:
+            self.state.abandon()
         self.exit()
 
     def action_clear_chat(self) -> None:
         self.chat.clear()
 
     def action_show_tab(self, tab: str) -> None:
-        self.query_one("#tabs", TabbedContent).active = tab
-        if tab == "tab-results":    # the table takes the keys: o opens the case's picture, arrows pick a case
-            self.call_after_refresh(self.query_one("#results-table").focus)
+        self.tabs.active = tab
+        if tab == TAB_RESULTS:    # the table takes the keys: o opens the case's picture, arrows pick a case
+            self.call_after_refresh(self.results.table.focus)
 
     def action_focus_prompt(self) -> None:
-        self.query_one("#prompt", PromptInput).focus()
+        self.prompt.focus()

@@ -1,37 +1,52 @@
-"""The chat's slash commands and how events show in the chat (a mixin of the app, assistant.tui.app).
+"""The chat's slash commands (and paths and words typed at the prompt): what each one does.
 
-Each handler checks its input, then either answers at once in the chat or starts a job
-(assistant.tui.jobs) whose events the app renders. User mistakes are one line in the chat.
+:class:`Commands` checks the input, then answers at once in the chat or starts a job (assistant.tui.jobs).
+It changes the chat's state (assistant.tui.state) and talks to the screen only through :class:`ChatUI`,
+which the app implements; user mistakes are one line in the chat.
 """
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from textual.widgets import TabbedContent
-
-from agent_graph.events import Diagnostics, Event, FilesWritten, Note, Report, RunFinished, RunStarted
 from assistant.tui import commands as cmds
 from assistant.tui import jobs
+from assistant.tui.narration import model_label
 from assistant.tui.project_ops import OpError, find_project, save_project, task_name, undo_last_round
-from assistant.tui.runview import RunView
-from assistant.tui.session import RunRecord, Session, SessionError, list_sessions
+from assistant.tui.runner import JobWork
+from assistant.tui.session import Role, RunKind, SessionError, SessionState, list_sessions
+from assistant.tui.state import ChatState
 
-if TYPE_CHECKING:
-    from assistant.tui.app import KgenChat
-
-RESUMABLE_KINDS = ("generate", "fix", "words")
+TAB_FILES = "tab-files"
 
 
-class CommandHandlers:
-    """Mixed into KgenChat; ``self`` is the app."""
+class ChatUI(Protocol):
+    """What the commands need from the screen (KgenChat)."""
+
+    @property
+    def busy(self) -> bool: ...
+    @property
+    def job_label(self) -> str: ...
+    def say(self, role: Role, text: str) -> None: ...
+    def start_job(self, label: str, kind: RunKind, target: str, work: JobWork) -> None: ...
+    def search_docs(self, query: str) -> object: ...
+    def show_files(self, files: dict[str, str], caption: str) -> None: ...
+    def action_show_tab(self, tab: str) -> None: ...
+    def show_transcript(self) -> None: ...
+    def refresh_panels(self) -> None: ...
+    def refresh_status(self) -> None: ...
+
+
+class Commands:
+    def __init__(self, ui: ChatUI, state: ChatState) -> None:
+        self.ui, self.state = ui, state
 
     # ---- routing ---------------------------------------------------------------------------
-    def dispatch(self: "KgenChat", parsed: cmds.Parsed) -> None:
+    def dispatch(self, parsed: cmds.Parsed) -> None:
         if isinstance(parsed, cmds.Invalid):
-            self.say("error", parsed.message)
+            self.ui.say("error", parsed.message)
         elif isinstance(parsed, cmds.FreeText):
-            self.handle_words(parsed.text)
+            self.words(parsed.text)
         elif isinstance(parsed, cmds.PathInput):
             if parsed.kind == "task":
                 self.cmd_generate(str(parsed.path))
@@ -42,255 +57,197 @@ class CommandHandlers:
         else:
             getattr(self, f"cmd_{parsed.name}")(parsed.arg)
 
-    def resolve(self: "KgenChat", arg: str) -> Path:
-        return cmds.resolve(arg, self.config.cwd)
+    def resolve(self, arg: str) -> Path:
+        return cmds.resolve(arg, self.state.cwd)
+
+    def refuse_if_busy(self, hint: str = "wait for it or press Ctrl+C to cancel it") -> bool:
+        if self.ui.busy:
+            self.ui.say("error", f"{self.ui.job_label} is running: {hint}")
+        return self.ui.busy
 
     # ---- generate / words / fix / bench ----------------------------------------------------
-    def handle_words(self: "KgenChat", text: str) -> None:
-        if not self.model.configured:
-            self.say("error", "describing a kernel in words needs a model: `/model URL` (an OpenAI-compatible "
-                              "endpoint such as vLLM), or give a task path for the offline drafter")
+    def words(self, text: str) -> None:
+        if not self.state.model.configured:
+            self.ui.say("error", "describing a kernel in words needs a model: `/model URL` (an OpenAI-compatible "
+                                 "endpoint such as vLLM), or give a task path for the offline drafter")
             return
-        run_id = self.begin_run("words", text, "words")
-        self.start_job("generate (words)", "words", text,
-                       lambda post, cancel: jobs.generate(text, True, self.model, self.agent, None, post, cancel, run_id))
+        model, agent = self.state.model, self.state.agent
+        run_id = self.state.begin_run("words", text, "words")
+        self.ui.start_job("generate (words)", "words", text,
+                          lambda post, cancel: jobs.generate(text, True, model, agent, None, post, cancel, run_id))
 
-    def begin_run(self: "KgenChat", kind: str, target: str, label: str, run_id: str | None = None) -> str:
-        """Name the agent run before it starts and record it, so a crash before its first event is resumable."""
-        from agent_graph.runs import new_run_id
-
-        run_id = run_id or new_run_id(label)
-        self.current_run = RunRecord(run_id, kind, target)
-        if self.session is not None:
-            self.session.record_run(self.current_run)
-        return run_id
-
-    def cmd_generate(self: "KgenChat", arg: str) -> None:
-        target = arg or (self.session.state.task if self.session else "")
+    def cmd_generate(self, arg: str) -> None:
+        target = arg or (self.state.session.state.task if self.state.session else "")
         if not target:
-            self.say("error", "no task yet: /generate TASK (a kgen-task.toml, a task folder or a reference .py)")
+            self.ui.say("error", "no task yet: /generate TASK (a kgen-task.toml, a task folder or a reference .py)")
             return
         p = self.resolve(target)
         if not p.exists():
             if " " in target:
-                self.handle_words(target)
+                self.words(target)
                 return
-            self.say("error", f"no such file or directory: {target}")
+            self.ui.say("error", f"no such file or directory: {target}")
             return
-        if self.session is not None:
-            self.session.state.task = str(p)
-            self.session.save_state()
+        self.state.set_task(p)
         self.generate_task(p)
 
-    def generate_task(self: "KgenChat", p: Path, run_id: str | None = None) -> None:
-        if self.busy:
-            self.say("error", f"{self.job_label} is running: wait for it or press Ctrl+C to cancel it")
+    def generate_task(self, p: Path, run_id: str | None = None) -> None:
+        if self.refuse_if_busy():
             return
-        out = self.config.output_root / task_name(str(p)) if self.config.output_root else None
-        run_id = self.begin_run("generate", str(p), task_name(str(p)), run_id)
-        self.start_job(f"generate {task_name(str(p))}", "generate", str(p),
-                       lambda post, cancel: jobs.generate(str(p), False, self.model, self.agent, out, post, cancel,
-                                                          run_id))
+        name = task_name(str(p))
+        out = self.state.output_root / name if self.state.output_root else None
+        model, agent = self.state.model, self.state.agent
+        run_id = self.state.begin_run("generate", str(p), name, run_id)
+        self.ui.start_job(f"generate {name}", "generate", str(p),
+                          lambda post, cancel: jobs.generate(str(p), False, model, agent, out, post, cancel, run_id))
 
-    def current_project(self: "KgenChat") -> Path | None:
-        proj = self.view.target_project or (self.session.state.project if self.session else "")
-        return Path(proj) if proj and Path(proj).is_dir() else None
-
-    def cmd_fix(self: "KgenChat", arg: str) -> None:
-        project = find_project(self.resolve(arg)) if arg else self.current_project()
+    def cmd_fix(self, arg: str) -> None:
+        project = find_project(self.resolve(arg)) if arg else self.state.current_project()
         if project is None:
-            self.say("error", f"{arg or 'no current project'}: not in an op project (op_host/ + op_kernel/); "
-                              "/fix PATH or /generate first")
+            self.ui.say("error", f"{arg or 'no current project'}: not in an op project (op_host/ + op_kernel/); "
+                                 "/fix PATH or /generate first")
             return
-        self.start_job(f"fix {project.name}", "fix", str(project),
-                       lambda post, cancel: jobs.fix(project, None, self.model, self.agent, post, cancel))
+        model, agent = self.state.model, self.state.agent
+        self.ui.start_job(f"fix {project.name}", "fix", str(project),
+                          lambda post, cancel: jobs.fix(project, None, model, agent, post, cancel))
 
-    def cmd_bench(self: "KgenChat", arg: str) -> None:
+    def cmd_bench(self, arg: str) -> None:
         project: Path | None = None
         if arg:
             path = self.resolve(arg)
             if not path.exists():
-                self.say("error", f"no such file or directory: {arg}")
+                self.ui.say("error", f"no such file or directory: {arg}")
                 return
             if path.is_dir() and (path / "op_host").is_dir():
                 project, path = path, path / "kgen-task.toml"
         else:
-            project = self.current_project()
+            project = self.state.current_project()
             if project is None:
-                self.say("error", "nothing to bench yet: /bench FILE (a task, op project or kernel-launch program)")
+                self.ui.say("error", "nothing to bench yet: /bench FILE (a task, op project or kernel-launch program)")
                 return
             path = project / "kgen-task.toml"
         if project is not None and not path.exists():
-            self.say("error", f"{project}: no kgen-task.toml beside the project to check it against")
+            self.ui.say("error", f"{project}: no kgen-task.toml beside the project to check it against")
             return
-        backend = self.agent.backend
-        self.start_job(f"bench {path.name if path.name != 'kgen-task.toml' else path.parent.name}", "bench", str(path),
-                       lambda post, cancel: jobs.bench(path, project, backend, post, cancel, self.agent.run_timeout))
+        backend, timeout = self.state.agent.backend, self.state.agent.run_timeout
+        self.ui.start_job(f"bench {path.name if path.name != 'kgen-task.toml' else path.parent.name}", "bench",
+                          str(path), lambda post, cancel: jobs.bench(path, project, backend, post, cancel, timeout))
 
-    def cmd_resume_run(self: "KgenChat", run_id: str) -> None:
-        self.start_job(f"resume {run_id}", self.current_run.kind if self.current_run else "generate", run_id,
-                       lambda post, cancel: jobs.resume(run_id, self.model, self.agent, post, cancel))
+    def resume_run(self, run_id: str) -> None:
+        model, agent = self.state.model, self.state.agent
+        kind: RunKind = self.state.current_run.kind if self.state.current_run else "generate"
+        self.ui.start_job(f"resume {run_id}", kind, run_id,
+                          lambda post, cancel: jobs.resume(run_id, model, agent, post, cancel))
 
     # ---- immediate commands ----------------------------------------------------------------
-    def cmd_docs(self: "KgenChat", arg: str) -> None:
-        def work() -> None:
-            try:
-                text = jobs.docs(arg)
-                role = "assistant"
-            except Exception as e:  # noqa: BLE001 — e.g. an index that cannot be opened: one line
-                text, role = f"cannot search the docs: {e}".splitlines()[0], "error"
-            self.call_from_thread(self.say, role, text)
-        self.run_worker(work, thread=True, group="docs", exit_on_error=False)
+    def cmd_docs(self, arg: str) -> None:
+        self.ui.search_docs(arg)
 
-    def cmd_model(self: "KgenChat", arg: str) -> None:
+    def cmd_model(self, arg: str) -> None:
         if arg:
             if arg.lower() == "off":
-                self.model.url = None
+                self.state.set_model_url(None)
             elif not arg.startswith(("http://", "https://")):
-                self.say("error", f"/model takes an endpoint URL such as http://127.0.0.1:8000/v1, or 'off' (got '{arg}')")
+                self.ui.say("error", f"/model takes an endpoint URL such as http://127.0.0.1:8000/v1, or 'off' (got '{arg}')")
                 return
             else:
-                self.model.url = arg.rstrip("/")
-            if self.session is not None:
-                self.session.state.model_url = self.model.url
-                self.session.save_state()
-        self.say("system", f"model: **{jobs.model_label(self.model)}**" +
-                 ("" if self.model.configured else " (templates, no model; `/model URL` uses an endpoint)"))
-        self.refresh_status()
+                self.state.set_model_url(arg.rstrip("/"))
+        model = self.state.model
+        self.ui.say("system", f"model: **{model_label(model)}**" +
+                    ("" if model.configured else " (templates, no model; `/model URL` uses an endpoint)"))
+        self.ui.refresh_status()
 
-    def cmd_backend(self: "KgenChat", arg: str) -> None:
-        self.agent.backend = arg
-        if self.session is not None:
-            self.session.state.backend = arg
-            self.session.save_state()
+    def cmd_backend(self, arg: str) -> None:
+        self.state.set_backend(arg)
         note = "" if arg == "sim" else " (builds and runs need CANN and an Ascend NPU on this machine)"
-        self.say("system", f"backend: **{arg}**{note}")
-        self.refresh_status()
+        self.ui.say("system", f"backend: **{arg}**{note}")
+        self.ui.refresh_status()
 
-    def cmd_open(self: "KgenChat", arg: str) -> None:
+    def cmd_open(self, arg: str) -> None:
         p = self.resolve(arg)
         if not p.exists():
-            self.say("error", f"no such file or directory: {arg}")
+            self.ui.say("error", f"no such file or directory: {arg}")
             return
         if p.is_dir():
             project = find_project(p)
             files = jobs.read_sources(project) if project else {}
-            if not files:
-                self.say("error", f"{arg}: no op project sources (op_host/, op_kernel/) to show")
+            if project is None or not files:
+                self.ui.say("error", f"{arg}: no op project sources (op_host/, op_kernel/) to show")
                 return
-            self.query_one("#files").show_files(files, project.name)
+            self.ui.show_files(files, project.name)
         else:
             try:
                 text = p.read_text()
             except (OSError, UnicodeDecodeError) as e:
-                self.say("error", f"cannot show {arg}: {e}")
+                self.ui.say("error", f"cannot show {arg}: {e}")
                 return
-            self.query_one("#files").show_files({p.name: text}, str(p.parent.name))
-        self.action_show_tab("tab-files")
-        self.say("system", f"opened `{arg}` in the files panel")
+            self.ui.show_files({p.name: text}, str(p.parent.name))
+        self.ui.action_show_tab(TAB_FILES)
+        self.ui.say("system", f"opened `{arg}` in the files panel")
 
-    def cmd_save(self: "KgenChat", arg: str) -> None:
-        project = self.current_project()
+    def cmd_save(self, arg: str) -> None:
+        project = self.state.current_project()
         if project is None:
-            self.say("error", "nothing to save: no project yet (/generate first)")
+            self.ui.say("error", "nothing to save: no project yet (/generate first)")
             return
         try:
-            dest = save_project(project, self.resolve(arg), self.view.report)
+            dest = save_project(project, self.resolve(arg), self.state.view.report)
         except (OpError, OSError) as e:
-            self.say("error", str(e))
+            self.ui.say("error", str(e))
             return
-        self.say("system", f"saved the project to `{dest}`")
+        self.ui.say("system", f"saved the project to `{dest}`")
 
-    def cmd_undo(self: "KgenChat", arg: str) -> None:
-        if self.busy:
-            self.say("error", f"{self.job_label} is running: Ctrl+C first")
+    def cmd_undo(self, arg: str) -> None:
+        if self.refuse_if_busy("Ctrl+C first"):
             return
+        view = self.state.view
         try:
-            project, changed = undo_last_round(self.view)
+            project, changed = undo_last_round(view)
         except OpError as e:
-            self.say("error", str(e))
+            self.ui.say("error", str(e))
             return
-        back = self.view.rounds[-1]
-        self.refresh_panels()
-        self.say("system", f"restored round {back.round} ({back.reason}) in `{project}`: {', '.join(changed)}; "
-                           "/bench checks it")
+        back = view.rounds[-1]
+        self.ui.refresh_panels()
+        self.ui.say("system", f"restored round {back.round} ({back.reason}) in `{project}`: {', '.join(changed)}; "
+                              "/bench checks it")
 
-    def cmd_sessions(self: "KgenChat", arg: str) -> None:
-        infos = list_sessions(self.agent.data_dir)
+    def cmd_sessions(self, arg: str) -> None:
+        infos = list_sessions(self.state.agent.data_dir)
         if not infos:
-            self.say("system", "no saved session")
+            self.ui.say("system", "no saved session")
             return
-        rows = "\n".join(f"| `{i.id}`{' (this one)' if self.session and i.id == self.session.id else ''} | "
+        this = self.state.session.id if self.state.session else None
+        rows = "\n".join(f"| `{i.id}`{' (this one)' if i.id == this else ''} | "
                          f"{i.title.replace('|', '/')} | {i.runs} | {i.last_status} |" for i in infos[:20])
-        self.say("system", "| session | first message | runs | last run |\n|---|---|---|---|\n" + rows +
-                 "\n\n`/resume ID` reopens one.")
+        self.ui.say("system", "| session | first message | runs | last run |\n|---|---|---|---|\n" + rows +
+                    "\n\n`/resume ID` reopens one.")
 
-    def cmd_resume(self: "KgenChat", arg: str) -> None:
-        if self.busy:
-            self.say("error", f"{self.job_label} is running: Ctrl+C first")
+    def cmd_resume(self, arg: str) -> None:
+        if self.refuse_if_busy("Ctrl+C first"):
             return
         self.open_session(arg, announce=True)
 
-    def cmd_help(self: "KgenChat", arg: str) -> None:
-        self.say("system", cmds.help_markdown())
+    def cmd_help(self, arg: str) -> None:
+        self.ui.say("system", cmds.help_markdown())
 
     # ---- sessions --------------------------------------------------------------------------
-    def open_session(self: "KgenChat", sid: str | None, announce: bool) -> None:
+    def open_session(self, sid: str | None, announce: bool) -> None:
+        """Switch to a saved session, show its transcript and last run, and continue that run if it was cut off."""
         try:
-            session = Session.open(self.agent.data_dir, sid)
+            session = self.state.open_session(sid)
         except SessionError as e:
-            if self.session is None:
-                self.session = Session.create(self.agent.data_dir)
-            self.say("error", str(e))
+            if self.state.session is None:
+                self.state.new_session(SessionState())
+            self.ui.say("error", str(e))
             return
-        self.session = session
-        self.model.url = session.state.model_url or self.model.url
-        self.agent.backend = session.state.backend or self.agent.backend
-        self.chat.clear()
-        for m in session.messages():
-            self.chat.add(m.role, m.text)
-        runs = session.runs()
-        self.view, self.current_run = RunView(), (runs[-1] if runs else None)
-        if self.current_run is not None:
-            for ev in session.events(self.current_run.run_id):
-                self.view.apply(ev)
-        self.refresh_panels()
+        self.ui.show_transcript()
+        self.ui.refresh_panels()
         if announce:
-            self.say("system", f"resumed session `{session.id}` ({len(runs)} run(s))")
-        last = self.current_run
-        if last is not None and last.kind in RESUMABLE_KINDS and last.resumable:
-            from agent_graph.runs import RunFolder
-
-            self.say("system", f"continuing the unfinished run `{last.run_id}`")
-            if RunFolder(self.agent.data_dir, last.run_id).exists or last.kind != "generate":
-                self.cmd_resume_run(last.run_id)
+            self.ui.say("system", f"resumed session `{session.id}` ({len(session.runs())} run(s))")
+        last = self.state.unfinished_run()
+        if last is not None:
+            self.ui.say("system", f"continuing the unfinished run `{last.run_id}`")
+            if self.state.run_folder_exists(last.run_id) or last.kind != "generate":
+                self.resume_run(last.run_id)
             else:       # stopped before the agent wrote anything: start it again under the same id
                 self.generate_task(Path(last.target), last.run_id)
-
-    # ---- events in the chat ----------------------------------------------------------------
-    def render_event(self: "KgenChat", ev: Event) -> None:
-        if isinstance(ev, RunStarted):
-            what = "resumed" if ev.resumed else "started"
-            by = f" with **{ev.model}**" if ev.model else ""
-            self.say("system", f"{what} run `{ev.run_id}`{by}")
-        elif isinstance(ev, Note) and ev.level in ("warning", "error"):
-            self.say("error" if ev.level == "error" else "system", ev.text)
-        elif isinstance(ev, FilesWritten):
-            self.query_one("#files").show_view(self.view)
-            self.query_one("#diff").show_view(self.view)
-            if ev.round > 0:
-                self.say("system", f"round {ev.round} ({ev.reason}): changed {', '.join(sorted(ev.files))} "
-                                   "(F3 shows the diff, /undo reverts it)")
-        elif isinstance(ev, Diagnostics):
-            errors = [d for d in ev.items if d.get("severity") == "error"]
-            if errors:
-                d = errors[0]
-                self.say("system", f"round {ev.round}: {len(errors)} error(s); first: "
-                                   f"`{Path(str(d.get('file', ''))).name}:{d.get('line', 0)}: {d.get('message', '')}`")
-        elif isinstance(ev, Report):
-            self.query_one("#results").show_report(ev.report)
-            self.query_one("#tabs", TabbedContent).active = "tab-results"
-        elif isinstance(ev, RunFinished):
-            self.refresh_panels()
-        self.query_one("#workflow").show(self.view, self.max_builds)
-        self.refresh_status()

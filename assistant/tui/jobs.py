@@ -1,81 +1,54 @@
-"""The long-running work behind the chat, as blocking functions a Textual worker thread calls.
+"""The long-running work behind the chat: blocking functions a job's thread worker calls (assistant.tui.runner).
 
-Each job reports through agent_graph events (``on_event``), so the panels render a generate run, a
-repair and a plain bench the same way; none raises: a failure is a ``RunFinished`` with status "error"
-and a one-line message. Agent runs go through ``agent_graph.api``; a bench goes straight to
-``bench_bridge.bench`` and is dressed as a run (build -> verify -> benchmark -> report).
+Each job reports through agent_graph events (``on_event``), so the panels render a generate run, a repair
+and a plain bench the same way; none raises: a failure is a ``RunFinished`` with status "error" and a one-line
+message. Agent runs go through ``agent_graph.api``; a bench goes to ``bench_bridge.api.bench`` and is shown as
+a run (build -> verify -> report): its typed progress events (bench_bridge.events) move the panel.
 """
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import retrieval
+from agent_graph import api
 from agent_graph.events import (CaseResult, EventSink, FilesWritten, NodeFinished, NodeStarted, Note, Report,
                                 RunFinished, RunStarted)
 from agent_graph.settings import AgentSettings, ModelSettings
+from assistant.tui.commands import PROGRAM_SUFFIXES
+from bench_bridge.events import CaseStarted, PhaseStarted
 
 SOURCE_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".asc")
+VERIFY_PHASES = ("reference", "run")
+"""Bench phases that end the panel's build step: the reference runs and the kernel runs are verification."""
 
 
 class JobCancelled(Exception):
     pass
 
 
-def model_label(model: ModelSettings) -> str:
-    """What the status bar says about the model: the agent's own wording."""
-    return f"{model.name or 'model'} @ {model.url}" if model.configured else "offline drafter"
-
-
-@dataclass
-class JobResult:
-    status: str
-    message: str
-    project: str = ""
-
-
-def _guard(run_id: str, on_event: EventSink, body: Callable[[], JobResult]) -> JobResult:
-    try:
-        return body()
-    except JobCancelled:
-        res = JobResult("cancelled", "cancelled by the user")
-    except Exception as e:  # noqa: BLE001 — shown in the chat as one line, never a traceback
-        from bench_bridge.bench import BenchError
-
-        text = str(e) if isinstance(e, BenchError) else f"{type(e).__name__}: {e}"
-        res = JobResult("error", (text.splitlines() or [""])[0])
-    on_event(RunFinished(run_id, res.status, res.message))
-    return res
-
-
 def generate(target: str, words: bool, model: ModelSettings, agent: AgentSettings, output: Path | None,
-             on_event: EventSink, cancel: threading.Event, run_id: str | None = None) -> JobResult:
+             on_event: EventSink, cancel: threading.Event, run_id: str | None = None) -> None:
     """A full agent run for a task path (or the user's words, which need a model)."""
-    from agent_graph import api
-
     req = api.Request(words=target) if words else api.Request(task=target, output=output)
-    return _guard_agent(run_id or "", on_event, lambda sink: api.run(req, model, agent, sink, cancel, run_id=run_id))
+    _guard_agent(run_id or "", on_event, lambda sink: api.run(req, model, agent, sink, cancel, run_id=run_id))
 
 
 def resume(run_id: str, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
-           cancel: threading.Event) -> JobResult:
+           cancel: threading.Event) -> None:
     """Continue an agent run from its last checkpoint."""
-    from agent_graph import api
-
-    return _guard_agent(run_id, on_event, lambda sink: api.resume(run_id, model, agent, sink, cancel))
+    _guard_agent(run_id, on_event, lambda sink: api.resume(run_id, model, agent, sink, cancel))
 
 
 def fix(project: Path, task: str | None, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
-        cancel: threading.Event) -> JobResult:
+        cancel: threading.Event) -> None:
     """Build and verify an existing op project; the agent repairs it on findings."""
-    from agent_graph import api
-
-    return _guard_agent("", on_event, lambda sink: api.repair_project(project, task, model, agent, sink, cancel))
+    _guard_agent("", on_event, lambda sink: api.repair_project(project, task, model, agent, sink, cancel))
 
 
-def _guard_agent(run_id: str, on_event: EventSink, call: Callable) -> JobResult:
+def _guard_agent(run_id: str, on_event: EventSink, call: Callable[[EventSink], api.RunOutcome]) -> None:
     """The agent emits RunFinished itself; only an exception escaping it needs one from here."""
     finished: list[RunFinished] = []
 
@@ -86,13 +59,11 @@ def _guard_agent(run_id: str, on_event: EventSink, call: Callable) -> JobResult:
     try:
         out = call(sink)
     except Exception as e:  # noqa: BLE001 — one line in the chat, never a traceback
-        msg = f"{type(e).__name__}: {e}".splitlines()[0]
         if not finished:
-            on_event(RunFinished(run_id, "error", msg))
-        return JobResult("error", msg)
+            on_event(RunFinished(run_id, "error", f"{type(e).__name__}: {e}".splitlines()[0]))
+        return
     if not finished:
         on_event(RunFinished(out.run_id, out.status, out.message, str(out.project or "")))
-    return JobResult(out.status, out.message, str(out.project or ""))
 
 
 def read_sources(root: Path) -> dict[str, str]:
@@ -105,64 +76,81 @@ def read_sources(root: Path) -> dict[str, str]:
     return out
 
 
+class _BenchSteps:
+    """The panel's steps of a bench: "build" until the bench starts verifying, then "verify"."""
+
+    def __init__(self, on_event: EventSink) -> None:
+        self.on_event = on_event
+        self.current = "build"
+        on_event(NodeStarted("build"))
+
+    def built(self) -> None:
+        if self.current == "build":
+            self.on_event(NodeFinished("build", True, "compiled"))
+            self.current = "verify"
+            self.on_event(NodeStarted("verify"))
+
+    def progress(self, ev: object) -> None:
+        """One bench progress event (a str from a bench that does not send typed events yet: a note)."""
+        if isinstance(ev, CaseStarted) or (isinstance(ev, PhaseStarted) and ev.phase in VERIFY_PHASES):
+            self.built()
+        self.on_event(Note(str(ev)))
+
+
 def bench(path: Path, project: Path | None, backend: str, on_event: EventSink, cancel: threading.Event,
-          timeout: float = 120.0) -> JobResult:
+          timeout: float = 120.0) -> None:
     """``kgen bench`` as a run: build, run and verify every case, model the time (``--profile``)."""
-    from bench_bridge.bench import BenchError, BenchOptions
-    from bench_bridge.bench import bench as run_bench
+    # lazy: bench_bridge.api pulls numpy, the emulator and the performance model: ~0.2 s of kgen chat's start-up
+    from bench_bridge.api import BenchError, BenchOptions
+    from bench_bridge.api import bench as run_bench  # lazy: as above
 
     run_id = f"bench-{path.stem if path.is_file() else path.name}-{int(time.time()) % 100000:05d}"
 
-    def body() -> JobResult:
+    def body() -> tuple[str, str, str]:
         on_event(RunStarted(run_id, "", "", str(path)))
         if backend != "sim":
             raise BenchError("the chat benches on the emulator only; run `kgen bench --backend npu PATH` for an NPU")
-        if path.is_file() and path.suffix in (".asc", ".cpp", ".cc", ".cxx"):
+        if path.is_file() and path.suffix in PROGRAM_SUFFIXES:
             on_event(FilesWritten(0, "bench", {path.name: path.read_text(errors="replace")}, str(path.parent)))
         elif project is not None:
             on_event(FilesWritten(0, "bench", read_sources(project), str(project)))
-        current = ["build"]
-        on_event(NodeStarted("build"))
+        steps = _BenchSteps(on_event)
 
-        def progress(msg: str) -> None:
+        def progress(ev: object) -> None:
             if cancel.is_set():
                 raise JobCancelled()
-            if (msg.startswith("case ") or msg.startswith("running ")) and current[0] == "build":
-                on_event(NodeFinished("build", True, "compiled"))
-                current[0] = "verify"
-                on_event(NodeStarted("verify"))
-            on_event(Note(msg))
+            steps.progress(ev)
         t0 = time.monotonic()
         try:
             rep = run_bench(path, BenchOptions(project=project, backend=backend, timeout=timeout, profile=True), progress)
         except BenchError as e:
-            on_event(NodeFinished(current[0], False, str(e), time.monotonic() - t0))
-            on_event(RunFinished(run_id, "error", str(e)))
-            return JobResult("error", str(e))
+            on_event(NodeFinished(steps.current, False, str(e), time.monotonic() - t0))
+            return "error", str(e), ""
         if not rep.compiled:
             on_event(NodeFinished("build", False, rep.message or "build failed", time.monotonic() - t0))
         else:
-            if current[0] == "build":
-                on_event(NodeFinished("build", True, "compiled"))
-                on_event(NodeStarted("verify"))
+            steps.built()
             for i, c in enumerate(rep.cases, 1):
                 on_event(CaseResult(i, len(rep.cases), c.case_id, c.status, c.message))
             on_event(NodeFinished("verify", rep.correct, f"{rep.passed_cases}/{len(rep.cases)} cases correct",
                                   time.monotonic() - t0))
-        d = rep.to_dict()
-        on_event(Report(d, rep.project or ""))
-        status = "verified" if rep.correct else "failed"
+        on_event(Report(rep.to_dict(), rep.project or ""))
         msg = (f"{rep.task}: {rep.passed_cases}/{len(rep.cases)} cases correct" if rep.compiled
                else f"{rep.task}: {rep.message or 'build failed'}")
-        on_event(RunFinished(run_id, status, msg, rep.project or ""))
-        return JobResult(status, msg, rep.project or "")
-    return _guard(run_id, on_event, body)
+        return ("verified" if rep.correct else "failed"), msg, rep.project or ""
+
+    try:
+        status, message, proj = body()
+    except JobCancelled:
+        status, message, proj = "cancelled", "cancelled by the user", ""
+    except Exception as e:  # noqa: BLE001 — shown in the chat as one line, never a traceback
+        text = str(e) if isinstance(e, BenchError) else f"{type(e).__name__}: {e}"
+        status, message, proj = "error", (text.splitlines() or [""])[0], ""
+    on_event(RunFinished(run_id, status, message, proj))
 
 
 def docs(query: str, k: int = 5) -> str:
     """The best knowledge-base passages for ``query`` as markdown (what ``kgen docs`` prints)."""
-    import retrieval
-
     hits = retrieval.search(query, k=k)
     if not hits:
         return f"No passage matches **{query}**."

@@ -18,10 +18,15 @@ import secrets
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Literal
 
+from agent_graph.api import CLOSED_STATUSES, RunStatus
 from agent_graph.events import Event, from_dict, to_dict
 
-FINAL_STATUSES = ("verified", "failed", "unsupported", "error")   # "cancelled" and "running" can be resumed
+Role = Literal["user", "assistant", "system", "error"]
+"""Who a chat message is from (its CSS class in the chat log)."""
+RunKind = Literal["generate", "fix", "words", "bench"]
+"""What started a run: a task (generate), a project to repair (fix), the user's words, or a bench."""
 
 
 class SessionError(Exception):
@@ -30,20 +35,21 @@ class SessionError(Exception):
 
 @dataclass
 class Message:
-    role: str            # "user" | "assistant" | "system" | "error"
+    role: Role
     text: str
 
 
 @dataclass
 class RunRecord:
     run_id: str
-    kind: str            # "generate" | "fix" | "words"
+    kind: RunKind
     target: str          # task path, project path or the user's words
-    status: str = "running"
+    status: RunStatus = "running"
 
     @property
     def resumable(self) -> bool:
-        return self.status not in FINAL_STATUSES
+        """Not closed: a "running" (cut off) or "cancelled" run can be continued."""
+        return self.status not in CLOSED_STATUSES
 
 
 @dataclass

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
+from rich.console import Group
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import on
@@ -91,6 +92,4 @@ class DiffView(VerticalScroll):
         r = view.rounds[-1]
         prev = view.rounds[-2]
         head = Text(f"round {r.round} ({r.reason}) vs round {prev.round} ({prev.reason})\n", style="bold")
-        from rich.console import Group
-
         static.update(Group(head, Syntax(diff, "diff", theme=THEME, word_wrap=True)))

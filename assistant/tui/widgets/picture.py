@@ -14,6 +14,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from PIL import Image
 from rich.style import Style
 from rich.text import Text
 
@@ -28,8 +29,6 @@ def supports_pictures(env: Mapping[str, str] | None = None) -> bool:
 
 def half_blocks(path: str | Path, width: int = 60) -> Text:
     """The picture scaled to ``width`` cells (aspect kept, two pixel rows per cell)."""
-    from PIL import Image
-
     with Image.open(path) as im:
         rgb = im.convert("RGB")
         w = max(1, min(width, rgb.width))

@@ -161,9 +161,14 @@ class ResultsPanel(VerticalScroll):
         yield table
         yield Static("", id="results-detail")
 
+    @property
+    def table(self) -> DataTable:
+        """The per-case table (it takes the keys when the results tab is shown)."""
+        return self.query_one(DataTable)
+
     def show_report(self, report: dict | None) -> None:
         self.report = report
-        table = self.query_one("#results-table", DataTable)
+        table = self.table
         table.clear()
         if not report:
             return
