@@ -15,9 +15,10 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable
-
+from bench_bridge import perf
+from bench_bridge.events import BenchEventSink, BenchNote, ignore
 from bench_bridge.report import Artifacts
+from bench_bridge.sim.compiler import cache_root
 
 KEEP_RUNS = 20
 KEEP_BYTES = 512 << 20
@@ -26,8 +27,6 @@ PNG_SUFFIX = ".timeline.png"
 
 
 def runs_root() -> Path:
-    from bench_bridge.sim.compiler import cache_root
-
     return cache_root() / "bench"
 
 
@@ -38,11 +37,11 @@ def _safe(name: str) -> str:
 class ArtifactWriter:
     """Collects the artifacts of one bench; the folder is made on the first file written."""
 
-    def __init__(self, task: str, folder: Path | None = None, say: Callable[[str], None] | None = None):
+    def __init__(self, task: str, folder: Path | None = None, say: BenchEventSink | None = None):
         self.task = task
         self.given = Path(folder).resolve() if folder is not None else None
         self.folder: Path | None = None
-        self.say = say or (lambda _m: None)
+        self.say = say or ignore
         self.artifacts = Artifacts()
         self._stems: set[str] = set()
 
@@ -81,19 +80,17 @@ class ArtifactWriter:
         A picture that cannot be drawn leaves the report without it, with a progress note."""
         if perf_report is None:
             return
-        from bench_bridge import perf
-
         folder = self._dir()
         stem = self._stem(case_id)
         entry: dict[str, str | None] = {"trace": None, "timeline_png": None}
         try:
             entry["trace"] = str(perf.write_chrome_trace(perf_report, folder / f"{stem}{TRACE_SUFFIX}"))
         except (OSError, ValueError) as e:
-            self.say(f"case {case_id}: no trace file: {e}")
+            self.say(BenchNote(f"case {case_id}: no trace file: {e}"))
         try:
             entry["timeline_png"] = str(perf.write_png(perf_report, folder / f"{stem}{PNG_SUFFIX}"))
         except Exception as e:  # noqa: BLE001 - Pillow missing or a drawing failure: the report stands without it
-            self.say(f"case {case_id}: no timeline picture: {e}")
+            self.say(BenchNote(f"case {case_id}: no timeline picture: {e}"))
         self.artifacts.cases[case_id] = entry
         if self.artifacts.case_id is None:
             self.artifacts.case_id = case_id

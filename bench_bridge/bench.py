@@ -16,18 +16,19 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
+from bench_bridge import perf
 from bench_bridge.artifacts import ArtifactWriter
+from bench_bridge.bench_case import CaseRunner
+from bench_bridge.events import BenchEventSink, PhaseStarted, ignore
 from bench_bridge.report import BenchReport, CaseReport
 from bench_bridge.sim import build as sim_build
 from bench_bridge.sim import run as sim_run
 from bench_bridge.tasks import LAUNCH_SUFFIXES, Task, TaskError, load_task
 from bench_bridge.verify import program_verdict
 
-Progress = Callable[[str], None]
 UNVERIFIED_MESSAGE = ("ran, nothing verified: the program exited 0 but printed no PASS/FAIL verdict and has no reference "
                       "(docs/report-schema.md, 'A program's own verdict')")
 
@@ -47,9 +48,13 @@ class BenchOptions:
     artifacts_dir: Path | None = None  # where a profile's trace + timeline PNG go (default: a run folder in the cache)
 
 
-def bench(path: str | Path, opts: BenchOptions | None = None, progress: Progress | None = None) -> BenchReport:
+def bench(path: str | Path, opts: BenchOptions | None = None, on_event: BenchEventSink | None = None) -> BenchReport:
+    """Bench the kernel at ``path`` (a task, or a kernel-launch program) and report every case.
+
+    ``on_event`` gets a typed progress event (:mod:`bench_bridge.events`) as each step starts;
+    ``str(event)`` is the line to show."""
     opts = opts or BenchOptions()
-    say = progress or (lambda _m: None)
+    say = on_event or ignore
     p = Path(path)
     t0 = time.monotonic()
     if p.is_file() and p.suffix in LAUNCH_SUFFIXES:
@@ -66,8 +71,8 @@ def bench(path: str | Path, opts: BenchOptions | None = None, progress: Progress
 
 # ---- kernel-launch programs ------------------------------------------------------------------
 
-def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchReport:
-    say(f"building {p.name}")
+def _bench_launch_program(p: Path, opts: BenchOptions, say: BenchEventSink) -> BenchReport:
+    say(PhaseStarted("build", f"building {p.name}"))
     b = sim_build([p])
     rep = BenchReport(task=p.stem, task_format="kernel-launch", path=str(p.resolve()), backend=opts.backend, project=None,
                       compiled=b.ok, correct=False, build_diagnostics=[d.to_dict() for d in b.diagnostics])
@@ -76,7 +81,7 @@ def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchRe
         return rep
     arts = ArtifactWriter(rep.task, opts.artifacts_dir, say)
     arts.set_build_dir(b.binary)
-    say(f"running {p.name}")
+    say(PhaseStarted("run", f"running {p.name}"))
     work = Path(tempfile.mkdtemp(prefix="kgen-launch-"))   # its work folder: the only place it may write
     try:
         r = sim_run(b.binary, cwd=work, timeout=opts.timeout, trace=opts.profile, reads=[p.parent.resolve()])
@@ -94,8 +99,6 @@ def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchRe
     case = CaseReport(case_id="0", params={}, input_shapes=[], dtypes=[], status=status, message=msg,
                       checker="program", seconds=r.seconds, diagnostics=[d.to_dict() for d in r.diagnostics])
     if opts.profile and r.trace_file and r.trace_file.exists():
-        from bench_bridge import perf
-
         modelled = perf.profile(r.trace_file)
         case.performance = modelled.to_dict()
         rep.performance = summarize_performance([case])
@@ -108,8 +111,8 @@ def _bench_launch_program(p: Path, opts: BenchOptions, say: Progress) -> BenchRe
 
 # ---- tasks with an op project ----------------------------------------------------------------
 
-def _prepare_references(task: Task, work: Path, opts: BenchOptions, say: Progress) -> list[dict]:
-    say(f"running the PyTorch reference for {len(task.cases)} case(s)")
+def _prepare_references(task: Task, work: Path, opts: BenchOptions, say: BenchEventSink) -> list[dict]:
+    say(PhaseStarted("reference", f"running the PyTorch reference for {len(task.cases)} case(s)"))
     (work / "task.json").write_text(json.dumps(task.to_json_dict()))
     extra = ["--profile"] if opts.profile else []
     r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "prepare", str(work / "task.json"), str(work), *extra],
@@ -136,9 +139,7 @@ def _select(entries: list[dict], case: str | None) -> list[dict]:
     return chosen
 
 
-def _bench_task(task: Task, given: Path, opts: BenchOptions, say: Progress) -> BenchReport:
-    from bench_bridge.bench_case import CaseRunner  # the op-project half (build per dtype combination, run, verify)
-
+def _bench_task(task: Task, given: Path, opts: BenchOptions, say: BenchEventSink) -> BenchReport:
     project = opts.project or task.project
     if project is None:
         raise BenchError(f"{given}: no op project to bench (the task has no answer/0 and no project): pass --project DIR")
@@ -154,16 +155,14 @@ def _bench_task(task: Task, given: Path, opts: BenchOptions, say: Progress) -> B
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _bench_cases(task: Task, given: Path, project: Path, work: Path, opts: BenchOptions, say: Progress) -> BenchReport:
-    from bench_bridge.bench_case import CaseRunner
-
+def _bench_cases(task: Task, given: Path, project: Path, work: Path, opts: BenchOptions, say: BenchEventSink) -> BenchReport:
     entries = _select(_prepare_references(task, work, opts, say), opts.case)
     rep = BenchReport(task=task.name, task_format=task.format, path=str(given.resolve()), backend=opts.backend,
                       project=str(project), compiled=True, correct=False)
     runner = CaseRunner(task, project, work, opts.timeout, say, profile=opts.profile)
     arts = ArtifactWriter(task.name, opts.artifacts_dir, say)
-    for e in entries:
-        rep.cases.append(runner.run_case(e))
+    for i, e in enumerate(entries, 1):
+        rep.cases.append(runner.run_case(e, i, len(entries)))
         arts.add_case(rep.cases[-1].case_id, runner.last_perf)
         arts.set_build_dir(next((b.binary for b in runner.builds.values()), None))
         if runner.build_failed:

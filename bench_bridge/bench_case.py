@@ -13,13 +13,15 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from bench_bridge import tensorio
+from bench_bridge import perf, tensorio
 from bench_bridge.bench_compare import compare_outputs, custom_check
-from bench_bridge.project import OpProject, ProjectBuild, build_project, describe_project, run_project
+from bench_bridge.events import BenchEventSink, CaseStarted, PhaseStarted
+from bench_bridge.perf.eager import EagerOp, from_ops
+from bench_bridge.project import OpProject, ProjectBuild, build_project, describe_project, from_any, run_project
 from bench_bridge.report import CaseReport
 from bench_bridge.sim import Diagnostic
 from bench_bridge.tasks import Task
@@ -28,7 +30,7 @@ from bench_bridge.tasks import Task
 class CaseRunner:
     """Runs the cases of one task against one op project; builds are shared across cases."""
 
-    def __init__(self, task: Task, project: Path, work: Path, timeout: float, say: Callable[[str], None], profile: bool = False):
+    def __init__(self, task: Task, project: Path, work: Path, timeout: float, say: BenchEventSink, profile: bool = False):
         self.task = task
         self.profile = profile
         self.work = work
@@ -40,7 +42,7 @@ class CaseRunner:
         self.build_message = ""
         self.last_perf = None   # the PerfReport of the last case run (profile): bench writes its trace + picture
         self.custom = bool(task.prepare and "def custom_check_precision" in task.prepare.read_text(errors="replace"))
-        say(f"reading the op definition of {project.name}")
+        say(PhaseStarted("read", f"reading the op definition of {project.name}"))
         self.op: OpProject = describe_project(project)
         if not self.op.ok:
             self._fail_build(self.op.diagnostics, f"cannot read the op definition of {project}")
@@ -69,7 +71,8 @@ class CaseRunner:
                 scalars.append(a["value"])
         return tensors, scalars
 
-    def run_case(self, e: dict) -> CaseReport:
+    def run_case(self, e: dict, index: int, total: int) -> CaseReport:
+        """Case ``e`` (the reference worker's entry), the ``index``-th (from 1) of ``total`` being run."""
         t0 = time.monotonic()
         self.last_perf = None
         metas = [m for a in e.get("inputs", []) for m in (a.get("items", []) if a.get("kind") == "list" else [a])]
@@ -136,7 +139,7 @@ class CaseRunner:
         if build is None:
             rep.message = self.build_message
             return rep
-        self.say(f"case {e['id']}: running on the emulator")
+        self.say(CaseStarted(str(e["id"]), index, total, f"case {e['id']}: running on the emulator"))
         pr = run_project(build, inputs, outputs_spec, attrs, timeout=self.timeout, trace=self.profile)
         rep.block_dim, rep.tiling_key = pr.block_dim, pr.tiling_key
         rep.diagnostics = [d.to_dict() for d in pr.diagnostics]
@@ -211,8 +214,6 @@ class CaseRunner:
         with dims a Python list): walking the call in order, a number or list becomes the next input
         while the tensors still to come could not fill the rest; it is typed as the first OpDef
         combination matching the real tensors declares that input. The other scalars stay attrs."""
-        from bench_bridge.project import from_any
-
         args = e["call"]["args"] if "call" in e else list(e["inputs"]) + list(e.get("init", []))
         args = [e["inputs"][a["index"]] if a["kind"] == "input" else a for a in args]
         args = [a for a in args if a["kind"] in ("tensor", "list", "scalar")]
@@ -247,8 +248,6 @@ class CaseRunner:
         floating type the OpDef declares for that input, as an op binding would; bool tensors go to an
         input declared DT_UINT8 / DT_INT8 as the same bytes (0/1; a bool mask handed to a uint8 mask
         input). The first combination that then matches wins."""
-        from bench_bridge.project import from_any
-
         names = [_dtype_name(t) for t in inputs]
         if "float64" not in names and "bool" not in names:
             return None, inputs
@@ -265,7 +264,8 @@ class CaseRunner:
     def _build(self, combo: int) -> ProjectBuild | None:
         if combo in self.builds:
             return self.builds[combo]
-        self.say(f"building {self.op.op_type} for dtype combination {combo} ({', '.join(self.op.combo(combo).values())})")
+        self.say(PhaseStarted("build", f"building {self.op.op_type} for dtype combination {combo} "
+                                       f"({', '.join(self.op.combo(combo).values())})"))
         b = build_project(self.op, combo)
         if not b.ok:
             self._fail_build(b.diagnostics, f"the build of {self.op.op_type} (combination {combo}) failed")
@@ -276,9 +276,6 @@ class CaseRunner:
 
 def _performance(trace_file: Path, eager: dict | None):
     """Model the case's kernel time from its trace; the eager ops recorded by the worker give the baseline."""
-    from bench_bridge import perf
-    from bench_bridge.perf.eager import EagerOp, from_ops
-
     ref = None
     if eager:
         costs = perf.load_costs()
@@ -295,8 +292,6 @@ def _narrow(t: Any, short: str) -> Any:
 
 
 def _short(ge_name: str) -> str:
-    from bench_bridge.project import from_any
-
     return from_any(ge_name).short
 
 
@@ -310,7 +305,7 @@ def _dtype_name(t: Any) -> str:
 
 def _as_numpy(t: Any) -> np.ndarray:
     if hasattr(t, "detach"):
-        import torch
+        import torch  # optional: torch (a torch tensor is given, so it is loaded already)
 
         if t.dtype == torch.bfloat16:
             return t.float().numpy()

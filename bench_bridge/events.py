@@ -10,14 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Literal, Union
 
-BenchPhase = Literal["read", "build", "reference", "run", "artifacts"]
-"""``read``: the task or the op definition is read; ``build``: kernel (and host) code is compiled;
-``reference``: the PyTorch reference runs; ``run``: the kernel runs on the cases and is verified;
-``artifacts``: traces and timeline pictures are written."""
+BenchPhase = Literal["reference", "read", "build", "run"]
+"""``reference``: the PyTorch reference runs (all cases, in a child process); ``read``: the op definition
+of the project is read; ``build``: kernel and host code are compiled (a task's project once per dtype
+combination, just before the first case that needs it); ``run``: a kernel-launch program runs. A task's
+kernel runs case by case: each is a :class:`CaseStarted`.
+
+Order for a task: reference, read, then per case [build] CaseStarted; for a kernel-launch program:
+build, run. Notes (:class:`BenchNote`) may come between any two."""
 
 
 @dataclass(frozen=True)
 class PhaseStarted:
+    """The bench enters ``phase``; ``text`` says what it does ("building add.asc")."""
     phase: BenchPhase
     text: str
 

@@ -45,14 +45,14 @@ def as_float(arr: np.ndarray, dtype_name: str) -> np.ndarray:
 
 def bf16_from_bits(bits: np.ndarray):
     """A torch bfloat16 tensor from its uint16 bit patterns (exact)."""
-    import torch
+    import torch  # optional: torch (bf16 tensors need it; the rest of the bench runs without it)
 
     return torch.from_numpy(np.ascontiguousarray(bits).view(np.int16).copy()).view(torch.bfloat16)
 
 
 def bf16_from_values(values) -> "object":
     """A torch bfloat16 tensor rounded (to nearest even) from float values."""
-    import torch
+    import torch  # optional: torch (bf16 tensors need it; the rest of the bench runs without it)
 
     return torch.from_numpy(np.asarray(values, dtype=np.float32)).to(torch.bfloat16)
 

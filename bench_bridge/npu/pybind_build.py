@@ -12,8 +12,8 @@ from pathlib import Path
 
 
 def build(pybind_cpp: Path, out: Path) -> Path:
-    import torch_npu  # noqa: F401  (fails clearly without the NPU stack)
-    from torch.utils.cpp_extension import load
+    import torch_npu  # noqa: F401  # optional: torch_npu (fails clearly without the NPU stack)
+    from torch.utils.cpp_extension import load  # optional: torch
 
     npu_root = Path(torch_npu.__file__).parent
     home = os.environ.get("ASCEND_HOME_PATH", "/usr/local/Ascend/ascend-toolkit/latest")

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
+from bench_bridge.tasks import load_task
+from bench_bridge.tasks.csvcases import Row
+from bench_bridge.tasks.pymodule import load_module
+from bench_bridge.tasks.worker import as_list
+from bench_bridge.verify import compare
+
 
 def run(task_dir: Path, warmup: int, iters: int) -> dict:
-    import torch
-    import torch_npu  # noqa: F401
-
-    from bench_bridge.tasks import load_task
-    from bench_bridge.tasks.csvcases import Row
-    from bench_bridge.tasks.pymodule import load_module
-    from bench_bridge.tasks.worker import _as_list
-    from bench_bridge.verify import compare
+    import torch  # optional: torch (the NPU stack)
+    import torch_npu  # noqa: F401  # optional: torch_npu (the NPU stack)
 
     task = load_task(task_dir)
     mod = load_module("kgen_task_module", task.reference)
@@ -32,11 +32,11 @@ def run(task_dir: Path, warmup: int, iters: int) -> dict:
         torch.manual_seed(index)
         row = Row(case.params)
         init = list(prep.get_init_inputs(row, device="cpu")) if hasattr(prep, "get_init_inputs") else []
-        inputs = _as_list(prep.get_inputs(row, device="cpu"))
-        ref = _as_list(mod.Model(*copy.deepcopy(init))(*copy.deepcopy(inputs)))
+        inputs = as_list(prep.get_inputs(row, device="cpu"))
+        ref = as_list(mod.Model(*copy.deepcopy(init))(*copy.deepcopy(inputs)))
         dev = [x.npu() if isinstance(x, torch.Tensor) else x for x in inputs]
         model = mod.ModelNew(*copy.deepcopy(init)).npu()
-        out = _as_list(model(*copy.deepcopy(dev)))
+        out = as_list(model(*copy.deepcopy(dev)))
         for _ in range(warmup):
             model(*dev)
         start, end = torch.npu.Event(enable_timing=True), torch.npu.Event(enable_timing=True)

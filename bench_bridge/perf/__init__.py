@@ -65,7 +65,7 @@ def write_chrome_trace(report_or_trace, path: str | Path, max_events: int = 200_
 
 def write_png(report_or_trace, path: str | Path, max_cores: int = 8) -> Path:
     """Write the timeline + roofline picture of a PerfReport (or of a trace file) as PNG (needs Pillow)."""
-    from bench_bridge.perf import timeline_png
+    from bench_bridge.perf import timeline_png  # lazy: Pillow (~15 ms to import) only when a picture is drawn
 
     results, rep = _results(report_or_trace)
     return timeline_png.write_png(results, rep, path, max_cores)

@@ -66,39 +66,39 @@ class EagerBaseline:
                          "us": t} for o, t in zip(self.ops, self.per_op_us)]}
 
 
-def _tensors(x) -> list:
-    import torch
+def tensors_in(x) -> list:
+    import torch  # optional: torch (only the reference worker, which has it, records eager ops)
 
     out = []
     if isinstance(x, torch.Tensor):
         out.append(x)
     elif isinstance(x, (list, tuple)):
         for y in x:
-            out += _tensors(y)
+            out += tensors_in(y)
     elif isinstance(x, dict):
         for y in x.values():
-            out += _tensors(y)
+            out += tensors_in(y)
     return out
 
 
-def _nbytes(t) -> int:
+def nbytes(t) -> int:
     return int(t.numel()) * t.element_size()
 
 
 def _flops(name: str, args, outs) -> tuple[float, bool]:
     if name in _MATMUL:
-        ts = _tensors(args)
+        ts = tensors_in(args)
         mats = [t for t in ts if t.dim() >= 2]
         if len(mats) >= 2 and outs:
             a, b = mats[-2], mats[-1]
             k = a.shape[-1]
             return 2.0 * outs[0].numel() * k, True
     if name.startswith("convolution") or name == "conv2d":
-        ts = _tensors(args)
+        ts = tensors_in(args)
         if len(ts) >= 2 and outs:
             w = ts[1]
             return 2.0 * outs[0].numel() * (w.numel() / max(1, w.shape[0])), True
-    n_in = max([t.numel() for t in _tensors(args)] + [0])
+    n_in = max([t.numel() for t in tensors_in(args)] + [0])
     n_out = sum(t.numel() for t in outs)
     return float(max(n_in, n_out)), False
 
@@ -140,8 +140,8 @@ def _row_len(name: str, a: tuple, ins: list, outs: list) -> int:
 
 def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
     """Run ``fn(*args, **kwargs)`` once and list the kernels eager mode would launch."""
-    import torch
-    from torch.utils._python_dispatch import TorchDispatchMode
+    import torch  # optional: torch (only the reference worker, which has it, records eager ops)
+    from torch.utils._python_dispatch import TorchDispatchMode  # optional: torch
 
     ops: list[EagerOp] = []
 
@@ -154,15 +154,15 @@ def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
                 return res
             if name == "gelu" and kw.get("approximate") == "tanh":
                 name = "gelu_tanh"          # a different kernel recipe (eager_ops)
-            outs = _tensors(res)
+            outs = tensors_in(res)
             ins, seen = [], set()
-            for t in _tensors(a) + _tensors(kw):
+            for t in tensors_in(a) + tensors_in(kw):
                 key = (t.data_ptr(), t.numel(), t.dtype)
                 if key not in seen:
                     seen.add(key)
                     ins.append(t)
             fl, cube = _flops(name, (a, kw), outs)
-            ops.append(EagerOp(name, sum(_nbytes(t) for t in ins), sum(_nbytes(t) for t in outs), fl, cube,
+            ops.append(EagerOp(name, sum(nbytes(t) for t in ins), sum(nbytes(t) for t in outs), fl, cube,
                                _float_dtype(ins + outs), [[int(t.numel()), t.element_size()] for t in ins],
                                [[int(t.numel()), t.element_size()] for t in outs], _row_len(name, a, ins, outs)))
             return res
@@ -193,12 +193,12 @@ def baseline(fn: Callable, *args, costs: CostTable | None = None, soc: str | Non
     costs = costs or load(soc)
     ops, result = record_ops(fn, *args, **kwargs)
     seen, in_bytes = set(), 0
-    for t in _tensors(args) + _tensors(kwargs):
+    for t in tensors_in(args) + tensors_in(kwargs):
         key = (t.data_ptr(), t.numel(), t.dtype)
         if key not in seen:
             seen.add(key)
-            in_bytes += _nbytes(t)
-    out_bytes = sum(_nbytes(t) for t in _tensors(result))
+            in_bytes += nbytes(t)
+    out_bytes = sum(nbytes(t) for t in tensors_in(result))
     return from_ops(ops, in_bytes, out_bytes, costs)
 
 

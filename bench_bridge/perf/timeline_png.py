@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+from PIL import Image, ImageDraw, ImageFont
+
 from bench_bridge.perf.model import LaunchResult
 from bench_bridge.perf.report import PerfReport
 
@@ -18,8 +20,6 @@ BG, FG, GRID = (255, 255, 255), (30, 30, 30), (225, 225, 225)
 
 
 def _font(size: int):
-    from PIL import ImageFont
-
     try:
         return ImageFont.load_default(size=size)
     except TypeError:  # Pillow < 10.1: fixed bitmap font
@@ -27,8 +27,6 @@ def _font(size: int):
 
 
 def render(results: list[LaunchResult], report: PerfReport, max_cores: int = 8, width: int = 1400):
-    from PIL import Image, ImageDraw
-
     lanes = [p for p in LANE_ORDER if any(s.pipe == p for r in results for b in r.blocks for s in b.spans)] or ["V"]
     cores = sorted({b.core for r in results for b in r.blocks})[:max_cores]
     lane_h, core_gap, left, right = 14, 10, 110, 30

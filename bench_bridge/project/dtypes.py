@@ -89,7 +89,7 @@ def dtype_of(value) -> DType:
 def to_bytes(value, dt: DType) -> bytes:
     """Raw little-endian bytes of an input, as the kernel sees them in GM."""
     if hasattr(value, "detach"):  # torch tensor
-        import torch
+        import torch  # optional: torch (a torch tensor is given, so it is loaded already)
 
         t = value.detach().cpu().contiguous()
         if t.dtype == torch.bfloat16:

@@ -49,7 +49,7 @@ class _Recorder(types.ModuleType):
 
 def install() -> None:
     """Register the stubs (idempotent) and make ``Tensor.npu()`` a no-op on the CPU."""
-    import torch
+    import torch  # optional: torch (a task's reference needs it; importing this module must not: 2.7 s)
 
     if "torch_npu" not in sys.modules or not isinstance(sys.modules["torch_npu"], _Anything):
         npu = _Anything("torch_npu")
@@ -71,7 +71,7 @@ def _randn_any_dtype(randn):
     ("normal_kernel_cpu" not implemented); task generators written for the NPU ask for them (e.g. Equal
     on int8). Assumption, not a documented NPU rule: the draw is made in float32 with the same generator
     and truncated toward zero to the requested dtype, so inputs are small integers around 0."""
-    import torch
+    import torch  # optional: torch (see install)
 
     def wrapped(*args, **kwargs):
         dtype = kwargs.get("dtype")

@@ -23,6 +23,7 @@ import numpy as np
 import torch
 
 from bench_bridge import tensorio
+from bench_bridge.perf.eager import nbytes, record_ops, tensors_in
 from bench_bridge.tasks import stubs
 from bench_bridge.tasks.csvcases import Row
 from bench_bridge.tasks.model import Task
@@ -81,7 +82,7 @@ def _encode(v: Any, out: Path, stem: str) -> dict:
     return {"kind": "other", "repr": repr(v)[:200]}
 
 
-def _as_list(x: Any) -> list:
+def as_list(x: Any) -> list:
     if isinstance(x, (list, tuple)):
         return list(x)
     return [x]
@@ -111,10 +112,10 @@ def _make_case(task: Task, mod, prep, case, index: int):
     if task.format == "npukernelbench":
         row = Row(case.params)
         init = list(prep.get_init_inputs(row, device="cpu")) if hasattr(prep, "get_init_inputs") else []
-        inputs = _as_list(prep.get_inputs(row, device="cpu"))
+        inputs = as_list(prep.get_inputs(row, device="cpu"))
     elif task.format == "kernelbench":
         init = list(mod.get_init_inputs()) if hasattr(mod, "get_init_inputs") else []
-        inputs = _as_list(mod.get_inputs())
+        inputs = as_list(mod.get_inputs())
     else:
         gen = torch.Generator().manual_seed(task.seed * 1000 + index)
         init = list(case.params.get("init", []))
@@ -138,19 +139,16 @@ def _record_call(mod, init: list, inputs: list) -> tuple[str, list] | None:
 
 def _eager_ops(model, inputs: list) -> dict:
     """The reference's aten ops (bytes, flops) for the modelled PyTorch-eager baseline."""
-    from bench_bridge.perf.eager import record_ops
-    from bench_bridge.perf.eager import _nbytes, _tensors
-
     with torch.no_grad():
         ops, result = record_ops(model, *copy.deepcopy(inputs))
     seen, in_bytes = set(), 0
-    for t in _tensors(inputs):
+    for t in tensors_in(inputs):
         key = (t.data_ptr(), t.numel(), t.dtype)
         if key not in seen:
             seen.add(key)
-            in_bytes += _nbytes(t)
+            in_bytes += nbytes(t)
     return {"ops": [dict(o.__dict__) for o in ops], "input_bytes": in_bytes,
-            "output_bytes": sum(_nbytes(t) for t in _tensors(result))}
+            "output_bytes": sum(nbytes(t) for t in tensors_in(result))}
 
 
 def _benchmark_roots_on_path(task: Task) -> None:
@@ -182,7 +180,7 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             # refs are flat (one tensor each); ref_groups keeps the nesting of the reference's result:
             # per top-level item, the length of a tensor list, or 0 for a single tensor
             entry["refs"], entry["ref_groups"] = [], []
-            for k, v in enumerate(_as_list(ref)):
+            for k, v in enumerate(as_list(ref)):
                 enc = _encode(v, cdir, f"ref_{k}")
                 if enc["kind"] == "list":
                     entry["refs"].extend(enc["items"])
