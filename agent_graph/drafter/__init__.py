@@ -17,10 +17,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent_graph.drafter.operands import InputKind
 from agent_graph.drafter.planner import Plan, Unsupported, plan, render
 from agent_graph.drafter.prebuild import prebuild
 from agent_graph.drafter.templates import TEMPLATES, KernelParams, TensorParam, Variant
 from agent_graph.drafter.writer import write_project
+from bench_bridge.api import Task, load_task
 
 __all__ = ["Draft", "KernelParams", "Plan", "TEMPLATES", "TensorParam", "Unsupported", "draft", "instantiate",
            "prebuild", "write_project"]
@@ -41,9 +43,7 @@ class Draft:
 
 
 def draft(task) -> Draft | Unsupported:
-    """Draft a project for ``task`` (a ``bench_bridge.tasks.Task`` or a path ``kgen bench`` reads)."""
-    from bench_bridge.tasks import Task, load_task
-
+    """Draft a project for ``task`` (a ``bench_bridge.api.Task`` or a path ``kgen bench`` reads)."""
     t0 = time.monotonic()
     if not isinstance(task, Task):
         task = load_task(Path(task))
@@ -65,5 +65,5 @@ def instantiate(template: str, params: KernelParams | dict) -> dict[str, str]:
         d["variants"] = [v if isinstance(v, Variant) else Variant(**v) for v in d.get("variants", [])]
         params = KernelParams(**d)
     params.template = template
-    main = next((i for i, p in enumerate(params.inputs) if p.kind == "full"), 0)
+    main = next((i for i, p in enumerate(params.inputs) if p.kind == InputKind.FULL), 0)
     return render(params, main_input=main)

@@ -8,6 +8,7 @@ records every node's concrete value). Non-tensor values computed inside ``forwar
 from __future__ import annotations
 
 import copy
+import inspect
 import operator
 from dataclasses import dataclass, field
 from typing import Any
@@ -170,8 +171,6 @@ def _trace(model: nn.Module, inputs: list[Any]) -> tuple[fx.GraphModule, dict[st
         return fx.symbolic_trace(model), {}
     except Exception as e:  # data-dependent control flow and the like
         first = e
-    import inspect
-
     names = list(inspect.signature(model.forward).parameters)
     numbers = {n: v for n, v in zip(names, inputs) if isinstance(v, (int, float)) and not isinstance(v, bool)}
     if numbers:

@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 
-from bench_bridge.project.describe import snake_case
-
-from agent_graph.drafter import rowreduce, splitrow
-from agent_graph.drafter.budget import MAX_CORES, UB_BUDGET, budget as _budget, split_budget, user_workspace as _user_workspace  # noqa: F401
+from agent_graph.drafter import operands, rowreduce, splitrow
+from agent_graph.drafter.budget import UB_BUDGET, budget, operand_layout, split_budget, user_workspace
 from agent_graph.drafter.native import compute_type as _compute_type, direct_outputs as _direct_outputs, native_body as _native_body
+from agent_graph.drafter.operands import CT, MAX_CORES, Scratch
 from agent_graph.drafter.templates import KernelParams, load
+from bench_bridge.api import snake_case
 
 GE = {"float16": "ge::DT_FLOAT16", "bfloat16": "ge::DT_BF16", "float32": "ge::DT_FLOAT", "int64": "ge::DT_INT64",
       "int32": "ge::DT_INT32"}
-CT = {"float16": "half", "bfloat16": "bfloat16_t"}
 
 
 def _ind(lines: list[str], n: int) -> str:
@@ -26,8 +25,11 @@ def _macro(name: str) -> str:
 class _Kernel:
     def __init__(self, kp: KernelParams):
         self.kp = kp
-        self.row = kp.template == "row"
-        self.split = self.row and bool(kp.extra.get("split"))
+        self.lay = operand_layout(kp)
+        self.row, self.split = self.lay.row, self.lay.split
+        self.ins = operands.inputs(kp.inputs, self.lay)
+        self.outs = operands.outputs(kp.outputs, self.lay)
+        self.scratch = Scratch(kp, self.lay)
 
     def render(self) -> str:
         kp = self.kp
@@ -54,7 +56,7 @@ class _Kernel:
 
     # ---- Init ---------------------------------------------------------------------------------
     def _init(self) -> list[str]:
-        kp = self.kp
+        kp, sc = self.kp, self.scratch
         L: list[str] = []
         if self.row:
             L += ["first_ = rowsPerCore * GetBlockIdx();",
@@ -72,71 +74,26 @@ class _Kernel:
             L += ["first_ = perCore * GetBlockIdx();",
                   "count_ = first_ >= total ? 0 : (total - first_ < perCore ? total - first_ : perCore);",
                   "uint64_t base = first_;", "uint64_t span = count_;", "uint32_t tileElems = tileLen;"]
-        for i, p in enumerate(kp.inputs):
-            n = p.name
-            if p.kind == "full":
-                ic = (f"sizeof(TI{i}) == 4 ? 32 : tileElems * sizeof(float)" if self.row else
-                      f"std::is_same_v<TI{i}, TC> ? 32 : tileElems * sizeof(TC)")
-                L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n} + base, span);",
-                      f"pipe_.InitBuffer(iq{i}_, BUFFER_NUM, tileElems * sizeof(TI{i}));",
-                      f"pipe_.InitBuffer(ic{i}_, {ic});"]
-            elif p.kind == "bvec" and self.split:
-                L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n}, cols);", "if (chunkLen > 0) {",
-                      f"    pipe_.InitBuffer(iq{i}_, BUFFER_NUM, tileElems * sizeof(TI{i}));",
-                      f"    pipe_.InitBuffer(ic{i}_, sizeof(TI{i}) == 4 ? 32 : tileElems * sizeof(float));", "} else {",
-                      f"    pipe_.InitBuffer(ws{i}_, colsPad * sizeof(TI{i}));",
-                      f"    pipe_.InitBuffer(wb{i}_, sizeof(TI{i}) == 4 ? 32 : colsPad * sizeof(float));", "}"]
-            elif p.kind == "bvec":
-                L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n}, cols);",
-                      f"pipe_.InitBuffer(ws{i}_, colsPad * sizeof(TI{i}));",
-                      f"pipe_.InitBuffer(wb{i}_, sizeof(TI{i}) == 4 ? 32 : colsPad * sizeof(float));"]
-            else:
-                L += [f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){n} + first_, count_);"]
-        for j, p in enumerate(kp.outputs):
-            n = p.name
-            if p.kind == "vec":
-                L += [f"yg{j}_.SetGlobalBuffer((__gm__ TO{j}*){n} + base, span);",
-                      f"pipe_.InitBuffer(oq{j}_, BUFFER_NUM, tileElems * sizeof(TO{j}));"]
-            elif p.kind in ("rs", "idx"):
-                L += [f"yg{j}_.SetGlobalBuffer((__gm__ TO{j}*){n} + first_, count_);",
-                      f"pipe_.InitBuffer(oq{j}_, BUFFER_NUM, (tileRows + 15) / 16 * 16 * sizeof(TO{j}));"]
-                if p.kind == "rs":
-                    L.append(f"pipe_.InitBuffer(ro{j}_, (tileRows + 15) / 16 * 16 * sizeof(float));")
-            else:
-                L += [f"yg{j}_.SetGlobalBuffer((__gm__ TO{j}*){n}, 1);", f"pipe_.InitBuffer(oh{j}_, 32);"]
-        for k in range(kp.nslots):
-            L.append(f"pipe_.InitBuffer(sb{k}_, tileElems * sizeof(float));")
-        for k in range(kp.nmasks):
-            L.append(f"pipe_.InitBuffer(mk{k}_, tileElems / 8 + 32);")
-        wk = "pipe_.InitBuffer(wk_, ((colsPad + 64) > tileElems / 16 + 64 ? (colsPad + 64) : tileElems / 16 + 64) * sizeof(float));"
+        for op in (*self.ins, *self.outs):
+            L += op.init()
+        L += [b.init for b in (*sc.slots(), *sc.masks())]
         if self.split:
-            L += ["if (chunkLen > 0) {", "    pipe_.InitBuffer(wk_, (chunkLen + 64) * sizeof(float));"]
-            L += [f"    pipe_.InitBuffer(ac{k}_, chunkLen * sizeof(float));" for k in range(kp.extra.get("split_accs", 1))]
-            L += ["} else {", "    " + wk, "}"]
-        elif self.row and rowreduce.batched_kind(kp) is not None:   # block results of a whole tile
-            L.append("pipe_.InitBuffer(wk_, ((colsPad + 64) > tileElems / 8 + 64 ? (colsPad + 64) : tileElems / 8 + 64) * sizeof(float));")
+            L += ["if (chunkLen > 0) {", *["    " + b.init for b in sc.chunk_work()], "} else {", "    " + sc.work().init, "}"]
         else:
-            L.append(wk if self.row else "pipe_.InitBuffer(wk_, (tileElems / 16 + 64) * sizeof(float));")
-        L.append("pipe_.InitBuffer(sc_, 64 * sizeof(float));")
-        for dt in kp.round_types:
-            L += [f"pipe_.InitBuffer(rh_{CT[dt]}_, tileElems * 2);", f"pipe_.InitBuffer(rs_{CT[dt]}_, 32);"]
+            L.append(sc.work().init)
+        L.append(sc.scalars().init)
+        L += [b.init for b in sc.rounding()]
         if self.split:
             L += [f"wsr_.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace) + {MAX_CORES * 8}, "
-                  f"{MAX_CORES * 64 * kp.extra.get('split_passes', 1)});", f"pipe_.InitBuffer(pr_, {MAX_CORES * 32});"]
+                  f"{MAX_CORES * 64 * kp.extra.get('split_passes', 1)});", sc.split_partials().init]
         if kp.accs:
             L += ["wsg_.SetGlobalBuffer((__gm__ float*)GetUserWorkspace(workspace), static_cast<uint64_t>(GetBlockNum()) * 8);",
-                  f"pipe_.InitBuffer(pb_, {MAX_CORES * 32});"]
+                  *[b.init for b in sc.partials()]]
             for name, kind in kp.accs:
                 L.append(f"{name} = {'0.0f' if kind == 'sum' else ('-INFINITY' if kind == 'max' else 'INFINITY')};")
-        for i, p in enumerate(kp.inputs):
-            if p.kind == "bvec":
-                load = [f"LocalTensor<TI{i}> wst{i} = ws{i}_.Get<TI{i}>();",
-                        f"DataCopyPad(wst{i}, xg{i}_, DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof(TI{i})), 0, 0, 0}}, "
-                        f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});",
-                        "PipeBarrier<PIPE_ALL>();", f"W{i}_ = ToFloat(wst{i}, wb{i}_.Get<float>(), colsPad);", "PipeBarrier<PIPE_ALL>();"]
-                L += ["if (chunkLen == 0) {", *["    " + x for x in load], "}"] if self.split else load
+        for op in self.ins:
+            L += op.load()
         return L
-
     # ---- Process ------------------------------------------------------------------------------
     def _process(self) -> list[str]:
         step = "tileRows_" if self.row else "tileLen_"
@@ -188,27 +145,9 @@ class _Kernel:
     def _methods(self) -> str:
         kp = self.kp
         row = self.row
-        batched = row and rowreduce.batched_kind(kp) is not None
-        cin, comp, cout = [], [], []
-        for i, p in enumerate(kp.inputs):
-            if p.kind != "full":
-                continue
-            pad = f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}}"
-            if row:
-                prm = f"RowsIn<TI{i}>(n, cols_, colsPad_)"
-                src = f"xg{i}_[static_cast<uint64_t>(off) * cols_]"
-                if batched:   # the partial last block of a row holds the reduction's neutral value
-                    pad = (f"DataCopyPadExtParams<TI{i}>{{true, 0, RightPad<TI{i}>(cols_), "
-                           f"static_cast<TI{i}>({rowreduce.pad_value(kp)})}}")
-            else:
-                prm = f"DataCopyExtParams{{1, static_cast<uint32_t>(n * sizeof(TI{i})), 0, 0, 0}}"
-                src = f"xg{i}_[off]"
-            cin += [f"LocalTensor<TI{i}> xt{i} = iq{i}_.AllocTensor<TI{i}>();",
-                    f"DataCopyPad(xt{i}, {src}, {prm}, {pad});", f"iq{i}_.EnQue(xt{i});"]
-            comp += [f"LocalTensor<TI{i}> xt{i} = iq{i}_.DeQue<TI{i}>();",
-                     f"LocalTensor<float> XI{i} = ToFloat(xt{i}, ic{i}_.Get<float>(), cnt);" if row else
-                     f"LocalTensor<TC> XI{i} = ToCompute(xt{i}, ic{i}_.Get<TC>(), cnt);"]
-        comp = [("uint32_t cnt = n * colsPad_;" if row else "uint32_t cnt = n;")] + comp
+        cin = [x for op in self.ins for x in op.copy_in()]
+        comp = [("uint32_t cnt = n * colsPad_;" if row else "uint32_t cnt = n;")]
+        comp += [x for op in self.ins for x in op.compute_in()]
         direct = {} if row else _direct_outputs(kp)        # slot -> output written in place (flat)
         for k, j in direct.items():
             comp.append(f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();")
@@ -216,45 +155,24 @@ class _Kernel:
                   f"LocalTensor<{'float' if row else 'TC'}> B{k} = sb{k}_.Get<{'float' if row else 'TC'}>();")
                  for k in range(kp.nslots)]
         comp += [f"LocalTensor<uint8_t> M{k} = mk{k}_.Get<uint8_t>();" for k in range(kp.nmasks)]
-        comp += [f"LocalTensor<float> W{i} = W{i}_;" for i, p in enumerate(kp.inputs) if p.kind == "bvec"]
+        comp += [x for op in self.ins for x in op.view()]
         comp += ["LocalTensor<float> WK = wk_.Get<float>();", "LocalTensor<float> SC = sc_.Get<float>();"]
         comp += [f"LocalTensor<float> SC{k} = SC[{8 * k}];" for k in range(5)]
         comp += self._round_views()
-        for j, p in enumerate(kp.outputs):
-            if p.kind == "rs":
-                comp.append(f"LocalTensor<float> RO{j} = ro{j}_.Get<float>();")
-            elif p.kind == "idx":
-                comp.append(f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();")
+        comp += [x for op in self.outs for x in op.view()]
+        in_place = set(direct.values())
 
         def per_row_out(v):
-            out = []
-            for j, p in enumerate(kp.outputs):
-                if p.kind == "rs":
-                    out.append(f"RO{j}.SetValue(r, {v.out_exprs[j]});")
-                elif p.kind == "idx":
-                    out.append(f"yt{j}.SetValue(r, static_cast<TO{j}>({v.out_exprs[j]}));")
-            return out
+            return [x for op in self.outs for x in op.per_row(v.out_exprs[op.index])]
 
         def after(v):
-            out = []
-            for j, p in enumerate(kp.outputs):
-                if p.kind == "rs":
-                    out += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();",
-                            f"FromFloat(yt{j}, RO{j}, (n + 15) / 16 * 16);", f"oq{j}_.EnQue(yt{j});"]
-                elif p.kind == "idx":
-                    out.append(f"oq{j}_.EnQue(yt{j});")
-                elif p.kind == "vec" and not row and j in direct.values():
-                    out += [f"StoreOut(yt{j}, {v.out_exprs[j]}, cnt);", f"oq{j}_.EnQue(yt{j});"]
-                elif p.kind == "vec":
-                    out += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();",
-                            f"{'FromFloat' if row else 'FromCompute'}(yt{j}, {v.out_exprs[j]}, cnt);", f"oq{j}_.EnQue(yt{j});"]
-            return out
+            return [x for op in self.outs for x in op.after(v.out_exprs[op.index], op.index in in_place)]
         if row:
             loop = ["for (uint32_t r = 0; r < n; ++r) {", "    uint32_t o = r * colsPad_;"]
             loop += [f"    LocalTensor<float> S{k} = B{k}[o];" for k in range(kp.nslots)]
             loop += ["    " + ln if not ln.startswith("#") else ln for ln in _variants(kp, lambda v: v.body + per_row_out(v))]
             loop += ["}", "PipeBarrier<PIPE_ALL>();"]
-            if batched:   # every row of the tile reduced by two instructions (rowreduce.py)
+            if self.lay.batched:   # every row of the tile reduced by two instructions (rowreduce.py)
                 loop = (["if (cols_ <= 512 && colsPad_ % 64 == 0) {"] + ["    " + x for x in rowreduce.compute(kp)]
                         + ["} else {"] + ["    " + x for x in loop] + ["}"])
             comp += loop
@@ -262,18 +180,8 @@ class _Kernel:
             comp += [f"LocalTensor<TC> S{k} = B{k};" for k in range(kp.nslots)]
             comp += _variants(kp, _native_body)
         comp += _variants(kp, after)
-        comp += [f"iq{i}_.FreeTensor(xt{i});" for i, p in enumerate(kp.inputs) if p.kind == "full"]
-        for j, p in enumerate(kp.outputs):
-            if p.kind == "gs":
-                continue
-            if p.kind == "vec" and row:
-                prm = f"RowsOut<TO{j}>(n, cols_, colsPad_)"
-                dst = f"yg{j}_[static_cast<uint64_t>(off) * cols_]"
-            else:
-                prm = f"DataCopyExtParams{{1, static_cast<uint32_t>(n * sizeof(TO{j})), 0, 0, 0}}"
-                dst = f"yg{j}_[off]"
-            cout += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.DeQue<TO{j}>();", f"DataCopyPad({dst}, yt{j}, {prm});",
-                     f"oq{j}_.FreeTensor(yt{j});"]
+        comp += [x for op in self.ins for x in op.free()]
+        cout = [x for op in self.outs for x in op.copy_out()]
         unused = ("\n\n" + splitrow.process_split(kp, lambda fn: _variants(kp, fn), self._round_views())) if self.split else ""
         return (f"    __aicore__ inline void CopyIn(uint32_t off, uint32_t n)\n    {{\n{_ind(cin, 8)}\n    }}\n\n"
                 f"    __aicore__ inline void Compute(uint32_t off, uint32_t n)\n    {{\n{_ind(comp, 8)}\n    }}\n\n"
@@ -281,23 +189,7 @@ class _Kernel:
 
     def _members(self) -> list[str]:
         kp = self.kp
-        L = []
-        for i, p in enumerate(kp.inputs):
-            L.append(f"GlobalTensor<TI{i}> xg{i}_;")
-            if p.kind == "full":
-                L += [f"TQue<TPosition::VECIN, BUFFER_NUM> iq{i}_;", f"TBuf<TPosition::VECCALC> ic{i}_;"]
-            elif p.kind == "bvec":
-                L += [f"TBuf<TPosition::VECCALC> ws{i}_, wb{i}_;", f"LocalTensor<float> W{i}_;"]
-                if self.split:
-                    L += [f"TQue<TPosition::VECIN, BUFFER_NUM> iq{i}_;", f"TBuf<TPosition::VECCALC> ic{i}_;"]
-        for j, p in enumerate(kp.outputs):
-            L.append(f"GlobalTensor<TO{j}> yg{j}_;")
-            if p.kind in ("vec", "rs", "idx"):
-                L.append(f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{j}_;")
-            if p.kind == "rs":
-                L.append(f"TBuf<TPosition::VECCALC> ro{j}_;")
-            if p.kind == "gs":
-                L.append(f"TBuf<TPosition::VECCALC> oh{j}_;")
+        L = [x for op in (*self.ins, *self.outs) for x in op.members()]
         L += [f"TBuf<TPosition::VECCALC> sb{k}_;" for k in range(kp.nslots)]
         L += [f"TBuf<TPosition::VECCALC> mk{k}_;" for k in range(kp.nmasks)]
         L += ["TBuf<TPosition::VECCALC> wk_, sc_;"]
@@ -337,7 +229,7 @@ def render_tiling(kp: KernelParams) -> str:
 
 
 def render_host(kp: KernelParams, main_input: int) -> str:
-    b = _budget(kp)
+    b = budget(kp)
     if kp.template == "row":
         if kp.extra.get("split"):
             sb = split_budget(kp)
@@ -369,7 +261,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
         main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
         ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
-        user_workspace=str(_user_workspace(kp)), params="\n".join(params))
+        user_workspace=str(user_workspace(kp)), params="\n".join(params))
 
 
 def _chunk_code(kp: KernelParams) -> str:

@@ -8,15 +8,15 @@ rounded to it, as PyTorch rounds each op's result on the CPU.
 """
 from __future__ import annotations
 
-
 from typing import Any
 
 from agent_graph.drafter.analysis import OpGraph, OpNode, Ref
 from agent_graph.drafter.composites import CompositeLowering
 from agent_graph.drafter.elementwise import CMP, ElementwiseLowering
-from agent_graph.drafter.program import (InputSpec, OutputSpec, Program, Val, aliases as _aliases, is_last_dim as _is_last_dim,
+from agent_graph.drafter.program import (InputSpec, OutputSpec, Program, Val, ValKind, aliases as _aliases, is_last_dim as _is_last_dim,
                                          numel as _numel, reduce_dim as _reduce_dim, refs as _refs, uses as _uses)
 from agent_graph.drafter.native import native_exact
+from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.vecops import Unsupported, f
 
 HALF = {"float16": "half", "bfloat16": "bfloat16_t"}
@@ -59,7 +59,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         self._tmps.append(s)
         return f"S{s}"
 
-    def new_val(self, kind: str, expr: str) -> "Val":
+    def new_val(self, kind: ValKind, expr: str) -> "Val":
         return Val(kind, expr)
 
     def rs_name(self) -> str:
@@ -112,7 +112,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             v = self.vals[name]
             if not isinstance(v, Val) or v.kind in ("k", "bvec", "mask"):
                 raise Unsupported(f"output {name} is not computed per element, per row or over the whole tensor")
-            self.p.outputs.append(OutputSpec(name, v.kind, v))
+            self.p.outputs.append(OutputSpec(name, OutputKind(v.kind), v))
         if any(o.kind == "gs" for o in self.p.outputs) and any(o.kind != "gs" for o in self.p.outputs):
             raise Unsupported("a reference returning a whole-tensor reduction together with other outputs")
         self.p.nmasks = self.nmasks
@@ -131,16 +131,16 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 return True
         return False
 
-    def _input_kind(self, n: OpNode) -> str:
+    def _input_kind(self, n: OpNode) -> InputKind:
         shape = n.shape or ()
         if tuple(shape) == tuple(self.full):
             if n.dtype not in FLOATS:
                 raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32")
-            return "full"
+            return InputKind.FULL
         if shape and shape[-1] == self.cols and _numel(shape) == self.cols:
-            return "bvec"
+            return InputKind.BVEC
         if tuple(shape) == tuple(self.full[:-1]) and n.dtype in ("int64", "int32"):
-            return "ridx"
+            return InputKind.RIDX
         raise Unsupported(f"input {n.name} of shape {list(shape)} against {list(self.full)}: only equal shapes and "
                           f"last-dimension broadcast are covered by the templates")
 

@@ -1,29 +1,23 @@
 """Modelled performance of a drafted project: the kernel on the task's largest case (emulator trace +
-bench_bridge.perf) against the PyTorch reference priced as eager kernels. Optional: ``available()`` is
-False when the performance model is not installed."""
+bench_bridge's performance model) against the PyTorch reference priced as eager kernels."""
 from __future__ import annotations
 
 import copy
 from pathlib import Path
 
+import torch
+
 from agent_graph.drafter.planner import case_inputs
+from bench_bridge.api import build_project, describe_project, eager_baseline, profile, run_project
 
 
 def available() -> bool:
-    try:
-        import bench_bridge.perf  # noqa: F401
-    except ImportError:
-        return False
+    """Whether the modelled numbers can be had: the performance model ships with bench_bridge, so always."""
     return True
 
 
 def modelled(task, project: Path, timeout: float = 600.0) -> dict:
     """{"case", "kernel_us", "eager_us", "speedup", "report"} or {"error": ...}."""
-    import torch
-
-    from bench_bridge import perf
-    from bench_bridge.project import build_project, describe_project, run_project
-
     cases, mod = case_inputs(task)
     sizes = [sum(t.numel() for t in ins if isinstance(t, torch.Tensor)) for _, ins in cases]
     k = max(range(len(cases)), key=lambda i: sizes[i])
@@ -52,7 +46,7 @@ def modelled(task, project: Path, timeout: float = 600.0) -> dict:
     if not pr.ok or not pr.run or not pr.run.trace_file:
         return {"error": "traced run failed"}
     with torch.no_grad():
-        eager = perf.eager_baseline(lambda *a: model(*a), *ins)
-    rep = perf.profile(pr.run.trace_file, reference=eager)
+        eager = eager_baseline(lambda *a: model(*a), *ins)
+    rep = profile(pr.run.trace_file, reference=eager)
     return {"case": task.cases[k].id, "kernel_us": rep.modelled_us, "eager_us": eager.time_us,
             "speedup": rep.speedup_vs_eager, "report": rep}

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
+from agent_graph.drafter.operands import OutputKind
 from agent_graph.drafter.templates import KernelParams
 
 EXACT = {"Max", "Min", "Relu", "Abs"}            # the result is one of the operands (or its magnitude): no rounding
@@ -18,7 +21,6 @@ def _half_exact(lit: str) -> bool:
         x = float(lit.rstrip("f"))
     except ValueError:
         return False
-    import numpy as np
     return float(np.float16(x)) == x
 
 
@@ -84,7 +86,7 @@ def direct_outputs(kp: KernelParams) -> dict[int, int]:
     taken: dict[str, int] = {}
     for j, p in enumerate(kp.outputs):
         exprs = {v.out_exprs[j] for v in kp.variants}
-        if p.kind == "vec" and len(exprs) == 1:
+        if p.kind == OutputKind.VEC and len(exprs) == 1:
             e = exprs.pop()
             taken[e] = taken.get(e, 0) + 1
             if re.fullmatch(r"B\d+", e):

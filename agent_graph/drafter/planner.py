@@ -15,12 +15,12 @@ import torch
 
 from agent_graph.drafter import codegen, rowreduce, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
+from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
+from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
-from bench_bridge.project.describe import snake_case
-from bench_bridge.tasks import Task
-from bench_bridge.tasks.pymodule import load_module
+from bench_bridge.api import CaseRow, Task, install_stubs, load_module, snake_case
 
 RESERVED = {"t", "op", "workspace", "tiling", "rows", "cols", "colsPad", "rowsPerCore", "tileRows", "total", "perCore",
             "tileLen", "base", "span", "tileElems", "pb", "nb", "v", "b", "n", "off", "r", "o", "cnt"}
@@ -77,17 +77,14 @@ def _spec_inputs(params: dict) -> list[Any]:
 
 def case_inputs(task: Task) -> list[tuple[list, list]]:
     """(init, forward inputs) of every case, made the way the task's own generator makes them."""
-    from bench_bridge.tasks import stubs
-    from bench_bridge.tasks.csvcases import Row
-
-    stubs.install()
+    install_stubs()
     mod = load_module("kgen_drafter_reference", task.reference)
     out = []
     for i, case in enumerate(task.cases):
         torch.manual_seed(task.seed + i)
         if task.format == "npukernelbench":
             prep = load_module("kgen_drafter_prepare", task.prepare) if task.prepare else mod
-            row = Row(case.params)
+            row = CaseRow(case.params)
             init = list(prep.get_init_inputs(row, device="cpu")) if hasattr(prep, "get_init_inputs") else []
             ins = prep.get_inputs(row, device="cpu")
         elif task.format == "kernelbench":
@@ -173,7 +170,7 @@ def plan(task: Task) -> Plan | Unsupported:
         native = (p.mode == "flat" and p.native16 and not p.nmasks and not p.accs
                   and all(d == "float16" for d in (*c[0], *c[1])))
         variants.append(Variant(cond, list(p.body), list(p.final),
-                                [o.val.tile if o.kind == "vec" else o.val.expr for o in p.outputs], native))
+                                [o.val.tile if o.kind == OutputKind.VEC else o.val.expr for o in p.outputs], native))
     kp = KernelParams(
         op_type=op_type, template=p0.mode,
         inputs=[TensorParam(in_names[i], spec.kind, [c[0][i] for c in combos]) for i, spec in enumerate(p0.inputs)],
@@ -189,7 +186,7 @@ def plan(task: Task) -> Plan | Unsupported:
         if reason:
             return Unsupported(name, reason, category=category)
     pl = Plan(task=task, op_type=op_type, category=category, template=p0.mode, params=kp, graphs=graphs)
-    pl.files = render(kp, main_input=[i.kind for i in p0.inputs].index("full"))
+    pl.files = render(kp, main_input=[i.kind for i in p0.inputs].index(InputKind.FULL))
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs],
                      "args": [a.kwargs["value"] for a in g.attrs], "init": g.init} for g in graphs]
     return pl
@@ -240,8 +237,8 @@ def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool], cat
                 raise_msg = f"dtype {d} is not covered by the templates"
                 return Unsupported(task.name, raise_msg, category=category)
     kp = KernelParams(op_type=op_type_for(task.name), template="col",
-                      inputs=[TensorParam(in_names[0], "full", [c[0] for c in combos])],
-                      outputs=[TensorParam(out_names[0], "col", [c[1] for c in combos])], summary=_summary(graphs[0]),
+                      inputs=[TensorParam(in_names[0], InputKind.FULL, [c[0] for c in combos])],
+                      outputs=[TensorParam(out_names[0], OutputKind.COL, [c[1] for c in combos])], summary=_summary(graphs[0]),
                       extra={"combine": col[0], "dim": col[1], "mean": col[2]})
     pl = Plan(task=task, op_type=kp.op_type, category="reduction", template="col", params=kp, graphs=graphs)
     pl.files = render(kp)
@@ -266,15 +263,15 @@ def _fits(kp: KernelParams, g: OpGraph) -> str:
     cols = full[-1]
     step = 64 if rowreduce.batched_kind(kp) else 16      # the host's row pitch (codegen.render_host)
     pad = (cols + step - 1) // step * step
-    b = codegen._budget(kp)
+    b = budget(kp)
     need = pad * b["fixed_per_col"] + b["fixed"] + pad * b["per_elem"] + b["per_row"]
-    if need <= codegen.UB_BUDGET:
+    if need <= UB_BUDGET:
         return ""
     if kp.extra.get("split"):
-        sb = codegen.split_budget(kp)
-        if sb["fixed"] + 64 * sb["per_elem"] <= codegen.UB_BUDGET:
+        sb = split_budget(kp)
+        if sb["fixed"] + 64 * sb["per_elem"] <= UB_BUDGET:
             return ""
-    return (f"a row of {cols} elements needs {need} bytes of UB (budget {codegen.UB_BUDGET}) and this program "
+    return (f"a row of {cols} elements needs {need} bytes of UB (budget {UB_BUDGET}) and this program "
             f"(argmax/argmin, cumsum or cross-entropy index into the row) cannot be streamed by the split-row path")
 
 

@@ -12,19 +12,17 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from bench_bridge.api import build_project, describe_project
+
 
 def prebuild(project: str | Path, jobs: int | None = None) -> list:
     """Build every dtype combination of ``project``; returns the ``ProjectBuild`` of each (in order)."""
-    from bench_bridge.project import describe_project
-
     op = describe_project(Path(project))
     return build_all(op, jobs) if op.ok else []
 
 
 def build_all(op, jobs: int | None = None) -> list:
-    """``prebuild`` of an already described project (``bench_bridge.project.describe_project``)."""
-    from bench_bridge.project import build_project
-
+    """``prebuild`` of an already described project (``bench_bridge.api.describe_project``)."""
     jobs = max(1, min(op.num_combos, jobs or os.cpu_count() or 1))
     if jobs == 1:
         return [build_project(op, c) for c in range(op.num_combos)]

@@ -3,14 +3,19 @@ utilities the lowering modules share."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from agent_graph.drafter.analysis import OpGraph, OpNode, Ref
+from agent_graph.drafter.operands import InputKind, OutputKind
+
+ValKind = Literal["vec", "bvec", "rs", "gs", "k", "idx", "mask"]
+"""What a lowered value is: a row (or flat tile) in a float UB slot, a broadcast row vector, a float per row,
+a float for the whole tensor, a constant, an integer per row, a comparison's bit mask."""
 
 
 @dataclass
 class Val:
-    kind: str          # vec | bvec | rs | gs | k | idx
+    kind: ValKind
     expr: str          # vec/bvec: LocalTensor<float> expr; rs/gs/k: float expr; idx: integer expr
     slot: int | None = None
     tile: str = ""     # vec: the whole-tile tensor (for outputs)
@@ -19,20 +24,20 @@ class Val:
 @dataclass
 class InputSpec:
     name: str
-    kind: str          # full | bvec | ridx
+    kind: InputKind
     index: int
 
 
 @dataclass
 class OutputSpec:
     name: str
-    kind: str          # vec | rs | gs | idx
+    kind: OutputKind
     val: Val
 
 
 @dataclass
 class Program:
-    mode: str                                   # flat | row
+    mode: Literal["flat", "row"]
     inputs: list[InputSpec] = field(default_factory=list)
     outputs: list[OutputSpec] = field(default_factory=list)
     attrs: list[str] = field(default_factory=list)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.templates import KernelParams
 
 _RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, XI0\[o\], WK, cols_\);$")
@@ -31,8 +32,8 @@ CHUNK = 248      # rows or repeats per instruction: <= 255 and a multiple of 8 (
 def batched_kind(kp: KernelParams) -> tuple[str, bool] | None:
     """("Sum" | "Max" | "Min", mean) when every variant of this row program is one reduction of its only
     input per row, stored as its only output; None otherwise."""
-    if (kp.template != "row" or len(kp.inputs) != 1 or kp.inputs[0].kind != "full" or len(kp.outputs) != 1
-            or kp.outputs[0].kind != "rs" or kp.accs or kp.nslots or kp.nmasks):
+    if (kp.template != "row" or len(kp.inputs) != 1 or kp.inputs[0].kind != InputKind.FULL or len(kp.outputs) != 1
+            or kp.outputs[0].kind != OutputKind.RS or kp.accs or kp.nslots or kp.nmasks):
         return None
     found = set()
     for v in kp.variants:

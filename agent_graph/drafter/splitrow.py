@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from agent_graph.drafter.operands import InputKind, OutputKind
+
 RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_\);$")
 ROWVAL = re.compile(r"^float (r\d+) = SC0\.GetValue\(0\);$")
 TENSOR = re.compile(r"\b(S\d+|XI\d+\[o\]|W\d+|RH_\w+\[o\]|B\d+)")
@@ -172,13 +174,13 @@ def _chunk_loop(kp, streamed: list[int], lines: list[str], tail: list[str]) -> l
     L = ["for (uint32_t c0 = colBeg_; c0 < colEnd_; c0 += chunkLen_) {",
          "    uint32_t cn = colEnd_ - c0 < chunkLen_ ? colEnd_ - c0 : chunkLen_;"]
     for i in streamed:
-        src = f"xg{i}_[rowOff + c0]" if kp.inputs[i].kind == "full" else f"xg{i}_[c0]"
+        src = f"xg{i}_[rowOff + c0]" if kp.inputs[i].kind == InputKind.FULL else f"xg{i}_[c0]"
         L += [f"    LocalTensor<TI{i}> xt{i} = iq{i}_.AllocTensor<TI{i}>();",
               f"    DataCopyPad(xt{i}, {src}, DataCopyExtParams{{1, static_cast<uint32_t>(cn * sizeof(TI{i})), 0, 0, 0}}, "
               f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});",
               f"    iq{i}_.EnQue(xt{i});"]
     for i in streamed:
-        name = f"XI{i}" if kp.inputs[i].kind == "full" else f"W{i}"
+        name = f"XI{i}" if kp.inputs[i].kind == InputKind.FULL else f"W{i}"
         L += [f"    xt{i} = iq{i}_.DeQue<TI{i}>();", f"    LocalTensor<float> {name} = ToFloat(xt{i}, ic{i}_.Get<float>(), cn);"]
     L += ["    " + x for ln in lines for x in ln.split("\n")]
     L += ["    " + x for x in tail]
@@ -202,7 +204,7 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
         for k, red in enumerate(p.reds):  # a row shared by several cores: combine their partial results
             L.append(f"if (rowCores_ > 1) {red.name} = RowCombine({red.name}, {slot * 8 + k}, {KIND[red.api]});")
         L += p.scalar_after
-    vec_outs = [j for j, o in enumerate(kp.outputs) if o.kind == "vec"]
+    vec_outs = [j for j, o in enumerate(kp.outputs) if o.kind == OutputKind.VEC]
     if vec_outs or any(ln.startswith("ReduceSum") or "\n" in ln for ln in sp.write):
         tail = []
         for j in vec_outs:
@@ -213,7 +215,7 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
         write = _prune(sp.write, {out_exprs[j] for j in vec_outs})
         L += _chunk_loop(kp, sorted(inputs_read(write, [out_exprs[j] for j in vec_outs])), write, tail)
     for j, o in enumerate(kp.outputs):
-        if o.kind == "rs":
+        if o.kind == OutputKind.RS:
             L += ["if (GetBlockIdx() % rowCores_ == 0) {", f"RO{j}.SetValue(0, {out_exprs[j]});", "PipeBarrier<PIPE_ALL>();",
                   f"LocalTensor<TO{j}> yr{j} = oq{j}_.AllocTensor<TO{j}>();", f"FromFloat(yr{j}, RO{j}, 16);",
                   f"oq{j}_.EnQue(yr{j});", f"yr{j} = oq{j}_.DeQue<TO{j}>();",
@@ -231,7 +233,7 @@ def process_split(kp, variants_fn, round_views: list[str]) -> str:
     L += [f"LocalTensor<float> B{k} = sb{k}_.Get<float>();" for k in range(kp.nslots)]
     L += [f"LocalTensor<float> S{k} = B{k};" for k in range(kp.nslots)]
     L += round_views
-    L += [f"LocalTensor<float> RO{j} = ro{j}_.Get<float>();" for j, o in enumerate(kp.outputs) if o.kind == "rs"]
+    L += [f"LocalTensor<float> RO{j} = ro{j}_.Get<float>();" for j, o in enumerate(kp.outputs) if o.kind == OutputKind.RS]
     L += ["const uint32_t o = 0;", "(void)o;", "for (uint32_t r = 0; r < count_; ++r) {",
           "    uint64_t rowOff = static_cast<uint64_t>(r) * cols_;"]
     L += ["    " + ln if not ln.startswith("#") else ln for ln in variants_fn(lambda v: _variant_row(kp, v.body, v.out_exprs))]
@@ -273,7 +275,7 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if kp.template != "row" or any(p.kind == "ridx" for p in kp.inputs) or any(o.kind == "idx" for o in kp.outputs):
+    if kp.template != "row" or any(p.kind == InputKind.RIDX for p in kp.inputs) or any(o.kind == OutputKind.IDX for o in kp.outputs):
         return False
     try:
         for v in kp.variants:

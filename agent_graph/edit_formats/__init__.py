@@ -21,6 +21,7 @@ from agent_graph.edit_formats import fenced_path, kernel_impl, npukb
 from agent_graph.edit_formats.common import (CODE_SUFFIXES, OP_DIRS, Block, PathRejected, looks_like_host, looks_like_kernel,
                                              looks_like_tiling_header, normalise_path, scan_fences,
                                              strip_reasoning)
+from bench_bridge.api import snake_case
 
 MODES = ("project", "kernel")
 
@@ -38,8 +39,6 @@ class ParseFailure:
 
 def op_file_stem(op_name: str) -> str:
     """File stem of an operator: ``AddCustom`` -> ``add_custom``; snake-case names are kept."""
-    from bench_bridge.project import snake_case
-
     name = op_name.strip()
     return snake_case(name) if any(c.isupper() for c in name) else name
 

@@ -21,7 +21,7 @@ from agent_graph import api
 from agent_graph.evaluate.errors import classify_build, classify_cases
 from agent_graph.evaluate.types import CandidateJob, CandidateResult
 from agent_graph.settings import AgentSettings, ModelSettings
-from bench_bridge.bench import BenchError, BenchOptions, bench
+from bench_bridge.api import BenchError, BenchOptions, bench
 
 MESSAGE_CHARS = 300
 

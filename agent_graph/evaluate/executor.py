@@ -49,7 +49,7 @@ class LocalExecutor:
 class RayExecutor:
     def __init__(self, address: str, backend: str, jobs: int):
         try:
-            import ray  # optional dependency: pip install 'kgen[ray]'
+            import ray  # optional: ray (pip install 'kgen[ray]')
         except ImportError:
             raise EvalError("--ray needs Ray: pip install 'kgen[ray]'") from None
         self.ray = ray

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from agent_graph.evaluate.types import EvalError, SuiteTask
-from bench_bridge.tasks import TaskError, load_task
+from bench_bridge.api import TaskError, load_task
 
 SKIP_DIRS = {"answer", "validation", "__pycache__", "node_modules", "build", "kgen-out"}
 LEVEL_RE = re.compile(r"^level\d+$")

@@ -152,6 +152,7 @@ class ChatClient:
 
     # -- one reply -----------------------------------------------------------------------------
     def _llm(self, http_client: httpx.Client) -> Any:
+        # lazy: langchain_openai costs 6.7 s of start-up (openai + tiktoken); only a model run pays it
         from langchain_openai import ChatOpenAI
 
         s = self.settings
@@ -161,6 +162,7 @@ class ChatClient:
 
     @staticmethod
     def _lc_messages(messages: list[ChatMessage]) -> list[Any]:
+        # lazy: langchain_core costs 0.4 s of start-up; only a model run pays it
         from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
         kinds = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
@@ -245,7 +247,7 @@ class ChatClient:
     def _map_error(self, e: BaseException) -> ModelError:
         """One ModelError for a failure raised anywhere in langchain-openai / openai / httpx (their wrappers
         chain the original exception, so the whole chain is looked at)."""
-        import openai
+        import openai  # lazy: 2.2 s of start-up; imported already once a reply was asked for
 
         if isinstance(e, ModelError):
             return e

@@ -9,11 +9,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from agent_graph.drafter.prebuild import build_all
 from agent_graph.events import Diagnostics, Note
 from agent_graph.guards import check_sources
 from agent_graph.nodes.context import Ctx
 from agent_graph.nodes.project_files import write_op_json
 from agent_graph.state import Candidate, GraphState, in_phase, update_best
+from bench_bridge.api import build_project, describe_project
 
 
 def can_repair(ctx: Ctx, state: GraphState, c: Candidate, kind: str) -> bool:
@@ -34,8 +36,6 @@ def send_to_repair(ctx: Ctx, state: GraphState, c: Candidate, kind: str, note: s
 
 
 def _build_one(state: GraphState, ctx: Ctx, c: Candidate) -> str:
-    from bench_bridge.project import build_project, describe_project
-
     rnd, sid = c["round"], c["id"]
     findings = check_sources(c["files"])
     if findings:
@@ -51,7 +51,6 @@ def _build_one(state: GraphState, ctx: Ctx, c: Candidate) -> str:
     op = describe_project(project)
     if op.ok and op.num_combos > 1 and (os.cpu_count() or 1) > 1:
         # every dtype combination at once on the free cores (the verify node then finds them in the cache)
-        from agent_graph.drafter.prebuild import build_all
         b = build_all(op)[0]
     else:
         b = build_project(op, 0) if op.ok else None

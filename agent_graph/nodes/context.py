@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from agent_graph.events import Event
+from agent_graph.llm import ChatClient
 from agent_graph.runs import RunFolder
 from agent_graph.settings import AgentSettings, ModelSettings
+from bench_bridge.api import load_task
 
 
 class Cancelled(Exception):
@@ -45,16 +47,12 @@ class Ctx:
 
     def task(self, path: str):
         """The bench_bridge Task at ``path`` (loaded once per process)."""
-        from bench_bridge.tasks import load_task
-
         key = f"task:{path}"
         if key not in self.cache:
             self.cache[key] = load_task(Path(path))
         return self.cache[key]
 
     def client(self):
-        from agent_graph.llm.client import ChatClient
-
         if "client" not in self.cache:
             self.cache["client"] = ChatClient(self.model)
         return self.cache["client"]

@@ -8,10 +8,12 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from agent_graph.drafter import Unsupported, draft, write_project
 from agent_graph.events import FilesWritten, Note
 from agent_graph.nodes.context import Ctx
 from agent_graph.nodes.model_io import ask, parse
 from agent_graph.nodes.project_files import op_sources, write_candidate
+from agent_graph.prompts import draft_messages
 from agent_graph.state import Candidate, GraphState, new_candidate
 
 
@@ -32,8 +34,6 @@ def place(ctx: Ctx, state: GraphState, c: Candidate, files: dict[str, str], reas
 
 
 def _offline(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
-    from agent_graph.drafter import Unsupported, draft, write_project
-
     spec = state["spec"]
     d = ctx.cache.get("draft") or draft(ctx.task(spec["path"]))
     if isinstance(d, Unsupported):
@@ -57,8 +57,6 @@ def _fix(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
 
 
 def _model_one(state: GraphState, ctx: Ctx, cid: int) -> Candidate:
-    from agent_graph.prompts import draft_messages
-
     spec = state["spec"]
     c = new_candidate(cid)
     messages = draft_messages(ctx.task(spec["path"]), list(state.get("docs", [])), spec["op_name"], mode="project")

@@ -2,7 +2,9 @@
 and the reply in the candidate's round folder, parse the reply into project files."""
 from __future__ import annotations
 
+from agent_graph.edit_formats import ParseFailure, parse_reply
 from agent_graph.events import Token
+from agent_graph.llm import ChatMessage, ModelError
 from agent_graph.nodes.context import Cancelled, Ctx
 
 
@@ -17,16 +19,12 @@ def to_plain(messages) -> list[dict]:
 
 
 def to_chat(history: list[dict]):
-    from agent_graph.llm.client import ChatMessage
-
     return [ChatMessage(role=m["role"], content=m["content"]) for m in history]
 
 
 def ask(ctx: Ctx, messages, round_no: int, sample: int, node: str, prefix: str = "") -> tuple[str, list[dict]]:
     """The model's reply text and the new history (messages + the reply). ModelError propagates (the
     run ends with status "error"); a cancel raises Cancelled."""
-    from agent_graph.llm.client import ModelError
-
     plain = to_plain(messages)
     ctx.folder.save_json(round_no, sample, f"{prefix}prompt.json", plain)
     ctx.check_cancel()
@@ -42,8 +40,6 @@ def ask(ctx: Ctx, messages, round_no: int, sample: int, node: str, prefix: str =
 
 def parse(text: str, op_name: str):
     """(files, "") or ({}, complaint)."""
-    from agent_graph.edit_formats import ParseFailure, parse_reply
-
     res = parse_reply(text, op_name, mode="project")
     if isinstance(res, ParseFailure):
         return {}, res.complaint

@@ -5,6 +5,7 @@ template are the plan (and in offline mode its drafted files are kept for the dr
 not, a model run plans free-form; an offline run ends here as "unsupported" with the drafter's reason."""
 from __future__ import annotations
 
+from agent_graph.drafter import Unsupported, draft
 from agent_graph.events import Note
 from agent_graph.nodes.context import Ctx
 from agent_graph.state import GraphState, PlanInfo
@@ -25,8 +26,6 @@ _STRATEGY = {
 
 
 def plan(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
-    from agent_graph.drafter import Unsupported, draft
-
     spec = state["spec"]
     task = ctx.task(spec["path"])
     if state.get("mode") == "fix":

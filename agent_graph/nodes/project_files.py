@@ -8,6 +8,8 @@ import re
 import shutil
 from pathlib import Path
 
+from bench_bridge.api import from_any
+
 _CMAKE = """# {op_type}: written by the kgen agent. CANN builds it through msopgen's project;
 # the emulator (kgen bench) needs only op_host/ and op_kernel/.
 cmake_minimum_required(VERSION 3.16)
@@ -67,8 +69,6 @@ def _copy_spec(task, spec: Path, dest: Path) -> None:
 
 def write_op_json(op, dest: Path, op_name: str) -> None:
     """``<op>.json``, msopgen's op description, from the OpDef the emulator read (bench_bridge OpProject)."""
-    from bench_bridge.project import from_any
-
     def short(ge: str) -> str:
         try:
             return {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32"}.get(from_any(ge).short, from_any(ge).short)

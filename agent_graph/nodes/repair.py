@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+from agent_graph import prompts
 from agent_graph.events import Note
 from agent_graph.nodes.context import Ctx
 from agent_graph.nodes.draft import place
@@ -20,8 +21,6 @@ REASONS = {"build": "build repair", "guard": "build repair", "correctness": "cor
 
 
 def _messages(state: GraphState, ctx: Ctx, c: Candidate):
-    from agent_graph import prompts
-
     kind, history = c.get("repair_kind"), to_chat(c.get("history", []))
     if kind == "parse":
         return prompts.parse_repair_messages(history, c.get("complaint", ""))

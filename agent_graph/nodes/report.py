@@ -16,6 +16,7 @@ from agent_graph.events import Report
 from agent_graph.nodes.context import Ctx
 from agent_graph.nodes.project_files import OP_DIRS
 from agent_graph.state import GraphState
+from bench_bridge.api import BenchReport
 
 
 def _replace_project(src: Path, dest: Path) -> None:
@@ -68,8 +69,6 @@ def _bring_artifacts(data: dict, final: Path, home: Path) -> None:
 
 def _build_failure_report(state: GraphState, best: dict) -> dict:
     """The report of a candidate that never ran: not compiled, with its build (or guard) diagnostics."""
-    from bench_bridge.report import BenchReport
-
     spec = state["spec"]
     errors = [d for d in best.get("diagnostics") or [] if d.get("severity") == "error"]
     msg = f"the build of {spec['op_type']} failed" + (f": {errors[0].get('message', '')}" if errors else "")

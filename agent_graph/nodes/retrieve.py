@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import retrieval
+
 from agent_graph.nodes.context import Ctx
 from agent_graph.state import GraphState
 
@@ -16,8 +18,6 @@ MAX_CHARS = 1500
 def search_docs(queries: list[str], k: int = 2) -> list[str]:
     """Passages (markdown, one per page, at most MAX_PASSAGES) for ``queries``; [] when retrieval fails."""
     try:
-        import retrieval
-
         seen, out = set(), []
         for q in queries:
             for p in retrieval.search(q, k=k):
@@ -29,7 +29,7 @@ def search_docs(queries: list[str], k: int = 2) -> list[str]:
                 if len(out) >= MAX_PASSAGES:
                     return out
         return out
-    except Exception:   # noqa: BLE001 — retrieval is optional: a missing/broken index must not stop a run
+    except Exception:   # noqa: BLE001 — retrieval is best effort: a missing/broken index must not stop a run
         return []
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from agent_graph.events import Note
 from agent_graph.nodes.context import Ctx, RunError
 from agent_graph.nodes.model_io import ask
+from bench_bridge.api import TaskError, load_task
 
 PROMPT = Path(__file__).with_name("prompts") / "spec_from_words.md"
 _FENCE = re.compile(r"```(\w+)?[ \t]*([\w./-]*)[^\n]*\n(.*?)\n```", re.S)
@@ -31,8 +32,6 @@ def extract(text: str) -> tuple[str, str] | str:
 
 def write_task(ctx: Ctx, words: str) -> str:
     """The spec path the model wrote for ``words`` (RunError when it could not write a valid one)."""
-    from bench_bridge.tasks import TaskError, load_task
-
     dest = ctx.run_dir / "task"
     dest.mkdir(parents=True, exist_ok=True)
     messages = [{"role": "user", "content": PROMPT.read_text().replace("{{words}}", words.strip())}]

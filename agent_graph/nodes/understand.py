@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agent_graph.drafter.planner import op_type_for
 from agent_graph.nodes.context import Ctx
+from agent_graph.nodes.spec_writer import write_task
 from agent_graph.state import GraphState, TaskSpecRef
+from bench_bridge.api import TaskError, describe_project, snake_case
 
 
 def understand(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
-    from agent_graph.drafter.planner import op_type_for
-    from bench_bridge.project import describe_project, snake_case
-    from bench_bridge.tasks import TaskError
-
     path = state.get("task") or ""
     update: dict = {}
     if not path and state.get("mode") == "fix":
@@ -27,7 +26,6 @@ def understand(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
         if ctx.offline or not state.get("words"):
             msg = "a request in words needs a model to write the PyTorch reference and the shape cases (--llm URL)"
             return {"status": "error", "message": msg}, "no task"
-        from agent_graph.nodes.spec_writer import write_task
 
         path = write_task(ctx, state["words"])
         update["task"] = path

@@ -15,6 +15,7 @@ from agent_graph.guards import unwritten_output
 from agent_graph.nodes.build import send_to_repair
 from agent_graph.nodes.context import Cancelled, Ctx, RunError
 from agent_graph.state import Candidate, GraphState, update_best
+from bench_bridge.api import BenchError, BenchOptions, bench
 
 
 def failures_of(report: dict) -> list[dict]:
@@ -53,8 +54,6 @@ def profile_dir(ctx: Ctx, c: Candidate) -> Path:
 
 
 def bench_candidate(state: GraphState, ctx: Ctx, project: Path, profile: bool, artifacts_dir: Path | None = None):
-    from bench_bridge.bench import BenchError, BenchOptions, bench
-
     def progress(msg: str) -> None:
         ctx.check_cancel()      # raises out of bench: cancel between cases
         ctx.emit(Note(msg))

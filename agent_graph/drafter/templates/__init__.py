@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
 
+from agent_graph.drafter.operands import InputKind, OutputKind
+
 TEMPLATE_DIR = Path(__file__).resolve().parent
 TEMPLATES = ("flat", "row", "col")
 
@@ -25,8 +27,12 @@ def load(name: str) -> Template:
 @dataclass
 class TensorParam:
     name: str                 # OpDef name (also the kernel argument name)
-    kind: str                 # inputs: full | bvec | ridx; outputs: vec | rs | idx | gs
+    kind: InputKind | OutputKind   # operands.py (a dict form's string is read as its kind)
     dtypes: list[str]         # one torch dtype name per dtype combination
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, (InputKind, OutputKind)):
+            self.kind = InputKind(self.kind) if self.kind in tuple(InputKind) else OutputKind(self.kind)
 
 
 @dataclass
@@ -34,7 +40,7 @@ class KernelParams:
     """Everything a template needs: the op's interface and the generated compute program."""
 
     op_type: str                                  # CamelCase operator type
-    template: str                                 # flat | row
+    template: str                                 # flat | row | col (TEMPLATES)
     inputs: list[TensorParam]
     outputs: list[TensorParam]
     attrs: list[str] = field(default_factory=list)      # float attrs, in forward order

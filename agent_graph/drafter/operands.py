@@ -1,0 +1,477 @@
+"""The drafted kernel's operands as typed objects: each kind of input and output (and the kernel's own
+scratch buffers) writes its own members, its ``InitBuffer`` calls and its CopyIn/Compute/CopyOut lines,
+and reports the Unified Buffer bytes those calls take, so the host's tiling budget (budget.py) is the sum
+of what the operands say and cannot disagree with the kernel codegen writes.
+
+Inputs (``InputKind``):
+    full   a tensor of the whole shape, streamed tile by tile (double-buffered queue + a float copy)
+    bvec   a row vector broadcast over the rows (loaded once into UB as float; streamed on the split path)
+    ridx   per-row integers (class indices), read from GM by scalar loads: no UB
+Outputs (``OutputKind``):
+    vec    a tensor of the whole shape, written tile by tile
+    rs     one value per row (rounded up to 16 rows a tile), staged as float
+    idx    one integer per row (argmax/argmin)
+    gs     one value for the whole tensor (block 0 writes it)
+    col    the inner-dimension reduction template's output (codegen.render_col writes that template whole)
+
+UB bytes are worst cases (4-byte data, 8-byte indices) in four terms the host's TilingFunc combines:
+per tile element, per tile row, per padded column and fixed (:class:`UbBytes`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agent_graph.drafter.templates import KernelParams, TensorParam
+
+MAX_CORES = 64
+
+
+class InputKind(StrEnum):
+    FULL = "full"
+    BVEC = "bvec"
+    RIDX = "ridx"
+
+
+class OutputKind(StrEnum):
+    VEC = "vec"
+    RS = "rs"
+    IDX = "idx"
+    GS = "gs"
+    COL = "col"          # the col template's output (that template is written whole, no operand code)
+
+
+@dataclass(frozen=True)
+class UbBytes:
+    """UB bytes as the host sizes tiles: ``per_elem`` x tile elements + ``per_row`` x tile rows +
+    ``per_col`` x padded columns + ``fixed``."""
+
+    per_elem: int = 0
+    per_row: int = 0
+    per_col: int = 0
+    fixed: int = 0
+
+    def __add__(self, other: "UbBytes") -> "UbBytes":
+        return UbBytes(self.per_elem + other.per_elem, self.per_row + other.per_row, self.per_col + other.per_col,
+                       self.fixed + other.fixed)
+
+
+def total(parts) -> UbBytes:
+    out = UbBytes()
+    for p in parts:
+        out = out + p
+    return out
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """One ``pipe_.InitBuffer`` call and the UB bytes it takes at most."""
+
+    member: str                  # the TBuf/TQue member (``iq0_``)
+    size: str                    # C++ size expression (bytes)
+    ub: UbBytes
+    queue: bool = False          # a TQue: BUFFER_NUM (2) buffers of ``size``
+
+    @property
+    def init(self) -> str:
+        return f"pipe_.InitBuffer({self.member}, {'BUFFER_NUM, ' if self.queue else ''}{self.size});"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What the operands' code depends on besides their own kind: the template and its paths."""
+
+    row: bool                    # the row template (else flat)
+    split: bool                  # row template with the split-row path (rows streamed in chunks)
+    batched: bool                # row template whose row reduction reduces a whole tile at once (rowreduce.py)
+    pad_value: str = "0"         # batched: the reduction's neutral value in the last block of a row
+
+
+# ---- inputs ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Input:
+    index: int
+    name: str
+    lay: Layout
+    kind = InputKind.FULL
+
+    @property
+    def t(self) -> str:
+        return f"TI{self.index}"
+
+    def members(self) -> list[str]:
+        return [f"GlobalTensor<{self.t}> xg{self.index}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        """The UB this input takes on the row/flat path."""
+        return []
+
+    def chunk_buffers(self) -> list[Buffer]:
+        """The UB this input takes on the split-row path (per chunk element)."""
+        return []
+
+    def init(self) -> list[str]:
+        return [f"xg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name} + first_, count_);"]
+
+    def load(self) -> list[str]:
+        """Lines at the end of Init (a broadcast vector is loaded once)."""
+        return []
+
+    def copy_in(self) -> list[str]:
+        return []
+
+    def compute_in(self) -> list[str]:
+        """Compute's opening lines for this input (dequeue + float view)."""
+        return []
+
+    def view(self) -> list[str]:
+        """Compute's view of a once-loaded input (after the scratch views)."""
+        return []
+
+    def free(self) -> list[str]:
+        return []
+
+    def ub(self) -> UbBytes:
+        return total(b.ub for b in self.buffers())
+
+    def chunk_ub(self) -> UbBytes:
+        return total(b.ub for b in self.chunk_buffers())
+
+
+class FullInput(Input):
+    kind = InputKind.FULL
+
+    def members(self) -> list[str]:
+        i = self.index
+        return super().members() + [f"TQue<TPosition::VECIN, BUFFER_NUM> iq{i}_;", f"TBuf<TPosition::VECCALC> ic{i}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        i, t = self.index, self.t
+        ic = (f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)" if self.lay.row else
+              f"std::is_same_v<{t}, TC> ? 32 : tileElems * sizeof(TC)")
+        return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * 4), queue=True),
+                Buffer(f"ic{i}_", ic, UbBytes(per_elem=4))]
+
+    def chunk_buffers(self) -> list[Buffer]:
+        return self.buffers()        # the same queue and float copy, sized by tileElems = chunkLen
+
+    def init(self) -> list[str]:
+        return ([f"xg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name} + base, span);"]
+                + [b.init for b in self.buffers()])
+
+    def copy_in(self) -> list[str]:
+        i, t = self.index, self.t
+        pad = f"DataCopyPadExtParams<{t}>{{false, 0, 0, 0}}"
+        if self.lay.row:
+            prm = f"RowsIn<{t}>(n, cols_, colsPad_)"
+            src = f"xg{i}_[static_cast<uint64_t>(off) * cols_]"
+            if self.lay.batched:   # the partial last block of a row holds the reduction's neutral value
+                pad = (f"DataCopyPadExtParams<{t}>{{true, 0, RightPad<{t}>(cols_), "
+                       f"static_cast<{t}>({self.lay.pad_value})}}")
+        else:
+            prm = f"DataCopyExtParams{{1, static_cast<uint32_t>(n * sizeof({t})), 0, 0, 0}}"
+            src = f"xg{i}_[off]"
+        return [f"LocalTensor<{t}> xt{i} = iq{i}_.AllocTensor<{t}>();",
+                f"DataCopyPad(xt{i}, {src}, {prm}, {pad});", f"iq{i}_.EnQue(xt{i});"]
+
+    def compute_in(self) -> list[str]:
+        i, t = self.index, self.t
+        return [f"LocalTensor<{t}> xt{i} = iq{i}_.DeQue<{t}>();",
+                f"LocalTensor<float> XI{i} = ToFloat(xt{i}, ic{i}_.Get<float>(), cnt);" if self.lay.row else
+                f"LocalTensor<TC> XI{i} = ToCompute(xt{i}, ic{i}_.Get<TC>(), cnt);"]
+
+    def free(self) -> list[str]:
+        return [f"iq{self.index}_.FreeTensor(xt{self.index});"]
+
+
+class BcastInput(Input):
+    kind = InputKind.BVEC
+
+    def members(self) -> list[str]:
+        i = self.index
+        out = super().members() + [f"TBuf<TPosition::VECCALC> ws{i}_, wb{i}_;", f"LocalTensor<float> W{i}_;"]
+        if self.lay.split:
+            out += [f"TQue<TPosition::VECIN, BUFFER_NUM> iq{i}_;", f"TBuf<TPosition::VECCALC> ic{i}_;"]
+        return out
+
+    def buffers(self) -> list[Buffer]:
+        i, t = self.index, self.t
+        return [Buffer(f"ws{i}_", f"colsPad * sizeof({t})", UbBytes(per_col=4)),
+                Buffer(f"wb{i}_", f"sizeof({t}) == 4 ? 32 : colsPad * sizeof(float)", UbBytes(per_col=4))]
+
+    def chunk_buffers(self) -> list[Buffer]:
+        i, t = self.index, self.t      # streamed chunk by chunk like a full input
+        return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * 4), queue=True),
+                Buffer(f"ic{i}_", f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)", UbBytes(per_elem=4))]
+
+    def init(self) -> list[str]:
+        gm = f"xg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, cols);"
+        whole = [b.init for b in self.buffers()]
+        if not self.lay.split:
+            return [gm, *whole]
+        return [gm, "if (chunkLen > 0) {", *["    " + b.init for b in self.chunk_buffers()], "} else {",
+                *["    " + x for x in whole], "}"]
+
+    def load(self) -> list[str]:
+        i, t = self.index, self.t
+        lines = [f"LocalTensor<{t}> wst{i} = ws{i}_.Get<{t}>();",
+                 f"DataCopyPad(wst{i}, xg{i}_, DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof({t})), 0, 0, 0}}, "
+                 f"DataCopyPadExtParams<{t}>{{false, 0, 0, 0}});",
+                 "PipeBarrier<PIPE_ALL>();", f"W{i}_ = ToFloat(wst{i}, wb{i}_.Get<float>(), colsPad);",
+                 "PipeBarrier<PIPE_ALL>();"]
+        return ["if (chunkLen == 0) {", *["    " + x for x in lines], "}"] if self.lay.split else lines
+
+    def view(self) -> list[str]:
+        return [f"LocalTensor<float> W{self.index} = W{self.index}_;"]
+
+
+class RowIndexInput(Input):
+    kind = InputKind.RIDX
+
+
+# ---- outputs -----------------------------------------------------------------------------------
+
+# every output keeps 16 rows of 24 bytes free: a tile's row count is rounded up to 16 for the per-row
+# queues and their float staging
+ROW_ROUNDING = UbBytes(fixed=16 * 24)
+
+
+@dataclass(frozen=True)
+class Output:
+    index: int
+    name: str
+    lay: Layout
+    kind = OutputKind.VEC
+
+    @property
+    def t(self) -> str:
+        return f"TO{self.index}"
+
+    def members(self) -> list[str]:
+        return [f"GlobalTensor<{self.t}> yg{self.index}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        return []
+
+    def chunk_buffers(self) -> list[Buffer]:
+        return []
+
+    def reserve(self) -> UbBytes:
+        """UB the budget keeps for this output beyond its buffers' sizes."""
+        return ROW_ROUNDING + UbBytes(fixed=32)     # + the queue's last 32-byte block (InitBuffer rounds up)
+
+    def init(self) -> list[str]:
+        return ([f"yg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name} + first_, count_);"]
+                + [b.init for b in self.buffers()])
+
+    def view(self) -> list[str]:
+        """Compute's view of this output before the loop."""
+        return []
+
+    def per_row(self, expr: str) -> list[str]:
+        """Row template: what the row loop writes for row ``r`` (``expr``: the output's value)."""
+        return []
+
+    def after(self, expr: str, direct: bool) -> list[str]:
+        """After the compute loop: the result enqueued for CopyOut (``direct``: flat, written in place)."""
+        return []
+
+    def copy_out(self) -> list[str]:
+        j, t = self.index, self.t
+        prm = f"DataCopyExtParams{{1, static_cast<uint32_t>(n * sizeof({t})), 0, 0, 0}}"
+        return [f"LocalTensor<{t}> yt{j} = oq{j}_.DeQue<{t}>();", f"DataCopyPad(yg{j}_[off], yt{j}, {prm});",
+                f"oq{j}_.FreeTensor(yt{j});"]
+
+    def ub(self) -> UbBytes:
+        return total(b.ub for b in self.buffers()) + self.reserve()
+
+    def chunk_ub(self) -> UbBytes:
+        return total(b.ub for b in self.chunk_buffers())
+
+
+class VecOutput(Output):
+    kind = OutputKind.VEC
+
+    def members(self) -> list[str]:
+        return super().members() + [f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{self.index}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        return [Buffer(f"oq{self.index}_", f"tileElems * sizeof({self.t})", UbBytes(per_elem=2 * 4), queue=True)]
+
+    def chunk_buffers(self) -> list[Buffer]:
+        return self.buffers()
+
+    def init(self) -> list[str]:
+        return ([f"yg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name} + base, span);"]
+                + [b.init for b in self.buffers()])
+
+    def after(self, expr: str, direct: bool) -> list[str]:
+        j, t = self.index, self.t
+        if direct:
+            return [f"StoreOut(yt{j}, {expr}, cnt);", f"oq{j}_.EnQue(yt{j});"]
+        return [f"LocalTensor<{t}> yt{j} = oq{j}_.AllocTensor<{t}>();",
+                f"{'FromFloat' if self.lay.row else 'FromCompute'}(yt{j}, {expr}, cnt);", f"oq{j}_.EnQue(yt{j});"]
+
+    def copy_out(self) -> list[str]:
+        if not self.lay.row:
+            return super().copy_out()
+        j, t = self.index, self.t
+        return [f"LocalTensor<{t}> yt{j} = oq{j}_.DeQue<{t}>();",
+                f"DataCopyPad(yg{j}_[static_cast<uint64_t>(off) * cols_], yt{j}, RowsOut<{t}>(n, cols_, colsPad_));",
+                f"oq{j}_.FreeTensor(yt{j});"]
+
+
+ROWS16 = "(tileRows + 15) / 16 * 16"
+
+
+class RowScalarOutput(Output):
+    kind = OutputKind.RS
+
+    def members(self) -> list[str]:
+        j = self.index
+        return super().members() + [f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{j}_;", f"TBuf<TPosition::VECCALC> ro{j}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        j = self.index
+        return [Buffer(f"oq{j}_", f"{ROWS16} * sizeof({self.t})", UbBytes(per_row=2 * 8), queue=True),
+                Buffer(f"ro{j}_", f"{ROWS16} * sizeof(float)", UbBytes(per_row=4))]
+
+    def view(self) -> list[str]:
+        return [f"LocalTensor<float> RO{self.index} = ro{self.index}_.Get<float>();"]
+
+    def per_row(self, expr: str) -> list[str]:
+        return [f"RO{self.index}.SetValue(r, {expr});"]
+
+    def after(self, expr: str, direct: bool) -> list[str]:
+        j, t = self.index, self.t
+        return [f"LocalTensor<{t}> yt{j} = oq{j}_.AllocTensor<{t}>();", f"FromFloat(yt{j}, RO{j}, (n + 15) / 16 * 16);",
+                f"oq{j}_.EnQue(yt{j});"]
+
+
+class IndexOutput(Output):
+    kind = OutputKind.IDX
+
+    def members(self) -> list[str]:
+        return super().members() + [f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{self.index}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        return [Buffer(f"oq{self.index}_", f"{ROWS16} * sizeof({self.t})", UbBytes(per_row=2 * 8), queue=True)]
+
+    def reserve(self) -> UbBytes:
+        return super().reserve() + UbBytes(per_row=4)   # a float a row, as an rs output stages (a margin)
+
+    def view(self) -> list[str]:
+        return [f"LocalTensor<{self.t}> yt{self.index} = oq{self.index}_.AllocTensor<{self.t}>();"]
+
+    def per_row(self, expr: str) -> list[str]:
+        return [f"yt{self.index}.SetValue(r, static_cast<{self.t}>({expr}));"]
+
+    def after(self, expr: str, direct: bool) -> list[str]:
+        return [f"oq{self.index}_.EnQue(yt{self.index});"]
+
+
+class GlobalScalarOutput(Output):
+    kind = OutputKind.GS
+
+    def members(self) -> list[str]:
+        return super().members() + [f"TBuf<TPosition::VECCALC> oh{self.index}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        return [Buffer(f"oh{self.index}_", "32", UbBytes(fixed=32))]
+
+    def reserve(self) -> UbBytes:
+        return ROW_ROUNDING
+
+    def init(self) -> list[str]:
+        return [f"yg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, 1);"] + [b.init for b in self.buffers()]
+
+    def copy_out(self) -> list[str]:
+        return []                     # block 0 writes it in the epilogue (codegen._final)
+
+
+INPUTS: dict[InputKind, type[Input]] = {InputKind.FULL: FullInput, InputKind.BVEC: BcastInput,
+                                        InputKind.RIDX: RowIndexInput}
+OUTPUTS: dict[OutputKind, type[Output]] = {OutputKind.VEC: VecOutput, OutputKind.RS: RowScalarOutput,
+                                           OutputKind.IDX: IndexOutput, OutputKind.GS: GlobalScalarOutput}
+
+
+def inputs(params: list["TensorParam"], lay: Layout) -> list[Input]:
+    return [INPUTS[InputKind(p.kind)](i, p.name, lay) for i, p in enumerate(params)]
+
+
+def outputs(params: list["TensorParam"], lay: Layout) -> list[Output]:
+    return [OUTPUTS[OutputKind(p.kind)](j, p.name, lay) for j, p in enumerate(params)]
+
+
+# ---- the kernel's own scratch buffers --------------------------------------------------------------
+
+CT = {"float16": "half", "bfloat16": "bfloat16_t"}
+
+# UB the budget keeps free beyond every named buffer: InitBuffer's 32-byte rounding of each buffer, the
+# masks' 32-byte tails, the work buffer's tileElems/16 floats on the flat path, the split path's partials
+FIXED_RESERVE = UbBytes(fixed=4096)
+
+
+@dataclass(frozen=True)
+class Scratch:
+    """The kernel-wide UB: float slots, comparison masks, the reduce work buffer, the scalar block, the
+    rounding buffers per half type, the accumulators' partials and (split-row path) chunk accumulators."""
+
+    kp: "KernelParams"
+    lay: Layout
+
+    def slots(self) -> list[Buffer]:
+        return [Buffer(f"sb{k}_", "tileElems * sizeof(float)", UbBytes(per_elem=4)) for k in range(self.kp.nslots)]
+
+    def masks(self) -> list[Buffer]:
+        return [Buffer(f"mk{k}_", "tileElems / 8 + 32", UbBytes(per_elem=1)) for k in range(self.kp.nmasks)]
+
+    def work(self) -> Buffer:
+        """``wk_``: reduce work space, a padded row plus 64 floats (or the block results of a tile)."""
+        if self.lay.row and self.lay.batched and not self.lay.split:   # block results of a whole tile
+            size = "((colsPad + 64) > tileElems / 8 + 64 ? (colsPad + 64) : tileElems / 8 + 64) * sizeof(float)"
+        elif self.lay.row:
+            size = "((colsPad + 64) > tileElems / 16 + 64 ? (colsPad + 64) : tileElems / 16 + 64) * sizeof(float)"
+        else:
+            size = "(tileElems / 16 + 64) * sizeof(float)"
+        return Buffer("wk_", size, UbBytes(per_elem=1 if self.lay.batched else 0, per_col=4, fixed=64 * 4))
+
+    def chunk_work(self) -> list[Buffer]:
+        """Split-row path: ``wk_`` sized by the chunk, and one float accumulator vector per reduction of a pass."""
+        return ([Buffer("wk_", "(chunkLen + 64) * sizeof(float)", UbBytes(per_elem=4, fixed=64 * 4))]
+                + [Buffer(f"ac{k}_", "chunkLen * sizeof(float)", UbBytes(per_elem=4))
+                   for k in range(self.kp.extra.get("split_accs", 1))])
+
+    def scalars(self) -> Buffer:
+        return Buffer("sc_", "64 * sizeof(float)", UbBytes(fixed=64 * 4))
+
+    def rounding(self) -> list[Buffer]:
+        out = []
+        for dt in self.kp.round_types:
+            out += [Buffer(f"rh_{CT[dt]}_", "tileElems * 2", UbBytes(per_elem=2)),
+                    Buffer(f"rs_{CT[dt]}_", "32", UbBytes(fixed=64))]       # with its 32-byte rounding
+        return out
+
+    def partials(self) -> list[Buffer]:
+        """Whole-tensor accumulators: every core's partial results, gathered by block 0."""
+        return [Buffer("pb_", f"{MAX_CORES * 32}", UbBytes(fixed=MAX_CORES * 32))] if self.kp.accs else []
+
+    def split_partials(self) -> Buffer:
+        """Split-row path: the partial results of a row shared by several cores (in FIXED_RESERVE)."""
+        return Buffer("pr_", f"{MAX_CORES * 32}", UbBytes())
+
+    def ub(self) -> UbBytes:
+        return total(b.ub for b in (*self.slots(), *self.masks(), self.work(), self.scalars(), *self.rounding(),
+                                    *self.partials())) + FIXED_RESERVE
+
+    def chunk_ub(self) -> UbBytes:
+        """Per chunk element on the split-row path (the fixed part is the row path's plus the chunk work tail)."""
+        return total(b.ub for b in (*self.slots(), *self.rounding(), *self.chunk_work()))
+
+
+__all__ = ["Buffer", "BcastInput", "FullInput", "GlobalScalarOutput", "IndexOutput", "Input", "InputKind", "Layout",
+           "MAX_CORES", "Output", "OutputKind", "RowIndexInput", "RowScalarOutput", "Scratch", "UbBytes", "VecOutput",
+           "inputs", "outputs"]
