@@ -19,6 +19,7 @@ from typing import Any
 from agent_graph.edit_formats import expected_files, format_hint, op_file_stem
 from agent_graph.edit_formats.npukb import header_line
 from agent_graph.llm.client import ChatMessage
+from bench_bridge.api import load_costs
 
 PROMPT_DIR = Path(__file__).with_name("prompts")
 MAX_CASES = 20            # test-case rows shown in the draft prompt
@@ -63,9 +64,7 @@ def op_type_name(op_name: str) -> str:
 # -- the draft ---------------------------------------------------------------------------------------
 def hardware_block(soc: str | None = None) -> str:
     """hardware.txt for the SoC (``$KGEN_SOC``, default 910B2) from the performance model's cost table."""
-    from bench_bridge.perf import costs
-
-    table = costs.load(soc or os.environ.get("KGEN_SOC") or None)
+    table = load_costs(soc or os.environ.get("KGEN_SOC") or None)
     return render(_template("hardware.md"), soc_version=f"Ascend{table.soc}", short_soc=f"Ascend{table.soc[:4]}",
                   ai_cores=int(table.ai_cores), vector_cores=int(table.vector_cores), ub_bytes=int(table.ub_bytes))
 
