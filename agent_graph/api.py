@@ -37,6 +37,8 @@ __all__ = [
     "RunFolderError", "RunInfo", "RunOutcome", "RunStatus", "list_runs", "new_run_id", "repair_project", "resume",
     "resume_problem", "run",
 ]
+__all__ += ["EvalError", "EvalProgressPrinter", "EvalRequest", "Limits", "ServeError", "request_from_run", "run_eval",
+            "serve", "serve_command"]
 
 
 def _ignore(_e) -> None:
@@ -91,3 +93,24 @@ def repair_project(project: Path, task: str | None, model: ModelSettings, agent:
     from agent_graph.driver import start_repair
 
     return start_repair(Path(project), task, model, agent, on_event, cancel)
+
+
+_EVAL_NAMES = ("EvalError", "EvalProgressPrinter", "EvalRequest", "Limits", "request_from_run", "run_eval")
+_SERVE_NAMES = ("ServeError", "serve", "serve_command")
+
+
+def __getattr__(name: str):
+    """``kgen eval``'s engine (agent_graph.evaluate) and ``kgen serve``'s launcher (agent_graph.llm.serve), imported
+    when first named, so that this face stays cheap for its other users."""
+    if name in _EVAL_NAMES:
+        # lazy: the evaluation engine imports the bench bridge (~0.5 s); only kgen eval pays it
+        from agent_graph import evaluate
+        from agent_graph.evaluate.progress import ProgressPrinter   # lazy: as above
+
+        return ProgressPrinter if name == "EvalProgressPrinter" else getattr(evaluate, name)
+    if name in _SERVE_NAMES:
+        from agent_graph.llm import serve   # lazy: the vLLM launcher (httpx, ~0.1 s) only for kgen serve
+
+        return serve.build_command if name == "serve_command" else getattr(serve, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+

@@ -9,7 +9,6 @@ last draft (as clean files, without its reasoning) and one new complaint.
 from __future__ import annotations
 
 import json
-import os
 import re
 import tomllib
 from functools import lru_cache
@@ -63,8 +62,9 @@ def op_type_name(op_name: str) -> str:
 
 # -- the draft ---------------------------------------------------------------------------------------
 def hardware_block(soc: str | None = None) -> str:
-    """hardware.txt for the SoC (``$KGEN_SOC``, default 910B2) from the performance model's cost table."""
-    table = load_costs(soc or os.environ.get("KGEN_SOC") or None)
+    """hardware.txt for the SoC (default: the ``bench.soc`` setting, else the SoC table's) from the performance
+    model's cost table."""
+    table = load_costs(soc)
     return render(_template("hardware.md"), soc_version=f"Ascend{table.soc}", short_soc=f"Ascend{table.soc[:4]}",
                   ai_cores=int(table.ai_cores), vector_cores=int(table.vector_cores), ub_bytes=int(table.ub_bytes))
 

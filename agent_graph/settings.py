@@ -67,16 +67,6 @@ class ModelSettings:
     def configured(self) -> bool:
         return bool(self.url)
 
-    @property
-    def label(self) -> str:
-        """How runs, the status bar and reports name the model: "NAME @ URL", or "offline drafter"."""
-        return f"{self.name or 'model'} @ {self.url}" if self.configured else "offline drafter"
-
-
-def model_label(model: ModelSettings) -> str:
-    """``model.label``: the one wording of the model's name (runs, the TUI's status bar)."""
-    return model.label
-
 
 @dataclass(config=SECTION_CONFIG)
 class AgentSettings:
@@ -128,6 +118,8 @@ ENV_VARS: dict[str, str] = {
     "KGEN_CACHE_DIR": "bench.cache_dir",
     "KGEN_NO_SANDBOX": "bench.no_sandbox",
     "KGEN_EMBEDDER": "docs.embedder",
+    "KGEN_TORCH_THREADS": "docs.torch_threads",
+    "KGEN_EMBED_SEED": "docs.embed_seed",
 }
 
 # "section.key" -> value, or {"section": {"key": value}}: command-line flags and editor options. A None value
@@ -349,6 +341,19 @@ def load_settings(cwd: str | Path | None = None, overrides: Overrides | None = N
         s.sources.update(layer.origins)
     s.files = files
     return s
+
+
+def apply_overrides(settings: Settings, overrides: Overrides, cwd: str | Path | None = None) -> Settings:
+    """``settings`` with an overrides layer on top (a command's flags, an editor's options): each value is
+    checked as :func:`load_settings` checks its ``overrides`` and recorded as "command line"."""
+    layer = _override_layer(overrides, Path(cwd or os.getcwd()))
+    sections = {name: getattr(settings, name) for name in SECTIONS}
+    for name, values in layer.init_kwargs.items():
+        sections[name] = dataclasses.replace(sections[name], **values)
+    out = Settings(**sections)
+    out.sources = {**settings.sources, **layer.origins}
+    out.files = list(settings.files)
+    return out
 
 
 # -- handing it down -------------------------------------------------------------------------------------

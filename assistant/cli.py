@@ -15,6 +15,7 @@ from assistant.commands import eval as eval_cmd
 from assistant.commands import generate as generate_cmd
 from assistant.commands import lsp as lsp_cmd
 from assistant.commands import runs as runs_cmd
+from assistant.commands import sandbox_flag
 from assistant.commands import serve as serve_cmd
 from assistant.commands import sim as sim_cmd
 
@@ -62,18 +63,22 @@ def main(argv: list[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
-    if hasattr(args, "no_sandbox"):   # a command that runs task or model code
-        from assistant.commands.sandbox_flag import check
+    # lazy: pydantic-settings and the sections' models (~0.25 s) once a command runs, never for kgen --help
+    from agent_graph.settings import SettingsError, configure, load_settings
+    from bench_bridge.api import SandboxUnavailable   # lazy: the bench bridge (~0.5 s) once a command runs
 
-        refused = check(args)
+    try:   # the one load of the settings tree; --no-sandbox is its bench.no_sandbox override
+        args.settings = configure(load_settings(overrides={"bench.no_sandbox": getattr(args, "no_sandbox", False) or None}))
+    except SettingsError as e:   # a bad config file or KGEN_* value: one line
+        print(f"kgen: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    if hasattr(args, "no_sandbox"):   # a command that runs task or model code
+        refused = sandbox_flag.check(args)
         if refused is not None:
             return refused
-    from agent_graph.settings import SettingsError
-    from bench_bridge.sandbox import SandboxUnavailable
-
     try:
         return handler(args)
-    except (SandboxUnavailable, SettingsError) as e:   # a bad config file or KGEN_* value: one line
+    except (SandboxUnavailable, SettingsError) as e:
         print(f"kgen: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -31,6 +31,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench_bridge import settings as bench_settings
+
 OPT_OUT_ENV = "KGEN_NO_SANDBOX"
 DEFAULT_MAX_PROCS = max(512, 8 * (os.cpu_count() or 1))
 TMP_BYTES = 256 * 1024 * 1024            # the private /dev/shm is RAM: cap it
@@ -56,8 +58,9 @@ class SandboxPolicy:
 
 
 def opted_out() -> bool:
-    """True when the user turned the sandbox off (``KGEN_NO_SANDBOX=1``, set by ``--no-sandbox`` too)."""
-    return os.environ.get(OPT_OUT_ENV, "").strip().lower() not in ("", "0", "false", "no", "off")
+    """True when the user turned the sandbox off: the ``bench.no_sandbox`` setting (``KGEN_NO_SANDBOX=1``,
+    ``--no-sandbox``)."""
+    return bench_settings.current().no_sandbox
 
 
 def python_paths() -> list[Path]:

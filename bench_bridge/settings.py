@@ -21,6 +21,8 @@ from pathlib import Path
 from pydantic import ConfigDict, Field, field_validator
 from pydantic.dataclasses import dataclass
 
+from bench_bridge.soc import canonical_name
+
 
 def default_cache_dir(xdg_cache_home: str | None = None) -> Path:
     """``$XDG_CACHE_HOME/kgen`` for the value the loader passes, else ``~/.cache/kgen``."""
@@ -40,10 +42,7 @@ class BenchSettings:
     @classmethod
     def _short_soc(cls, v: str | None) -> str | None:
         """"Ascend910B4" and "910B4" name the same SoC; the table knows the short name."""
-        if v is None:
-            return None
-        v = v.strip()
-        return (v[len("ascend"):] if v.lower().startswith("ascend") else v) or None
+        return (canonical_name(v) or None) if v is not None else None
 
 
 _configured: BenchSettings | None = None

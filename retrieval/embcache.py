@@ -8,11 +8,12 @@ editing the KB with ``python -m retrieval.embcache minilm``; stale entries are s
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
 from pathlib import Path
 
 import numpy as np
+
+from retrieval import settings
 
 SEED_DIR = Path(__file__).resolve().parent / "data"
 
@@ -27,7 +28,7 @@ class EmbeddingCache:
         self._map: dict[str, np.ndarray] = {}
         self._dirty = False
         seed = SEED_DIR / f"{embedder}_kb.npz"
-        use_seed = os.environ.get("KGEN_EMBED_SEED", "1") != "0"   # 0: measure a cold build
+        use_seed = settings.current().embed_seed   # off (KGEN_EMBED_SEED=0): measure a cold build
         for f in ([seed] if use_seed else []) + [path]:
             self._read(f)
 

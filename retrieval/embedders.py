@@ -8,6 +8,7 @@ from typing import Protocol
 
 import numpy as np
 
+from retrieval import settings
 from retrieval.tokenize import tokens
 
 
@@ -70,8 +71,8 @@ class MiniLMEmbedder:
         import torch   # optional: as above
 
         # one thread by default: on a small shared machine more threads oversubscribe the CPU and
-        # a query can take 20x longer; KGEN_TORCH_THREADS overrides
-        torch.set_num_threads(int(os.environ.get("KGEN_TORCH_THREADS", "1")))
+        # a query can take 20x longer; docs.torch_threads (KGEN_TORCH_THREADS) overrides
+        torch.set_num_threads(settings.current().torch_threads)
         self._model = SentenceTransformer(str(pkg.get_model_path()), device="cpu")
 
     def embed(self, texts: list[str]) -> np.ndarray:

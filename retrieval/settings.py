@@ -2,7 +2,8 @@
 
 Retrieval never reads the environment for them: a front end loads the tree once and hands this section
 down with :func:`configure`; :func:`current` is that section, or the model's defaults when no front end
-configured one (a script, a test). Keys: ``[docs] embedder`` (``KGEN_EMBEDDER``). Where the index lives
+configured one (a script, a test). Keys: ``[docs] embedder`` (``KGEN_EMBEDDER``), ``torch_threads``
+(``KGEN_TORCH_THREADS``), ``embed_seed`` (``KGEN_EMBED_SEED``). Where the index lives
 is not a key of its own: it is ``<agent.data_dir>/index/<embedder>``, so one ``data_dir`` moves both the
 run folders and the doc index (the loader copies it into :attr:`DocsSettings.data_dir`).
 """
@@ -34,6 +35,8 @@ class DocsSettings:
     """Which embedder the doc index uses, and the data dir it lives under."""
 
     embedder: Embedder = DEFAULT_EMBEDDER
+    torch_threads: int = Field(1, ge=1)  # torch threads of the MiniLM embedder (more oversubscribe a small machine)
+    embed_seed: bool = True              # start the embedding cache from the shipped KB's vectors (false: a cold build)
     # derived, not a key: the loader sets it from agent.data_dir (the one data dir)
     data_dir: Path = Field(default_factory=default_data_dir, json_schema_extra={"derived_from": "agent.data_dir"})
 

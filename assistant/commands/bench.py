@@ -6,6 +6,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from assistant.commands.bench_npu import run_npu
 from assistant.commands.sandbox_flag import add_flag
 
 
@@ -27,8 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from bench_bridge.bench import BenchError, BenchOptions, bench
-    from bench_bridge.report import render_text
+    # lazy: the bench bridge (~0.5 s to import) only when this command runs, not for kgen --help
+    from bench_bridge.api import BenchError, BenchOptions, bench, render_text
 
     if not Path(args.path).exists():
         print(f"kgen: error: no such file or directory: {args.path}", file=sys.stderr)
@@ -40,8 +41,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print("kgen: error: --artifacts applies to --backend sim (the emulator's profile)", file=sys.stderr)
         return 2
     if args.backend == "npu":
-        from assistant.commands.bench_npu import run_npu
-
         return run_npu(args)
     if args.dry_run:
         print("kgen: error: --dry-run applies to --backend npu", file=sys.stderr)
@@ -60,7 +59,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     opts = BenchOptions(case=args.case, backend=args.backend, project=Path(args.project) if args.project else None,
                         timeout=args.timeout, profile=args.profile, artifacts_dir=artifacts)
     try:
-        rep = bench(args.path, opts, progress=None if args.json else (lambda m: print(f"kgen: {m}…", file=sys.stderr)))
+        rep = bench(args.path, opts, on_event=None if args.json else (lambda ev: print(f"kgen: {ev}…", file=sys.stderr)))
     except BenchError as e:
         print(f"kgen: error: {e}", file=sys.stderr)
         return 2

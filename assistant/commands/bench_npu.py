@@ -10,10 +10,9 @@ from pathlib import Path
 
 
 def run_npu(args: argparse.Namespace) -> int:
-    from bench_bridge.npu import NpuUnavailable, detect, plan
-    from bench_bridge.npu.cann import find_env, op_json
-    from bench_bridge.project import describe_project
-    from bench_bridge.tasks import TaskError, load_task
+    # lazy: the bench bridge (~0.5 s to import) only when this command runs, not for kgen --help
+    from bench_bridge.api import (NpuUnavailable, TaskError, cann_op_json, describe_project, find_cann_env, load_task,
+                                  npu_detect, npu_plan)
 
     task_dir = None
     project = Path(args.project) if args.project else None
@@ -34,7 +33,7 @@ def run_npu(args: argparse.Namespace) -> int:
     env = None
     if not args.dry_run:
         try:
-            env = detect()
+            env = npu_detect()
         except NpuUnavailable as e:
             print(f"kgen: error: {e}", file=sys.stderr)
             return 2
@@ -43,14 +42,14 @@ def run_npu(args: argparse.Namespace) -> int:
         errs = [d.format() for d in op.diagnostics if d.severity == "error"]
         print(f"kgen: error: cannot read the op definition of {project}: {errs[0] if errs else 'unknown error'}", file=sys.stderr)
         return 2
-    desc = op_json(
+    desc = cann_op_json(
         op.op_type,
         [{"name": i.name, "dtypes": [d.replace("DT_", "").lower() for d in i.dtypes], "param_type": i.param_type} for i in op.inputs],
         [{"name": o.name, "dtypes": [d.replace("DT_", "").lower() for d in o.dtypes], "param_type": o.param_type} for o in op.outputs],
         [{"name": a.name, "type": a.kind, "default": a.default} for a in op.attrs],
     )
     work = Path(tempfile.mkdtemp(prefix="kgen-npu-"))
-    cmds = plan(Path(project).resolve(), op.op_type, work, desc, task_dir, env=env or find_env())
+    cmds = npu_plan(Path(project).resolve(), op.op_type, work, desc, task_dir, env=env or find_cann_env())
     if args.dry_run:
         print("# kgen bench --backend npu: the CANN flow (not yet run on real hardware)")
         print("\n".join(cmds))

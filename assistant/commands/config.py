@@ -5,6 +5,8 @@ import argparse
 import json
 import sys
 
+from assistant.commands.common import settings_of
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("config", help="show the effective settings and where each came from")
@@ -14,13 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from agent_graph.settings import SettingsError, describe_sources, load_settings
+    from agent_graph.settings import describe_sources   # lazy: loaded by kgen's main already; kept off kgen --help
 
-    try:
-        settings = load_settings()
-    except SettingsError as e:
-        print(f"kgen: error: {e}", file=sys.stderr)
-        return 2
+    settings = settings_of(args)
     rows = describe_sources(settings)
     if args.key:
         rows = [r for r in rows if r.key == args.key or r.key.startswith(args.key + ".")]

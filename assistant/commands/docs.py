@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import textwrap
 import time
 
-EMBEDDERS = ("hash", "minilm")
+from assistant.commands.common import usage_error
+
+EMBEDDER_HELP = "embedder: hash or minilm (default: the docs.embedder setting, KGEN_EMBEDDER, or hash)"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -16,20 +19,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.add_argument("query", nargs="+", metavar="QUERY", help="words, an API name or an error message")
     d.add_argument("-k", type=int, default=5, metavar="N", help="number of passages (default 5)")
     d.add_argument("--json", action="store_true", help="print a JSON list of passages")
-    d.add_argument("--embedder", choices=EMBEDDERS, help="embedder (default: $KGEN_EMBEDDER or 'hash')")
+    d.add_argument("--embedder", metavar="NAME", help=EMBEDDER_HELP)
     d.add_argument("--mode", choices=("hybrid", "lexical", "vector"), default="hybrid", help=argparse.SUPPRESS)
     d.set_defaults(handler=cmd_docs)
 
     i = sub.add_parser("index", help="index a folder of markdown docs or a CANN include tree (no PATH: the shipped KB)")
     i.add_argument("path", nargs="?", metavar="PATH", help="markdown folder, header tree, or one file")
     i.add_argument("--rebuild", action="store_true", help="drop what was indexed from PATH (or everything) first")
-    i.add_argument("--embedder", choices=EMBEDDERS, help="embedder (default: $KGEN_EMBEDDER or 'hash')")
+    i.add_argument("--embedder", metavar="NAME", help=EMBEDDER_HELP)
     i.set_defaults(handler=cmd_index)
-
-
-def _err(msg: str) -> int:
-    print(f"kgen: error: {msg}", file=sys.stderr)
-    return 2
 
 
 class _Progress:
@@ -57,8 +55,7 @@ class _Progress:
 
 def _unknown_names(query: str) -> list[tuple[str, list[str]]]:
     """Names a compiler message says do not exist ("no member named 'X'"), with the nearest real APIs."""
-    import re
-
+    # lazy: retrieval (~0.3 s to import: the KB, BM25, the symbol table) only for kgen docs / kgen index
     from retrieval import symbols
 
     out = []
@@ -70,21 +67,22 @@ def _unknown_names(query: str) -> list[tuple[str, list[str]]]:
 
 
 def cmd_docs(args: argparse.Namespace) -> int:
+    # lazy: retrieval (~0.3 s to import: the KB, BM25, the symbol table) only for kgen docs / kgen index
     import retrieval
-    from retrieval.settings import SettingsError
+    from retrieval import SettingsError   # lazy: as above
 
     query = " ".join(args.query).strip()
     if not query:
-        return _err("empty query")
+        return usage_error("empty query")
     if args.k < 1:
-        return _err("-k must be at least 1")
+        return usage_error("-k must be at least 1")
     try:
         # lazy: Chroma is imported and opened only when the search needs vectors (not for an API name)
         idx = retrieval.open_index(args.embedder, progress=_Progress("indexing the knowledge base"), lazy=True)
     except SettingsError as e:
-        return _err(str(e))
+        return usage_error(str(e))
     except RuntimeError as e:
-        return _err(str(e))
+        return usage_error(str(e))
     hits = idx.search(query, k=args.k, mode=args.mode)
     unknown = _unknown_names(query)
     near = idx.suggest(query) if not unknown else []
@@ -102,6 +100,7 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if not hits:
         print("no matching passage", file=sys.stderr)
         return 1
+    # lazy: retrieval (~0.3 s to import: the KB, BM25, the symbol table) only for kgen docs / kgen index
     from retrieval.api import cjk_share
 
     chinese = cjk_share(query) > 0.3      # a mostly Chinese question: each page's Chinese summary first
@@ -117,15 +116,13 @@ def cmd_docs(args: argparse.Namespace) -> int:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    import retrieval
-    from retrieval.index import Index
-    from retrieval.ingest import IngestError
-    from retrieval.settings import SettingsError, embedder_name, index_dir
+    # lazy: retrieval (~0.3 s to import: the KB, BM25, the symbol table) only for kgen docs / kgen index
+    from retrieval.api import Index, IngestError, SettingsError, embedder_name, index_dir, index_path
 
     try:
         name = embedder_name(args.embedder)
     except SettingsError as e:
-        return _err(str(e))
+        return usage_error(str(e))
     t0 = time.perf_counter()
     try:
         if args.path is None:
@@ -135,11 +132,11 @@ def cmd_index(args: argparse.Namespace) -> int:
             stats = idx.sync_kb(progress=_Progress("indexing the knowledge base"), force=True)
             print(f"kgen: knowledge base indexed: {stats.summary()}; {len(idx)} passages in {index_dir(name)}")
             return 0
-        kind, stats = retrieval.index_path(args.path, embedder=name, rebuild=args.rebuild,
+        kind, stats = index_path(args.path, embedder=name, rebuild=args.rebuild,
                                            progress=_Progress(f"indexing {args.path}"))
     except (IngestError, SettingsError) as e:
-        return _err(str(e))
+        return usage_error(str(e))
     except RuntimeError as e:
-        return _err(str(e))
+        return usage_error(str(e))
     print(f"kgen: indexed {args.path} ({kind}): {stats.summary()} [{time.perf_counter() - t0:.1f} s total]")
     return 0

@@ -13,13 +13,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from assistant.commands.common import settings_of, usage_error
 from assistant.commands.generate import agent_settings
 from assistant.commands.sandbox_flag import add_flag as add_sandbox_flag
 
 if TYPE_CHECKING:
-    from agent_graph.evaluate import EvalRequest
-
-EXIT_USAGE = 2
+    from agent_graph.api import EvalRequest
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,13 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_eval)
 
 
-def _err(msg: str) -> int:
-    print(f"kgen: error: {msg}", file=sys.stderr)
-    return EXIT_USAGE
-
-
 def _request(args: argparse.Namespace) -> EvalRequest:
-    from agent_graph.evaluate import EvalError, EvalRequest, Limits, request_from_run   # see cmd_eval
+    # lazy: the evaluation engine (the agent, its prompts, the export: ~0.5 s to import), not for kgen --help
+    from agent_graph.api import EvalError, EvalRequest, Limits, request_from_run
 
     export = Path(args.export_training) if args.export_training else None
     if args.resume:
@@ -83,22 +78,21 @@ def _request(args: argparse.Namespace) -> EvalRequest:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    # measured start-up cost: the engine (the agent, its prompts, the export) takes ~0.17 s to import, which
-    # every other kgen command would pay if it were imported with this module
-    from agent_graph.evaluate import EvalError, run_eval
-    from agent_graph.evaluate.progress import ProgressPrinter
+    # lazy: the evaluation engine (the agent, its prompts, the export: ~0.5 s to import), not for kgen --help
+    from agent_graph.api import EvalError, EvalProgressPrinter, run_eval
 
     try:
         req = _request(args)
-        model, agent = agent_settings(argparse.Namespace(backend=args.backend, llm=args.llm, model=args.model))
+        model, agent = agent_settings(settings_of(args),
+                                      argparse.Namespace(backend=args.backend, llm=args.llm, model=args.model))
     except EvalError as e:
-        return _err(str(e))
-    except Exception as e:  # noqa: BLE001 — assistant.settings.SettingsError: a bad config file or KGEN_* value
-        return _err(str(e).splitlines()[0] if str(e) else type(e).__name__)
+        return usage_error(str(e))
+    except Exception as e:  # noqa: BLE001 — agent_graph.settings.SettingsError: a flag's value the tree refuses
+        return usage_error(str(e).splitlines()[0] if str(e) else type(e).__name__)
     try:
-        summary = run_eval(req, model, agent, on_event=ProgressPrinter())
+        summary = run_eval(req, model, agent, on_event=EvalProgressPrinter())
     except EvalError as e:
-        return _err(str(e))
+        return usage_error(str(e))
     except KeyboardInterrupt:
         print(f"kgen: interrupted: {req.output / 'results.jsonl'} holds the finished candidates "
               f"(continue with kgen eval --resume {req.output})", file=sys.stderr)

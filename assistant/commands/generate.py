@@ -12,14 +12,21 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from assistant.commands.agent_render import ProgressPrinter
+from assistant.commands.common import settings_of, usage_error
 from assistant.commands.sandbox_flag import add_flag
+from assistant.commands.spec_confirm import make_confirm
 
-EXIT_USAGE = 2
+if TYPE_CHECKING:   # kgen --help imports this module: the tree (pydantic-settings) only once a command runs
+    from agent_graph.settings import AgentSettings, ModelSettings, Settings
+
 EXIT_CODES = {"verified": 0, "failed": 1, "error": 1, "unsupported": 3, "cancelled": 130}
 
 
@@ -48,36 +55,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=cmd_generate)
 
 
-def _err(msg: str) -> int:
-    print(f"kgen: error: {msg}", file=sys.stderr)
-    return EXIT_USAGE
+def agent_settings(settings: Settings, args: argparse.Namespace) -> tuple[ModelSettings, AgentSettings]:
+    """(ModelSettings, AgentSettings) from the loaded tree, with this command's flags on top (the tree's
+    command-line layer: checked like any other value)."""
+    from agent_graph.settings import apply_overrides   # lazy: see TYPE_CHECKING above (kgen --help)
 
-
-def agent_settings(args: argparse.Namespace):
-    """(ModelSettings, AgentSettings) from the settings tree, with this command's flags on top."""
-    from agent_graph.settings import AgentSettings, ModelSettings
-
-    try:
-        from agent_graph.settings import load_settings
-    except ImportError:      # the settings loader is optional: defaults then
-        model, agent = ModelSettings(), AgentSettings()
-    else:
-        s = load_settings()
-        model, agent = s.model, s.agent
-    m: dict = {}
-    a: dict = {"backend": args.backend}
-    if getattr(args, "llm", None):
-        m["url"] = args.llm
-    if getattr(args, "model", None):
-        m["name"] = args.model
-    if getattr(args, "offline", False):
-        m["url"] = None
-    for flag, key in (("samples", "samples"), ("max_build_repairs", "build_repairs"),
-                      ("max_correctness_repairs", "correctness_repairs"), ("timeout", "run_timeout")):
-        if getattr(args, flag, None) is not None:
-            a[key] = getattr(args, flag)
-    a["profile"] = bool(getattr(args, "profile", False))
-    return dataclasses.replace(model, **m), dataclasses.replace(agent, **a)
+    flags = {"model.url": getattr(args, "llm", None), "model.name": getattr(args, "model", None),
+             "agent.backend": args.backend, "agent.samples": getattr(args, "samples", None),
+             "agent.build_repairs": getattr(args, "max_build_repairs", None),
+             "agent.correctness_repairs": getattr(args, "max_correctness_repairs", None),
+             "agent.run_timeout": getattr(args, "timeout", None), "agent.profile": bool(getattr(args, "profile", False))}
+    s = apply_overrides(settings, flags)
+    model = dataclasses.replace(s.model, url=None) if getattr(args, "offline", False) else s.model
+    return model, s.agent
 
 
 def _run_interruptibly(fn):
@@ -105,49 +95,47 @@ def _run_interruptibly(fn):
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    # lazy: the agent (~0.5 s to import) and the bench bridge only when this command runs, not for kgen --help
     from agent_graph import api
-    from assistant.commands.agent_render import ProgressPrinter
-    from bench_bridge.report import BenchReport, CaseReport, render_text
+    from bench_bridge.api import BenchReport, CaseReport, TaskError, load_task, render_text   # lazy: as above
 
     if args.samples is not None and args.samples < 1:
-        return _err("--samples must be at least 1")
+        return usage_error("--samples must be at least 1")
     for flag in ("max_build_repairs", "max_correctness_repairs"):
         if getattr(args, flag) is not None and getattr(args, flag) < 0:
-            return _err(f"--{flag.replace('_', '-')} must be 0 or more")
+            return usage_error(f"--{flag.replace('_', '-')} must be 0 or more")
     if args.llm and args.offline:
-        return _err("--llm and --offline exclude each other")
+        return usage_error("--llm and --offline exclude each other")
     if args.resume and args.task:
-        return _err("--resume continues a run: give either TASK or --resume RUN_ID")
+        return usage_error("--resume continues a run: give either TASK or --resume RUN_ID")
     if args.words is not None:
         if args.task or args.resume:
-            return _err("--words is the request: give either TASK, --words TEXT or --resume RUN_ID")
+            return usage_error("--words is the request: give either TASK, --words TEXT or --resume RUN_ID")
         if not args.words.strip():
-            return _err("--words is empty: say which kernel you want")
+            return usage_error("--words is empty: say which kernel you want")
     if not args.resume and args.words is None:
         if not args.task:
-            return _err("a TASK is required (or --words TEXT, or --resume RUN_ID)")
+            return usage_error("a TASK is required (or --words TEXT, or --resume RUN_ID)")
         if not Path(args.task).exists():
-            return _err(f"no such file or directory: {args.task}")
-        from bench_bridge.tasks import TaskError, load_task
-
+            return usage_error(f"no such file or directory: {args.task}")
         try:
             load_task(Path(args.task))
         except TaskError as e:
-            return _err(str(e))
+            return usage_error(str(e))
     if args.output and Path(args.output).exists() and not Path(args.output).is_dir():
-        return _err(f"output {args.output} exists and is not a directory")
+        return usage_error(f"output {args.output} exists and is not a directory")
     try:
-        model, agent = agent_settings(args)
-    except Exception as e:  # noqa: BLE001 — assistant.settings.SettingsError: a bad config file or KGEN_* value
-        return _err(str(e).splitlines()[0] if str(e) else type(e).__name__)
+        model, agent = agent_settings(settings_of(args), args)
+    except Exception as e:  # noqa: BLE001 — agent_graph.settings.SettingsError: a flag's value the tree refuses
+        return usage_error(str(e).splitlines()[0] if str(e) else type(e).__name__)
     if args.words is not None and not model.configured:
-        return _err("--words needs a model to write the PyTorch reference and the shape cases (--llm URL)")
+        return usage_error("--words needs a model to write the PyTorch reference and the shape cases (--llm URL)")
     printer = ProgressPrinter(verbose=args.verbose)
     t0 = time.monotonic()
     if args.resume:
         problem = api.resume_problem(args.resume, agent)
         if problem is not None:
-            return _err(problem)
+            return usage_error(problem)
         out = _run_interruptibly(lambda c: api.resume(args.resume, model, agent, on_event=printer, cancel=c))
     else:
         req = api.Request(task=args.task, words=args.words, output=Path(args.output) if args.output else None)
@@ -176,18 +164,14 @@ def _confirm(args: argparse.Namespace, cancel: threading.Event):
     """The spec confirmation for --words (None: TASK given, or --yes)."""
     if args.words is None or args.yes:
         return None
-    from assistant.commands.spec_confirm import make_confirm
-
     return make_confirm(sys.stdin.isatty(), cancel)
 
 
 def _output(o: dict):
-    from bench_bridge.report import OutputCheck
+    from bench_bridge.api import OutputCheck   # lazy: the bench bridge (~0.5 s to import), see cmd_generate
 
     return OutputCheck(**o)
 
 
 def _json(report: dict) -> str:
-    import json
-
     return json.dumps(report, indent=2)

@@ -7,6 +7,8 @@ import json
 import time
 from dataclasses import asdict
 
+from assistant.commands.common import settings_of
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("runs", help="list the agent's runs (resume one with kgen generate --resume RUN_ID)")
@@ -20,11 +22,9 @@ def _when(t: float) -> str:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
-    from agent_graph.api import list_runs
-    from assistant.commands.generate import agent_settings
+    from agent_graph.api import list_runs   # lazy: the agent's face (~0.5 s to import), not for kgen --help
 
-    ns = argparse.Namespace(backend="sim")
-    _, agent = agent_settings(ns)
+    agent = settings_of(args).agent
     runs = list_runs(agent)
     if args.n > 0:
         runs = runs[:args.n]

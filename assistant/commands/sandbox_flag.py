@@ -1,13 +1,13 @@
 """``--no-sandbox``: the one opt-out of the sandbox that confines task and model code (docs/security.md).
 
-Commands that run such code (``kgen bench``, ``kgen generate``, ``kgen sim run``) register the flag;
-:func:`check` turns it into ``KGEN_NO_SANDBOX=1`` for this process and its children, and refuses to
-start (one line, exit status 2) when the machine cannot sandbox and the user did not opt out.
+Commands that run such code (``kgen bench``, ``kgen generate``, ``kgen sim run``, ``kgen eval``) register
+the flag; ``kgen`` loads it into the settings tree as ``bench.no_sandbox`` (like ``KGEN_NO_SANDBOX=1``),
+and :func:`check` refuses to start (one line, exit status 2) when the machine cannot sandbox and the user
+did not opt out.
 """
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 
@@ -19,13 +19,12 @@ def add_flag(p: argparse.ArgumentParser) -> None:
 
 def check(args: argparse.Namespace) -> int | None:
     """None when the command may go on; else the exit status after saying why, in one line."""
-    from bench_bridge import sandbox
+    # lazy: the bench bridge (~0.5 s) once a command runs
+    from bench_bridge.api import SandboxUnavailable, require_sandbox
 
-    if getattr(args, "no_sandbox", False):
-        os.environ[sandbox.OPT_OUT_ENV] = "1"
     try:
-        sandbox.require()
-    except sandbox.SandboxUnavailable as e:
+        require_sandbox()
+    except SandboxUnavailable as e:
         print(f"kgen: error: {e}", file=sys.stderr)
         return 2
     return None

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import signal
 import sys
 import threading
+
+from assistant.commands.common import settings_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,10 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import shlex
-
-    from agent_graph.llm.serve import ServeError, build_command, serve
-    from agent_graph.settings import SettingsError, load_settings
+    # lazy: the launcher (httpx, ~0.2 s to import) and the tree's override layer only for kgen serve
+    from agent_graph.api import ServeError, serve, serve_command
+    from agent_graph.settings import SettingsError, apply_overrides   # lazy: as above
 
     try:
         extra = shlex.split(args.vllm_args)
@@ -40,10 +42,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                  "serve.tensor_parallel_size": args.tensor_parallel_size, "serve.vllm_cmd": args.vllm_cmd,
                  "serve.health_timeout": args.health_timeout}
     try:
-        cfg = load_settings(overrides=overrides).serve
+        cfg = apply_overrides(settings_of(args), overrides).serve
         cfg.extra_args = list(cfg.extra_args) + extra
         if args.dry_run:
-            print(shlex.join(build_command(cfg)))
+            print(shlex.join(serve_command(cfg)))
             return 0
         stop = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from assistant.commands.sandbox_flag import add_flag
 from assistant.progress import status
-from bench_bridge.sim import build, run
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--profile", action="store_true", help="model the kernel's time on the NPU (performance model) and report it")
     r.add_argument("--trace-out", metavar="T.json", help="with --profile: write the modelled timeline as Chrome-trace JSON")
     r.add_argument("--png", metavar="P.png", help="with --profile: write a timeline + roofline picture")
-    r.add_argument("--soc", metavar="SOC", help="with --profile: SoC of the cost table (910B2, 910B4; default $KGEN_SOC or 910B2)")
+    r.add_argument("--soc", metavar="SOC", help="with --profile: SoC of the cost table (910B2, 910B4; default: the bench.soc setting, KGEN_SOC, or 910B2)")
     r.add_argument("args", nargs=argparse.REMAINDER, metavar="-- ARGS", help="arguments passed to the program")
     add_flag(r)
     r.set_defaults(handler=cmd_run)
@@ -52,6 +51,9 @@ def _check_files(files: list[str]) -> bool:
 
 
 def _build(args: argparse.Namespace, output: str | None):
+    # lazy: the bench bridge (~0.5 s to import) only when this command runs, not for kgen --help
+    from bench_bridge.api import build
+
     with status(f"compiling {', '.join(Path(f).name for f in args.files)} for the emulator"):
         res = build(args.files, output=output, include_dirs=args.includes, defines=args.defines, use_cache=not args.no_cache)
     for d in res.diagnostics:
@@ -73,22 +75,26 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def _profile(args: argparse.Namespace, trace_file) -> None:
-    from bench_bridge import perf
+    # lazy: the bench bridge (~0.5 s to import) only when this command runs, not for kgen --help
+    from bench_bridge.api import profile, write_chrome_trace, write_png
 
     if not trace_file or not trace_file.exists():
         print("kgen: --profile: the program launched no kernel, nothing to model", file=sys.stderr)
         return
-    rep = perf.profile(trace_file, soc=args.soc)
+    rep = profile(trace_file, soc=args.soc)
     print(rep.render_text())
     if args.trace_out:
-        perf.write_chrome_trace(rep, args.trace_out)
+        write_chrome_trace(rep, args.trace_out)
         print(f"kgen: modelled timeline written to {args.trace_out} (open in https://ui.perfetto.dev)", file=sys.stderr)
     if args.png:
-        perf.write_png(rep, args.png)
+        write_png(rep, args.png)
         print(f"kgen: timeline picture written to {args.png}", file=sys.stderr)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    # lazy: the bench bridge (~0.5 s to import) only when this command runs, not for kgen --help
+    from bench_bridge.api import run
+
     if not _check_files(args.files):
         return 2
     res = _build(args, None)

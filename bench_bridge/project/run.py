@@ -3,7 +3,6 @@ the host TilingFunc on a TilingContext made from the inputs/outputs/attrs, then 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -11,10 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
+from bench_bridge import settings as bench_settings
 from bench_bridge.project.build import ProjectBuild
 from bench_bridge.project.dtypes import DType, dtype_of, from_any, from_bytes, to_bytes
 from bench_bridge.project.model import OpProject
 from bench_bridge.sim import Diagnostic, RunResult, run
+from bench_bridge.soc import DEFAULT_SOC
 
 SOC_VECTOR_CORES = {"910B2": 48, "910B4": 40}
 
@@ -64,9 +65,8 @@ def _attr_line(a, value) -> str:
 
 
 def _soc() -> str:
-    s = os.environ.get("KGEN_SOC", "910B2")
-    s = s.replace("Ascend", "").replace("ascend", "")
-    return s if s in SOC_VECTOR_CORES else "910B2"
+    s = bench_settings.current().soc or DEFAULT_SOC   # already the table's short name
+    return s if s in SOC_VECTOR_CORES else DEFAULT_SOC
 
 
 def _instances(p, v) -> list | None:

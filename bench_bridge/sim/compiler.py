@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench_bridge import settings as bench_settings
 from bench_bridge.sim.diagnostics import Diagnostic, parse_gcc
 from bench_bridge.sim.launch_syntax import LaunchSyntaxError, has_dialect, rewrite_launches
 
@@ -42,10 +43,11 @@ CLANG_VERSIONS = tuple(range(22, 13, -1))   # clang++-N tried, newest first, whe
 
 
 def find_cxx() -> str:
-    """The emulator's compiler: ``$KGEN_CXX``, else g++, else clang++ (any installed ``clang++-N``)."""
-    env = os.environ.get("KGEN_CXX")
-    if env:
-        return env
+    """The emulator's compiler: the ``bench.cxx`` setting (``KGEN_CXX``), else g++, else clang++ (any
+    installed ``clang++-N``)."""
+    chosen = bench_settings.current().cxx
+    if chosen:
+        return chosen
     found = find_compilers()
     return found.get("gcc") or found.get("clang") or "g++"
 
@@ -62,7 +64,14 @@ def find_compilers() -> dict[str, str]:
     return out
 
 
-CXX = find_cxx()   # the default; a test or caller may pass cxx= (or set this attribute)
+def __getattr__(name: str) -> str:
+    """``CXX``: the default compiler, :func:`find_cxx` when asked (the settings arrive after import);
+    a caller may pass ``cxx=`` instead."""
+    if name == "CXX":
+        return find_cxx()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # -gdwarf-4: with DWARF 5, addr2line (binutils 2.40) names the rewritten copy of the source instead of
 # the user's file for the first rows of a translation unit's line table (file entry 0 vs 1)
 # __NPU_ARCH__=2201 / __CCE_AICORE__=220: the architecture the emulator implements (Atlas A2 / 910B, dav-c220), as
@@ -94,10 +103,8 @@ class BuildResult:
 
 
 def cache_root() -> Path:
-    base = os.environ.get("KGEN_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "kgen"
-    )
-    return Path(base)
+    """Build and object caches: the ``bench.cache_dir`` setting (``KGEN_CACHE_DIR``)."""
+    return bench_settings.current().cache_dir
 
 
 def _sha(*parts: bytes | str) -> str:
@@ -125,7 +132,7 @@ _IDS: dict[str, str] = {}
 
 
 def _compiler_id(cxx: str | None = None) -> str:
-    cxx = cxx or CXX
+    cxx = cxx or find_cxx()
     if cxx not in _IDS:
         try:
             _IDS[cxx] = subprocess.run([cxx, "--version"], capture_output=True, text=True, timeout=30).stdout.splitlines()[0]
@@ -135,7 +142,7 @@ def _compiler_id(cxx: str | None = None) -> str:
 
 
 def is_clang(cxx: str | None = None) -> bool:
-    return "clang" in _compiler_id(cxx).lower() or "clang" in Path(cxx or CXX).name
+    return "clang" in _compiler_id(cxx).lower() or "clang" in Path(cxx or find_cxx()).name
 
 
 _HEADER_IDENTS: dict[str, frozenset[str]] = {}
@@ -233,7 +240,7 @@ def ensure_pch(extra: list[str] = (), defines: list[str] = (), cxx: str | None =
     """
     import fcntl
 
-    cxx = cxx or CXX
+    cxx = cxx or find_cxx()
     pdefs = _pch_defines(list(defines), cxx)
     flags = _flags(pdefs, _link_only(list(extra))[0], cxx) + (CLANG_PCH_FLAGS if is_clang(cxx) else [])
     key = _sha(_headers_digest(), _compiler_id(cxx), " ".join(flags))[:20]
@@ -460,7 +467,7 @@ def build(
 ) -> BuildResult:
     """Compile ``sources`` into an emulator executable at ``output`` (default: in the cache) with
     ``cxx`` (default: ``CXX``, see ``find_cxx``)."""
-    cxx = cxx or CXX
+    cxx = cxx or find_cxx()
     t0 = time.monotonic()
     srcs = [Path(s).resolve() for s in sources]
     missing = [s for s in srcs if not s.is_file()]
