@@ -23,7 +23,7 @@ from bench_bridge import perf
 from bench_bridge.artifacts import ArtifactWriter
 from bench_bridge.bench_case import CaseRunner
 from bench_bridge.events import BenchEventSink, PhaseStarted, ignore
-from bench_bridge.report import BenchReport, CaseReport
+from bench_bridge.report import Backend, BenchReport, CaseReport
 from bench_bridge.sim import build as sim_build
 from bench_bridge.sim import run as sim_run
 from bench_bridge.tasks import LAUNCH_SUFFIXES, Task, TaskError, load_task
@@ -40,7 +40,7 @@ class BenchError(Exception):
 @dataclass
 class BenchOptions:
     case: str | None = None       # only this case id (or position)
-    backend: str = "sim"
+    backend: Backend = "sim"
     project: Path | None = None
     timeout: float = 120.0
     reference_timeout: float = 300.0

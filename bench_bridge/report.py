@@ -5,10 +5,24 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+from bench_bridge.tasks.model import TaskFormat
 
 SCHEMA = "kgen.bench-report"
 SCHEMA_VERSION = 2   # 2: the ``artifacts`` object (trace, timeline picture, build dir)
+
+
+CaseStatus = Literal["pass", "fail", "error", "unverified"]
+"""A case's result: ``unverified`` is a program that ran but checked nothing (never correct)."""
+Checker = Literal["npukernelbench", "custom", "program"]
+"""Who judged a case: NPUKernelBench's precision rule, the task's ``custom_check_precision``, or the
+kernel-launch program's own PASS/FAIL line."""
+Backend = Literal["sim", "npu"]
+"""Where kernels run: kgen's CPU emulator, or a real NPU through CANN."""
+ReportFormat = Literal[TaskFormat, "kernel-launch"]
+"""What was benched: a task of one of the formats, or a kernel-launch program."""
+Verdict = Literal["CORRECT", "INCORRECT", "UNVERIFIED"]
 
 
 @dataclass
@@ -34,10 +48,10 @@ class CaseReport:
     params: dict[str, Any]
     input_shapes: list[list[int]]
     dtypes: list[str]
-    status: str  # "pass" | "fail" | "error" | "unverified" (a program that ran but checked nothing: never correct)
+    status: CaseStatus
     outputs: list[OutputCheck] = field(default_factory=list)
     message: str = ""          # why a case failed or errored, in one sentence
-    checker: str = "npukernelbench"  # or "custom" when the task brings custom_check_precision
+    checker: Checker = "npukernelbench"
     block_dim: int | None = None
     tiling_key: int | None = None
     seconds: float = 0.0
@@ -65,9 +79,9 @@ class Artifacts:
 @dataclass
 class BenchReport:
     task: str
-    task_format: str            # "npukernelbench" | "kernelbench" | "kgen-spec" | "kernel-launch"
+    task_format: ReportFormat
     path: str
-    backend: str                # "sim" | "npu"
+    backend: Backend
     project: str | None
     compiled: bool
     correct: bool
@@ -93,7 +107,7 @@ class BenchReport:
         return sum(c.status == "pass" for c in self.cases)
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         """CORRECT | INCORRECT | UNVERIFIED (every case ran without a failure, but some verified nothing)."""
         if self.correct:
             return "CORRECT"

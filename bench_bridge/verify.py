@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -92,7 +93,10 @@ PASS_MARK = re.compile(r"\bPASS(ED)?\b|(?i:\btest pass)")
 FAIL_MARK = re.compile(r"\bFAIL(ED)?\b|(?i:\btest fail)")
 
 
-def program_verdict(returncode: int, stdout: str) -> str:
+ProgramVerdict = Literal["pass", "fail", "unverified"]
+
+
+def program_verdict(returncode: int, stdout: str) -> ProgramVerdict:
     """``pass`` | ``fail`` | ``unverified`` for a program that exited normally with ``returncode``."""
     if returncode != 0 or FAIL_MARK.search(stdout):
         return "fail"

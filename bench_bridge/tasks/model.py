@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 
 BENCHMARK_ROOT_DEPTH = 5   # how many of a task's ancestors may hold its benchmark's packages
@@ -13,6 +13,11 @@ TASK_FILE = "kgen-task.toml"
 
 LAUNCH_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx")
 """The suffixes of a kernel-launch program (one file with ``<<<>>>`` and aclrt calls) kgen builds and benches."""
+
+
+TaskFormat = Literal["npukernelbench", "kernelbench", "kgen-spec"]
+"""The task formats :func:`bench_bridge.tasks.load_task` reads (an NPUKernelBench task dir, a KernelBench
+reference file, a kgen spec)."""
 
 
 class TaskError(Exception):
@@ -30,7 +35,7 @@ class CaseSpec:
 @dataclass
 class Task:
     name: str
-    format: str                 # "npukernelbench" | "kernelbench" | "kgen-spec"
+    format: TaskFormat
     root: Path
     reference: Path             # file defining Model (and for KernelBench get_inputs)
     prepare: Path | None = None  # NPUKernelBench prepare_inputs.py

@@ -16,7 +16,7 @@ import torch
 
 from bench_bridge.project import build_project, describe_project, run_project, snake_case
 
-PROJECTS = Path(__file__).resolve().parent.parent / "data" / "projects"
+PROJECTS = Path(__file__).resolve().parents[2] / "data" / "projects"
 _CACHE: dict = {}
 
 
