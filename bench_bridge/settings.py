@@ -4,7 +4,7 @@ The bench bridge never reads the environment for them. A front end (``kgen``, ``
 whole tree once and hands this section down with :func:`configure`; bench_bridge code asks
 :func:`current`, which is that section or, when no front end configured one (a script, a test), the
 model's defaults. A child process that needs them gets them from its parent explicitly
-(:func:`child_env`; docs/configuration.md).
+(``agent_graph.settings.child_env``; docs/configuration.md).
 
 Keys (``[bench]`` in kgen.toml, ``KGEN_BENCH__<KEY>``; the named variables in brackets):
 
@@ -58,13 +58,3 @@ def current() -> BenchSettings:
     """The configured ``bench`` section, else the defaults."""
     return _configured if _configured is not None else BenchSettings()
 
-
-def child_env(settings: BenchSettings | None = None) -> dict[str, str]:
-    """The ``KGEN_*`` variables that give a child process (a kgen entry point of its own) these settings."""
-    s = settings or current()
-    env = {"KGEN_CACHE_DIR": str(s.cache_dir), "KGEN_NO_SANDBOX": "1" if s.no_sandbox else "0"}
-    if s.soc:
-        env["KGEN_SOC"] = s.soc
-    if s.cxx:
-        env["KGEN_CXX"] = s.cxx
-    return env
