@@ -1,7 +1,7 @@
 """``python -m lsp.benchjob FILE OUTDIR``: bench the program or project a file belongs to, for the
 editor's "Benchmark current file" (run by the server in a child process it can kill).
 
-Progress goes to stderr as ``progress: <message>`` lines; stdout gets one JSON object
+Progress goes to stderr as ``progress: <message>`` lines (the bench's typed events, as text); stdout gets one JSON object
 ``{"target": ..., "report": <BenchReport dict>, "report_path": ..., "png": <timeline PNG path or null>,
 "trace": <Chrome-trace path or null>}`` or ``{"error": "<one sentence>"}``. The bench is profiled and
 its artifacts (trace + timeline picture, docs/report-schema.md) are written to OUTDIR, so they outlive
@@ -16,13 +16,13 @@ import json
 import sys
 from pathlib import Path
 
-from bench_bridge.api import TASK_FILE, BenchError, BenchOptions, bench
+from bench_bridge.api import TASK_FILE, BenchError, BenchEvent, BenchOptions, bench
 from lsp.config import configure_child
 from lsp.targets import target_of
 
 
-def _say(msg: str) -> None:
-    print(f"progress: {msg}", file=sys.stderr, flush=True)
+def _say(event: BenchEvent) -> None:
+    print(f"progress: {event}", file=sys.stderr, flush=True)
 
 
 def bench_file(path: Path, outdir: Path) -> dict:
@@ -36,9 +36,9 @@ def bench_file(path: Path, outdir: Path) -> dict:
     outdir = outdir.resolve()
     try:
         if target.kind == "program":
-            rep = bench(target.path, BenchOptions(profile=True, artifacts_dir=outdir), progress=_say)
+            rep = bench(target.path, BenchOptions(profile=True, artifacts_dir=outdir), on_event=_say)
         else:
-            rep = bench(target.task, BenchOptions(project=target.path, profile=True, artifacts_dir=outdir), progress=_say)
+            rep = bench(target.task, BenchOptions(project=target.path, profile=True, artifacts_dir=outdir), on_event=_say)
     except BenchError as e:
         return {"error": str(e)}
     outdir.mkdir(parents=True, exist_ok=True)

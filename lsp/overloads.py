@@ -12,11 +12,15 @@ default value are optional, a parameter pack or ``...`` makes ``max`` unbounded 
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import os
 import subprocess
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 from lsp.hover import clean_signature
 from lsp.parse import parser
@@ -211,15 +215,49 @@ def warm_up() -> threading.Thread:
 def _build_table() -> Table:
     # paid here in the warm-up thread instead of at the server's start
     # lazy: bench_bridge.api imports the whole bench bridge (numpy, the bench, the perf model): 0.19-0.32 s (measured)
-    from bench_bridge.api import function_macros, preprocessed_source
+    from bench_bridge.api import cache_root, function_macros, preprocessed_source
 
     try:
-        table = parse_table(preprocessed_source())
+        source = preprocessed_source()
     except (OSError, subprocess.SubprocessError) as e:
         log.warning("cannot read the emulator headers' overloads: %s", e)
         table = Table()
+    else:
+        table = _cached_table(source, cache_root() / "lsp")
     table.macros = function_macros()
     return table
+
+
+def _cached_table(source: str, folder: Path) -> Table:
+    """:func:`parse_table` of ``source``, kept in ``folder`` by the hash of the source and of this module
+    (parsing the ~600 KB of preprocessed headers costs ~0.25 s of the server's start; reading it back, ms)."""
+    key = hashlib.sha256(source.encode("utf-8", "replace") + Path(__file__).read_bytes()).hexdigest()[:20]
+    path = folder / f"overloads-{key}.json"
+    try:
+        return _table_of(json.loads(path.read_text()))
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    table = parse_table(source)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(_json_of(table)))
+        os.replace(tmp, path)
+    except OSError as e:
+        log.info("overload table not cached: %s", e)
+    return table
+
+
+def _json_of(table: Table) -> dict:
+    arities = lambda d: {k: sorted([a.min, a.max] for a in v) for k, v in d.items()}  # noqa: E731
+    return {"free": arities(table.free), "members": arities(table.members), "bases": table.bases,
+            "classes": sorted(table.classes)}
+
+
+def _table_of(data: dict) -> Table:
+    arities = lambda d: {k: {Arity(lo, hi) for lo, hi in v} for k, v in d.items()}  # noqa: E731
+    return Table(free=arities(data["free"]), members=arities(data["members"]),
+                 bases={k: list(v) for k, v in data["bases"].items()}, classes=set(data["classes"]))
 
 
 @lru_cache(maxsize=4096)
