@@ -25,7 +25,6 @@ from pathlib import Path
 
 from lsprotocol import types as T
 
-from agent_graph import api
 from lsp import onsave
 from lsp.code_actions import fix_all
 from lsp.jobs import Cancelled, Job
@@ -151,6 +150,9 @@ def _outcome(o) -> dict:
 
 
 async def generate(ls, args: list, token) -> dict:
+    # lazy: agent_graph.api imports the agent (its prompts, the evaluation engine): ~0.3 s measured, off the server's start
+    from agent_graph import api
+
     spec = args[0] if args and isinstance(args[0], dict) else {"task": args[0]} if args and isinstance(args[0], str) else {}
     task, words = spec.get("task"), spec.get("prompt") or spec.get("words")
     if not task and not words:
@@ -187,6 +189,9 @@ def _snapshot(project: Path) -> dict[Path, str]:
 
 
 async def fix_with_assistant(ls, args: list, token) -> dict:
+    # lazy: agent_graph.api imports the agent (its prompts, the evaluation engine): ~0.3 s measured, off the server's start
+    from agent_graph import api
+
     uri = _uri_arg(args)
     extra = args[1] if len(args) > 1 and isinstance(args[1], dict) else {}
     path = path_of(uri)
