@@ -22,12 +22,13 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
+from agent_graph.api import model_label
 from agent_graph.events import Event, FilesWritten, Report, RunFinished, Token
 from agent_graph.settings import AgentSettings, ModelSettings
 from assistant.tui import commands as cmds
 from assistant.tui import jobs
 from assistant.tui.handlers import TAB_FILES, Commands
-from assistant.tui.narration import event_line, model_label
+from assistant.tui.narration import event_line
 from assistant.tui.runner import Job, JobRunner, JobWork
 from assistant.tui.runview import RunView
 from assistant.tui.session import Role, RunKind, RunRecord, Session
@@ -238,8 +239,8 @@ class KgenChat(App):
     def run_job(self, job: Job) -> None:
         """The job's thread; its worker's ``cancelled_event`` is the job's cancel flag (Ctrl+C, closing the app).
 
-        Nothing waits on this worker: a cancelled job is let go of at once and its thread stops at the agent's
-        next cancel check."""
+        The chat does not wait on a cancelled job: it lets go of it at once, and the thread stops at the agent's
+        next cancel check (a process that quits waits for that check: the end of the step that is running)."""
         job.run(get_current_worker().cancelled_event, self.post_message)
 
     @on(Job.Ended)

@@ -9,6 +9,12 @@ import difflib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
+
+ArgKind = Literal["path", "dir", "session", "choice", ""]
+"""What completion offers after a command's name ("": nothing)."""
+PathKind = Literal["task", "program", "file", "dir"]
+"""What a typed path names: a task (dir, spec or reference), a kernel-launch program, another file or folder."""
 
 
 @dataclass(frozen=True)
@@ -17,7 +23,7 @@ class CommandSpec:
     usage: str         # argument synopsis, "" when none
     summary: str       # one line for /help and the completion list
     arg_required: bool = False
-    arg_kind: str = ""  # "path" | "dir" | "session" | "choice" | "" : what completion offers after the name
+    arg_kind: ArgKind = ""
     choices: tuple[str, ...] = ()
 
 
@@ -41,8 +47,6 @@ COMMANDS: tuple[CommandSpec, ...] = (
     CommandSpec("help", "", "show the commands and keys"),
 )
 BY_NAME = {c.name: c for c in COMMANDS}
-TASK_FILES = ("kgen-task.toml",)
-PROGRAM_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx")
 
 
 @dataclass(frozen=True)
@@ -54,7 +58,7 @@ class Slash:
 @dataclass(frozen=True)
 class PathInput:
     path: Path
-    kind: str          # "task" (a task dir/spec/reference) | "program" (kernel-launch source) | "file" | "dir"
+    kind: PathKind
 
 
 @dataclass(frozen=True)
@@ -70,16 +74,19 @@ class Invalid:
 Parsed = Slash | PathInput | FreeText | Invalid
 
 
-def classify_path(p: Path) -> str:
+def classify_path(p: Path) -> PathKind:
     """What a path names, by the layouts ``kgen bench``/``kgen generate`` accept (docs/task-spec.md)."""
+    # lazy: bench_bridge.api (numpy, the emulator, the perf model) is ~0.5 s of kgen chat's start-up; a typed path needs it
+    from bench_bridge.api import LAUNCH_SUFFIXES, TASK_FILE
+
     if p.is_dir():
-        if (p / "kgen-task.toml").is_file() or any((p / n).is_file() for n in ("reference.py", "model.py")) \
+        if (p / TASK_FILE).is_file() or any((p / n).is_file() for n in ("reference.py", "model.py")) \
                 or (p / "answer").is_dir():
             return "task"
         return "dir"
     if p.suffix == ".toml" or p.suffix == ".py":
         return "task"
-    if p.suffix in PROGRAM_SUFFIXES:
+    if p.suffix in LAUNCH_SUFFIXES:
         return "program"
     return "file"
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
+from agent_graph.api import model_label
 from assistant.tui import commands as cmds
 from assistant.tui import jobs
-from assistant.tui.narration import model_label
 from assistant.tui.project_ops import OpError, find_project, save_project, task_name, undo_last_round
 from assistant.tui.runner import JobWork
 from assistant.tui.session import Role, RunKind, SessionError, SessionState, list_sessions
@@ -112,6 +112,9 @@ class Commands:
                           lambda post, cancel: jobs.fix(project, None, model, agent, post, cancel))
 
     def cmd_bench(self, arg: str) -> None:
+        # lazy: bench_bridge.api (numpy, the emulator, the perf model) is ~0.5 s of kgen chat's start-up
+        from bench_bridge.api import TASK_FILE
+
         project: Path | None = None
         if arg:
             path = self.resolve(arg)
@@ -119,18 +122,18 @@ class Commands:
                 self.ui.say("error", f"no such file or directory: {arg}")
                 return
             if path.is_dir() and (path / "op_host").is_dir():
-                project, path = path, path / "kgen-task.toml"
+                project, path = path, path / TASK_FILE
         else:
             project = self.state.current_project()
             if project is None:
                 self.ui.say("error", "nothing to bench yet: /bench FILE (a task, op project or kernel-launch program)")
                 return
-            path = project / "kgen-task.toml"
+            path = project / TASK_FILE
         if project is not None and not path.exists():
-            self.ui.say("error", f"{project}: no kgen-task.toml beside the project to check it against")
+            self.ui.say("error", f"{project}: no {TASK_FILE} beside the project to check it against")
             return
         backend, timeout = self.state.agent.backend, self.state.agent.run_timeout
-        self.ui.start_job(f"bench {path.name if path.name != 'kgen-task.toml' else path.parent.name}", "bench",
+        self.ui.start_job(f"bench {path.name if path.name != TASK_FILE else path.parent.name}", "bench",
                           str(path), lambda post, cancel: jobs.bench(path, project, backend, post, cancel, timeout))
 
     def resume_run(self, run_id: str) -> None:

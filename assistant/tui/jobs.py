@@ -17,7 +17,6 @@ from agent_graph import api
 from agent_graph.events import (CaseResult, EventSink, FilesWritten, NodeFinished, NodeStarted, Note, Report,
                                 RunFinished, RunStarted)
 from agent_graph.settings import AgentSettings, ModelSettings
-from assistant.tui.commands import PROGRAM_SUFFIXES
 from bench_bridge.events import CaseStarted, PhaseStarted
 
 SOURCE_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".asc")
@@ -100,8 +99,8 @@ class _BenchSteps:
 def bench(path: Path, project: Path | None, backend: str, on_event: EventSink, cancel: threading.Event,
           timeout: float = 120.0) -> None:
     """``kgen bench`` as a run: build, run and verify every case, model the time (``--profile``)."""
-    # lazy: bench_bridge.api pulls numpy, the emulator and the performance model: ~0.2 s of kgen chat's start-up
-    from bench_bridge.api import BenchError, BenchOptions
+    # lazy: bench_bridge.api (numpy, the emulator, the perf model) is ~0.5 s of kgen chat's start-up
+    from bench_bridge.api import LAUNCH_SUFFIXES, BenchError, BenchOptions
     from bench_bridge.api import bench as run_bench  # lazy: as above
 
     run_id = f"bench-{path.stem if path.is_file() else path.name}-{int(time.time()) % 100000:05d}"
@@ -110,7 +109,7 @@ def bench(path: Path, project: Path | None, backend: str, on_event: EventSink, c
         on_event(RunStarted(run_id, "", "", str(path)))
         if backend != "sim":
             raise BenchError("the chat benches on the emulator only; run `kgen bench --backend npu PATH` for an NPU")
-        if path.is_file() and path.suffix in PROGRAM_SUFFIXES:
+        if path.is_file() and path.suffix in LAUNCH_SUFFIXES:
             on_event(FilesWritten(0, "bench", {path.name: path.read_text(errors="replace")}, str(path.parent)))
         elif project is not None:
             on_event(FilesWritten(0, "bench", read_sources(project), str(project)))

@@ -7,18 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent_graph.events import Diagnostics, Event, FilesWritten, Note, RunFinished, RunStarted
-from agent_graph.settings import ModelSettings
 from assistant.tui.session import Role
 
 Line = tuple[Role, str]
 """A chat message: who says it and its markdown."""
 
 FINISH_ICONS = {"verified": "✓", "failed": "✗", "cancelled": "■", "unsupported": "!", "error": ""}
-
-
-def model_label(model: ModelSettings) -> str:
-    """What the status bar says about the model."""
-    return f"{model.name or 'model'} @ {model.url}" if model.configured else "offline drafter"
 
 
 def event_line(ev: Event) -> Line | None:

@@ -22,8 +22,12 @@ def find_project(path: Path) -> Path | None:
 
 
 def task_name(target: str) -> str:
+    """A task's short name: its folder's for a task spec, else the file's stem or the folder's name."""
+    # lazy: bench_bridge.api (numpy, the emulator, the perf model) is ~0.5 s of kgen chat's start-up
+    from bench_bridge.api import TASK_FILE
+
     p = Path(target)
-    return p.parent.name if p.name == "kgen-task.toml" else (p.name if p.is_dir() else p.stem)
+    return p.parent.name if p.name == TASK_FILE else (p.name if p.is_dir() else p.stem)
 
 
 def save_project(project: Path, dest: Path, report: dict | None) -> Path:

@@ -7,19 +7,22 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from typing import Literal
 
+from agent_graph.api import RunStatus
 from agent_graph.events import (CaseResult, Diagnostics, Event, FilesWritten, NodeFinished, NodeStarted, Note, Report,
                                 RunFinished, RunStarted, Token)
 
 NODE_LABELS = {"understand": "understanding", "plan": "planning", "retrieve": "retrieving docs", "draft": "drafting",
                "build": "build", "repair": "repair", "verify": "verify", "benchmark": "benchmark", "report": "report"}
+StepState = Literal["running", "ok", "failed", "cancelled"]
 
 
 @dataclass
 class Step:
     node: str
     detail: str = ""
-    state: str = "running"    # "running" | "ok" | "failed" | "cancelled"
+    state: StepState = "running"
     result: str = ""          # NodeFinished.detail
     seconds: float = 0.0
 
@@ -34,7 +37,7 @@ class RunView:
     model: str = ""
     task: str = ""
     run_dir: str = ""
-    status: str = "idle"      # "idle" | "running" | RunFinished.status
+    status: RunStatus | Literal["idle"] = "idle"
     message: str = ""
     project: str = ""         # the run's final project (Report / RunFinished), else the last FilesWritten folder
     final_project: str = ""

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from agent_graph.api import RunFolder, new_run_id
+from agent_graph.api import RunFolder, model_label, new_run_id
 from agent_graph.events import Event, RunFinished, RunStarted
 from agent_graph.settings import AgentSettings, ModelSettings
-from assistant.tui.narration import Line, finish_line, model_label
+from assistant.tui.narration import Line, finish_line
 from assistant.tui.runview import RunView
 from assistant.tui.session import RunKind, RunRecord, Session, SessionState, list_sessions
 
@@ -19,6 +19,8 @@ RESUMABLE_KINDS: tuple[RunKind, ...] = ("generate", "fix", "words")   # a bench 
 
 @dataclass
 class ChatState:
+    """The chat's settings (changed by /model and /backend), its session on disk and the run on screen."""
+
     model: ModelSettings
     agent: AgentSettings
     cwd: Path
