@@ -65,20 +65,15 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGTERM, _terminated)
     # lazy: pydantic-settings and the sections' models (~0.25 s) once a command runs, never for kgen --help
     from agent_graph.settings import SettingsError, configure, load_settings
-    from bench_bridge.api import SandboxUnavailable   # lazy: the bench bridge (~0.5 s) once a command runs
 
-    try:   # the one load of the settings tree; --no-sandbox is its bench.no_sandbox override
-        args.settings = configure(load_settings(overrides={"bench.no_sandbox": getattr(args, "no_sandbox", False) or None}))
-    except SettingsError as e:   # a bad config file or KGEN_* value: one line
-        print(f"kgen: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    if hasattr(args, "no_sandbox"):   # a command that runs task or model code
-        refused = sandbox_flag.check(args)
-        if refused is not None:
-            return refused
     try:
+        # the one load of the settings tree; --no-sandbox is its bench.no_sandbox override
+        no_sandbox = getattr(args, "no_sandbox", False) or None
+        args.settings = configure(load_settings(overrides={"bench.no_sandbox": no_sandbox}))
+        if hasattr(args, "no_sandbox"):   # a command that runs task or model code
+            return sandbox_flag.run_sandboxed(handler, args)
         return handler(args)
-    except (SandboxUnavailable, SettingsError) as e:
+    except SettingsError as e:   # a bad config file, KGEN_* value or flag: one line
         print(f"kgen: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
