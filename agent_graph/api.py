@@ -17,8 +17,8 @@ run goes on with the model's spec.
 
 Types (agent_graph.types, re-exported here): Request, RunOutcome, RunInfo, the run-status vocabulary
 (RunStatus / OutcomeStatus Literals; RUN_STATUSES, OUTCOME_STATUSES, STOP_STATUSES, CLOSED_STATUSES) and the
-graph's node names (NodeName, NODE_NAMES). Run folders: RunFolder, RunFolderError, new_run_id. Importing
-this module is cheap: the driver (langgraph, the nodes, the drafter) is imported when a run starts.
+graph's node names (NodeName, NODE_NAMES). Run folders: RunFolder, RunFolderError, new_run_id, model_label
+(what a run says about its model). The driver (langgraph, the nodes, the drafter) is imported when a run starts.
 """
 from __future__ import annotations
 
@@ -27,15 +27,15 @@ from pathlib import Path
 from typing import Callable
 
 from agent_graph.events import EventSink
-from agent_graph.runs import RunFolder, RunFolderError, check_checkpoints, list_run_infos, new_run_id
+from agent_graph.runs import RunFolder, RunFolderError, check_checkpoints, list_run_infos, model_label, new_run_id
 from agent_graph.settings import AgentSettings, ModelSettings
 from agent_graph.types import (CLOSED_STATUSES, NODE_NAMES, OUTCOME_STATUSES, RUN_STATUSES, STOP_STATUSES, NodeName,
                                OutcomeStatus, Request, RunInfo, RunOutcome, RunStatus)
 
 __all__ = [
-    "CLOSED_STATUSES", "NODE_NAMES", "NodeName", "OUTCOME_STATUSES", "RUN_STATUSES", "STOP_STATUSES", "OutcomeStatus", "Request", "RunFolder",
-    "RunFolderError", "RunInfo", "RunOutcome", "RunStatus", "list_runs", "new_run_id", "repair_project", "resume",
-    "resume_problem", "run",
+    "CLOSED_STATUSES", "NODE_NAMES", "OUTCOME_STATUSES", "RUN_STATUSES", "STOP_STATUSES", "NodeName", "OutcomeStatus",
+    "Request", "RunFolder", "RunFolderError", "RunInfo", "RunOutcome", "RunStatus", "list_runs", "model_label",
+    "new_run_id", "repair_project", "resume", "resume_problem", "run",
 ]
 __all__ += ["EvalError", "EvalProgressPrinter", "EvalRequest", "Limits", "ServeError", "request_from_run", "run_eval",
             "serve", "serve_command"]

@@ -23,16 +23,13 @@ from agent_graph.events import Event, EventSink, RunFinished, RunStarted
 from agent_graph.graph import build_graph
 from agent_graph.llm import ModelError
 from agent_graph.nodes.context import Cancelled, Ctx, RunError
-from agent_graph.runs import RunFolder, RunFolderError, check_checkpoints, damaged_checkpoints, new_run_id
+from agent_graph.runs import (RunFolder, RunFolderError, check_checkpoints, damaged_checkpoints, model_label,
+                              new_run_id)
 from agent_graph.settings import AgentSettings, ModelSettings
 from agent_graph.types import OUTCOME_STATUSES, OutcomeStatus, Request, RunOutcome
 from bench_bridge.api import TaskError, load_task
 
 RECURSION_LIMIT = 400
-
-
-def model_label(model: ModelSettings) -> str:
-    return f"{model.name} @ {model.url}" if model.configured else "offline drafter"
 
 
 @contextmanager

@@ -26,6 +26,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from agent_graph.events import Event, RunFinished, RunStarted, to_dict
+from agent_graph.settings import ModelSettings
 from agent_graph.types import RunInfo, RunStatus
 
 
@@ -41,6 +42,11 @@ def new_run_id(task_label: str) -> str:
     """``YYYYMMDD-HHMMSS-<task, 24 characters at most>-<6 hex>``: sortable by start time, readable, unique."""
     slug = re.sub(r"[^A-Za-z0-9]+", "-", task_label).lower()[:24].strip("-") or "run"
     return f"{time.strftime('%Y%m%d-%H%M%S')}-{slug}-{secrets.token_hex(3)}"
+
+
+def model_label(model: ModelSettings) -> str:
+    """What a run (run.json, RunStarted) and the front ends' status lines say about the model."""
+    return f"{model.name or 'model'} @ {model.url}" if model.configured else "offline drafter"
 
 
 def round_dir_name(round_no: int, sample: int) -> str:

@@ -1,10 +1,11 @@
 """Unified Buffer bytes of a drafted kernel: the sum of what its operands and scratch buffers report for the
-InitBuffer calls they write (operands.py), per tile element, per row, per column and fixed (the host
+InitBuffer calls they write (operands.py, scratch.py), per tile element, per row, per column and fixed (the host
 TilingFunc sizes tiles from these; the planner checks a row fits)."""
 from __future__ import annotations
 
 from agent_graph.drafter import operands, rowreduce
-from agent_graph.drafter.operands import MAX_CORES, Layout, Scratch, UbBytes, total
+from agent_graph.drafter.operands import MAX_CORES, Layout, UbBytes, total
+from agent_graph.drafter.scratch import Scratch
 from agent_graph.drafter.templates import KernelParams
 
 UB_BUDGET = 180 * 1024

@@ -5,7 +5,8 @@ from __future__ import annotations
 from agent_graph.drafter import operands, rowreduce, splitrow
 from agent_graph.drafter.budget import UB_BUDGET, budget, operand_layout, split_budget, user_workspace
 from agent_graph.drafter.native import compute_type as _compute_type, direct_outputs as _direct_outputs, native_body as _native_body
-from agent_graph.drafter.operands import CT, MAX_CORES, Scratch
+from agent_graph.drafter.operands import MAX_CORES
+from agent_graph.drafter.scratch import CT, Scratch
 from agent_graph.drafter.templates import KernelParams, load
 from bench_bridge.api import snake_case
 

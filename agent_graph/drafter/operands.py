@@ -1,7 +1,7 @@
-"""The drafted kernel's operands as typed objects: each kind of input and output (and the kernel's own
-scratch buffers) writes its own members, its ``InitBuffer`` calls and its CopyIn/Compute/CopyOut lines,
+"""The drafted kernel's operands as typed objects: each kind of input and output writes its own members, its ``InitBuffer`` calls and its CopyIn/Compute/CopyOut lines,
 and reports the Unified Buffer bytes those calls take, so the host's tiling budget (budget.py) is the sum
-of what the operands say and cannot disagree with the kernel codegen writes.
+of what the operands (and scratch.py's kernel-wide buffers) say and cannot disagree with the kernel
+codegen writes.
 
 Inputs (``InputKind``):
     full   a tensor of the whole shape, streamed tile by tile (double-buffered queue + a float copy)
@@ -218,8 +218,8 @@ class BcastInput(Input):
     def load(self) -> list[str]:
         i, t = self.index, self.t
         lines = [f"LocalTensor<{t}> wst{i} = ws{i}_.Get<{t}>();",
-                 f"DataCopyPad(wst{i}, xg{i}_, DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof({t})), 0, 0, 0}}, "
-                 f"DataCopyPadExtParams<{t}>{{false, 0, 0, 0}});",
+                 f"DataCopyPad(wst{i}, xg{i}_, DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof({t})), "
+                 f"0, 0, 0}}, DataCopyPadExtParams<{t}>{{false, 0, 0, 0}});",
                  "PipeBarrier<PIPE_ALL>();", f"W{i}_ = ToFloat(wst{i}, wb{i}_.Get<float>(), colsPad);",
                  "PipeBarrier<PIPE_ALL>();"]
         return ["if (chunkLen == 0) {", *["    " + x for x in lines], "}"] if self.lay.split else lines
@@ -386,7 +386,8 @@ class GlobalScalarOutput(Output):
         return ROW_ROUNDING
 
     def init(self) -> list[str]:
-        return [f"yg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, 1);"] + [b.init for b in self.buffers()]
+        gm = f"yg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, 1);"
+        return [gm] + [b.init for b in self.buffers()]
 
     def copy_out(self) -> list[str]:
         return []                     # block 0 writes it in the epilogue (codegen._final)
@@ -406,72 +407,6 @@ def outputs(params: list["TensorParam"], lay: Layout) -> list[Output]:
     return [OUTPUTS[OutputKind(p.kind)](j, p.name, lay) for j, p in enumerate(params)]
 
 
-# ---- the kernel's own scratch buffers --------------------------------------------------------------
-
-CT = {"float16": "half", "bfloat16": "bfloat16_t"}
-
-# UB the budget keeps free beyond every named buffer: InitBuffer's 32-byte rounding of each buffer, the
-# masks' 32-byte tails, the work buffer's tileElems/16 floats on the flat path, the split path's partials
-FIXED_RESERVE = UbBytes(fixed=4096)
-
-
-@dataclass(frozen=True)
-class Scratch:
-    """The kernel-wide UB: float slots, comparison masks, the reduce work buffer, the scalar block, the
-    rounding buffers per half type, the accumulators' partials and (split-row path) chunk accumulators."""
-
-    kp: "KernelParams"
-    lay: Layout
-
-    def slots(self) -> list[Buffer]:
-        return [Buffer(f"sb{k}_", "tileElems * sizeof(float)", UbBytes(per_elem=4)) for k in range(self.kp.nslots)]
-
-    def masks(self) -> list[Buffer]:
-        return [Buffer(f"mk{k}_", "tileElems / 8 + 32", UbBytes(per_elem=1)) for k in range(self.kp.nmasks)]
-
-    def work(self) -> Buffer:
-        """``wk_``: reduce work space, a padded row plus 64 floats (or the block results of a tile)."""
-        if self.lay.row and self.lay.batched and not self.lay.split:   # block results of a whole tile
-            size = "((colsPad + 64) > tileElems / 8 + 64 ? (colsPad + 64) : tileElems / 8 + 64) * sizeof(float)"
-        elif self.lay.row:
-            size = "((colsPad + 64) > tileElems / 16 + 64 ? (colsPad + 64) : tileElems / 16 + 64) * sizeof(float)"
-        else:
-            size = "(tileElems / 16 + 64) * sizeof(float)"
-        return Buffer("wk_", size, UbBytes(per_elem=1 if self.lay.batched else 0, per_col=4, fixed=64 * 4))
-
-    def chunk_work(self) -> list[Buffer]:
-        """Split-row path: ``wk_`` sized by the chunk, and one float accumulator vector per reduction of a pass."""
-        return ([Buffer("wk_", "(chunkLen + 64) * sizeof(float)", UbBytes(per_elem=4, fixed=64 * 4))]
-                + [Buffer(f"ac{k}_", "chunkLen * sizeof(float)", UbBytes(per_elem=4))
-                   for k in range(self.kp.extra.get("split_accs", 1))])
-
-    def scalars(self) -> Buffer:
-        return Buffer("sc_", "64 * sizeof(float)", UbBytes(fixed=64 * 4))
-
-    def rounding(self) -> list[Buffer]:
-        out = []
-        for dt in self.kp.round_types:
-            out += [Buffer(f"rh_{CT[dt]}_", "tileElems * 2", UbBytes(per_elem=2)),
-                    Buffer(f"rs_{CT[dt]}_", "32", UbBytes(fixed=64))]       # with its 32-byte rounding
-        return out
-
-    def partials(self) -> list[Buffer]:
-        """Whole-tensor accumulators: every core's partial results, gathered by block 0."""
-        return [Buffer("pb_", f"{MAX_CORES * 32}", UbBytes(fixed=MAX_CORES * 32))] if self.kp.accs else []
-
-    def split_partials(self) -> Buffer:
-        """Split-row path: the partial results of a row shared by several cores (in FIXED_RESERVE)."""
-        return Buffer("pr_", f"{MAX_CORES * 32}", UbBytes())
-
-    def ub(self) -> UbBytes:
-        return total(b.ub for b in (*self.slots(), *self.masks(), self.work(), self.scalars(), *self.rounding(),
-                                    *self.partials())) + FIXED_RESERVE
-
-    def chunk_ub(self) -> UbBytes:
-        """Per chunk element on the split-row path (the fixed part is the row path's plus the chunk work tail)."""
-        return total(b.ub for b in (*self.slots(), *self.rounding(), *self.chunk_work()))
-
-
 __all__ = ["Buffer", "BcastInput", "FullInput", "GlobalScalarOutput", "IndexOutput", "Input", "InputKind", "Layout",
-           "MAX_CORES", "Output", "OutputKind", "RowIndexInput", "RowScalarOutput", "Scratch", "UbBytes", "VecOutput",
-           "inputs", "outputs"]
+           "MAX_CORES", "Output", "OutputKind", "RowIndexInput", "RowScalarOutput", "UbBytes", "VecOutput", "inputs",
+           "outputs", "total"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Literal, get_args
 
 from agent_graph.edit_formats import fenced_path, kernel_impl, npukb
 from agent_graph.edit_formats.common import (CODE_SUFFIXES, OP_DIRS, Block, PathRejected, looks_like_host, looks_like_kernel,
@@ -23,7 +24,9 @@ from agent_graph.edit_formats.common import (CODE_SUFFIXES, OP_DIRS, Block, Path
                                              strip_reasoning)
 from bench_bridge.api import snake_case
 
-MODES = ("project", "kernel")
+ReplyMode = Literal["project", "kernel"]
+"""What a reply holds: the whole op project (host + tiling + kernel), or the kernel file only."""
+MODES: tuple[ReplyMode, ...] = get_args(ReplyMode)
 
 
 @dataclass
@@ -43,7 +46,7 @@ def op_file_stem(op_name: str) -> str:
     return snake_case(name) if any(c.isupper() for c in name) else name
 
 
-def expected_files(op_name: str, mode: str = "project") -> list[str]:
+def expected_files(op_name: str, mode: ReplyMode = "project") -> list[str]:
     op = op_file_stem(op_name)
     if mode == "kernel":
         return [f"op_kernel/{op}.cpp"]
@@ -82,7 +85,7 @@ def _role(path: str) -> str:
     return "other"
 
 
-def format_hint(op_name: str, mode: str = "project") -> str:
+def format_hint(op_name: str, mode: ReplyMode = "project") -> str:
     """How the files must be written, in one clause (used in complaints and repair prompts)."""
     op = op_file_stem(op_name)
     files = expected_files(op, mode)
@@ -93,7 +96,7 @@ def format_hint(op_name: str, mode: str = "project") -> str:
             f"`{npukb.header_line(files[0])}` followed by one ```cpp fenced block")
 
 
-def _collect(text: str, op: str, mode: str) -> tuple[dict[str, tuple[Block, str]], list[Block]] | ParseFailure:
+def _collect(text: str, op: str, mode: ReplyMode) -> tuple[dict[str, tuple[Block, str]], list[Block]] | ParseFailure:
     """path -> (block, format name) over all formats (earlier formats win, later blocks of one format win)."""
     by_format: list[tuple[str, list[Block]]] = []
     if mode == "kernel":
@@ -145,7 +148,7 @@ def _rename_near_misses(files: dict[str, tuple[Block, str]], need: list[str]) ->
                     files[p] = (replace(b, content=pattern.sub(lambda m: m.group(1) + new + '"', b.content)), fmt)
 
 
-def _parse(text: str, op: str, mode: str) -> ParsedReply | ParseFailure:
+def _parse(text: str, op: str, mode: ReplyMode) -> ParsedReply | ParseFailure:
     got = _collect(text, op, mode)
     if isinstance(got, ParseFailure):
         return got
@@ -179,7 +182,7 @@ def _has_code(text: str) -> bool:
     return bool(scan_fences(text.split("\n"))) or bool(npukb.find_blocks(text)) or "<kernel_impl>" in text.lower()
 
 
-def parse_reply(text: str, op_name: str, mode: str = "project") -> ParsedReply | ParseFailure:
+def parse_reply(text: str, op_name: str, mode: ReplyMode = "project") -> ParsedReply | ParseFailure:
     """The files of a model reply, or a complaint naming precisely what is missing or wrong."""
     if mode not in MODES:
         raise ValueError(f"unknown reply mode {mode!r} (expected one of {', '.join(MODES)})")
@@ -202,4 +205,4 @@ def parse_reply(text: str, op_name: str, mode: str = "project") -> ParsedReply |
     return result
 
 
-__all__ = ["MODES", "ParseFailure", "ParsedReply", "expected_files", "format_hint", "op_file_stem", "parse_reply"]
+__all__ = ["MODES", "ReplyMode", "ParseFailure", "ParsedReply", "expected_files", "format_hint", "op_file_stem", "parse_reply"]

@@ -15,7 +15,7 @@ from agent_graph.guards import unwritten_output
 from agent_graph.nodes.build import send_to_repair
 from agent_graph.nodes.context import Cancelled, Ctx, RunError
 from agent_graph.state import Candidate, GraphState, update_best
-from bench_bridge.api import BenchError, BenchOptions, bench
+from bench_bridge.api import BenchError, BenchEvent, BenchOptions, bench
 
 
 def failures_of(report: dict) -> list[dict]:
@@ -54,14 +54,14 @@ def profile_dir(ctx: Ctx, c: Candidate) -> Path:
 
 
 def bench_candidate(state: GraphState, ctx: Ctx, project: Path, profile: bool, artifacts_dir: Path | None = None):
-    def progress(msg: str) -> None:
+    def progress(ev: BenchEvent) -> None:
         ctx.check_cancel()      # raises out of bench: cancel between cases
-        ctx.emit(Note(msg))
+        ctx.emit(Note(str(ev)))
 
     opts = BenchOptions(project=project.resolve(), timeout=ctx.agent.run_timeout, profile=profile,
                         artifacts_dir=artifacts_dir if profile else None)
     try:
-        return bench(Path(state["spec"]["path"]), opts, progress=progress)
+        return bench(Path(state["spec"]["path"]), opts, on_event=progress)
     except BenchError as e:
         raise RunError(str(e)) from e
 

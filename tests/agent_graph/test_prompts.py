@@ -1,6 +1,6 @@
 """The rendered prompts: what the model is told about the task, the hardware and its mistakes, and that
 the conversation stays short. Numbers are checked against the sources they come from (the task's csv,
-the cost table read independently with tomllib), and the answer template must parse with parse_reply."""
+the SoC table read independently with tomllib), and the answer template must parse with parse_reply."""
 from __future__ import annotations
 
 import tomllib
@@ -23,9 +23,14 @@ FILES = {str(p.relative_to(PROJECT)): p.read_text() for p in sorted(PROJECT.rglo
 
 
 def cost_table(soc: str) -> dict:
-    data = tomllib.loads((REPO / "bench_bridge" / "perf" / "costs_910b.toml").read_text())
-    sec = dict(data["soc"]["910B2"])
-    sec.update(data["soc"][soc])
+    """The facts of ``soc`` in the SoC table (bench_bridge/soc.toml), its ``inherits`` chain applied."""
+    socs = tomllib.loads((REPO / "bench_bridge" / "soc.toml").read_text())["soc"]
+    chain = [soc]
+    while socs[chain[-1]].get("inherits"):
+        chain.append(socs[chain[-1]]["inherits"])
+    sec: dict = {}
+    for name in reversed(chain):
+        sec.update(socs[name])
     return {k: v["value"] for k, v in sec.items() if isinstance(v, dict)}
 
 
