@@ -26,8 +26,10 @@ import functools
 import itertools
 import os
 import shutil
+import site
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,8 +69,6 @@ def python_paths() -> list[Path]:
     """The interpreter's environment: prefixes and every sys.path entry (site-packages, .pth targets).
 
     Paths are kept as given, not resolved: a venv's python is a symlink whose path selects the venv."""
-    import site
-
     paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, os.path.dirname(sys.executable)}
     # sys.path holds the working directory under `python -m` (a user's project, not the environment), and
     # PYTHONPATH may name anything: no entry that is, or holds, the working directory or $HOME
@@ -174,8 +174,6 @@ class _PidsCgroup:
         return False
 
     def close(self) -> None:
-        import time
-
         for _ in range(50):   # the last tasks of a killed sandbox may take a moment to be reaped
             try:
                 self.dir.rmdir()

@@ -12,12 +12,12 @@ import numpy as np
 
 from bench_bridge import settings as bench_settings
 from bench_bridge.project.build import ProjectBuild
-from bench_bridge.project.dtypes import DType, dtype_of, from_any, from_bytes, to_bytes
+from bench_bridge.project.dtypes import FORMATS, DType, dtype_of, from_any, from_bytes, to_bytes
 from bench_bridge.project.model import OpProject
 from bench_bridge.sim import Diagnostic, RunResult, run
-from bench_bridge.soc import DEFAULT_SOC
+from bench_bridge.soc import DEFAULT_SOC, soc_facts, soc_names
 
-SOC_VECTOR_CORES = {"910B2": 48, "910B4": 40}
+SOC_VECTOR_CORES = {name: soc_facts(name).vector_cores for name in soc_names()}   # the SoC table's
 
 
 @dataclass
@@ -225,6 +225,4 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
 
 
 def _fmt(name: str) -> int:
-    from bench_bridge.project.dtypes import FORMATS
-
     return next((v for v, n in FORMATS.items() if n == name), 2)

@@ -23,6 +23,7 @@ define would change it).
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -238,8 +239,6 @@ def ensure_pch(extra: list[str] = (), defines: list[str] = (), cxx: str | None =
     never rewritten (its path, size and, for g++, content are checked by the compiler), and only the
     finished ``.gch`` is renamed into place.
     """
-    import fcntl
-
     cxx = cxx or find_cxx()
     pdefs = _pch_defines(list(defines), cxx)
     flags = _flags(pdefs, _link_only(list(extra))[0], cxx) + (CLANG_PCH_FLAGS if is_clang(cxx) else [])
