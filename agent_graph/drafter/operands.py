@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from agent_graph.drafter.templates import KernelParams, TensorParam
@@ -93,10 +93,12 @@ class Layout:
 
 @dataclass(frozen=True)
 class Input:
+    """An op input: the ``index``-th kernel argument ``name`` (type alias ``TI<index>``)."""
+
     index: int
     name: str
     lay: Layout
-    kind = InputKind.FULL
+    kind: ClassVar[InputKind]
 
     @property
     def t(self) -> str:
@@ -241,10 +243,12 @@ ROW_ROUNDING = UbBytes(fixed=16 * 24)
 
 @dataclass(frozen=True)
 class Output:
+    """An op output: the ``index``-th output argument ``name`` (type alias ``TO<index>``)."""
+
     index: int
     name: str
     lay: Layout
-    kind = OutputKind.VEC
+    kind: ClassVar[OutputKind]
 
     @property
     def t(self) -> str:
