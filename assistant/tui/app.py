@@ -11,6 +11,7 @@ over tabs for the files, the last repair's diff and the results. The pieces:
 """
 from __future__ import annotations
 
+import asyncio
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,6 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Header, Input, TabbedContent, TabPane
-from textual.worker import get_current_worker
 
 from agent_graph.api import model_label
 from agent_graph.events import Event, FilesWritten, Report, RunFinished, Token
@@ -228,20 +228,36 @@ class KgenChat(App):
 
     # ---- jobs ------------------------------------------------------------------------------
     def start_job(self, label: str, kind: RunKind, target: str, work: JobWork) -> None:
-        """Run ``work(post, cancel)`` on a thread worker; its events are rendered as they come."""
+        """Run ``work(post, cancel)`` as the job (:meth:`run_job`); its events are rendered as they come."""
         if self.commands.refuse_if_busy():
             return
         job = self.jobs.begin(label, kind, target, work)
         job.worker = self.run_job(job)
         self.refresh_status()
 
-    @work(thread=True, group="job", exit_on_error=False)
-    def run_job(self, job: Job) -> None:
-        """The job's thread; its worker's ``cancelled_event`` is the job's cancel flag (Ctrl+C, closing the app).
+    @work(group="job", exit_on_error=False)
+    async def run_job(self, job: Job) -> None:
+        """The job's worker: it starts the job's thread and awaits its end (no polling); cancelling the worker
+        (Ctrl+C, closing the app) sets the job's cancel flag.
 
-        The chat does not wait on a cancelled job: it lets go of it at once, and the thread stops at the agent's
-        next cancel check (a process that quits waits for that check: the end of the step that is running)."""
-        job.run(get_current_worker().cancelled_event, self.post_message)
+        The thread is a daemon rather than a Textual thread worker: those run in the event loop's executor,
+        which the process joins when it exits, so Ctrl+Q would wait for the running step's next cancel check
+        (a build, or a hung kernel until its run timeout). A cancelled job is let go of at once instead."""
+        loop = asyncio.get_running_loop()
+        ended = loop.create_future()
+
+        def thread() -> None:
+            try:
+                job.run(self.post_message)
+            finally:
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(lambda: ended.done() or ended.set_result(None))
+        threading.Thread(target=thread, name=f"kgen-job-{job.token}", daemon=True).start()
+        try:
+            await ended
+        except asyncio.CancelledError:
+            job.flag.set()
+            raise
 
     @on(Job.Ended)
     def _job_ended(self, msg: Job.Ended) -> None:

@@ -1,11 +1,11 @@
-"""The chat's job runner: one job at a time, each on a Textual thread worker.
+"""The chat's job runner: one job at a time, each under a Textual worker.
 
 A job is a blocking function ``work(post, cancel)`` (assistant.tui.jobs builds them) that reports through
-agent events. The app starts it with its ``@work(thread=True)`` method (``KgenChat.run_job``), which calls
-:meth:`Job.run` in the worker's thread; ``Job.run`` posts each event to the app as a :class:`Job.AgentEvent`
-message and a :class:`Job.Ended` when the work returns. The job's cancel flag is its worker's
-``cancelled_event``: Ctrl+C (and closing the app) cancels the worker, and the agent stops at its next
-cancel check (between nodes, while the model streams, between shape cases).
+agent events. The app starts it with its ``@work`` method (``KgenChat.run_job``), which runs :meth:`Job.run`
+on the job's thread and awaits its end; ``Job.run`` posts each event to the app as a :class:`Job.AgentEvent`
+message and a :class:`Job.Ended` when the work returns. Ctrl+C (:meth:`Job.cancel`) and closing the app
+cancel the worker and set the job's flag; the agent stops at its next cancel check (between nodes, while
+the model streams, between shape cases).
 
 A cancelled job is let go of at once (:meth:`JobRunner.cancel`): the chat is free for the next job while the
 thread winds down, and the events it still posts carry a token that is no longer current, so they are dropped.
@@ -36,6 +36,7 @@ class Job:
     target: str               # task path, project path or the user's words
     work: JobWork
     worker: Worker | None = None
+    flag: threading.Event = field(default_factory=threading.Event)   # the work's cancel flag
     done: threading.Event = field(default_factory=threading.Event)   # set once the work has returned
     started: bool = False
 
@@ -53,9 +54,10 @@ class Job:
             super().__init__()
             self.token = token
 
-    def run(self, cancel: threading.Event, post: Callable[[Message], object]) -> None:
-        """The worker thread's body: run the work with ``cancel`` as its flag, posting to ``post``."""
+    def run(self, post: Callable[[Message], object]) -> None:
+        """The job thread's body: run the work (unless already cancelled), posting its messages to ``post``."""
         self.started = True
+        cancel = self.flag
 
         def emit(ev: Event) -> None:
             post(Job.AgentEvent(ev, self.token))
@@ -70,7 +72,8 @@ class Job:
             post(Job.Ended(self.token))
 
     def cancel(self) -> None:
-        """Cancel the worker (its ``cancelled_event`` is the work's flag)."""
+        """Set the work's flag and cancel its worker."""
+        self.flag.set()
         if self.worker is not None:
             self.worker.cancel()
         if not self.started:      # cancelled before its thread began: run() will see the flag and do nothing

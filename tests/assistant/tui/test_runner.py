@@ -1,5 +1,5 @@
-"""The job runner: a job runs on a Textual thread worker whose cancelled_event is its cancel flag; Ctrl+C
-and closing the app cancel it; a job cancelled before its thread began never runs."""
+"""The job runner: a job runs under a Textual worker; cancelling the worker (closing the app) or the job
+(Ctrl+C) sets its cancel flag; a job cancelled before its thread began never runs."""
 from __future__ import annotations
 
 import threading
@@ -19,9 +19,7 @@ def test_a_job_cancelled_before_its_thread_began_never_runs():
     assert runner.busy and runner.label == "generate x" and not runner.done.is_set()
     assert runner.cancel() is job and not runner.busy
     assert job.done.is_set()                       # nothing to wait for
-    flag = threading.Event()
-    flag.set()
-    job.run(flag, posted.append)                   # the thread starting late sees the flag
+    job.run(posted.append)                         # the thread starting late sees the flag
     assert ran == [] and [type(m) for m in posted] == [Job.Ended]
 
 
@@ -32,7 +30,7 @@ def test_a_job_that_raises_ends_with_an_error_event():
     def work(post, cancel):
         raise RuntimeError("boom\nsecond line")
     job = runner.begin("bench x", "bench", "x", work)
-    job.run(threading.Event(), posted.append)
+    job.run(posted.append)
     (ev, end) = posted
     assert isinstance(ev, Job.AgentEvent) and ev.token == job.token
     assert ev.event.status == "error" and ev.event.message == "RuntimeError: boom"
@@ -40,7 +38,7 @@ def test_a_job_that_raises_ends_with_an_error_event():
 
 
 @pytest.mark.anyio
-async def test_the_cancel_flag_is_the_workers_and_quitting_cancels_the_job(tmp_path):
+async def test_closing_the_app_cancels_the_job_through_its_worker(tmp_path):
     app = make_app(tmp_path)
     flags: list[threading.Event] = []
     stopped = threading.Event()
@@ -54,9 +52,14 @@ async def test_the_cancel_flag_is_the_workers_and_quitting_cancels_the_job(tmp_p
     async with app.run_test(size=SIZE) as pilot:
         app.start_job("generate waiting", "generate", "waiting", work)
         await wait_until(pilot, lambda: app.view.run_id == "r-quit", 30, "the job's first event")
-        worker = app.jobs.current.worker
-        assert flags == [worker.cancelled_event] and not stopped.is_set()
+        job = app.jobs.current
+        assert flags == [job.flag] and job.worker.is_running and not stopped.is_set()
         sid = app.session.id
+        job.worker.cancel()                               # what closing the app does to every worker
+        await wait_until(pilot, stopped.is_set, 10, "the job to see the cancel")
+        await wait_until(pilot, lambda: not app.busy, 10, "the job's end")
+        app.start_job("generate waiting", "generate", "waiting", work)
+        await wait_until(pilot, lambda: len(flags) == 2, 10, "the second job")
         await pilot.press("ctrl+q")
-    assert stopped.wait(10)                               # the job saw the cancel
+    assert flags[1].wait(10)                              # the job saw the cancel
     assert Session.open(tmp_path / "data", sid).runs()[-1].status == "cancelled"
