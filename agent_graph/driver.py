@@ -27,7 +27,7 @@ from agent_graph.runs import (RunFolder, RunFolderError, check_checkpoints, dama
                               new_run_id)
 from agent_graph.settings import AgentSettings, ModelSettings
 from agent_graph.types import OUTCOME_STATUSES, OutcomeStatus, Request, RunOutcome
-from bench_bridge.api import TaskError, load_task
+from bench_bridge.api import TASK_FILE, TaskError, load_task
 
 RECURSION_LIMIT = 400
 
@@ -47,7 +47,7 @@ def _task_name(task: str) -> str:
         return load_task(Path(task)).name
     except (TaskError, OSError):
         p = Path(task)
-        return p.parent.name if p.name == "kgen-task.toml" else p.stem
+        return p.parent.name if p.name == TASK_FILE else p.stem
 
 
 def _settings_record(model: ModelSettings, agent: AgentSettings) -> dict:
@@ -79,7 +79,7 @@ def start_run(request: Request, model: ModelSettings, agent: AgentSettings, on_e
 def start_repair(project: Path, task: str | None, model: ModelSettings, agent: AgentSettings, on_event: EventSink,
                  cancel: threading.Event | None) -> RunOutcome:
     project = project.resolve()
-    spec = Path(task) if task else project / "kgen-task.toml"
+    spec = Path(task) if task else project / TASK_FILE
     run_id = new_run_id(f"fix-{project.name}")
     state = {"run_id": run_id, "mode": "fix", "task": str(spec.resolve()) if spec.exists() else "",
              "fix_project": str(project), "output": str(project), "status": "running", "candidates": [], "docs": []}

@@ -63,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     handler: Callable[[argparse.Namespace], int] = args.handler
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
+    if getattr(args, "own_settings", False):   # kgen lsp: the server loads its settings itself
+        return handler(args)
     # lazy: pydantic-settings and the sections' models (~0.25 s) once a command runs, never for kgen --help
     from agent_graph.settings import SettingsError, configure, load_settings
 

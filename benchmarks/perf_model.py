@@ -107,7 +107,7 @@ def main(argv: list[str]) -> int:
             row["overhead"] = overhead(Path(res.binary), args.repeat)
         rows.append(row)
     soc = perf.load_costs(args.soc).soc
-    print(f"modelled on {soc} (cost table: bench_bridge/perf/costs_910b.toml)")
+    print(f"modelled on {soc} (SoC facts: bench_bridge/soc.toml; costs: bench_bridge/perf/costs_910b.toml)")
     print(f"{'kernel':<20}{'time us':>9}{'launch':>8}{'GB/s':>8}  {'bound (cores)':<44}{'eager us':>9}{'speedup':>8}")
     for r in rows:
         if "modelled_us" not in r and "error" not in r:

@@ -20,7 +20,7 @@ from pathlib import Path
 from agent_graph import api
 from agent_graph.evaluate.errors import classify_build, classify_cases
 from agent_graph.evaluate.types import CandidateJob, CandidateResult
-from agent_graph.settings import AgentSettings, ModelSettings
+from agent_graph.settings import AgentSettings, ModelSettings, configure, load_settings
 from bench_bridge.api import BenchError, BenchOptions, bench
 
 MESSAGE_CHARS = 300
@@ -142,6 +142,8 @@ def _short(s: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    # a candidate's process is a front end of its own: its settings come from the env its parent built
+    configure(load_settings(cwd=Path(argv[0]).parent))
     job = CandidateJob.from_dict(json.loads(Path(argv[0]).read_text()))
     res = evaluate(job)
     tmp = Path(argv[1] + ".part")

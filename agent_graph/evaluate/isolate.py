@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from agent_graph.evaluate.types import CandidateJob, CandidateResult
+from agent_graph.settings import child_env
 
 TRANSIENT_MARKERS = ("killed by signal 9", "signal 9", "sigkill", "resource temporarily unavailable",
                      "cannot allocate memory", "virtual memory exhausted", "no space left")
@@ -53,7 +54,7 @@ def _attempt(job: CandidateJob) -> tuple[CandidateResult, bool]:
         (work / "owner").write_text(str(os.getpid()))
         (work / "job.json").write_text(json.dumps(job.to_dict()))
         (work / "tmp").mkdir()
-        env = {**os.environ, "TMPDIR": str(work / "tmp"), "PYTHONUNBUFFERED": "1",
+        env = {**os.environ, **child_env(), "TMPDIR": str(work / "tmp"), "PYTHONUNBUFFERED": "1",
                "PYTHONPATH": os.pathsep.join(p for p in (_root(), os.environ.get("PYTHONPATH", "")) if p)}
         with open(work / "log", "wb") as log:
             proc = subprocess.Popen([sys.executable, "-m", "agent_graph.evaluate.candidate", str(work / "job.json"),

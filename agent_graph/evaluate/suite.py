@@ -15,11 +15,10 @@ import re
 from pathlib import Path
 
 from agent_graph.evaluate.types import EvalError, SuiteTask
-from bench_bridge.api import TaskError, load_task
+from bench_bridge.api import TASK_FILE, TaskError, load_task
 
 SKIP_DIRS = {"answer", "validation", "__pycache__", "node_modules", "build", "kgen-out"}
 LEVEL_RE = re.compile(r"^level\d+$")
-SPEC_NAME = "kgen-task.toml"
 LIST_SUFFIXES = {".txt", ".lst", ".list", ""}
 
 
@@ -79,7 +78,7 @@ def _entries(suite: Path, depth: int = 0):
 
 
 def _is_task(p: Path) -> bool:
-    return p.is_dir() and ((p / "validation" / "module.py").is_file() or (p / SPEC_NAME).is_file())
+    return p.is_dir() and ((p / "validation" / "module.py").is_file() or (p / TASK_FILE).is_file())
 
 
 def _suite_task(path: Path, root: Path) -> SuiteTask | None:
@@ -98,7 +97,7 @@ def _suite_task(path: Path, root: Path) -> SuiteTask | None:
         category = rest[0] if len(rest) >= 2 else ""
         name = "/".join((level, *rest))
     else:
-        leaf = path.parent if path.name == SPEC_NAME else path
+        leaf = path.parent if path.name == TASK_FILE else path
         try:
             rel = leaf.resolve().relative_to(root.resolve())
             name = str(rel.with_suffix("")) if rel.suffix in (".py", ".toml") else str(rel)

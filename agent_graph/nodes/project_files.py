@@ -8,7 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
-from bench_bridge.api import from_any
+from bench_bridge.api import TASK_FILE, from_any
 
 _CMAKE = """# {op_type}: written by the kgen agent. CANN builds it through msopgen's project;
 # the emulator (kgen bench) needs only op_host/ and op_kernel/.
@@ -54,7 +54,7 @@ def write_candidate(files: dict[str, str], dest: Path, op_type: str, op_name: st
 
 def _copy_spec(task, spec: Path, dest: Path) -> None:
     """The task's kgen spec beside the project, pointing at a copied reference and at the project."""
-    src = spec / "kgen-task.toml" if spec.is_dir() else spec
+    src = spec / TASK_FILE if spec.is_dir() else spec
     if not src.is_file() or src.suffix != ".toml":
         return
     shutil.copyfile(task.reference, dest / "reference.py")
@@ -64,7 +64,7 @@ def _copy_spec(task, spec: Path, dest: Path) -> None:
         text = re.sub(r'(?m)^project\s*=.*$', 'project = "."', text)
     else:
         text = re.sub(r'(?m)^(reference = "reference.py")$', r'\1\nproject = "."', text, count=1)
-    (dest / "kgen-task.toml").write_text(text)
+    (dest / TASK_FILE).write_text(text)
 
 
 def write_op_json(op, dest: Path, op_name: str) -> None:

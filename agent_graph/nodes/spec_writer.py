@@ -9,7 +9,7 @@ from pathlib import Path
 from agent_graph.events import Note
 from agent_graph.nodes.context import Ctx, RunError
 from agent_graph.nodes.model_io import ask
-from bench_bridge.api import TaskError, load_task
+from bench_bridge.api import TASK_FILE, TaskError, load_task
 
 PROMPT = Path(__file__).with_name("prompts") / "spec_from_words.md"
 _FENCE = re.compile(r"```(\w+)?[ \t]*([\w./-]*)[^\n]*\n(.*?)\n```", re.S)
@@ -41,15 +41,15 @@ def write_task(ctx: Ctx, words: str) -> str:
         got = extract(text)
         if isinstance(got, tuple):
             (dest / "reference.py").write_text(got[0].rstrip() + "\n")
-            (dest / "kgen-task.toml").write_text(got[1].rstrip() + "\n")
+            (dest / TASK_FILE).write_text(got[1].rstrip() + "\n")
             try:
-                task = load_task(dest / "kgen-task.toml")
+                task = load_task(dest / TASK_FILE)
             except TaskError as e:
                 complaint = str(e)
             else:
                 ctx.emit(Note(f"the model wrote the reference and {len(task.cases)} shape case(s) for the request: "
-                              f"{dest / 'kgen-task.toml'} (review them; the kernel is verified against them)"))
-                return str(dest / "kgen-task.toml")
+                              f"{dest / TASK_FILE} (review them; the kernel is verified against them)"))
+                return str(dest / TASK_FILE)
         else:
             complaint = got
         messages = history + [{"role": "user", "content": f"That task cannot be used: {complaint}. Send both blocks again."}]
