@@ -71,8 +71,12 @@ def agent_settings(settings: Settings, args: argparse.Namespace) -> tuple[ModelS
 
 
 def _run_interruptibly(fn):
-    """Run ``fn(cancel)`` in a worker thread; Ctrl-C sets ``cancel`` and waits for the run to stop."""
-    cancel = threading.Event()
+    """Run ``fn(cancel)`` in a worker thread; Ctrl-C sets ``cancel`` and waits for the run to stop.
+
+    The wait is on an Event the worker sets when it ends, not on ``Thread.join``/``is_alive``: a Ctrl-C
+    that interrupts ``join`` can leave the thread looking finished while it still runs (CPython
+    gh-90882), and the result was then read before the worker had written it."""
+    cancel, done = threading.Event(), threading.Event()
     box: dict = {}
 
     def work() -> None:
@@ -80,14 +84,16 @@ def _run_interruptibly(fn):
             box["out"] = fn(cancel)
         except BaseException as e:  # noqa: BLE001 — re-raised in the caller's thread
             box["exc"] = e
+        finally:
+            done.set()
 
-    th = threading.Thread(target=work, daemon=True)
-    th.start()
-    while th.is_alive():
+    threading.Thread(target=work, daemon=True).start()
+    while not done.is_set():
         try:
-            th.join(0.2)
+            done.wait(0.2)
         except KeyboardInterrupt:
-            print("kgen: cancelling (the run stays resumable)…", file=sys.stderr)
+            if not cancel.is_set():
+                print("kgen: cancelling (the run stays resumable)…", file=sys.stderr)
             cancel.set()
     if "exc" in box:
         raise box["exc"]

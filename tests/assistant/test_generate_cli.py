@@ -199,3 +199,46 @@ def test_generate_from_words_without_a_terminal_proceeds_with_a_note(tmp_path):
     assert "kgen: note: no terminal to ask on: using the model's reference and cases" in r.stderr
     assert "    odd: inputs float32[3, 37], float32[3, 37]" in r.stderr.splitlines()
     assert n >= 2 and r.returncode == 1, r.stderr[-2000:]           # the kernel was asked for after the spec
+
+
+def test_ctrl_c_during_generate_cancels_with_exit_130_and_no_traceback(tmp_path):
+    """Issue 22 item 3: Ctrl-C (twice, as impatient users press it) while the drafted project builds:
+    one 'cancelling' line, exit 130, no traceback; the run is recorded as cancelled and resumable."""
+    import signal
+    import threading
+    import time
+
+    env = {**os.environ, "KGEN_DATA_DIR": str(tmp_path / "data"), "PYTHONUNBUFFERED": "1"}
+    env.pop("KGEN_LLM_URL", None)
+    p = subprocess.Popen([sys.executable, "-m", "assistant.cli", "generate", str(EXAMPLE), "--offline", "-o",
+                          str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         cwd=ROOT, env=env)
+    err: list[str] = []
+    drafted = threading.Event()
+
+    def read() -> None:
+        for line in p.stderr:
+            err.append(line)
+            if "drafted AddCustom" in line:
+                drafted.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert drafted.wait(600), "".join(err)[-2000:]
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.3)
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=600)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    reader.join(10)
+    text = "".join(err)
+    # 130 from kgen itself, or -SIGINT when the second Ctrl-C lands after the run stopped (Python then ends
+    # by SIGINT, which a shell also reports as 130)
+    assert p.returncode in (130, -signal.SIGINT), text[-2000:]
+    assert "Traceback" not in text and "KeyError" not in text, text[-2000:]
+    assert text.count("cancelling (the run stays resumable)") == 1
+    runs = _kgen(tmp_path, "--json", cmd="runs")
+    assert json.loads(runs.stdout)[0]["status"] == "cancelled"
