@@ -23,6 +23,7 @@ Usage: python benchmarks/sim_build_run.py [SOURCE.asc] [--repeat N] [--time-repo
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
@@ -39,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench_bridge.sim import build, run  # noqa: E402
+from bench_bridge import settings as bench_settings  # noqa: E402
 from bench_bridge.sim import compiler  # noqa: E402
 
 GOAL_SECONDS = 3.0
@@ -78,7 +80,7 @@ def time_report(src: Path) -> list[tuple[str, float]]:
     work = Path(tempfile.mkdtemp(prefix="kgen-ftr-"))
     try:
         prepared = compiler._prepare_sources([src], work)[0]
-        cmd = [compiler.CXX, *compiler._flags([], []), "-include", str(prelude), "-I", str(compiler.INCLUDE_DIR),
+        cmd = [compiler.find_cxx(), *compiler._flags([], []), "-include", str(prelude), "-I", str(compiler.INCLUDE_DIR),
                "-iquote", str(src.parent), "-ftime-report", "-x", "c++", str(prepared[0]), "-x", "none",
                "-o", str(work / "a.out"), "-ldl"]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=work)
@@ -158,18 +160,19 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         compiler.BASE_FLAGS[:] = defaults
     found = compiler.find_compilers()
-    default_family = "clang" if compiler.is_clang(compiler.CXX) else "gcc"
-    out["default_compiler"] = compiler.CXX
+    default_family = "clang" if compiler.is_clang(compiler.find_cxx()) else "gcc"
+    out["default_compiler"] = compiler.find_cxx()
     out["compilers"] = {default_family: out["default"]}
-    saved = compiler.CXX
+    saved = bench_settings.current()
     try:
         for fam in (args.compilers if args.compilers is not None else sorted(found)):
             if fam in out["compilers"] or fam not in found:
                 continue
-            compiler.CXX = found[fam]
+            # the compiler is a setting (bench.cxx): configure it as a front end would
+            bench_settings.configure(dataclasses.replace(saved, cxx=found[fam]))
             out["compilers"][fam] = measure(original, args.repeat)
     finally:
-        compiler.CXX = saved
+        bench_settings.configure(saved)
     out["load_average_1min_after"] = round(os.getloadavg()[0], 2)
     d = out["default"]
     out["warm_over_goal"] = round(d["warm_build_s"] / GOAL_SECONDS, 3)

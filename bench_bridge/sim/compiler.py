@@ -24,6 +24,7 @@ define would change it).
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -55,6 +56,12 @@ def find_cxx() -> str:
 
 def find_compilers() -> dict[str, str]:
     """Installed compilers by family: {"clang": "clang++-19", "gcc": "g++"} (absent ones left out)."""
+    return dict(_installed_compilers())
+
+
+@functools.lru_cache(maxsize=1)
+def _installed_compilers() -> tuple[tuple[str, str], ...]:
+    """The PATH search behind :func:`find_compilers`, done once per process (every build asks)."""
     out = {}
     for name in ("clang++", *[f"clang++-{v}" for v in CLANG_VERSIONS]):
         if shutil.which(name):
@@ -62,15 +69,7 @@ def find_compilers() -> dict[str, str]:
             break
     if shutil.which("g++"):
         out["gcc"] = "g++"
-    return out
-
-
-def __getattr__(name: str) -> str:
-    """``CXX``: the default compiler, :func:`find_cxx` when asked (the settings arrive after import);
-    a caller may pass ``cxx=`` instead."""
-    if name == "CXX":
-        return find_cxx()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return tuple(out.items())
 
 
 # -gdwarf-4: with DWARF 5, addr2line (binutils 2.40) names the rewritten copy of the source instead of

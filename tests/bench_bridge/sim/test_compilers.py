@@ -18,7 +18,7 @@ from bench_bridge.sim.diagnostics import parse_gcc
 
 COMPILERS = compiler.find_compilers()
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("*/*.asc"))
-DEFAULT_FAMILY = "clang" if compiler.is_clang(compiler.CXX) else "gcc"
+DEFAULT_FAMILY = "clang" if compiler.is_clang(compiler.find_cxx()) else "gcc"
 OTHERS = [f for f in COMPILERS if f != DEFAULT_FAMILY]
 needs_clang = pytest.mark.skipif("clang" not in COMPILERS, reason="clang++ is not installed (scripts/test.sh installs clang-19)")
 
