@@ -29,16 +29,13 @@ def load(root: str | None, editor: EditorOptions) -> Settings:
     the CLI reports the mistake)."""
     # paid in the loading thread, so that the server answers the editor meanwhile
     # lazy: pydantic-settings and the section models cost ~0.3 s of imports (measured)
-    from agent_graph.settings import Settings, SettingsError, configure, load_settings
+    from agent_graph.settings import Settings, SettingsError, apply_overrides, configure, load_settings
 
     try:
         settings = load_settings(cwd=root, overrides=editor.overrides())
     except SettingsError as e:
         log.warning("kgen settings: %s (using the defaults)", e)
-        settings = Settings()
-        for key, value in editor.overrides().items():
-            section, _, name = key.partition(".")
-            setattr(getattr(settings, section), name, value)
+        settings = apply_overrides(Settings(), editor.overrides(), cwd=root)
     return configure(settings)
 
 
