@@ -379,6 +379,7 @@ def child_env(settings: Settings | None = None) -> dict[str, str]:
     """``KGEN_<SECTION>__<KEY>`` variables that give a child process (a kgen entry point, itself a front end
     that calls ``load_settings``) every non-default value of ``settings``; the parent adds them to its env."""
     s = settings or current()
+    prefix, delim = Settings.model_config["env_prefix"], Settings.model_config["env_nested_delimiter"]
     env: dict[str, str] = {}
     for section in SECTIONS:
         obj, default = getattr(s, section), SECTIONS[section]()
@@ -387,7 +388,7 @@ def child_env(settings: Settings | None = None) -> dict[str, str]:
             if v != getattr(default, name) or s.sources.get(f"{section}.{name}", "default") != "default":
                 text = ("" if v is None else "true" if v is True else "false" if v is False
                         else shlex.join(v) if isinstance(v, list) else str(v))
-                env[f"KGEN_{section.upper()}__{name.upper()}"] = text
+                env[f"{prefix}{section.upper()}{delim}{name.upper()}"] = text
     return env
 
 

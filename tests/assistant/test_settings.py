@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_graph.settings import SettingsError, describe_sources, load_settings
+from agent_graph.settings import SettingsError, child_env, describe_sources, load_settings
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -140,3 +140,16 @@ def test_kgen_config_errors_are_one_line(home):
     assert r.stderr.startswith("kgen: error: ") and "unknown key 'model.temprature'" in r.stderr
     r = run_kgen(["config", "nosuch"], home, {"XDG_CONFIG_HOME": str(home / "xdg")})
     assert r.returncode == 2 and "unknown setting 'nosuch'" in r.stderr
+
+
+def test_child_env_gives_a_child_the_same_tree(tmp_path):
+    """What a parent hands a child process (agent_graph.settings.child_env), loaded back by the child's own
+    load_settings, is the parent's tree: non-default values of every section, lists and paths included."""
+    parent = load_settings(cwd=tmp_path, env={"KGEN_SOC": "910B4", "KGEN_AGENT__SAMPLES": "2",
+                                              "KGEN_SERVE__EXTRA_ARGS": "--enforce-eager --seed 1",
+                                              "KGEN_DATA_DIR": str(tmp_path / "data"), "KGEN_STREAM": "off"})
+    env = child_env(parent)
+    assert env["KGEN_BENCH__SOC"] == "910B4" and env["KGEN_AGENT__SAMPLES"] == "2"
+    child = load_settings(cwd=tmp_path, env=env)
+    for section in ("model", "agent", "serve", "bench", "docs"):
+        assert getattr(child, section) == getattr(parent, section), section
