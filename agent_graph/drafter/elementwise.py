@@ -155,6 +155,7 @@ class ElementwiseLowering:
         if op in ("softplus",) and len(args) > 1:
             extra["beta"] = args[1]
             pos = pos[:1]
+        extra = {k: self._arg(v).expr if isinstance(v, Ref) else v for k, v in extra.items()}  # runtime attrs
         arity = 1 if op not in ("add", "sub", "mul", "div", "pow", "maximum", "minimum") else 2
         if len(pos) != arity:
             raise Unsupported(f"{op} with {len(pos)} operands is not covered by the templates")

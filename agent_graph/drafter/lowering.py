@@ -155,6 +155,15 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             raise Unsupported(f"argument {a!r} is not a tensor or a number")
         return Val("k", f(float(a)))
 
+    def _scalar(self, a: Any) -> float | str:
+        """A scalar parameter (eps, a slope): its value, or the C++ expression of the runtime attr it is."""
+        if isinstance(a, Ref):
+            v = self._arg(a)
+            if v.kind != "k":
+                raise Unsupported("a tensor given where the op takes a number")
+            return v.expr
+        return float(a)
+
     def _round(self, v: Val, dt: str) -> None:
         ct = HALF[dt]
         self.p.round_types.add(dt)

@@ -15,6 +15,7 @@ import torch
 
 from agent_graph.drafter import codegen, rowreduce, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
+from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
 from agent_graph.drafter.operands import InputKind, OutputKind
@@ -116,11 +117,24 @@ def plan(task: Task) -> Plan | Unsupported:
         cases, mod = case_inputs(task)
     except Exception as e:  # the task's own code failed
         return Unsupported(name, f"cannot run the reference's input generator ({type(e).__name__}: {e})")
+    first = _plan_with(task, cases, mod, analyse)
+    if isinstance(first, Plan):
+        return first
+    second = _plan_with(task, cases, mod, analyse_canonical)
+    if isinstance(second, Plan) or not second.reason.startswith("the reference cannot be exported"):
+        return second     # the canonical front end's refusal names the core op and its shape
+    return first
+
+
+def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | Unsupported:
+    """The plan from the op graphs one front end reads (``analyse``: torch.fx spellings; ``analyse_canonical``:
+    core ATen through torch.export)."""
+    name = task.name
     graphs: list[OpGraph] = []
     for init, ins in cases:
         try:
             model = mod.Model(*copy.deepcopy(init))
-            graphs.append(analyse(model, ins, init))
+            graphs.append(analyser(model, ins, init))
         except AnalysisError as e:
             return Unsupported(name, str(e), op=_op_in(str(e)))
         except Exception as e:

@@ -24,8 +24,10 @@ class S:
     expr: str
 
 
-def f(x: float) -> str:
-    """A float literal."""
+def f(x: float | str) -> str:
+    """A float literal (a string is already a C++ float expression: a runtime attr such as ``attr0_``)."""
+    if isinstance(x, str):
+        return x
     if x != x:
         return "(0.0f/0.0f)"
     if x in (float("inf"), float("-inf")):
@@ -34,6 +36,20 @@ def f(x: float) -> str:
 
 
 Tmp = Callable[[], str]
+
+
+def param(kw: dict, key: str, default: float) -> float | str:
+    """An op's scalar parameter: a number, or the C++ expression of the runtime attr it was given as."""
+    v = kw.get(key, default)
+    return v if isinstance(v, str) else float(v)
+
+
+def number(kw: dict, key: str, default: float, op: str) -> float:
+    """A parameter the statements compute with at draft time (it must be a constant of the reference)."""
+    v = param(kw, key, default)
+    if isinstance(v, str):
+        raise Unsupported(f"{op} with {key} given as a runtime argument (the templates need it as a constant)")
+    return v
 
 
 def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
@@ -85,25 +101,25 @@ def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
         return [f"Muls({t}, {a}, 0.7071067811865476f, {n});", f"Erf({d}, {t}, {n});", f"Adds({d}, {d}, 1.0f, {n});",
                 f"Mul({d}, {d}, {a}, {n});", f"Muls({d}, {d}, 0.5f, {n});"]
     if op == "leaky_relu":
-        slope = float(kw.get("negative_slope", 0.01))
+        slope = param(kw, "negative_slope", 0.01)
         return [f"LeakyRelu({d}, {a}, {f(slope)}, {n});"]
     if op in ("elu", "selu"):
-        alpha = float(kw.get("alpha", 1.0)) if op == "elu" else 1.6732632423543772
+        alpha = param(kw, "alpha", 1.0) if op == "elu" else 1.6732632423543772
         scale = 1.0 if op == "elu" else 1.0507009873554805
         t = tmp()
         lines = [f"Exp({t}, {a}, {n});", f"Adds({t}, {t}, -1.0f, {n});", f"Muls({t}, {t}, {f(alpha)}, {n});",
                  f"Mins({t}, {t}, 0.0f, {n});", f"Relu({d}, {a}, {n});", f"Add({d}, {d}, {t}, {n});"]
         return lines + ([f"Muls({d}, {d}, {f(scale)}, {n});"] if scale != 1.0 else [])
     if op in ("softplus", "logsigmoid", "mish"):
-        beta = float(kw.get("beta", 1.0)) if op == "softplus" else 1.0
-        if op == "softplus" and float(kw.get("threshold", 20.0)) < 15.0:
+        beta = number(kw, "beta", 1.0, op) if op == "softplus" else 1.0
+        if op == "softplus" and number(kw, "threshold", 20.0, op) < 15.0:
             raise Unsupported(f"softplus with threshold {kw.get('threshold')} is not covered by the templates")
         if op == "softplus":
             # PyTorch: beta*x > threshold ? x : log1p(exp(beta*x)) / beta. With u = min(beta*x, threshold),
             # t = ln(1 + exp(u)) / beta >= x below the threshold and rounds to threshold/beta above it (for a
             # threshold >= 15, e^-threshold is under half an ulp of it), so max(t, x) is PyTorch's value
             # (ln(1 + e^u) instead of log1p differs by < 1e-7 absolute). 5 vector instructions when beta = 1.
-            thr = float(kw.get("threshold", 20.0))
+            thr = number(kw, "threshold", 20.0, op)
             t = tmp()
             lines = [f"Muls({t}, {a}, {f(beta)}, {n});", f"Mins({t}, {t}, {f(thr)}, {n});"] if beta != 1.0 else \
                 [f"Mins({t}, {a}, {f(thr)}, {n});"]
@@ -123,8 +139,8 @@ def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
             return lines + [f"Muls({d}, {t}, -1.0f, {n});"]
         return lines + [f"Tanh({u}, {t}, {n});", f"Mul({d}, {u}, {a}, {n});"]
     if op in ("hardtanh", "relu6"):
-        lo = float(kw.get("min_val", -1.0)) if op == "hardtanh" else 0.0
-        hi = float(kw.get("max_val", 1.0)) if op == "hardtanh" else 6.0
+        lo = param(kw, "min_val", -1.0) if op == "hardtanh" else 0.0
+        hi = param(kw, "max_val", 1.0) if op == "hardtanh" else 6.0
         return [f"Maxs({d}, {a}, {f(lo)}, {n});", f"Mins({d}, {d}, {f(hi)}, {n});"]
     if op in ("hardsigmoid", "hardswish"):
         lines = [f"Adds({d}, {a}, 3.0f, {n});", f"Maxs({d}, {d}, 0.0f, {n});", f"Mins({d}, {d}, 6.0f, {n});"]

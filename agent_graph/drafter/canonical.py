@@ -1,0 +1,349 @@
+"""Canonical front end: a PyTorch ``Model`` -> core ATen (``torch.export`` + decompositions) -> ``OpGraph``.
+
+Every spelling of the same math reaches the lowering as the same small op set: methods, functionals,
+``torch.linalg``, ``chunk``/``split``, modules, scalars given as forward arguments, module attributes
+or constants. PyTorch does the reading (``torch.export.export``, then ``run_decompositions`` with
+the core-ATen table); this module only names the core ops in the drafter's vocabulary
+(``analysis.OpGraph``: "add", "softmax", "sum", ...) and refuses what it cannot name, naming the core
+op and its shape.
+
+The decomposition table is PyTorch's default one, except for the ops the lowering writes better as
+one composite (``KEEP``: silu, softplus, logsumexp, mse_loss, ...), plus PyTorch's own decompositions
+of the norms and moments the lowering has no composite for (``linalg_vector_norm``, ``var``, ``std``).
+
+Forward number arguments are specialised by ``torch.export``; they are found again by exporting a
+second time with each float argument moved (``_perturbed``): a constant that moves with it is the
+argument (a ``Ref`` to the op's runtime attr), one that stays is a constant of the reference.
+Module parameters and buffers that hold one value everywhere (``nn.LayerNorm``'s fresh weight and
+bias, a ``torch.ones`` scale) are that value; others are refused (pass them as forward inputs).
+"""
+from __future__ import annotations
+
+import math
+import operator
+import warnings
+from typing import Any, Callable
+
+import torch
+import torch._decomp as _decomp
+import torch.fx as fx
+import torch.nn as nn
+
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
+
+aten = torch.ops.aten
+
+# ---- decomposition table -------------------------------------------------------------------------
+
+KEEP = ("silu", "hardswish", "hardsigmoid", "mish", "softplus", "logsumexp", "mse_loss", "l1_loss", "addcmul",
+        "addcdiv", "lerp", "square", "nll_loss", "nll_loss_forward", "nll_loss2d_forward", "rms_norm")
+"""Ops the lowering writes as one composite: kept out of PyTorch's decomposition table."""
+
+EXTRA = (aten.linalg_vector_norm.default, aten.var.correction, aten.std.correction, aten.var_mean.correction)
+"""Core ops with no composite in the lowering: PyTorch's own decompositions of them are added."""
+
+
+def decompositions() -> dict:
+    table = {k: v for k, v in torch.export.default_decompositions().items()
+             if str(k).split(".")[1] not in KEEP}
+    for op in EXTRA:
+        if op in _decomp.decomposition_table:
+            table[op] = _decomp.decomposition_table[op]
+    return table
+
+
+# ---- export --------------------------------------------------------------------------------------
+
+def _export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ep = torch.export.export(model, tuple(inputs), strict=False)
+        except Exception as e:
+            raise AnalysisError(f"the reference cannot be exported by torch.export ({type(e).__name__}: "
+                                f"{str(e).strip().splitlines()[0][:160]})") from e
+        return ep.run_decompositions(decompositions())
+
+
+def _perturbed(v: float) -> float:
+    return v * 1.3717 + 0.1731 if v else 0.4243
+
+
+# ---- names -----------------------------------------------------------------------------------------
+
+UNARY = {"neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "abs", "reciprocal", "erf", "sin", "cos",
+         "floor", "ceil", "sign", "log1p", "expm1", "silu", "hardswish", "hardsigmoid", "mish", "square"}
+BINARY = {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "gt", "lt", "ge", "le", "eq", "ne"}
+IDENTITY = {"clone", "alias", "contiguous", "detach", "lift_fresh_copy", "_to_copy_same"}
+VIEWS = {"view", "_unsafe_view", "reshape", "squeeze", "unsqueeze", "expand", "flatten"}
+REDUCE = {"sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin"}
+REDUCTION_NAMES = {0: "none", 1: "mean", 2: "sum"}
+TUPLE_FIRST = {"native_layer_norm", "log_sigmoid_forward", "nll_loss_forward"}
+"""Core ops returning a tuple whose first element is the op's result (the rest are saved statistics)."""
+
+
+def _dtype_name(dt: torch.dtype) -> str:
+    return str(dt).replace("torch.", "")
+
+
+def _dims(d: Any) -> Any:
+    """A reduction's dims as the lowering takes them: None (all), an int, or a list."""
+    if d is None or (isinstance(d, (list, tuple)) and len(d) == 0):
+        return None
+    if isinstance(d, (list, tuple)) and len(d) == 1:
+        return int(d[0])
+    return list(d)
+
+
+def _name(n: fx.Node) -> tuple[str, str]:
+    t = n.target
+    packet = getattr(t, "_overloadpacket", None)
+    return (packet.__name__ if packet is not None else getattr(t, "__name__", str(t))), getattr(t, "_overloadname", "")
+
+
+def _canonical(base: str, overload: str, args: list, kw: dict) -> tuple[str, list, dict]:
+    """(drafter op, args, kwargs) of one core ATen call; AnalysisError for ops outside the vocabulary."""
+    if base in UNARY:
+        return base, [args[0]], {}
+    if base in BINARY:
+        out_kw = {"alpha": kw["alpha"]} if base in ("add", "sub") and kw.get("alpha", 1) != 1 else {}
+        if base == "div" and kw.get("rounding_mode") is not None:
+            raise AnalysisError(f"aten.div with rounding_mode={kw['rounding_mode']!r} is not covered by the templates")
+        return base, list(args[:2]), out_kw
+    if base in IDENTITY:
+        return "identity", [args[0]], {}
+    if base in VIEWS:
+        return "view", [args[0]], {}
+    if base == "_to_copy":
+        return "cast", [args[0]], {}
+    if base in ("clamp", "clamp_min", "clamp_max"):
+        lo = args[1] if base == "clamp" and len(args) > 1 else (args[1] if base == "clamp_min" else None)
+        hi = args[2] if base == "clamp" and len(args) > 2 else (args[1] if base == "clamp_max" else None)
+        lo, hi = kw.get("min", lo), kw.get("max", hi)
+        return "clamp", [args[0]], {k: v for k, v in (("min", lo), ("max", hi)) if v is not None}
+    if base == "gelu":
+        return "gelu", [args[0]], {"approximate": kw.get("approximate", "none")}
+    if base == "leaky_relu":
+        return "leaky_relu", [args[0]], {"negative_slope": args[1] if len(args) > 1 else 0.01}
+    if base == "elu":
+        alpha, scale, in_scale = (list(args[1:]) + [1.0, 1.0, 1.0])[:3]
+        if isinstance(scale, float) and abs(scale - 1.0507009873554805) < 1e-9 and in_scale == 1:
+            return "selu", [args[0]], {}
+        if scale != 1 or in_scale != 1:
+            raise AnalysisError(f"aten.elu with scale={scale} input_scale={in_scale} (celu) is not covered by the templates")
+        return "elu", [args[0]], {"alpha": alpha}
+    if base == "hardtanh":
+        return "hardtanh", [args[0]], {"min_val": args[1] if len(args) > 1 else -1.0,
+                                       "max_val": args[2] if len(args) > 2 else 1.0}
+    if base == "softplus":
+        return "softplus", [args[0]], {"beta": args[1] if len(args) > 1 else 1.0,
+                                       "threshold": args[2] if len(args) > 2 else 20.0}
+    if base == "log_sigmoid_forward":
+        return "logsigmoid", [args[0]], {}
+    if base in ("addcmul", "addcdiv"):
+        return base, list(args[:3]), {"value": kw.get("value", 1.0)} if kw.get("value", 1.0) != 1.0 else {}
+    if base == "lerp":
+        return "lerp", list(args[:3]), {}
+    if base == "where":
+        return "where", list(args[:3]), {}
+    if base in REDUCE:
+        dim = _dims(args[1] if len(args) > 1 else kw.get("dim"))
+        keep = bool(args[2] if len(args) > 2 else kw.get("keepdim", False))
+        out: dict = {"dim": dim, "keepdim": keep} if dim is not None else {}
+        return REDUCE[base], [args[0]], out
+    if base in ("max", "min") and overload == "dim":
+        return base, [args[0], int(args[1])], {"keepdim": bool(args[2]) if len(args) > 2 else False}
+    if base in ("max", "min") and overload == "default":
+        return base, [args[0]], {}
+    if base in ("argmax", "argmin"):
+        dim = args[1] if len(args) > 1 else kw.get("dim")
+        if dim is None:
+            raise AnalysisError(f"aten.{base} over all elements is not covered by the templates")
+        return base, [args[0]], {"dim": int(dim), "keepdim": bool(args[2]) if len(args) > 2 else False}
+    if base == "cumsum":
+        return "cumsum", [args[0], int(args[1])], {}
+    if base in ("_softmax", "_log_softmax"):
+        return base[1:], [args[0]], {"dim": int(args[1])}
+    if base == "logsumexp":
+        return "logsumexp", [args[0]], {"dim": _dims(args[1]), "keepdim": bool(args[2]) if len(args) > 2 else False}
+    if base == "native_layer_norm":
+        return "layer_norm", [args[0], list(args[1]), args[2], args[3], args[4]], {}
+    if base == "rms_norm":
+        return "rms_norm", [args[0], list(args[1]), args[2] if len(args) > 2 else None,
+                            args[3] if len(args) > 3 else kw.get("eps")], {}
+    if base in ("mse_loss", "l1_loss"):
+        red = args[2] if len(args) > 2 else kw.get("reduction", 1)
+        return base, list(args[:2]), {"reduction": REDUCTION_NAMES.get(red, red)}
+    raise AnalysisError(f"core op aten.{base}.{overload or 'default'} is not covered by the templates")
+
+
+# ---- the graph ---------------------------------------------------------------------------------------
+
+class _Reader:
+    """One exported program -> OpGraph (with the constants of a second, perturbed export to find attrs)."""
+
+    def __init__(self, ep: torch.export.ExportedProgram, other: torch.export.ExportedProgram | None,
+                 inputs: list[Any], init: list[Any]):
+        self.ep, self.other, self.inputs = ep, other, inputs
+        self.g = OpGraph(init=list(init))
+        self.known: set[str] = set()          # names of nodes the graph holds (inputs, attrs, ops)
+        self.consts: dict[str, Any] = {}      # fx node name -> Python value (uniform parameters, scalar_tensor)
+        self.alias: dict[str, str] = {}       # fx node name -> graph node it stands for (getitem 0 of a TUPLE_FIRST op)
+        self.attr_values: dict[str, float] = {}
+
+    # placeholders: user inputs become tensors / attrs, lifted parameters become constants
+    def placeholders(self) -> None:
+        sig = self.ep.graph_signature
+        user = [s for s in sig.input_specs if s.kind.name == "USER_INPUT"]
+        if len(user) != len(self.inputs):
+            raise AnalysisError(f"forward takes {len(user)} arguments but the case gives {len(self.inputs)}")
+        by_name = {s.arg.name: s for s in sig.input_specs if hasattr(s.arg, "name")}
+        values = iter(self.inputs)
+        for n in self.ep.graph.nodes:
+            if n.op != "placeholder":
+                continue
+            spec = by_name.get(n.name)
+            if spec is None or spec.kind.name == "USER_INPUT":
+                v = next(values)
+                if isinstance(v, torch.Tensor):
+                    self.g.inputs.append(OpNode(n.name, "input", [], {}, tuple(v.shape), _dtype_name(v.dtype)))
+                elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                    self.g.attrs.append(OpNode(n.name, "attr", [], {"value": float(v), "param": n.name}, None, "float32"))
+                    self.attr_values[n.name] = float(v)
+                else:
+                    raise AnalysisError(f"forward argument {n.name} of type {type(v).__name__} is not a tensor or a number")
+                self.known.add(n.name)
+                continue
+            t = self.ep.state_dict.get(spec.target) if spec.target in self.ep.state_dict else self.ep.constants.get(spec.target)
+            if not isinstance(t, torch.Tensor):
+                raise AnalysisError(f"the reference reads {spec.target} ({spec.kind.name.lower()}) that is not a tensor")
+            flat = t.detach().reshape(-1)
+            if flat.numel() and bool(torch.all(flat == flat[0])):
+                self.consts[n.name] = float(flat[0])
+            else:
+                raise AnalysisError(f"the reference reads the module {spec.kind.name.lower()} '{spec.target}' of shape "
+                                    f"{list(t.shape)} (parameters are not op inputs): pass it as a forward input")
+
+    def conv(self, a: Any, b: Any = None) -> Any:
+        """An fx argument as the OpGraph takes it; ``b`` is the same argument in the perturbed export."""
+        if isinstance(a, fx.Node):
+            if a.name in self.consts:
+                return self.consts[a.name]
+            name = self.alias.get(a.name, a.name)
+            if name not in self.known:
+                raise AnalysisError(f"value {a.name} is not computed by a covered op")
+            return Ref(name)
+        if isinstance(a, (list, tuple)):
+            bs = b if isinstance(b, (list, tuple)) and len(b) == len(a) else [None] * len(a)
+            return type(a)(self.conv(x, y) for x, y in zip(a, bs))
+        if isinstance(a, torch.dtype):
+            return _dtype_name(a)
+        if isinstance(a, float) and isinstance(b, float) and a != b:
+            for attr, v in self.attr_values.items():   # a constant that moved with a forward float argument
+                if math.isclose(v, a, rel_tol=1e-12, abs_tol=0.0):
+                    return Ref(attr)
+        return a
+
+    def nodes(self) -> None:
+        other = [n for n in self.other.graph.nodes if n.op == "call_function"] if self.other else []
+        mine = [n for n in self.ep.graph.nodes if n.op == "call_function"]
+        if len(other) != len(mine) or any(_name(x) != _name(y) for x, y in zip(mine, other)):
+            other = []                         # the perturbed export took another path: no attr matching
+        users = {n.name: len(n.users) for n in self.ep.graph.nodes}
+        for k, n in enumerate(mine):
+            base, overload = _name(n)
+            if base == "_assert_tensor_metadata" or (users[n.name] == 0 and base.startswith("_assert")):
+                continue
+            o = other[k] if other else None
+            if n.target is operator.getitem:
+                src = n.args[0]
+                if _name(src)[0] in TUPLE_FIRST and n.args[1] == 0:
+                    self.alias[n.name] = self.alias.get(src.name, src.name)
+                    continue
+                if _name(src)[0] in ("max", "min"):
+                    self._add(n, "getitem", [Ref(src.name), int(n.args[1])], {})
+                    continue
+                raise AnalysisError(f"element {n.args[1]} of aten.{_name(src)[0]} is not covered by the templates")
+            if base == "scalar_tensor":
+                self.consts[n.name] = self.conv(n.args[0], o.args[0] if o else None)
+                continue
+            if base == "split_with_sizes" or base == "split" or base == "slice" or base == "select":
+                raise AnalysisError(f"core op aten.{base} (a slice of {self._shape_of(n.args[0])}) is not covered by the "
+                                    f"templates")
+            args = [self.conv(a, o.args[i] if o and i < len(o.args) else None) for i, a in enumerate(n.args)]
+            kw = {key: self.conv(a, o.kwargs.get(key) if o else None) for key, a in n.kwargs.items()}
+            if base == "nll_loss_forward":
+                op, args, kw = self._cross_entropy(n, args)
+            else:
+                try:
+                    op, args, kw = _canonical(base, overload, args, kw)
+                except AnalysisError as e:
+                    raise AnalysisError(f"{e} (input of shape {self._shape_of(n.args[0])})") from None
+            self._add(n, op, args, kw)
+
+    def _cross_entropy(self, n: fx.Node, args: list) -> tuple[str, list, dict]:
+        """nll_loss_forward(log_softmax(x, 1), target, None, reduction, -100) is cross_entropy(x, target)."""
+        logp = n.args[0]
+        if not (isinstance(logp, fx.Node) and _name(logp)[0] == "_log_softmax" and args[2] is None
+                and args[4] == -100 and len(logp.users) == 1):
+            raise AnalysisError(f"core op aten.nll_loss_forward (input of shape {self._shape_of(logp)}) is not covered "
+                                f"by the templates (only as part of cross_entropy without weights)")
+        x = logp.args[0]
+        self.g.nodes = [m for m in self.g.nodes if m.name != logp.name]
+        return "cross_entropy", [self.conv(x), args[1]], {"reduction": REDUCTION_NAMES.get(args[3], args[3])}
+
+    def _shape_of(self, a: Any) -> list:
+        v = a.meta.get("val") if isinstance(a, fx.Node) else None
+        return list(v.shape) if isinstance(v, torch.Tensor) else []
+
+    def _add(self, n: fx.Node, op: str, args: list, kw: dict) -> None:
+        v = n.meta.get("val")
+        if _name(n)[0] in TUPLE_FIRST and isinstance(v, (tuple, list)):
+            v = v[0]                       # the op's result; the rest are saved statistics
+        if isinstance(v, torch.Tensor):
+            shape, dt = tuple(int(d) for d in v.shape), _dtype_name(v.dtype)
+        elif isinstance(v, (tuple, list)):
+            shape, dt = None, None
+        else:
+            raise AnalysisError(f"{op} ({n.name}) does not produce a tensor")
+        if op == "layer_norm":  # parameters of one value: 1 / 0 are no weight / no bias; others are scalars
+            if args[2] == 1.0:
+                args[2] = None
+            if args[3] == 0.0:
+                args[3] = None
+        self.g.nodes.append(OpNode(n.name, op, args, kw, shape, dt))
+        self.known.add(n.name)
+
+    def outputs(self) -> None:
+        out = next(n for n in self.ep.graph.nodes if n.op == "output").args[0]
+        for o in (out if isinstance(out, (list, tuple)) else [out]):
+            name = self.alias.get(o.name, o.name) if isinstance(o, fx.Node) else None
+            if name is None or name not in self.known or not any(name == m.name for m in (*self.g.nodes, *self.g.inputs)):
+                raise AnalysisError("the reference must return a tensor or a tuple of tensors computed from its inputs")
+            if any(name == m.name for m in self.g.inputs):   # an input returned as it is: a copy
+                node = self.g.node(name)
+                copy_name = f"{name}_copy"
+                self.g.nodes.append(OpNode(copy_name, "identity", [Ref(name)], {}, node.shape, node.dtype))
+                name = copy_name
+            self.g.outputs.append(name)
+
+
+def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) -> OpGraph:
+    """Op graph of ``model(*inputs)`` read from its core-ATen export (see the module docstring)."""
+    ep = _export(model, inputs)
+    floats = [isinstance(v, float) for v in inputs]
+    other = None
+    if any(floats):
+        moved = [_perturbed(v) if fl else v for v, fl in zip(inputs, floats)]
+        try:
+            other = _export(model, moved)
+        except AnalysisError:
+            other = None
+    r = _Reader(ep, other, inputs, init or [])
+    r.placeholders()
+    r.nodes()
+    r.outputs()
+    return r.g
+
+
+Analyser = Callable[[nn.Module, list, list], OpGraph]
