@@ -93,7 +93,7 @@ def wrap(name: NodeName, fn: Callable, ctx: Ctx) -> Callable[[GraphState], dict]
         ctx.emit(NodeStarted(name, _detail(name, state, ctx)))
         t0 = time.monotonic()
         update, detail = fn(state, ctx)
-        ok = update.get("status") not in ("error", "unsupported", "failed", "cancelled")   # running or verified
+        ok = update.get("status") not in ("error", "unsupported", "invalid", "failed", "cancelled")   # running or verified
         if name in ("build", "verify"):
             ok = any(c.get("phase") in ("verify", "done") and c.get("verdict") != "failed"
                      for c in update.get("candidates", []))

@@ -10,20 +10,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
-OutcomeStatus = Literal["verified", "failed", "unsupported", "error", "cancelled"]
+OutcomeStatus = Literal["verified", "failed", "unsupported", "invalid", "error", "cancelled"]
 """How a run ended: verified (every case correct), failed (built but wrong or not built after its repairs),
-unsupported (the offline drafter has no template for the op), error (model error, damaged run folder,
+unsupported (the offline drafter has no template for the op), invalid (the task's own reference or input
+generator fails as written: the user's error), error (model error, damaged run folder,
 internal error), cancelled (by the user, or the spec written from words was declined)."""
 
-RunStatus = Literal["running", "interrupted", "verified", "failed", "unsupported", "error", "cancelled"]
+RunStatus = Literal["running", "interrupted", "verified", "failed", "unsupported", "invalid", "error", "cancelled"]
 """A run's status as run.json and ``kgen runs`` show it: an outcome, "running", or "interrupted" (its process
 died while running; it can be resumed)."""
 
 OUTCOME_STATUSES: tuple[OutcomeStatus, ...] = get_args(OutcomeStatus)
 RUN_STATUSES: tuple[RunStatus, ...] = get_args(RunStatus)
-STOP_STATUSES: tuple[OutcomeStatus, ...] = ("unsupported", "error", "cancelled")
+STOP_STATUSES: tuple[OutcomeStatus, ...] = ("unsupported", "invalid", "error", "cancelled")
 """Statuses set before the candidates are done that send the graph straight to its report."""
-CLOSED_STATUSES: tuple[OutcomeStatus, ...] = ("verified", "failed", "unsupported", "error")
+CLOSED_STATUSES: tuple[OutcomeStatus, ...] = ("verified", "failed", "unsupported", "invalid", "error")
 """Outcomes a front end treats as final ("cancelled", "running" and "interrupted" runs can be resumed)."""
 
 NodeName = Literal["understand", "plan", "retrieve", "draft", "build", "repair", "verify", "benchmark", "report"]

@@ -35,8 +35,11 @@ class Unsupported:
     reason: str            # one sentence naming the op or construct
     op: str | None = None
     category: str | None = None
+    user_error: bool = False   # the task's own code failed (its reference or input generator): not a coverage gap
 
     def __str__(self) -> str:
+        if self.user_error:
+            return f"{self.task}: {self.reason}"
         return f"{self.task}: not covered by the offline drafter: {self.reason}"
 
 
@@ -116,7 +119,13 @@ def plan(task: Task) -> Plan | Unsupported:
     try:
         cases, mod = case_inputs(task)
     except Exception as e:  # the task's own code failed
-        return Unsupported(name, f"cannot run the reference's input generator ({type(e).__name__}: {e})")
+        return Unsupported(name, f"the reference's input generator failed ({_one_line(e)})", user_error=True)
+    for k, (init, ins) in enumerate(cases):   # the reference must run as it is before it is read
+        try:
+            with torch.no_grad():
+                mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
+        except Exception as e:
+            return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
     first = _plan_with(task, cases, mod, analyse)
     if isinstance(first, Plan):
         return first
@@ -300,8 +309,16 @@ def _numel(shape: Any) -> int:
     return k
 
 
+def _one_line(e: BaseException) -> str:
+    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    return f"{type(e).__name__}: {first[:200]}" if first else type(e).__name__
+
+
 def _op_in(msg: str) -> str | None:
     """The op a message names ("operator matmul is not ...", "tensor method .view() ...", "pow with ...")."""
+    core = re.match(r"core op aten\.([A-Za-z_][A-Za-z0-9_]*)", msg)
+    if core:
+        return core.group(1)
     m = re.match(r"(?:operator |tensor method \.|module |elementwise op )([A-Za-z_][A-Za-z0-9_]*)", msg) or \
         re.match(r"([A-Za-z_][A-Za-z0-9_]*)", msg)
     return m.group(1) if m else None

@@ -37,7 +37,8 @@ def _offline(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     spec = state["spec"]
     d = ctx.cache.get("draft") or draft(ctx.task(spec["path"]))
     if isinstance(d, Unsupported):
-        return {"status": "unsupported", "message": str(d)}, f"unsupported: {d}"
+        status = "invalid" if d.user_error else "unsupported"
+        return {"status": status, "message": str(d)}, f"{status}: {d}"
     c = new_candidate(0)
     dest = _files_dir(ctx, c)
     write_project(d.plan, dest)

@@ -34,6 +34,8 @@ def plan(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     if ctx.offline:
         ctx.emit(Note("no model configured: using the offline drafter"))
     d = draft(task)
+    if isinstance(d, Unsupported) and d.user_error:   # the task's own code fails: no draft or model can help
+        return {"status": "invalid", "message": str(d)}, f"invalid task: {d.reason}"
     if isinstance(d, Unsupported):
         if ctx.offline:
             return {"status": "unsupported", "message": str(d)}, f"unsupported: {d}"

@@ -81,7 +81,7 @@ def _build_failure_report(state: GraphState, best: dict) -> dict:
 def report_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     status = state.get("status") or "running"
     best = state.get("best")
-    if status in ("unsupported", "error") or not best:
+    if status in ("unsupported", "invalid", "error") or not best:
         if status == "running":
             notes = [c.get("note", "") for c in state.get("candidates", []) if c.get("note")]
             return {"status": "failed", "message": notes[0] if notes else "no candidate could be built"}, "nothing built"

@@ -6,7 +6,8 @@ it; without one the offline drafter's templates are used, and the command says s
 words needs a model: it writes the reference and the shape cases first, and the user confirms them
 (assistant/commands/spec_confirm.py). Progress goes to
 stderr (assistant/commands/agent_render.py); the report table (or ``--json``) to stdout. Exit status:
-0 verified, 1 not verified (or the model failed), 2 usage error, 3 unsupported, 130 interrupted.
+0 verified, 1 not verified (or the model failed), 2 usage error (a bad flag, or the task's own reference or input
+generator fails as written), 3 unsupported, 130 interrupted.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from assistant.commands.spec_confirm import make_confirm
 if TYPE_CHECKING:   # kgen --help imports this module: the tree (pydantic-settings) only once a command runs
     from agent_graph.settings import AgentSettings, ModelSettings, Settings
 
-EXIT_CODES = {"verified": 0, "failed": 1, "error": 1, "unsupported": 3, "cancelled": 130}
+EXIT_CODES = {"verified": 0, "failed": 1, "error": 1, "unsupported": 3, "invalid": 2, "cancelled": 130}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -149,19 +150,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
                                                    confirm=_confirm(args, c)))
     if out.status == "unsupported" and not model.configured:
         print("kgen: the offline drafter cannot write this kernel; a model could (--llm URL)", file=sys.stderr)
-    if out.report is not None:
-        if args.json:
-            print(_json(out.report))
-        else:
-            rep = BenchReport(**{**out.report, "cases": [CaseReport(**{**c, "outputs": [_output(o) for o in c["outputs"]]})
-                                                        for c in out.report["cases"]]})
-            print(render_text(rep))
-            ok = sum(1 for c in rep.cases if c.status == "pass")
-            print(f"generate: {rep.task} ({printer.plan_detail})  total {time.monotonic() - t0:.1f} s  "
-                  f"{ok}/{len(rep.cases)} cases correct  run: {out.run_id}  project: {out.project}")
-            if out.project is not None and (Path(out.project) / "report.json").is_file():
-                print(f"report: {Path(out.project) / 'report.json'}")   # the trace and timeline lines above are beside it
-    elif out.status == "error":
+    if args.json:   # a report object always, refusals included (a script reading it gets the reason)
+        print(_json({**(out.report or _no_report(args, out, time.monotonic() - t0)), "outcome": out.status,
+                     "run_id": out.run_id}))
+    elif out.report is not None:
+        rep = BenchReport(**{**out.report, "cases": [CaseReport(**{**c, "outputs": [_output(o) for o in c["outputs"]]})
+                                                    for c in out.report["cases"]]})
+        print(render_text(rep))
+        ok = sum(1 for c in rep.cases if c.status == "pass")
+        print(f"generate: {rep.task} ({printer.plan_detail})  total {time.monotonic() - t0:.1f} s  "
+              f"{ok}/{len(rep.cases)} cases correct  run: {out.run_id}  project: {out.project}")
+        if out.project is not None and (Path(out.project) / "report.json").is_file():
+            print(f"report: {Path(out.project) / 'report.json'}")   # the trace and timeline lines above are beside it
+    if out.status == "error":
         print(f"kgen: error: {out.message}", file=sys.stderr)
     return EXIT_CODES.get(out.status, 1)
 
@@ -177,6 +178,17 @@ def _output(o: dict):
     from bench_bridge.api import OutputCheck   # lazy: the bench bridge (~0.5 s to import), see cmd_generate
 
     return OutputCheck(**o)
+
+
+def _no_report(args: argparse.Namespace, out, seconds: float) -> dict:
+    """The report object of a run that benched nothing (refused, invalid task, error): the schema's fields,
+    no cases, the reason as its message (docs/report-schema.md)."""
+    task = Path(args.task) if args.task else None
+    return {"schema": "kgen.bench-report", "schema_version": 2, "task": task.stem if task else "",
+            "task_format": None, "path": str(task.resolve()) if task else None, "backend": args.backend or "sim",
+            "project": str(out.project) if out.project else None, "compiled": False, "correct": False,
+            "message": out.message, "seconds": round(seconds, 3), "build_diagnostics": [], "performance": None,
+            "artifacts": None, "cases": []}
 
 
 def _json(report: dict) -> str:

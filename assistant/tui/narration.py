@@ -12,7 +12,7 @@ from assistant.tui.session import Role
 Line = tuple[Role, str]
 """A chat message: who says it and its markdown."""
 
-FINISH_ICONS = {"verified": "✓", "failed": "✗", "cancelled": "■", "unsupported": "!", "error": ""}
+FINISH_ICONS = {"verified": "✓", "failed": "✗", "cancelled": "■", "unsupported": "!", "invalid": "✗", "error": ""}
 
 
 def event_line(ev: Event) -> Line | None:

@@ -9,7 +9,7 @@ from textual.widgets import Static
 from assistant.tui.runview import RunView
 
 ICONS = {"running": ("▶", "bold yellow"), "ok": ("✓", "green"), "failed": ("✗", "red"), "cancelled": ("■", "magenta")}
-STATUS_STYLE = {"verified": "bold green", "failed": "bold red", "error": "bold red", "unsupported": "yellow",
+STATUS_STYLE = {"verified": "bold green", "failed": "bold red", "error": "bold red", "unsupported": "yellow", "invalid": "bold red",
                 "cancelled": "magenta", "running": "bold yellow", "idle": "dim"}
 
 
