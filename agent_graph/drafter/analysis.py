@@ -90,7 +90,7 @@ _FUNCS: dict[Any, str] = {
     F.hardtanh: "hardtanh", F.hardsigmoid: "hardsigmoid", F.hardswish: "hardswish", F.mish: "mish",
     F.logsigmoid: "logsigmoid", F.relu6: "relu6", F.selu: "selu",
     torch.sum: "sum", torch.mean: "mean", torch.amax: "amax", torch.amin: "amin", torch.max: "max", torch.min: "min",
-    torch.argmax: "argmax", torch.argmin: "argmin", torch.cumsum: "cumsum", torch.logsumexp: "logsumexp",
+    torch.argmax: "argmax", torch.argmin: "argmin", torch.cumsum: "cumsum", torch.cumprod: "cumprod", torch.logsumexp: "logsumexp",
     torch.softmax: "softmax", F.softmax: "softmax", torch.log_softmax: "log_softmax", F.log_softmax: "log_softmax",
     F.layer_norm: "layer_norm", F.normalize: "normalize", F.mse_loss: "mse_loss", F.l1_loss: "l1_loss",
     F.cross_entropy: "cross_entropy", F.smooth_l1_loss: "smooth_l1_loss",
@@ -107,7 +107,7 @@ _METHODS = {
     "sigmoid": "sigmoid", "tanh": "tanh", "exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "abs": "abs",
     "square": "square", "reciprocal": "reciprocal", "erf": "erf", "sin": "sin", "cos": "cos", "clamp": "clamp",
     "clip": "clamp", "log1p": "log1p", "sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin", "max": "max",
-    "min": "min", "argmax": "argmax", "argmin": "argmin", "cumsum": "cumsum", "softmax": "softmax",
+    "min": "min", "argmax": "argmax", "argmin": "argmin", "cumsum": "cumsum", "cumprod": "cumprod", "softmax": "softmax",
     "log_softmax": "log_softmax", "logsumexp": "logsumexp", "float": "cast", "half": "cast", "bfloat16": "cast",
     "to": "cast", "type": "cast", "contiguous": "identity", "clone": "identity", "view": "view", "reshape": "view",
     "maximum": "maximum", "minimum": "minimum", "lerp": "lerp", "addcmul": "addcmul", "sign": "sign",
@@ -292,7 +292,7 @@ ELEMENTWISE = {"add", "sub", "mul", "div", "neg", "pow", "relu", "sigmoid", "tan
 REDUCTIONS = {"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "logsumexp", "getitem"}
 NORMALISATIONS = {"softmax", "log_softmax", "layer_norm", "rms_norm", "normalize"}
 LOSSES = {"mse_loss", "l1_loss", "cross_entropy", "smooth_l1_loss"}
-SCANS = {"cumsum"}
+SCANS = {"cumsum", "cumprod"}
 
 
 def classify(g: OpGraph) -> str:

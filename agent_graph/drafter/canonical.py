@@ -19,6 +19,7 @@ bias, a ``torch.ones`` scale) are that value; others are refused (pass them as f
 """
 from __future__ import annotations
 
+import logging
 import math
 import operator
 import warnings
@@ -55,6 +56,9 @@ def decompositions() -> dict:
 # ---- export --------------------------------------------------------------------------------------
 
 def _export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram:
+    # a reference that fails under fake tensors is reported by the AnalysisError below; PyTorch would also
+    # log the whole traceback of the failing meta kernel at ERROR level
+    logging.getLogger("torch._subclasses.fake_tensor").setLevel(logging.CRITICAL)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -160,8 +164,10 @@ def _canonical(base: str, overload: str, args: list, kw: dict) -> tuple[str, lis
         if dim is None:
             raise AnalysisError(f"aten.{base} over all elements is not covered by the templates")
         return base, [args[0]], {"dim": int(dim), "keepdim": bool(args[2]) if len(args) > 2 else False}
-    if base == "cumsum":
-        return "cumsum", [args[0], int(args[1])], {}
+    if base in ("cumsum", "cumprod"):
+        return base, [args[0], int(args[1])], {}
+    if base == "isnan":                       # x != x holds exactly for NaN
+        return "ne", [args[0], args[0]], {}
     if base in ("_softmax", "_log_softmax"):
         return base[1:], [args[0]], {"dim": int(args[1])}
     if base == "logsumexp":
@@ -190,6 +196,9 @@ class _Reader:
         self.consts: dict[str, Any] = {}      # fx node name -> Python value (uniform parameters, scalar_tensor)
         self.alias: dict[str, str] = {}       # fx node name -> graph node it stands for (getitem 0 of a TUPLE_FIRST op)
         self.attr_values: dict[str, float] = {}
+        self.skip: set[str] = set()           # fx nodes a recognised pattern stands in for
+        self.scan_kw: dict[str, dict] = {}    # scan node name -> reverse / exclusive
+        self.scan_src: dict[str, fx.Node] = {}  # scan node name -> the tensor it scans (an exclusive scan's whole input)
 
     # placeholders: user inputs become tensors / attrs, lifted parameters become constants
     def placeholders(self) -> None:
@@ -250,9 +259,17 @@ class _Reader:
         if len(other) != len(mine) or any(_name(x) != _name(y) for x, y in zip(mine, other)):
             other = []                         # the perturbed export took another path: no attr matching
         users = {n.name: len(n.users) for n in self.ep.graph.nodes}
+        self._scans(mine)
         for k, n in enumerate(mine):
             base, overload = _name(n)
             if base == "_assert_tensor_metadata" or (users[n.name] == 0 and base.startswith("_assert")):
+                continue
+            if n.name in self.skip:
+                continue
+            if n.name in self.scan_kw:
+                src = self.scan_src.get(n.name, n.args[0])
+                self._add(n, base, [self.conv(src), int(n.args[1])], dict(self.scan_kw[n.name]),
+                          shape_of=self.scan_src.get(n.name))   # an exclusive scan has its whole input's shape
                 continue
             o = other[k] if other else None
             if n.target is operator.getitem:
@@ -281,6 +298,52 @@ class _Reader:
                     raise AnalysisError(f"{e} (input of shape {self._shape_of(n.args[0])})") from None
             self._add(n, op, args, kw)
 
+    def _scans(self, mine: list[fx.Node]) -> None:
+        """Scans written around a cumsum/cumprod: ``flip -> scan -> flip`` over the scan's dimension is a
+        reversed scan; ``cat([zeros of length 1, scan(x[..., :n-1])])`` along it is an exclusive scan."""
+        def dim_of(n: fx.Node, d: Any) -> int:
+            rank = len(n.meta["val"].shape)
+            return int(d) % rank
+        for s in mine:
+            if _name(s)[0] not in ("cumsum", "cumprod"):
+                continue
+            x, d = s.args[0], dim_of(s, s.args[1])
+            kw: dict = {}
+            if (isinstance(x, fx.Node) and _name(x)[0] == "flip" and len(x.users) == 1 and len(s.users) == 1
+                    and [dim_of(x, v) for v in x.args[1]] == [d]):
+                out = next(iter(s.users))
+                if _name(out)[0] == "flip" and [dim_of(out, v) for v in out.args[1]] == [d]:
+                    kw["reverse"] = True
+                    self.skip.add(x.name)
+                    self.scan_src[s.name] = x.args[0]
+                    self.alias[out.name] = s.name
+                    self.skip.add(out.name)
+            if (not kw and isinstance(x, fx.Node) and _name(x)[0] == "slice" and len(s.users) == 1
+                    and dim_of(x, x.args[1]) == d and len(x.args) > 3 and x.args[2] == 0):
+                whole = x.args[0]
+                n_full = int(whole.meta["val"].shape[d])
+                cat = next(iter(s.users))
+                if (x.args[3] in (n_full - 1, -1) and _name(cat)[0] == "cat" and len(cat.args[0]) == 2
+                        and cat.args[0][1] is s and dim_of(cat, cat.args[1] if len(cat.args) > 1 else 0) == d):
+                    z = cat.args[0][0]
+                    zero = _name(z)[0] in ("full_like", "full", "zeros_like", "zeros") and \
+                        (_name(z)[0].startswith("zeros") or float(z.args[1]) == 0.0)
+                    if zero and int(z.meta["val"].shape[d]) == 1:
+                        kw["exclusive"] = True
+                        self.scan_src[s.name] = whole
+                        self.alias[cat.name] = s.name
+                        self.skip.update({x.name, cat.name})
+                        self._dead_inputs(z)
+            if kw:
+                self.scan_kw[s.name] = kw
+
+    def _dead_inputs(self, n: fx.Node) -> None:
+        """Skip ``n`` and the nodes only it uses (the zeros block of an exclusive scan and its shape queries)."""
+        self.skip.add(n.name)
+        for a in n.all_input_nodes:
+            if a.op == "call_function" and all(u.name in self.skip for u in a.users):
+                self._dead_inputs(a)
+
     def _cross_entropy(self, n: fx.Node, args: list) -> tuple[str, list, dict]:
         """nll_loss_forward(log_softmax(x, 1), target, None, reduction, -100) is cross_entropy(x, target)."""
         logp = n.args[0]
@@ -296,8 +359,10 @@ class _Reader:
         v = a.meta.get("val") if isinstance(a, fx.Node) else None
         return list(v.shape) if isinstance(v, torch.Tensor) else []
 
-    def _add(self, n: fx.Node, op: str, args: list, kw: dict) -> None:
+    def _add(self, n: fx.Node, op: str, args: list, kw: dict, shape_of: fx.Node | None = None) -> None:
         v = n.meta.get("val")
+        if shape_of is not None:
+            v = torch.empty(shape_of.meta["val"].shape, dtype=v.dtype, device="meta")
         if _name(n)[0] in TUPLE_FIRST and isinstance(v, (tuple, list)):
             v = v[0]                       # the op's result; the rest are saved statistics
         if isinstance(v, torch.Tensor):

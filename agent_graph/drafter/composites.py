@@ -119,12 +119,18 @@ class CompositeLowering:
         a = self._arg(node.args[0])
         dim = node.kwargs.get("dim", node.args[1] if len(node.args) > 1 else None)
         if not _is_last_dim(dim, self.rank) or a.kind != "vec":
-            raise Unsupported(f"cumsum over dimension {dim}: the templates cover the last dimension")
+            raise Unsupported(f"{node.op} over dimension {dim}: the templates cover the last dimension")
         d = self.vec()
-        self.p.body += ["PipeBarrier<PIPE_ALL>();", "{", "    float run = 0.0f;",
-                        "    for (uint32_t j = 0; j < cols_; ++j) {",
-                        f"        run += {a.expr}.GetValue(j);", f"        {d.expr}.SetValue(j, run);", "    }", "}",
-                        "PipeBarrier<PIPE_ALL>();"]
+        # a scan along the row: cumsum/cumprod, reversed (from the row's end) and/or exclusive (each element
+        # gets the scan of the ones before it)
+        prod, reverse, exclusive = node.op == "cumprod", bool(node.kwargs.get("reverse")), bool(node.kwargs.get("exclusive"))
+        step = f"run {'*' if prod else '+'}= {a.expr}.GetValue(j);"
+        loop = "for (int32_t j = static_cast<int32_t>(cols_) - 1; j >= 0; --j) {" if reverse else \
+            "for (uint32_t j = 0; j < cols_; ++j) {"
+        body = [f"        {d.expr}.SetValue(j, run);", f"        {step}"] if exclusive else \
+            [f"        {step}", f"        {d.expr}.SetValue(j, run);"]
+        self.p.body += ["PipeBarrier<PIPE_ALL>();", "{", f"    float run = {'1.0f' if prod else '0.0f'};", f"    {loop}",
+                        *body, "    }", "}", "PipeBarrier<PIPE_ALL>();"]
         return d
 
     def _loss(self, node: OpNode) -> Val:

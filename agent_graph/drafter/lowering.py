@@ -124,7 +124,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if self._input_kind(n) != "full":
                 return True
         for n in self.g.nodes:
-            if n.op in ("softmax", "log_softmax", "layer_norm", "rms_norm", "normalize", "cumsum", "logsumexp",
+            if n.op in ("softmax", "log_softmax", "layer_norm", "rms_norm", "normalize", "cumsum", "cumprod", "logsumexp",
                         "cross_entropy", "argmax", "argmin"):
                 return True
             if n.op in ("sum", "mean", "amax", "amin", "max", "min") and _reduce_dim(n) is not None:
@@ -285,7 +285,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             return self._rms_norm(node)
         if op == "normalize":
             return self._normalize(node)
-        if op == "cumsum":
+        if op in ("cumsum", "cumprod"):
             return self._cumsum(node)
         if op in ("mse_loss", "l1_loss"):
             return self._loss(node)
