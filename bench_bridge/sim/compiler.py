@@ -201,14 +201,21 @@ KEEP_BUILDS = 150   # cached executables kept, least recently used pruned first
 KEEP_OBJECTS = 200  # cached objects kept (one per translation unit version, 2-6 MB each with -g)
 
 
+IN_USE_S = 900      # an entry used this recently may be in use by another build: never pruned
+
+
 def _prune(root: Path, keep: int) -> None:
-    """Remove all but the ``keep`` most recently used entries under ``root`` (best effort)."""
+    """Remove all but the ``keep`` most recently used entries under ``root`` (best effort), sparing any
+    used in the last ``IN_USE_S`` seconds: builds of other checkouts (other header versions) run at the
+    same time, and removing the PCH a running compile reads fails it ("prelude.h: No such file")."""
     try:
-        entries = sorted((p for p in root.iterdir() if p.is_dir()), key=lambda p: p.stat().st_mtime, reverse=True)
+        entries = sorted(((p, p.stat().st_mtime) for p in root.iterdir() if p.is_dir()), key=lambda e: e[1], reverse=True)
     except OSError:
         return
-    for old in entries[keep:]:
-        shutil.rmtree(old, ignore_errors=True)
+    now = time.time()
+    for old, used in entries[keep:]:
+        if now - used > IN_USE_S:
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def _touch(p: Path) -> None:
