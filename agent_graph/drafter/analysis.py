@@ -47,6 +47,8 @@ class OpGraph:
     nodes: list[OpNode] = field(default_factory=list)    # compute nodes in order
     outputs: list[str] = field(default_factory=list)
     init: list[Any] = field(default_factory=list)
+    row_dims: int = 1      # a row is the last row_dims dimensions of the main input ...
+    row_div: int = 1       # ... split into row_div rows (groups): shapes below are already in rows
 
     def node(self, name: str) -> OpNode:
         for n in (*self.inputs, *self.attrs, *self.nodes):
@@ -69,7 +71,7 @@ class OpGraph:
         sig = [("in", n.name) for n in self.inputs]
         sig += [(n.name, n.op, tuple(norm(a) for a in n.args), tuple(sorted((k, norm(v)) for k, v in n.kwargs.items())))
                 for n in self.nodes]
-        return sig + [("out", tuple(self.outputs))]
+        return sig + [("out", tuple(self.outputs)), ("rows", self.row_dims, self.row_div)]
 
 
 DTYPE_NAMES = {"float16", "bfloat16", "float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool"}

@@ -82,7 +82,9 @@ IDENTITY = {"clone", "alias", "contiguous", "detach", "lift_fresh_copy", "_to_co
 VIEWS = {"view", "_unsafe_view", "reshape", "squeeze", "unsqueeze", "expand", "flatten"}
 REDUCE = {"sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin"}
 REDUCTION_NAMES = {0: "none", 1: "mean", 2: "sum"}
-TUPLE_FIRST = {"native_layer_norm", "log_sigmoid_forward", "nll_loss_forward"}
+BATCH_NORMS = {"_native_batch_norm_legit", "_native_batch_norm_legit_functional", "native_batch_norm",
+               "_native_batch_norm_legit_no_training"}
+TUPLE_FIRST = {"native_layer_norm", "log_sigmoid_forward", "nll_loss_forward", "native_group_norm", *BATCH_NORMS}
 """Core ops returning a tuple whose first element is the op's result (the rest are saved statistics)."""
 
 
@@ -291,6 +293,8 @@ class _Reader:
             kw = {key: self.conv(a, o.kwargs.get(key) if o else None) for key, a in n.kwargs.items()}
             if base == "nll_loss_forward":
                 op, args, kw = self._cross_entropy(n, args)
+            elif base in BATCH_NORMS or base == "native_group_norm":
+                op, args, kw = self._norm(n, base, args)
             else:
                 try:
                     op, args, kw = _canonical(base, overload, args, kw)
@@ -344,6 +348,24 @@ class _Reader:
             if a.op == "call_function" and all(u.name in self.skip for u in a.users):
                 self._dead_inputs(a)
 
+    def _norm(self, n: fx.Node, base: str, args: list) -> tuple[str, list, dict]:
+        """Batch norms over one sample (instance norm is one, on ``[1, N*C, *spatial]``) and group norms
+        are layer norms over the trailing dimensions (a group norm's rows are its groups)."""
+        shape = self._shape_of(n.args[0])
+        if base == "native_group_norm":    # (x, weight, bias, N, C, HxW, groups, eps)
+            w, b, groups, eps = args[1], args[2], int(args[6]), args[7]
+            if isinstance(w, Ref) or isinstance(b, Ref):
+                raise AnalysisError(f"core op aten.native_group_norm with per-channel weight or bias (input of shape "
+                                    f"{shape}) is not covered by the templates")
+            return "layer_norm", [args[0], shape[1:], w, b, eps], {"groups": groups}
+        training = args[5] if base in ("_native_batch_norm_legit_functional", "native_batch_norm") or \
+            (base == "_native_batch_norm_legit" and len(args) == 8) else (args[3] if base == "_native_batch_norm_legit" else False)
+        eps = args[-1]
+        if not training or not shape or shape[0] != 1 or isinstance(args[1], Ref) or isinstance(args[2], Ref):
+            raise AnalysisError(f"core op aten.{base} (batch statistics over an inner dimension, input of shape "
+                                f"{shape}) is not covered by the templates")
+        return "layer_norm", [args[0], shape[2:], args[1], args[2], eps], {}
+
     def _cross_entropy(self, n: fx.Node, args: list) -> tuple[str, list, dict]:
         """nll_loss_forward(log_softmax(x, 1), target, None, reduction, -100) is cross_entropy(x, target)."""
         logp = n.args[0]
@@ -381,7 +403,11 @@ class _Reader:
 
     def outputs(self) -> None:
         out = next(n for n in self.ep.graph.nodes if n.op == "output").args[0]
-        for o in (out if isinstance(out, (list, tuple)) else [out]):
+        outs = list(out) if isinstance(out, (list, tuple)) else [out]
+        kinds = [s.kind.name for s in self.ep.graph_signature.output_specs]
+        if len(kinds) == len(outs):        # buffer mutations (a batch norm's running stats) are not results
+            outs = [o for o, k in zip(outs, kinds) if k == "USER_OUTPUT"]
+        for o in outs:
             name = self.alias.get(o.name, o.name) if isinstance(o, fx.Node) else None
             if name is None or name not in self.known or not any(name == m.name for m in (*self.g.nodes, *self.g.inputs)):
                 raise AnalysisError("the reference must return a tensor or a tuple of tensors computed from its inputs")
@@ -391,6 +417,69 @@ class _Reader:
                 self.g.nodes.append(OpNode(copy_name, "identity", [Ref(name)], {}, node.shape, node.dtype))
                 name = copy_name
             self.g.outputs.append(name)
+
+
+ROW_OPS = {"sum", "mean", "amax", "amin", "softmax", "log_softmax", "logsumexp"}
+
+
+def collapse_rows(g: OpGraph) -> None:
+    """Reductions and norms over the last k > 1 dimensions (``nn.LayerNorm((C, H, W))``, an instance norm,
+    ``x.mean((-2, -1), keepdim=True)``, a group norm) become row programs: the graph's shapes are rewritten
+    with those dimensions as one row (split into the group norm's groups), and ``g.row_dims``/``row_div``
+    tell the host how to compute the row length from the runtime shape. Contiguous memory makes the rows
+    exactly the elements the reference reduces."""
+    if not g.inputs:
+        return
+    full = max(g.inputs, key=lambda n: _numel(n.shape)).shape or ()
+    r = len(full)
+    ks: set[int] = set()
+    div = 1
+    for n in g.nodes:
+        if n.op == "layer_norm":
+            ks.add(len(n.args[1]))
+            div = max(div, int(n.kwargs.get("groups", 1)))
+        elif n.op in ROW_OPS and isinstance(n.kwargs.get("dim"), list):
+            rank = len(g.node(n.args[0].name).shape or ()) if isinstance(n.args[0], Ref) else r
+            dims = sorted({int(d) % rank for d in n.kwargs["dim"]})
+            if rank != r or dims != list(range(r - len(dims), r)):
+                return              # not trailing: left to the lowering, which says what it covers
+            ks.add(len(dims))
+    if not ks or ks == {1} and div == 1:
+        return
+    if len(ks) != 1:
+        raise AnalysisError("reductions over different sets of trailing dimensions in one reference")
+    k = ks.pop()
+    tail = tuple(full[-k:])
+    cols = _numel(tail) // div
+
+    def rows(shape: Any) -> Any:
+        if shape is None or len(shape) < k:
+            return shape
+        lead = tuple(shape[:-k])
+        if tuple(shape[-k:]) == tail:
+            if div > 1:
+                if not lead:
+                    raise AnalysisError("a group norm's per-channel tensor is not covered by the templates")
+                lead = lead[:-1] + (lead[-1] * div,)
+            return lead + (cols,)
+        if len(shape) == r and all(d == 1 for d in shape[-k:]):     # a kept-dims reduction result
+            return (lead[:-1] + (lead[-1] * div,) if div > 1 and lead else lead) + (1,)
+        return shape
+    for n in (*g.inputs, *g.nodes):
+        n.shape = rows(n.shape)
+        if n.op == "layer_norm":
+            n.args[1] = [cols]
+            n.kwargs.pop("groups", None)
+        elif n.op in ROW_OPS and isinstance(n.kwargs.get("dim"), list):
+            n.kwargs["dim"] = -1
+    g.row_dims, g.row_div = k, div
+
+
+def _numel(shape: Any) -> int:
+    k = 1
+    for d in shape or ():
+        k *= int(d)
+    return k
 
 
 def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) -> OpGraph:
@@ -408,6 +497,7 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
     r.placeholders()
     r.nodes()
     r.outputs()
+    collapse_rows(r.g)
     return r.g
 
 

@@ -258,11 +258,24 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
         params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')
     pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
-    return load("host.cpp.tmpl").substitute(col_pad=pad, 
+    return load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=_cols_code(kp), 
         op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
         main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
         ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
         user_workspace=str(user_workspace(kp)), params="\n".join(params))
+
+
+def _cols_code(kp: KernelParams) -> str:
+    """The host's row length: the main input's last dimension, or its last ``row_dims`` dimensions split
+    into ``row_div`` groups (a layer norm over several trailing dimensions, a group norm)."""
+    k, div = kp.extra.get("row_dims", 1), kp.extra.get("row_div", 1)
+    if k == 1 and div == 1:
+        return "    uint32_t cols = xs.GetDimNum() > 0 ? static_cast<uint32_t>(xs.GetDim(xs.GetDimNum() - 1)) : 1;"
+    lines = [f"    // a row is the last {k} dimensions" + (f" split into {div} groups" if div > 1 else ""),
+             "    uint64_t rowLen = 1;",
+             f"    for (size_t d = xs.GetDimNum() >= {k} ? xs.GetDimNum() - {k} : 0; d < xs.GetDimNum(); ++d) {{",
+             "        rowLen *= static_cast<uint64_t>(xs.GetDim(d));", "    }"]
+    return "\n".join(lines + [f"    uint32_t cols = static_cast<uint32_t>(rowLen{f' / {div}' if div > 1 else ''});"])
 
 
 def _chunk_code(kp: KernelParams) -> str:

@@ -201,6 +201,10 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         attrs=[a.kwargs.get("param", a.name) for a in g0.attrs], attr_defaults=[float(a.kwargs["value"]) for a in g0.attrs], summary=_summary(g0),
         nslots=max(p.nslots for p in progs.values()), nmasks=max(p.nmasks for p in progs.values()), variants=variants, accs=list(p0.accs),
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
+    if g0.row_dims != 1 or g0.row_div != 1:
+        if kp.template != "row":
+            return Unsupported(name, "a reduction over several trailing dimensions outside a row-wise kernel", category=category)
+        kp.extra.update(row_dims=g0.row_dims, row_div=g0.row_div)
     if kp.template == "row" and splitrow.splittable(kp):  # rows too long for UB stream in chunks (host decides)
         bodies = [v.body for v in kp.variants]
         kp.extra.update(split=True, split_accs=splitrow.max_reds_per_pass(bodies), split_passes=splitrow.max_passes(bodies))
