@@ -300,13 +300,15 @@ def render_col(kp: KernelParams) -> dict[str, str]:
     finish = "            Muls(acc, acc, 1.0f / static_cast<float>(reduce_), len);" if kp.extra.get("mean") else ""
     kernel = load("col_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name), out_macro=_macro(y.name),
-        finish=finish, combine=kp.extra["combine"], kernel_name=snake, in_name=x.name, out_name=y.name)
+        finish=finish, combine=kp.extra["combine"], kernel_name=snake, in_name=x.name, out_name=y.name,
+        arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE")
     params = []
     for kind, p in (("Input", x), ("Output", y)):
         dts = ", ".join(GE[d] for d in p.dtypes)
         fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
         params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
     host = load("col_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake,
-                                                dim=int(kp.extra["dim"]), params="\n".join(params))
+                                                dim=int(kp.extra["dim"]), params="\n".join(params),
+                                                tile_align=64 if kp.extra.get("arg") else 16)
     tiling = load("col_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}

@@ -219,13 +219,14 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     return pl
 
 
-def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool] | str | None:
-    """(combine, dim, mean) when the graph is one reduction over a non-last dimension; a reason string
-    when it is such a reduction in a form the col template does not take; None otherwise."""
+def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool] | str | None:
+    """(combine, dim, mean, arg) when the graph is one reduction over a non-last dimension (arg: argmax/argmin,
+    the index of the extreme); a reason string when it is such a reduction in a form the col template does
+    not take; None otherwise."""
     found = None
     for g in graphs:
         nodes = [n for n in g.nodes if n.op not in ("identity", "view", "cast")]
-        if not nodes or nodes[0].op not in ("sum", "mean", "amax", "amin", "max", "min"):
+        if not nodes or nodes[0].op not in ("sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin"):
             return None
         red = nodes[0]
         dim = red.kwargs.get("dim", red.args[1] if len(red.args) > 1 else None)
@@ -238,20 +239,24 @@ def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool] | str | Non
             return "a reduction over an inner dimension with more than one input or output"
         rest = nodes[1:]
         if red.op in ("max", "min"):
-            if not rest or rest[0].op != "getitem" or rest[0].args[1] != 0 or len(rest) > 1:
-                return f"{red.op} over an inner dimension returning indices is not covered yet"
+            if not rest or rest[0].op != "getitem" or len(rest) > 1:
+                return f"{red.op} over an inner dimension returning values and indices is not covered yet"
+            arg = rest[0].args[1] == 1
             rest = []
+        else:
+            arg = red.op in ("argmax", "argmin")
         if rest:
             return "a reduction over an inner dimension combined with other ops is not covered yet"
-        comb = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min"}[red.op]
-        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean")
+        comb = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min",
+                "argmax": "Max", "argmin": "Min"}[red.op]
+        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean", arg)
         if found is not None and found != cur:
             return "the shape cases reduce different dimensions"
         found = cur
     return found
 
 
-def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool], category: str, in_names: list[str],
+def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool], category: str, in_names: list[str],
               out_names: list[str]) -> Plan:
     combos: list[tuple[str, str]] = []
     for g in graphs:
@@ -259,14 +264,14 @@ def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool], cat
         if c not in combos:
             combos.append(c)
     for c in combos:
-        for d in c:
+        for d in c[:1] if col[3] else c:      # an arg-reduction's output is the int64 index
             if d not in ("float16", "bfloat16", "float32"):
                 raise_msg = f"dtype {d} is not covered by the templates"
                 return Unsupported(task.name, raise_msg, category=category)
     kp = KernelParams(op_type=op_type_for(task.name), template="col",
                       inputs=[TensorParam(in_names[0], InputKind.FULL, [c[0] for c in combos])],
                       outputs=[TensorParam(out_names[0], OutputKind.COL, [c[1] for c in combos])], summary=_summary(graphs[0]),
-                      extra={"combine": col[0], "dim": col[1], "mean": col[2]})
+                      extra={"combine": col[0], "dim": col[1], "mean": col[2], "arg": col[3]})
     pl = Plan(task=task, op_type=kp.op_type, category="reduction", template="col", params=kp, graphs=graphs)
     pl.files = render(kp)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
