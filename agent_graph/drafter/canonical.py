@@ -26,7 +26,6 @@ import warnings
 from typing import Any, Callable
 
 import torch
-import torch._decomp as _decomp
 import torch.fx as fx
 import torch.nn as nn
 
@@ -40,16 +39,56 @@ KEEP = ("silu", "hardswish", "hardsigmoid", "mish", "softplus", "logsumexp", "ms
         "addcdiv", "lerp", "square", "nll_loss", "nll_loss_forward", "nll_loss2d_forward", "rms_norm")
 """Ops the lowering writes as one composite: kept out of PyTorch's decomposition table."""
 
-EXTRA = (aten.linalg_vector_norm.default, aten.var.correction, aten.std.correction, aten.var_mean.correction)
-"""Core ops with no composite in the lowering: PyTorch's own decompositions of them are added."""
+def _reduced(x: torch.Tensor, dim: Any) -> tuple[list[int], int]:
+    dims = list(range(x.dim())) if dim is None or (isinstance(dim, (list, tuple)) and not dim) else \
+        [int(d) % x.dim() for d in ([dim] if isinstance(dim, int) else dim)]
+    n = 1
+    for d in dims:
+        n *= x.shape[d]
+    return dims, n
+
+
+def _var(x: torch.Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> torch.Tensor:
+    """Variance as the lowering's row programs compute it: mean, squared residuals, their sum / (n - correction)."""
+    dims, n = _reduced(x, dim)
+    corr = 1.0 if correction is None else float(correction)
+    r = aten.sub.Tensor(x, aten.mean.dim(x, dims, True))
+    return aten.div.Tensor(aten.sum.dim_IntList(aten.mul.Tensor(r, r), dims, keepdim), max(n - corr, 0.0))
+
+
+def _std(x: torch.Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False) -> torch.Tensor:
+    return aten.sqrt.default(_var(x, dim, correction=correction, keepdim=keepdim))
+
+
+def _var_mean(x: torch.Tensor, dim: Any = None, *, correction: Any = None, keepdim: bool = False):
+    dims, _ = _reduced(x, dim)
+    return _var(x, dim, correction=correction, keepdim=keepdim), aten.mean.dim(x, dims, keepdim)
+
+
+def _vector_norm(x: torch.Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None):
+    """p-norms as reductions the lowering has: sqrt(sum(x*x)), sum(|x|), max(|x|), (sum |x|^p)^(1/p)."""
+    dims, _ = _reduced(x, dim)
+    p = float(ord)
+    if p == 2.0:
+        return aten.sqrt.default(aten.sum.dim_IntList(aten.mul.Tensor(x, x), dims, keepdim))
+    a = aten.abs.default(x)
+    if p == 1.0:
+        return aten.sum.dim_IntList(a, dims, keepdim)
+    if p == float("inf"):
+        return aten.amax.default(a, dims, keepdim)
+    return aten.pow.Tensor_Scalar(aten.sum.dim_IntList(aten.pow.Tensor_Scalar(a, p), dims, keepdim), 1.0 / p)
+
+
+EXTRA: dict = {aten.var.correction: _var, aten.std.correction: _std, aten.var_mean.correction: _var_mean,
+               aten.linalg_vector_norm.default: _vector_norm}
+"""Core ops with no composite in the lowering, decomposed into the ops its row programs compute
+(PyTorch's own decompositions of these go down to prims, which name no core ATen op)."""
 
 
 def decompositions() -> dict:
     table = {k: v for k, v in torch.export.default_decompositions().items()
              if str(k).split(".")[1] not in KEEP}
-    for op in EXTRA:
-        if op in _decomp.decomposition_table:
-            table[op] = _decomp.decomposition_table[op]
+    table.update(EXTRA)
     return table
 
 
