@@ -19,6 +19,7 @@ from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
 from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
 from bench_bridge.api import CaseRow, Task, install_stubs, load_module, snake_case
@@ -281,11 +282,13 @@ def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool
 
 def render(kp: KernelParams, main_input: int = 0) -> dict[str, str]:
     if kp.template == "col":
-        return codegen.render_col(kp)
-    snake = snake_case(kp.op_type)
-    return {f"op_host/{snake}.cpp": codegen.render_host(kp, main_input),
-            f"op_host/{snake}_tiling.h": codegen.render_tiling(kp),
-            f"op_kernel/{snake}.cpp": codegen.render_kernel(kp)}
+        files = codegen.render_col(kp)
+    else:
+        snake = snake_case(kp.op_type)
+        files = {f"op_host/{snake}.cpp": codegen.render_host(kp, main_input),
+                 f"op_host/{snake}_tiling.h": codegen.render_tiling(kp),
+                 f"op_kernel/{snake}.cpp": codegen.render_kernel(kp)}
+    return {path: prune(text) if path.startswith("op_kernel/") else text for path, text in files.items()}
 
 
 def _fits(kp: KernelParams, g: OpGraph) -> str:
