@@ -162,6 +162,7 @@ def render_text(rep: BenchReport) -> str:
         lines.append(row)
         if c.status == "error" and c.outputs:
             lines.append(f"       {c.message}")
+        lines += [f"{'':>{w + 1}}{f}" for f in finding_lines(c)]
     perf_rows = [c for c in rep.cases if c.performance]
     if perf_rows:
         lines.append("")
@@ -180,6 +181,45 @@ def render_text(rep: BenchReport) -> str:
     if rep.message:
         lines.append(rep.message)
     return "\n".join(lines)
+
+
+MAX_FINDINGS = 5   # per case in the table; --json has them all
+
+
+def finding_lines(c: CaseReport, limit: int = MAX_FINDINGS) -> list[str]:
+    """The emulator's findings of a case (warnings, errors), one line each as ``file:line: severity: message
+    [code] (blocks ...)``: the same finding on several cores is one line naming its blocks, and the error
+    the case's row already shows is not repeated. They go right under the case's row, where the FAIL they
+    explain is (issue 22)."""
+    groups: dict[tuple, list[int]] = {}
+    for d in c.diagnostics:
+        if d.get("severity") not in ("error", "warning"):
+            continue
+        key = (d.get("file", ""), d.get("line", 0), d.get("column", 0), d.get("severity"), d.get("message", ""), d.get("code", ""))
+        groups.setdefault(key, []).append(int(d.get("block", -1)))
+    out = []
+    for (file, line, col, sev, msg, code), blocks in groups.items():
+        loc = f"{file}:{line}" + (f":{col}" if col else "")
+        tail = f" [{code}]" if code and code != "compile" else ""
+        text = f"{loc}: {sev}: {msg}{tail}"
+        if c.message.startswith(text):
+            continue
+        out.append(text + _blocks_text(blocks))
+    if len(out) > limit:
+        out = out[:limit] + [f"(+{len(out) - limit} more finding(s): --json lists them all)"]
+    return out
+
+
+def _blocks_text(blocks: list[int]) -> str:
+    """`` (block 3)``, `` (blocks 0-7)``, `` (blocks 0, 2, 5)``; '' when no block is known."""
+    bs = sorted({b for b in blocks if b >= 0})
+    if not bs:
+        return ""
+    if len(bs) == 1:
+        return f" (block {bs[0]})"
+    if bs == list(range(bs[0], bs[-1] + 1)):
+        return f" (blocks {bs[0]}-{bs[-1]})"
+    return " (blocks " + ", ".join(map(str, bs)) + ")"
 
 
 def artifact_lines(a: Artifacts) -> list[str]:
