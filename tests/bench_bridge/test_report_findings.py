@@ -67,3 +67,17 @@ def test_many_findings_are_cut_with_a_count():
     shown = [line for line in lines if "[datacopy-rounded]" in line]
     assert len(shown) == 5
     assert "      (+6 more finding(s): --json lists them all)" in lines
+
+
+def test_cli_bench_of_a_kernel_that_does_not_compile_prints_the_compiler_error(tmp_path):
+    """Issue 22 item 2, on the CLI: the compiler's ``file:line: error: message`` lines, not only a count."""
+    src = (ROOT / "examples" / "add" / "add.asc").read_text()
+    bad = tmp_path / "broken_add.asc"
+    bad.write_text(src.replace("AscendC::Add(z, x, y, TILE);", "AscendC::Addd(z, x, y, TILE);"))
+    line = next(i for i, t in enumerate(bad.read_text().splitlines(), 1) if "Addd" in t)
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(bad)], capture_output=True, text=True,
+                       cwd=ROOT, timeout=600)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "build: FAILED" in r.stdout
+    assert any(f"broken_add.asc:{line}: error:" in t and "Addd" in t for t in r.stdout.splitlines()), r.stdout
+    assert "Traceback" not in r.stderr

@@ -57,7 +57,12 @@ def summary(report: dict) -> Text:
     if not report.get("correct") and cases and all(c.get("status") in ("pass", "unverified") for c in cases):
         verdict = ("UNVERIFIED (ran, nothing verified)", "bold yellow")
     if not report.get("compiled", True):
-        verdict = ("BUILD FAILED", "bold red")
+        t = Text.assemble((f"{report.get('task', '')}  ", "bold"), ("BUILD FAILED", "bold red"))
+        for line in build_error_lines(report):
+            t.append(f"\n{line}", style="red")
+        if report.get("message"):
+            t.append(f"\n{report['message']}", style="yellow")
+        return t
     t = Text.assemble((f"{report.get('task', '')}  ", "bold"), verdict, f"  {passed}/{len(cases)} cases")
     perf = report.get("performance") or {}
     if perf:
@@ -74,6 +79,19 @@ def summary(report: dict) -> Text:
     if report.get("message"):
         t.append(f"\n{report['message']}", style="yellow")
     return t
+
+
+MAX_BUILD_LINES = 30
+
+
+def build_error_lines(report: dict, limit: int = MAX_BUILD_LINES) -> list[str]:
+    """A failed build's diagnostics, ``file:line: severity: message`` each (errors first)."""
+    diags = sorted(report.get("build_diagnostics") or [], key=lambda d: d.get("severity") != "error")
+    lines = [f"{d.get('file', '')}:{d.get('line', 0)}: {d.get('severity', 'error')}: {d.get('message', '')}"
+             for d in diags[:limit]]
+    if len(diags) > limit:
+        lines.append(f"(+{len(diags) - limit} more)")
+    return lines
 
 
 def pipe_chart(pipe_busy: dict[str, float], width: int = BAR) -> Text:
@@ -170,9 +188,11 @@ class ResultsPanel(VerticalScroll):
         self.report = report
         table = self.table
         table.clear()
+        table.display = True
         if not report:
             return
         self.query_one("#results-summary", Static).update(summary(report))
+        table.display = bool(report.get("cases")) or report.get("compiled", True)
         for i, row in enumerate(case_rows(report)):
             style = "green" if row[1] == "PASS" else "red"
             table.add_row(*[Text(v, style=style) if j == 1 else v for j, v in enumerate(row)], key=str(i))
