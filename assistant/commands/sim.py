@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -41,13 +42,30 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true", help="rebuild even when an identical build is cached")
 
 
+CXX_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx", ".c++", ".cp", ".C", ".h", ".hh", ".hpp", ".hxx")
+"""What the emulator's compiler takes: a kernel-launch program (``.asc``/``.cpp``...) and its headers."""
+_MAIN = re.compile(r"\bmain\s*\(")
+
+
 def _check_files(files: list[str]) -> bool:
-    ok = True
+    """Every file exists and is a C++ source, and one of them has the host ``main`` a program needs; else one
+    ``kgen: error:`` line (a markdown or Python file handed to g++ is hundreds of errors; a program without
+    ``main`` a linker error)."""
     for f in files:
-        if not Path(f).is_file():
+        p = Path(f)
+        if not p.is_file():
             print(f"kgen: error: no such file: {f}", file=sys.stderr)
-            ok = False
-    return ok
+            return False
+        if p.suffix not in CXX_SUFFIXES:
+            print(f"kgen: error: {f}: not a C++ source (kgen sim takes a kernel-launch program: "
+                  f"{', '.join(CXX_SUFFIXES[:4])} with a host main(); an op project or task goes to kgen bench)",
+                  file=sys.stderr)
+            return False
+    if not any(_MAIN.search(Path(f).read_text(errors="replace")) for f in files):
+        print(f"kgen: error: {', '.join(files)}: no host main() (a kernel-launch program launches its kernel from "
+              "main with name<<<blocks, nullptr, stream>>>(...); an op project goes to kgen bench)", file=sys.stderr)
+        return False
+    return True
 
 
 def _build(args: argparse.Namespace, output: str | None):
