@@ -21,6 +21,10 @@ from textual.widgets import DataTable, Static
 from assistant.tui.widgets.picture import ViewerError, half_blocks, open_in_viewer, supports_pictures
 
 COLUMNS = ("case", "result", "time us", "speedup", "bound", "shape", "dtype", "max abs err")
+DROP_ORDER = (7, 6, 5, 3, 4)
+"""Columns left out, in this order, while the table is wider than the results tab (the shown case's detail
+still has them all): max abs err, dtype, shape, speedup, bound; case, result and time always stay."""
+CELL_PADDING = 1      # DataTable's default, on each side of a cell
 PIPE_ORDER = ("MTE2", "V", "MTE3", "S", "MTE1", "M", "FIX")
 BAR = 24
 
@@ -50,6 +54,18 @@ def case_rows(report: dict) -> list[tuple[str, ...]]:
     return rows
 
 
+def fitting_columns(rows: list[tuple[str, ...]], width: int) -> list[int]:
+    """The indexes of the columns (of ``COLUMNS``) to show so the table is at most ``width`` cells wide;
+    every column when ``width`` is not known yet (0: not laid out)."""
+    widths = [max([len(COLUMNS[j])] + [len(r[j]) for r in rows]) + 2 * CELL_PADDING for j in range(len(COLUMNS))]
+    keep = list(range(len(COLUMNS)))
+    for j in DROP_ORDER:
+        if width <= 0 or sum(widths[k] for k in keep) <= width:
+            break
+        keep.remove(j)
+    return keep
+
+
 def summary(report: dict) -> Text:
     cases = report.get("cases", [])
     passed = sum(1 for c in cases if c.get("status") == "pass")
@@ -68,8 +84,10 @@ def summary(report: dict) -> Text:
     if perf:
         times = perf.get("modelled_us") or []
         src = perf.get("source", "modelled")
-        if times:
-            t.append(f"\n{src} time: {sum(times):.2f} us over {len(times)} case(s)", style="")
+        if len(times) == 1:
+            t.append(f"\n{src} time: {times[0]:.2f} us", style="")
+        elif times:    # the cases are different shapes: their times are not added up (the table has each)
+            t.append(f"\n{src} time per case: {min(times):.2f} to {max(times):.2f} us ({len(times)} cases)", style="")
         geo = perf.get("geomean_speedup_vs_eager")
         if geo:
             t.append(f"   speedup vs PyTorch eager: {geo:.2f}x (geomean)")
@@ -139,6 +157,11 @@ def case_detail(report: dict, case: dict | None) -> Group | Text:
     parts: list = [Text(f"case {case.get('case_id')}: {case.get('status')}", style="bold")]
     if case.get("message"):
         parts.append(Text(case["message"], style="red" if case.get("status") != "pass" else ""))
+    shapes, dtypes = case.get("input_shapes") or [], case.get("dtypes") or []
+    if shapes:
+        parts.append(Text("inputs: " + ", ".join("x".join(map(str, sh)) + (f" {dt}" if dt else "")
+                                                  for sh, dt in zip(shapes, list(dtypes) + [""] * len(shapes))),
+                          style="dim"))
     if p:
         parts.append(Text(f"{p.get('source', 'modelled')} {p.get('time_us', p.get('modelled_us', 0)):.2f} us "
                           f"(launch {p.get('launch_overhead_us', 0):.2f} us)   GM {p.get('achieved_gbps', 0):.1f} "
@@ -170,11 +193,12 @@ class ResultsPanel(VerticalScroll):
         super().__init__(**kw)
         self.report: dict | None = None
         self.case: dict | None = None      # the case whose detail is shown
+        self._columns: list[int] = list(range(len(COLUMNS)))
 
     def compose(self) -> ComposeResult:
         yield Static(Text("No results yet: cases, time, bound and speedup show here after a run.", style="dim"),
                      id="results-summary")
-        table = DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
+        table = DataTable(id="results-table", cursor_type="row", zebra_stripes=True, cell_padding=CELL_PADDING)
         table.add_columns(*COLUMNS)
         yield table
         yield Static("", id="results-detail")
@@ -193,11 +217,28 @@ class ResultsPanel(VerticalScroll):
             return
         self.query_one("#results-summary", Static).update(summary(report))
         table.display = bool(report.get("cases")) or report.get("compiled", True)
-        for i, row in enumerate(case_rows(report)):
-            style = "green" if row[1] == "PASS" else "red"
-            table.add_row(*[Text(v, style=style) if j == 1 else v for j, v in enumerate(row)], key=str(i))
+        self._fill_table()
         cases = report.get("cases") or []
         self._show_case(cases[0] if cases else None)
+
+    def _fill_table(self) -> None:
+        """The case rows, with the columns that fit the tab's width (the rest are in the case's detail)."""
+        table = self.table
+        rows = case_rows(self.report or {})
+        keep = fitting_columns(rows, self.scrollable_content_region.width)
+        self._columns = keep
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        table.add_columns(*[COLUMNS[j] for j in keep])
+        for i, row in enumerate(rows):
+            style = "green" if row[1] == "PASS" else "red"
+            table.add_row(*[Text(row[j], style=style) if j == 1 else row[j] for j in keep], key=str(i))
+        if rows and 0 < cursor < len(rows):
+            table.move_cursor(row=cursor)
+
+    def on_resize(self) -> None:
+        if self.report and fitting_columns(case_rows(self.report), self.scrollable_content_region.width) != self._columns:
+            self._fill_table()
 
     def _show_case(self, case: dict | None) -> None:
         self.case = case
