@@ -175,6 +175,12 @@ def render_text(rep: BenchReport) -> str:
             lines.append(f"{c.case_id:>{w}}  {p['modelled_us']:>12.2f} {bound:<16} {p.get('achieved_gbps', 0):>8.1f} "
                          f"{(f'{eager:.2f}' if eager is not None else '-'):>10} {(f'{sp:.2f}x' if sp else '-'):>8}")
         lines.append("(modelled by the emulator's performance model: docs/performance-model.md)")
+        for c in perf_rows:
+            hot = c.performance.get("hot_lines") or []
+            if hot:
+                lines.append("")
+                lines.append(f"case {c.case_id}: where the {c.performance['modelled_us']:.2f} us go")
+                lines += render_hot_lines(hot)
     lines += artifact_lines(rep.artifacts)
     verdict = rep.verdict + (" (ran, nothing verified)" if rep.verdict == "UNVERIFIED" else "")
     lines.append(f"compiled: yes   correct: {verdict} ({rep.passed_cases}/{len(rep.cases)} cases)   {rep.seconds:.1f} s")
@@ -184,6 +190,16 @@ def render_text(rep: BenchReport) -> str:
 
 
 MAX_FINDINGS = 5   # per case in the table; --json has them all
+HOT_LINES = 8      # per profiled case in the table; --json has them all
+
+
+def render_hot_lines(hot: list[dict], top: int = HOT_LINES) -> list[str]:
+    """A profiled case's hot lines (PerfReport.hot_lines, bench_bridge.perf.lines): share of the modelled
+    time, microseconds, the pipe that spent most of it, the source line (or the API when the trace names no
+    lines) and the calls made there; the rows shown plus the rest add up to the modelled time."""
+    from bench_bridge.perf.lines import HotLine, render  # lazy: the perf model, only for a profiled report
+
+    return render([HotLine(**h) for h in hot], top)
 
 
 def finding_lines(c: CaseReport, limit: int = MAX_FINDINGS) -> list[str]:
