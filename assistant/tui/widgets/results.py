@@ -126,6 +126,24 @@ def pipe_chart(pipe_busy: dict[str, float], width: int = BAR) -> Text:
     return out
 
 
+HOT_ROWS = 6
+
+
+def hot_lines_text(hot: list[dict], rows: int = HOT_ROWS) -> Text:
+    """A case's hot lines (PerfReport.hot_lines): share of the modelled time, pipe, the line (its file's
+    name) or the call when the trace names no lines; the rest in one row."""
+    out = Text()
+    for h in hot[:rows]:
+        site = f"{os.path.basename(h['file'])}:{h['line']}" if h.get("line") else h.get("site", "")
+        calls = ", ".join((h.get("apis") or [])[:3])
+        out.append(f"{h.get('percent', 0.0):5.1f}% ", style="bold")
+        out.append(f"{h.get('pipe', ''):<6} {site}" + (f"  {calls}" if calls and calls not in site else "") + "\n")
+    rest = hot[rows:]
+    if rest:
+        out.append(f"{sum(h.get('percent', 0.0) for h in rest):5.1f}% ({len(rest)} more)\n", style="dim")
+    return out
+
+
 def _case_artifact(report: dict, case: dict | None, key: str) -> str:
     """The case's own file from the report's ``artifacts`` (docs/report-schema.md, version 2); a report
     without per-case entries falls back to its one picture (or a ``timeline_png`` an older report put
@@ -171,6 +189,10 @@ def case_detail(report: dict, case: dict | None) -> Group | Text:
         parts.append(Text(f"bound: {p.get('bound', '-')}", style="yellow"))
         if p.get("execution_bound") and p.get("execution_bound") != p.get("bound"):
             parts.append(Text(f"cores bound by: {p['execution_bound']}", style="dim"))
+        hot = p.get("hot_lines") or []
+        if hot:
+            parts.append(Text("where the time goes (adds up to the modelled time):", style="dim"))
+            parts.append(hot_lines_text(hot))
     trace = trace_json(report, case)
     if trace:
         parts.append(Text(f"trace: {trace} (open in Perfetto / chrome://tracing)", style="dim"))

@@ -116,3 +116,26 @@ async def test_the_status_bar_names_the_offline_drafter_once(tmp_path):
         await pilot.pause()
         status = plain(app.query_one("#status"), width=120)
         assert "offline drafter" in status and "(offline)" not in status, status
+
+
+@pytest.mark.anyio
+async def test_the_case_detail_shows_where_the_time_goes(tmp_path):
+    """Issue 22 (costs per source line): the chat's results show the shown case's hot lines."""
+    rep = sample_report("proj")
+    hot = [{"site": "/w/k.asc:37", "us": 6.0, "percent": 48.0, "pipe": "MTE2", "apis": ["DataCopy"],
+            "pipe_us": {"MTE2": 6.0}, "file": "/w/k.asc", "line": 37},
+           {"site": "(launch overhead)", "us": 5.0, "percent": 40.0, "pipe": "launch", "apis": [],
+            "pipe_us": {"launch": 5.0}, "file": "", "line": 0}]
+    hot += [{"site": f"/w/k.asc:{n}", "us": 0.25, "percent": 2.0, "pipe": "V", "apis": ["Add"],
+             "pipe_us": {"V": 0.25}, "file": "/w/k.asc", "line": n} for n in range(40, 46)]
+    rep["cases"][0]["performance"]["hot_lines"] = hot
+    app = make_app(tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        app.results.show_report(rep)
+        app.action_show_tab("tab-results")
+        await pilot.pause()
+        detail = plain(app.query_one("#results-detail"), width=80)
+        assert "where the time goes (adds up to the modelled time):" in detail
+        assert " 48.0% MTE2   k.asc:37  DataCopy" in detail
+        assert " 40.0% launch (launch overhead)" in detail
+        assert "  4.0% (2 more)" in detail
