@@ -73,3 +73,32 @@ def test_docs_with_a_misspelled_api_says_did_you_mean():
     r = kgen("docs", "Addd")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0].startswith("'Addd' is not an AscendC API; did you mean: Add")
+
+
+ECHO = r'''#include <cstdio>
+#include <unistd.h>
+int main(int argc, char** argv) {
+    char cwd[4096];
+    std::printf("cwd=%s\n", getcwd(cwd, sizeof cwd));
+    for (int i = 1; i < argc; ++i) std::printf("arg=%s\n", argv[i]);
+    return 0;
+}
+'''
+
+
+def test_sim_run_options_after_the_file_are_kgens_and_program_arguments_follow_the_double_dash(tmp_path):
+    """``kgen sim run FILE --cwd DIR -- a --b``: --cwd is kgen's (it was handed to the program), a and --b
+    the program's (they were taken for source files)."""
+    src = tmp_path / "echo.cpp"
+    src.write_text(ECHO)
+    work = tmp_path / "work"
+    work.mkdir()
+    r = kgen("sim", "run", str(src), "--cwd", str(work), "--", "a", "--b")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [f"cwd={work}", "arg=a", "arg=--b"]
+
+
+def test_sim_run_program_arguments_without_the_double_dash_are_refused_in_one_line(tmp_path):
+    src = tmp_path / "echo.cpp"
+    src.write_text(ECHO)
+    one_line_error(kgen("sim", "run", str(src), "100"), "100", "after `--`")
