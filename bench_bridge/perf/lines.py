@@ -138,13 +138,19 @@ def render(lines: list[HotLine], top: int = 10, indent: str = "  ") -> list[str]
     """The hot-lines table: share of the time, microseconds, bounding pipe, site and its calls."""
     if not lines:
         return []
-    by_line = any(h.line for h in lines)
-    head = "hot lines" if by_line else "hot instructions (the trace names no source lines: by call)"
+    files = {h.file for h in lines if h.line}
+    one_file = next(iter(files)) if len(files) == 1 else ""
+    if files:
+        head = f"hot lines of {one_file}" if one_file else "hot lines"
+    else:
+        head = "hot instructions (the trace names no source lines: by call)"
+    wheres = [f"line {h.line}" if one_file and h.line else h.site for h in lines[:top]]
+    wheres = [w if len(w) <= 40 else "…" + w[-39:] for w in wheres]
+    ww = max(len(w) for w in wheres + ["where"])
     out = [f"{indent}{head}, adding up to the modelled time:",
-           f"{indent}{'%time':>6} {'us':>9}  {'pipe':<6} {'where':<40} calls"]
-    for h in lines[:top]:
-        where = h.site if len(h.site) <= 40 else "…" + h.site[-39:]
-        out.append(f"{indent}{h.percent:>5.1f}% {h.us:>9.2f}  {h.pipe:<6} {where:<40} {', '.join(h.apis[:4])}")
+           f"{indent}{'%time':>6} {'us':>9}  {'pipe':<6} {'where':<{ww}}  calls"]
+    for h, where in zip(lines[:top], wheres):
+        out.append(f"{indent}{h.percent:>5.1f}% {h.us:>9.2f}  {h.pipe:<6} {where:<{ww}}  {', '.join(h.apis[:4])}".rstrip())
     rest = lines[top:]
     if rest:
         out.append(f"{indent}{sum(h.percent for h in rest):>5.1f}% {sum(h.us for h in rest):>9.2f}  {'':<6} "

@@ -54,8 +54,9 @@ def test_overlapping_copy_and_vector_op_split_by_hand():
     assert sum(h["percent"] for h in rep.hot_lines) == pytest.approx(100.0)
     assert [h["site"] for h in rep.hot_lines] == sorted(hot, key=lambda k: -hot[k]["us"])
     text = rep.render_text()
-    assert "hot lines, adding up to the modelled time:" in text
-    assert any(ln.strip().endswith("/k.asc:20                                Add") for ln in text.splitlines()), text
+    assert "hot lines of /k.asc, adding up to the modelled time:" in text
+    row = next(ln for ln in text.splitlines() if "line 20" in ln)
+    assert row.split() == [f"{hot['/k.asc:20']['percent']:.1f}%", f"{hot['/k.asc:20']['us']:.2f}", "V", "line", "20", "Add"]
 
 
 def test_a_trace_without_call_sites_is_split_by_call_and_pipe():
@@ -84,3 +85,21 @@ def test_kgen_bench_profile_prints_hot_lines_that_add_up_to_the_modelled_time(ex
                            str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=900).stdout
     assert f"case 0: where the {p['modelled_us']:.2f} us go" in text
     assert "adding up to the modelled time" in text and OVERHEAD_SITE in text
+
+
+@pytest.mark.xfail(strict=True, reason="the emulator does not record call sites yet (event field loc + 'locs', "
+                                       "bench_bridge/sim/include/kgen_sim core.h trace() and launch.h flush_trace); "
+                                       "drop this marker when it does")
+def test_hot_lines_name_the_source_lines_of_the_calls(tmp_path):
+    """Each row of a real bench of examples/add is a line of add.asc whose text makes the calls the row names."""
+    path = ROOT / "examples" / "add" / "add.asc"
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(path), "--profile", "--json",
+                        "--artifacts", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    hot = [h for h in json.loads(r.stdout)["cases"][0]["performance"]["hot_lines"] if h["site"] != OVERHEAD_SITE]
+    src = path.read_text().splitlines()
+    assert hot and all(h["file"] == str(path) for h in hot), [h["site"] for h in hot]
+    for h in hot:
+        assert all(api in src[h["line"] - 1] for api in h["apis"]), (h["line"], src[h["line"] - 1], h["apis"])
+    assert {h["line"] for h in hot} == {i for i, t in enumerate(src, 1)
+                                        if "AscendC::DataCopy(" in t or "AscendC::Add(" in t}
