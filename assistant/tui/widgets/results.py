@@ -127,6 +127,25 @@ def pipe_chart(pipe_busy: dict[str, float], width: int = BAR) -> Text:
 
 
 HOT_ROWS = 6
+MAX_FINDINGS = 5
+
+
+def case_findings(case: dict, limit: int = MAX_FINDINGS) -> list[tuple[str, str]]:
+    """The emulator's findings of a case as (``file:line: severity: message [code]``, severity), each once
+    (the same finding on several cores is one), without the one the case's message already is."""
+    seen, out = set(), []
+    for d in case.get("diagnostics") or []:
+        sev = d.get("severity", "")
+        if sev not in ("error", "warning"):
+            continue
+        code = d.get("code", "")
+        text = (f"{os.path.basename(str(d.get('file', '')))}:{d.get('line', 0)}: {sev}: {d.get('message', '')}"
+                + (f" [{code}]" if code and code != "compile" else ""))
+        if text in seen or d.get("message", "") in (case.get("message") or ""):
+            continue
+        seen.add(text)
+        out.append((text, sev))
+    return out[:limit]
 
 
 def hot_lines_text(hot: list[dict], rows: int = HOT_ROWS) -> Text:
@@ -175,6 +194,8 @@ def case_detail(report: dict, case: dict | None) -> Group | Text:
     parts: list = [Text(f"case {case.get('case_id')}: {case.get('status')}", style="bold")]
     if case.get("message"):
         parts.append(Text(case["message"], style="red" if case.get("status") != "pass" else ""))
+    for line, severity in case_findings(case):
+        parts.append(Text(line, style="red" if severity == "error" else "yellow"))
     shapes, dtypes = case.get("input_shapes") or [], case.get("dtypes") or []
     if shapes:
         parts.append(Text("inputs: " + ", ".join("x".join(map(str, sh)) + (f" {dt}" if dt else "")

@@ -139,3 +139,20 @@ async def test_the_case_detail_shows_where_the_time_goes(tmp_path):
         assert " 48.0% MTE2   k.asc:37  DataCopy" in detail
         assert " 40.0% launch (launch overhead)" in detail
         assert "  4.0% (2 more)" in detail
+
+
+@pytest.mark.anyio
+async def test_a_failing_programs_finding_is_in_its_case_detail(tmp_path):
+    """Issue 22 item 1 in the chat: /bench of a program whose DataCopy drops elements shows the
+    datacopy-rounded warning (its kernel line) with the FAIL, in the case's detail. A real /bench."""
+    from tests.assistant.tui.helpers import REPO, submit
+
+    kernel = REPO / "tests" / "bench_bridge" / "kernels" / "rounded_copy.asc"
+    line = next(i for i, t in enumerate(kernel.read_text().splitlines(), 1) if "@rounded" in t)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await submit(pilot, f"/bench {kernel}")
+        await wait_until(pilot, lambda: app.view.status not in ("idle", "running") and not app.busy, 300, "the bench")
+        detail = plain(app.query_one("#results-detail"), width=200)
+        assert "case 0: fail" in detail
+        assert f"rounded_copy.asc:{line}: warning:" in detail and "[datacopy-rounded]" in detail, detail
