@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 ADD = ROOT / "examples" / "add" / "add.asc"
 
@@ -102,3 +104,13 @@ def test_sim_run_program_arguments_without_the_double_dash_are_refused_in_one_li
     src = tmp_path / "echo.cpp"
     src.write_text(ECHO)
     one_line_error(kgen("sim", "run", str(src), "100"), "100", "after `--`")
+
+
+@pytest.mark.parametrize("text", ["", '#include "kernel_operator.h"\n'
+                                      'extern "C" __global__ __aicore__ void k(GM_ADDR x) {}\n'])
+def test_bench_of_a_program_without_main_is_one_line_not_a_linker_error(tmp_path, text):
+    src = tmp_path / "no_main.asc"
+    src.write_text(text)
+    r = kgen("bench", str(src))
+    line = one_line_error(r, "no_main.asc", "no host main()")
+    assert "undefined reference" not in r.stderr + r.stdout and line
