@@ -10,6 +10,7 @@ of kernel code happens in a child process with limits (``bench_bridge.sim``).
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -71,7 +72,14 @@ def bench(path: str | Path, opts: BenchOptions | None = None, on_event: BenchEve
 
 # ---- kernel-launch programs ------------------------------------------------------------------
 
+_MAIN = re.compile(r"\bmain\s*\(")
+
+
 def _bench_launch_program(p: Path, opts: BenchOptions, say: BenchEventSink) -> BenchReport:
+    if not _MAIN.search(p.read_text(errors="replace")):
+        # the linker's "undefined reference to `main'" says nothing a user can act on
+        raise BenchError(f"{p}: no host main() (a kernel-launch program launches its kernel from main with "
+                         "name<<<blocks, nullptr, stream>>>(...); an op project is benched by its folder or task)")
     say(PhaseStarted("build", f"building {p.name}"))
     b = sim_build([p])
     rep = BenchReport(task=p.stem, task_format="kernel-launch", path=str(p.resolve()), backend=opts.backend, project=None,

@@ -162,6 +162,7 @@ def render_text(rep: BenchReport) -> str:
         lines.append(row)
         if c.status == "error" and c.outputs:
             lines.append(f"       {c.message}")
+        lines += [f"{'':>{w + 1}}{f}" for f in finding_lines(c)]
     perf_rows = [c for c in rep.cases if c.performance]
     if perf_rows:
         lines.append("")
@@ -174,12 +175,67 @@ def render_text(rep: BenchReport) -> str:
             lines.append(f"{c.case_id:>{w}}  {p['modelled_us']:>12.2f} {bound:<16} {p.get('achieved_gbps', 0):>8.1f} "
                          f"{(f'{eager:.2f}' if eager is not None else '-'):>10} {(f'{sp:.2f}x' if sp else '-'):>8}")
         lines.append("(modelled by the emulator's performance model: docs/performance-model.md)")
+        for c in perf_rows:
+            hot = c.performance.get("hot_lines") or []
+            if hot:
+                lines.append("")
+                lines.append(f"case {c.case_id}: where the {c.performance['modelled_us']:.2f} us go")
+                lines += render_hot_lines(hot)
     lines += artifact_lines(rep.artifacts)
     verdict = rep.verdict + (" (ran, nothing verified)" if rep.verdict == "UNVERIFIED" else "")
     lines.append(f"compiled: yes   correct: {verdict} ({rep.passed_cases}/{len(rep.cases)} cases)   {rep.seconds:.1f} s")
     if rep.message:
         lines.append(rep.message)
     return "\n".join(lines)
+
+
+MAX_FINDINGS = 5   # per case in the table; --json has them all
+HOT_LINES = 8      # per profiled case in the table; --json has them all
+
+
+def render_hot_lines(hot: list[dict], top: int = HOT_LINES) -> list[str]:
+    """A profiled case's hot lines (PerfReport.hot_lines, bench_bridge.perf.lines): share of the modelled
+    time, microseconds, the pipe that spent most of it, the source line (or the API when the trace names no
+    lines) and the calls made there; the rows shown plus the rest add up to the modelled time."""
+    from bench_bridge.perf.lines import HotLine, render  # lazy: the perf model, only for a profiled report
+
+    return render([HotLine(**h) for h in hot], top)
+
+
+def finding_lines(c: CaseReport, limit: int = MAX_FINDINGS) -> list[str]:
+    """The emulator's findings of a case (warnings, errors), one line each as ``file:line: severity: message
+    [code] (blocks ...)``: the same finding on several cores is one line naming its blocks, and the error
+    the case's row already shows is not repeated. They go right under the case's row, where the FAIL they
+    explain is (issue 22)."""
+    groups: dict[tuple, list[int]] = {}
+    for d in c.diagnostics:
+        if d.get("severity") not in ("error", "warning"):
+            continue
+        key = (d.get("file", ""), d.get("line", 0), d.get("column", 0), d.get("severity"), d.get("message", ""), d.get("code", ""))
+        groups.setdefault(key, []).append(int(d.get("block", -1)))
+    out = []
+    for (file, line, col, sev, msg, code), blocks in groups.items():
+        loc = f"{file}:{line}" + (f":{col}" if col else "")
+        tail = f" [{code}]" if code and code != "compile" else ""
+        text = f"{loc}: {sev}: {msg}{tail}"
+        if c.message.startswith(text):
+            continue
+        out.append(text + _blocks_text(blocks))
+    if len(out) > limit:
+        out = out[:limit] + [f"(+{len(out) - limit} more finding(s): --json lists them all)"]
+    return out
+
+
+def _blocks_text(blocks: list[int]) -> str:
+    """`` (block 3)``, `` (blocks 0-7)``, `` (blocks 0, 2, 5)``; '' when no block is known."""
+    bs = sorted({b for b in blocks if b >= 0})
+    if not bs:
+        return ""
+    if len(bs) == 1:
+        return f" (block {bs[0]})"
+    if bs == list(range(bs[0], bs[-1] + 1)):
+        return f" (blocks {bs[0]}-{bs[-1]})"
+    return " (blocks " + ", ".join(map(str, bs)) + ")"
 
 
 def artifact_lines(a: Artifacts) -> list[str]:

@@ -64,6 +64,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"kgen: error: {e}", file=sys.stderr)
         return 2
     print(rep.to_json() if args.json else render_text(rep))
+    if rep.artifacts.dir and args.artifacts is None and not args.json:
+        print(f"kgen: the profile's trace and timeline picture are in {rep.artifacts.dir} (a run folder in the kgen "
+              "cache); --artifacts DIR writes them where you choose", file=sys.stderr)
     return 0 if rep.correct else 1
 
 

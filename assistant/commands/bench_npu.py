@@ -14,9 +14,13 @@ def run_npu(args: argparse.Namespace) -> int:
     from bench_bridge.api import (NpuUnavailable, TaskError, cann_op_json, describe_project, find_cann_env, load_task,
                                   npu_detect, npu_plan)
 
+    from bench_bridge.api import LAUNCH_SUFFIXES  # lazy: as above
+
     task_dir = None
     project = Path(args.project) if args.project else None
     p = Path(args.path)
+    if p.is_file() and p.suffix in LAUNCH_SUFFIXES and project is None:
+        return _run_launch_program(p, args.dry_run, npu_detect, find_cann_env, NpuUnavailable)
     if (p / "op_host").is_dir() and project is None:
         project = p
     else:
@@ -52,6 +56,46 @@ def run_npu(args: argparse.Namespace) -> int:
     cmds = npu_plan(Path(project).resolve(), op.op_type, work, desc, task_dir, env=env or find_cann_env())
     if args.dry_run:
         print("# kgen bench --backend npu: the CANN flow (not yet run on real hardware)")
+        print("\n".join(cmds))
+        return 0
+    script = work / "run.sh"
+    script.write_text("set -euo pipefail\n" + "\n".join(cmds) + "\n")
+    return subprocess.run(["bash", str(script)]).returncode
+
+
+NPU_ARCH = "dav-2201"
+"""The 910B (Atlas A2) AI core's architecture name for bisheng's --npu-arch (the core the SoC table's
+figures are of; CANN's samples set it as CMAKE_ASC_ARCHITECTURES)."""
+
+
+def launch_plan(src: Path, workdir: Path, env) -> list[str]:
+    """Shell commands that build a kernel-launch program (``.asc``/``.cpp`` with a host ``main``) with CANN's
+    bisheng compiler (``-xasc``: AscendC source, kernel and host in one file) and run it in ``workdir``; its
+    exit status and PASS/FAIL line are the verdict, as on the emulator."""
+    home = env.home if env else Path("${ASCEND_HOME_PATH:-/usr/local/Ascend/ascend-toolkit/latest}")
+    setenv = env.setenv if env else home / "set_env.sh"
+    exe = workdir / src.stem
+    return [
+        f"source {setenv}",
+        f"mkdir -p {workdir}",
+        f"bisheng -xasc --npu-arch={NPU_ARCH} -O2 -std=c++17 -I{home}/include -I{src.parent} {src} "
+        f"-L{home}/lib64 -lascendcl -lruntime -o {exe}",
+        f"cd {workdir} && {exe}",
+    ]
+
+
+def _run_launch_program(src: Path, dry_run: bool, detect, find_env, unavailable) -> int:
+    env = None
+    if not dry_run:
+        try:
+            env = detect()
+        except unavailable as e:
+            print(f"kgen: error: {e}", file=sys.stderr)
+            return 2
+    work = Path(tempfile.mkdtemp(prefix="kgen-npu-"))
+    cmds = launch_plan(src.resolve(), work, env or find_env())
+    if dry_run:
+        print("# kgen bench --backend npu: build and run the kernel-launch program with CANN (not yet run on real hardware)")
         print("\n".join(cmds))
         return 0
     script = work / "run.sh"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -29,9 +30,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--trace-out", metavar="T.json", help="with --profile: write the modelled timeline as Chrome-trace JSON")
     r.add_argument("--png", metavar="P.png", help="with --profile: write a timeline + roofline picture")
     r.add_argument("--soc", metavar="SOC", help="with --profile: SoC of the cost table (910B2, 910B4; default: the bench.soc setting, KGEN_SOC, or 910B2)")
-    r.add_argument("args", nargs=argparse.REMAINDER, metavar="-- ARGS", help="arguments passed to the program")
+    r.add_argument("args", nargs="*", metavar="-- ARGS", help="arguments passed to the program (after --)")
     add_flag(r)
     r.set_defaults(handler=cmd_run)
+    _program_args_after_double_dash(r)
+
+
+def _program_args_after_double_dash(parser: argparse.ArgumentParser) -> None:
+    """``kgen sim run FILE [OPTIONS] -- ARGS``: everything after the first ``--`` is the program's (argparse
+    alone gave it to FILE...); kgen's options may come before or after the files."""
+    base = type(parser)
+
+    class ProgramArgsParser(base):  # type: ignore[misc, valid-type]
+        def parse_known_args(self, args=None, namespace=None):
+            args = list(sys.argv[1:] if args is None else args)
+            program: list[str] = []
+            if "--" in args:
+                i = args.index("--")
+                args, program = args[:i], args[i + 1:]
+            ns, extra = super().parse_known_args(args, namespace)
+            ns.args = program
+            return ns, extra
+
+    parser.__class__ = ProgramArgsParser
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -41,13 +62,32 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-cache", action="store_true", help="rebuild even when an identical build is cached")
 
 
-def _check_files(files: list[str]) -> bool:
-    ok = True
-    for f in files:
-        if not Path(f).is_file():
-            print(f"kgen: error: no such file: {f}", file=sys.stderr)
-            ok = False
-    return ok
+CXX_SUFFIXES = (".asc", ".cpp", ".cc", ".cxx", ".c++", ".cp", ".C", ".h", ".hh", ".hpp", ".hxx")
+"""What the emulator's compiler takes: a kernel-launch program (``.asc``/``.cpp``...) and its headers."""
+_MAIN = re.compile(r"\bmain\s*\(")
+
+
+def _check_files(files: list[str], run: bool = False) -> bool:
+    """Every file exists and is a C++ source, and one of them has the host ``main`` a program needs; else one
+    ``kgen: error:`` line (a markdown or Python file handed to g++ is hundreds of errors; a program without
+    ``main`` a linker error)."""
+    for i, f in enumerate(files):
+        p = Path(f)
+        if not p.is_file():
+            hint = (" (the program's own arguments go after `--`: kgen sim run FILE -- ARGS)"
+                    if run and i > 0 and p.suffix not in CXX_SUFFIXES else "")
+            print(f"kgen: error: no such file: {f}{hint}", file=sys.stderr)
+            return False
+        if p.suffix not in CXX_SUFFIXES:
+            print(f"kgen: error: {f}: not a C++ source (kgen sim takes a kernel-launch program: "
+                  f"{', '.join(CXX_SUFFIXES[:4])} with a host main(); an op project or task goes to kgen bench)",
+                  file=sys.stderr)
+            return False
+    if not any(_MAIN.search(Path(f).read_text(errors="replace")) for f in files):
+        print(f"kgen: error: {', '.join(files)}: no host main() (a kernel-launch program launches its kernel from "
+              "main with name<<<blocks, nullptr, stream>>>(...); an op project goes to kgen bench)", file=sys.stderr)
+        return False
+    return True
 
 
 def _build(args: argparse.Namespace, output: str | None):
@@ -95,13 +135,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     # lazy: the bench bridge (~0.5 s to import) only when this command runs, not for kgen --help
     from bench_bridge.api import run
 
-    if not _check_files(args.files):
+    if not _check_files(args.files, run=True):
         return 2
     res = _build(args, None)
     if not res.ok:
         print(f"kgen: build failed ({len(res.errors)} error(s))", file=sys.stderr)
         return 1
-    prog_args = args.args[1:] if args.args[:1] == ["--"] else args.args
+    prog_args = args.args
     with status("running on the emulator"):
         reads = [Path(f).resolve().parent for f in args.files] + [Path(d).resolve() for d in args.includes]
         out = run(res.binary, prog_args, cwd=args.cwd, timeout=args.timeout, trace=bool(args.trace or args.profile), reads=reads)

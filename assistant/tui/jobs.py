@@ -127,6 +127,8 @@ def bench(path: Path, project: Path | None, backend: str, on_event: EventSink, c
             return "error", str(e), ""
         if not rep.compiled:
             on_event(NodeFinished("build", False, rep.message or "build failed", time.monotonic() - t0))
+            if rep.build_diagnostics:
+                on_event(Note(build_errors_markdown(rep.build_diagnostics), "error"))
         else:
             steps.built()
             for i, c in enumerate(rep.cases, 1):
@@ -146,6 +148,18 @@ def bench(path: Path, project: Path | None, backend: str, on_event: EventSink, c
         text = str(e) if isinstance(e, BenchError) else f"{type(e).__name__}: {e}"
         status, message, proj = "error", (text.splitlines() or [""])[0], ""
     on_event(RunFinished(run_id, status, message, proj))
+
+
+MAX_BUILD_ERRORS = 8   # in the chat; the results panel lists more
+
+
+def build_errors_markdown(diags: list[dict], limit: int = MAX_BUILD_ERRORS) -> str:
+    """The compiler's errors of a failed build as the chat shows them: one ``file:line: message`` each."""
+    errors = [d for d in diags if d.get("severity") == "error"] or list(diags)
+    lines = [f"- `{Path(str(d.get('file', ''))).name}:{d.get('line', 0)}: {d.get('message', '')}`" for d in errors[:limit]]
+    if len(errors) > limit:
+        lines.append(f"- (+{len(errors) - limit} more: the results panel, F4, lists them)")
+    return f"the build failed with {len(errors)} error(s):\n\n" + "\n".join(lines)
 
 
 def docs(query: str, k: int = 5) -> str:

@@ -14,6 +14,8 @@ from assistant.tui.narration import Line, finish_line
 from assistant.tui.runview import RunView
 from assistant.tui.session import RunKind, RunRecord, Session, SessionState, list_sessions
 
+OFFLINE_LABEL = model_label(ModelSettings())
+"""What a run of the offline drafter names as its model (RunStarted.model)."""
 RESUMABLE_KINDS: tuple[RunKind, ...] = ("generate", "fix", "words")   # a bench is run again, not resumed
 
 
@@ -32,6 +34,10 @@ class ChatState:
     # ---- derived -------------------------------------------------------------------------------
     @property
     def max_builds(self) -> int:
+        """The builds the run on screen may make: one for a bench and for the offline drafter (neither
+        repairs), else the first plus the agent's build repairs."""
+        if (self.current_run is not None and self.current_run.kind == "bench") or self.view.model == OFFLINE_LABEL:
+            return 1
         return 1 + self.agent.build_repairs
 
     def session_ids(self) -> list[str]:
@@ -45,9 +51,9 @@ class ChatState:
     def status_line(self, job_label: str) -> str:
         """The status bar's markup: model, backend and what is running (or the last run's status)."""
         label = model_label(self.model)
-        kind = "model" if self.model.configured else "offline"
+        kind = " (model)" if self.model.configured else ""      # the offline label says it already
         state = f"running: {job_label}" if job_label else (self.view.status if self.view.run_id else "idle")
-        return f"[b]{'●' if self.model.configured else '○'} {label}[/b] ({kind})  │  backend {self.agent.backend}  │  {state}"
+        return f"[b]{'●' if self.model.configured else '○'} {label}[/b]{kind}  │  backend {self.agent.backend}  │  {state}"
 
     # ---- the session ---------------------------------------------------------------------------
     def new_session(self, state: SessionState | None = None) -> None:

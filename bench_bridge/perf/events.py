@@ -11,7 +11,9 @@ or touched; ``repeats`` 256-byte vector repeats, or bursts of a data copy; ``syn
 1 SetFlag, 2 WaitFlag, 3 PipeBarrier, 4 EnQue, 5 DeQue, 6 SyncAll; ``arg`` the event id
 (HardEvent * 64 + id) or queue id; ``elem`` element bytes (0 unknown); ``buf`` queue buffer
 (queue id * 64 + slot, -1 none); ``qpos`` the queue's src * 32 + dst TPosition (-1 unknown).
-Traces written before the last three fields existed load with their defaults.
+Traces written before the last three fields existed load with their defaults. A tenth field ``loc``
+(an index into the block's ``"locs"`` list of ``"file:line"`` call sites) names the user's source line
+of the instruction; traces without it are split by API in the hot-lines table (``lines.py``).
 """
 from __future__ import annotations
 
@@ -68,6 +70,7 @@ class Event(NamedTuple):
     elem: int = 0
     buf: int = -1
     qpos: int = -1
+    loc: int = -1      # the call site: an index into the block's ``locs`` ("file:line"), -1 unknown
 
 
 @dataclass
@@ -79,6 +82,7 @@ class BlockTrace:
     block_num: int = 0
     ub_bytes: int = 0
     key: str = ""          # identical keys mean identical event lists (used to reuse model results)
+    locs: list[str] = field(default_factory=list)   # the call sites ("file:line") events' ``loc`` name
 
 
 @dataclass
@@ -94,10 +98,11 @@ class Launch:
 
 def parse_line(line: str) -> BlockTrace:
     d = json.loads(line)
-    evs = [Event(*e[:9]) for e in d.get("events", [])]
-    key = json.dumps(d.get("events", []), separators=(",", ":"))
+    evs = [Event(*e[:10]) for e in d.get("events", [])]
+    locs = [str(x) for x in d.get("locs", [])]
+    key = json.dumps([d.get("events", []), locs], separators=(",", ":"))
     return BlockTrace(int(d.get("launch", 1)), str(d.get("kernel", "kernel")), int(d.get("block", 0)), evs,
-                      int(d.get("block_num", 0)), int(d.get("ub_bytes", 0)), key)
+                      int(d.get("block_num", 0)), int(d.get("ub_bytes", 0)), key, locs)
 
 
 def group(blocks: Iterable[BlockTrace]) -> list[Launch]:
@@ -120,8 +125,8 @@ def load_trace(path: str | Path) -> list[Launch]:
     return group(blocks)
 
 
-def synthetic(events: list[tuple], blocks: int = 1, kernel: str = "synthetic") -> Launch:
+def synthetic(events: list[tuple], blocks: int = 1, kernel: str = "synthetic", locs: list[str] | None = None) -> Launch:
     """A launch whose ``blocks`` blocks all run ``events`` (tuples in Event field order): for tests."""
     evs = [Event(*e) for e in events]
-    key = repr(evs)
-    return Launch(1, kernel, [BlockTrace(1, kernel, b, list(evs), blocks, 0, key) for b in range(blocks)])
+    key = repr((evs, locs))
+    return Launch(1, kernel, [BlockTrace(1, kernel, b, list(evs), blocks, 0, key, list(locs or [])) for b in range(blocks)])

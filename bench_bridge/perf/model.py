@@ -39,6 +39,7 @@ class Span:
     start: float      # cycles from the block's start
     end: float
     bytes: int = 0
+    site: str = ""    # the user's source line ("file:line") when the trace names it
 
 
 @dataclass
@@ -156,10 +157,11 @@ def _neighbour_pipes(events: list[Event]) -> tuple[list[str], list[str]]:
     return prev, nxt
 
 
-def run_block(events: list[Event], costs: CostTable, share: float, block: int = 0):
+def run_block(events: list[Event], costs: CostTable, share: float, block: int = 0, locs: list[str] | None = None):
     """Generator: simulates one block; yields its drain time at each SyncAll and expects the
-    release time back; returns the BlockResult."""
+    release time back; returns the BlockResult. ``locs``: the block's call sites (``Event.loc`` indexes them)."""
     core = _Core(costs, share)
+    locs = locs or []
     prev, nxt = _neighbour_pipes(events)
     sync_c = costs.sync_cycles
     for i, e in enumerate(events):
@@ -171,7 +173,8 @@ def run_block(events: list[Event], costs: CostTable, share: float, block: int = 
             core.ready[e.pipe] = start + cost
             core.done[e.pipe] = max(core.done[e.pipe], start + cost + core.latency(e))
             core.busy[e.pipe] += cost
-            core.spans.append(Span(e.pipe, e.api, start, start + cost, e.bytes))
+            core.spans.append(Span(e.pipe, e.api, start, start + cost, e.bytes,
+                                   locs[e.loc] if 0 <= e.loc < len(locs) else ""))
             continue
         qp = queue_pipes(e.qpos)
         if e.sync == SYNC_ENQUE:
@@ -227,14 +230,14 @@ def _simulate_blocks(launch: Launch, costs: CostTable, share: float) -> list[Blo
         for b in launch.blocks:
             r = memo.get(b.key) if b.key else None
             if r is None:
-                r = _finish(run_block(b.events, costs, share, b.block))
+                r = _finish(run_block(b.events, costs, share, b.block, b.locs))
                 if b.key:
                     memo[b.key] = r
             out.append(BlockResult(b.block, r.duration, r.busy, r.spans, r.gm_read, r.gm_write, r.gm_traffic,
                                    r.vector_repeats, r.vector_elems))
         return out
     # Lockstep: run every block to its next SyncAll, release all at the latest arrival.
-    gens = [run_block(b.events, costs, share, b.block) for b in launch.blocks]
+    gens = [run_block(b.events, costs, share, b.block, b.locs) for b in launch.blocks]
     results: list[BlockResult | None] = [None] * len(gens)
     arrivals: dict[int, float] = {}
     for i, g in enumerate(gens):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bench_bridge.perf import lines
 from bench_bridge.perf.costs import CostTable
 from bench_bridge.perf.model import WORK_PIPES, LaunchResult
 
@@ -47,6 +48,7 @@ class PerfReport:
     eager_ops: int | None = None
     measured_us: float | None = None         # on the npu backend: the measured kernel time
     notes: list[str] = field(default_factory=list)
+    hot_lines: list[dict] = field(default_factory=list)   # lines.HotLine dicts, most time first: they add up to modelled_us
 
     @property
     def time_us(self) -> float:
@@ -112,6 +114,7 @@ class PerfReport:
         for ln in self.launches if len(self.launches) > 1 else []:
             out.append(f"  launch {ln.launch} {ln.kernel}: {ln.time_us:.2f} us, {ln.blocks} blocks, bound by {ln.bound}")
         out += [f"  note: {n}" for n in self.notes]
+        out += lines.render([lines.HotLine(**h) for h in self.hot_lines])
         return "\n".join(out)
 
 
@@ -177,4 +180,5 @@ def build_report(results: list[LaunchResult], costs: CostTable) -> PerfReport:
         notes.append("more blocks than cores: the blocks ran in waves")
     elems = sum(b.vector_elems for r in results for b in r.blocks)
     return PerfReport(costs.soc, total, overhead, weights, bound, execution, rd, wr, achieved, costs.hbm_gbps, elems,
-                      costs.peak_vector_flops / 1e9, launches, notes=notes)
+                      costs.peak_vector_flops / 1e9, launches, notes=notes,
+                      hot_lines=[h.to_dict() for h in lines.hot_lines(results)])

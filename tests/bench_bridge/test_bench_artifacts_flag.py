@@ -78,3 +78,13 @@ def test_artifacts_without_profile_or_on_the_npu_backend_say_what_is_needed(tmp_
     assert not (tmp_path / "a").exists()
     _one_line_error(kgen("bench", str(ADD), "--backend", "npu", "--profile", "--artifacts", str(tmp_path / "a")),
                     "--artifacts applies to --backend sim")
+
+
+def test_without_the_flag_kgen_says_where_the_files_went_and_how_to_choose():
+    """Issue 22 item 7: a profile's files go to a run folder of the cache; kgen says so and names the flag."""
+    r = kgen("bench", str(ADD), "--profile")
+    assert r.returncode == 0, r.stderr
+    note = next(line for line in r.stderr.splitlines() if "run folder in the kgen cache" in line)
+    folder = note.split(" are in ", 1)[1].split(" (", 1)[0]
+    assert Path(folder).is_relative_to(runs_root()) and (Path(folder) / "case-0.trace.json").is_file()
+    assert "--artifacts DIR" in note

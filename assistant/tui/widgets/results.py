@@ -21,6 +21,10 @@ from textual.widgets import DataTable, Static
 from assistant.tui.widgets.picture import ViewerError, half_blocks, open_in_viewer, supports_pictures
 
 COLUMNS = ("case", "result", "time us", "speedup", "bound", "shape", "dtype", "max abs err")
+DROP_ORDER = (7, 6, 5, 3, 4)
+"""Columns left out, in this order, while the table is wider than the results tab (the shown case's detail
+still has them all): max abs err, dtype, shape, speedup, bound; case, result and time always stay."""
+CELL_PADDING = 1      # DataTable's default, on each side of a cell
 PIPE_ORDER = ("MTE2", "V", "MTE3", "S", "MTE1", "M", "FIX")
 BAR = 24
 
@@ -50,6 +54,18 @@ def case_rows(report: dict) -> list[tuple[str, ...]]:
     return rows
 
 
+def fitting_columns(rows: list[tuple[str, ...]], width: int) -> list[int]:
+    """The indexes of the columns (of ``COLUMNS``) to show so the table is at most ``width`` cells wide;
+    every column when ``width`` is not known yet (0: not laid out)."""
+    widths = [max([len(COLUMNS[j])] + [len(r[j]) for r in rows]) + 2 * CELL_PADDING for j in range(len(COLUMNS))]
+    keep = list(range(len(COLUMNS)))
+    for j in DROP_ORDER:
+        if width <= 0 or sum(widths[k] for k in keep) <= width:
+            break
+        keep.remove(j)
+    return keep
+
+
 def summary(report: dict) -> Text:
     cases = report.get("cases", [])
     passed = sum(1 for c in cases if c.get("status") == "pass")
@@ -57,14 +73,21 @@ def summary(report: dict) -> Text:
     if not report.get("correct") and cases and all(c.get("status") in ("pass", "unverified") for c in cases):
         verdict = ("UNVERIFIED (ran, nothing verified)", "bold yellow")
     if not report.get("compiled", True):
-        verdict = ("BUILD FAILED", "bold red")
+        t = Text.assemble((f"{report.get('task', '')}  ", "bold"), ("BUILD FAILED", "bold red"))
+        for line in build_error_lines(report):
+            t.append(f"\n{line}", style="red")
+        if report.get("message"):
+            t.append(f"\n{report['message']}", style="yellow")
+        return t
     t = Text.assemble((f"{report.get('task', '')}  ", "bold"), verdict, f"  {passed}/{len(cases)} cases")
     perf = report.get("performance") or {}
     if perf:
         times = perf.get("modelled_us") or []
         src = perf.get("source", "modelled")
-        if times:
-            t.append(f"\n{src} time: {sum(times):.2f} us over {len(times)} case(s)", style="")
+        if len(times) == 1:
+            t.append(f"\n{src} time: {times[0]:.2f} us", style="")
+        elif times:    # the cases are different shapes: their times are not added up (the table has each)
+            t.append(f"\n{src} time per case: {min(times):.2f} to {max(times):.2f} us ({len(times)} cases)", style="")
         geo = perf.get("geomean_speedup_vs_eager")
         if geo:
             t.append(f"   speedup vs PyTorch eager: {geo:.2f}x (geomean)")
@@ -74,6 +97,19 @@ def summary(report: dict) -> Text:
     if report.get("message"):
         t.append(f"\n{report['message']}", style="yellow")
     return t
+
+
+MAX_BUILD_LINES = 30
+
+
+def build_error_lines(report: dict, limit: int = MAX_BUILD_LINES) -> list[str]:
+    """A failed build's diagnostics, ``file:line: severity: message`` each (errors first)."""
+    diags = sorted(report.get("build_diagnostics") or [], key=lambda d: d.get("severity") != "error")
+    lines = [f"{d.get('file', '')}:{d.get('line', 0)}: {d.get('severity', 'error')}: {d.get('message', '')}"
+             for d in diags[:limit]]
+    if len(diags) > limit:
+        lines.append(f"(+{len(diags) - limit} more)")
+    return lines
 
 
 def pipe_chart(pipe_busy: dict[str, float], width: int = BAR) -> Text:
@@ -87,6 +123,43 @@ def pipe_chart(pipe_busy: dict[str, float], width: int = BAR) -> Text:
         out.append("█" * full, style="cyan")
         out.append("░" * (width - full), style="dim")
         out.append(f" {frac * 100:5.1f}%\n")
+    return out
+
+
+HOT_ROWS = 6
+MAX_FINDINGS = 5
+
+
+def case_findings(case: dict, limit: int = MAX_FINDINGS) -> list[tuple[str, str]]:
+    """The emulator's findings of a case as (``file:line: severity: message [code]``, severity), each once
+    (the same finding on several cores is one), without the one the case's message already is."""
+    seen, out = set(), []
+    for d in case.get("diagnostics") or []:
+        sev = d.get("severity", "")
+        if sev not in ("error", "warning"):
+            continue
+        code = d.get("code", "")
+        text = (f"{os.path.basename(str(d.get('file', '')))}:{d.get('line', 0)}: {sev}: {d.get('message', '')}"
+                + (f" [{code}]" if code and code != "compile" else ""))
+        if text in seen or d.get("message", "") in (case.get("message") or ""):
+            continue
+        seen.add(text)
+        out.append((text, sev))
+    return out[:limit]
+
+
+def hot_lines_text(hot: list[dict], rows: int = HOT_ROWS) -> Text:
+    """A case's hot lines (PerfReport.hot_lines): share of the modelled time, pipe, the line (its file's
+    name) or the call when the trace names no lines; the rest in one row."""
+    out = Text()
+    for h in hot[:rows]:
+        site = f"{os.path.basename(h['file'])}:{h['line']}" if h.get("line") else h.get("site", "")
+        calls = ", ".join((h.get("apis") or [])[:3])
+        out.append(f"{h.get('percent', 0.0):5.1f}% ", style="bold")
+        out.append(f"{h.get('pipe', ''):<6} {site}" + (f"  {calls}" if calls and calls not in site else "") + "\n")
+    rest = hot[rows:]
+    if rest:
+        out.append(f"{sum(h.get('percent', 0.0) for h in rest):5.1f}% ({len(rest)} more)\n", style="dim")
     return out
 
 
@@ -121,6 +194,13 @@ def case_detail(report: dict, case: dict | None) -> Group | Text:
     parts: list = [Text(f"case {case.get('case_id')}: {case.get('status')}", style="bold")]
     if case.get("message"):
         parts.append(Text(case["message"], style="red" if case.get("status") != "pass" else ""))
+    for line, severity in case_findings(case):
+        parts.append(Text(line, style="red" if severity == "error" else "yellow"))
+    shapes, dtypes = case.get("input_shapes") or [], case.get("dtypes") or []
+    if shapes:
+        parts.append(Text("inputs: " + ", ".join("x".join(map(str, sh)) + (f" {dt}" if dt else "")
+                                                  for sh, dt in zip(shapes, list(dtypes) + [""] * len(shapes))),
+                          style="dim"))
     if p:
         parts.append(Text(f"{p.get('source', 'modelled')} {p.get('time_us', p.get('modelled_us', 0)):.2f} us "
                           f"(launch {p.get('launch_overhead_us', 0):.2f} us)   GM {p.get('achieved_gbps', 0):.1f} "
@@ -130,6 +210,10 @@ def case_detail(report: dict, case: dict | None) -> Group | Text:
         parts.append(Text(f"bound: {p.get('bound', '-')}", style="yellow"))
         if p.get("execution_bound") and p.get("execution_bound") != p.get("bound"):
             parts.append(Text(f"cores bound by: {p['execution_bound']}", style="dim"))
+        hot = p.get("hot_lines") or []
+        if hot:
+            parts.append(Text("where the time goes (adds up to the modelled time):", style="dim"))
+            parts.append(hot_lines_text(hot))
     trace = trace_json(report, case)
     if trace:
         parts.append(Text(f"trace: {trace} (open in Perfetto / chrome://tracing)", style="dim"))
@@ -152,11 +236,12 @@ class ResultsPanel(VerticalScroll):
         super().__init__(**kw)
         self.report: dict | None = None
         self.case: dict | None = None      # the case whose detail is shown
+        self._columns: list[int] = list(range(len(COLUMNS)))
 
     def compose(self) -> ComposeResult:
         yield Static(Text("No results yet: cases, time, bound and speedup show here after a run.", style="dim"),
                      id="results-summary")
-        table = DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
+        table = DataTable(id="results-table", cursor_type="row", zebra_stripes=True, cell_padding=CELL_PADDING)
         table.add_columns(*COLUMNS)
         yield table
         yield Static("", id="results-detail")
@@ -170,14 +255,33 @@ class ResultsPanel(VerticalScroll):
         self.report = report
         table = self.table
         table.clear()
+        table.display = True
         if not report:
             return
         self.query_one("#results-summary", Static).update(summary(report))
-        for i, row in enumerate(case_rows(report)):
-            style = "green" if row[1] == "PASS" else "red"
-            table.add_row(*[Text(v, style=style) if j == 1 else v for j, v in enumerate(row)], key=str(i))
+        table.display = bool(report.get("cases")) or report.get("compiled", True)
+        self._fill_table()
         cases = report.get("cases") or []
         self._show_case(cases[0] if cases else None)
+
+    def _fill_table(self) -> None:
+        """The case rows, with the columns that fit the tab's width (the rest are in the case's detail)."""
+        table = self.table
+        rows = case_rows(self.report or {})
+        keep = fitting_columns(rows, self.scrollable_content_region.width)
+        self._columns = keep
+        cursor = table.cursor_row
+        table.clear(columns=True)
+        table.add_columns(*[COLUMNS[j] for j in keep])
+        for i, row in enumerate(rows):
+            style = "green" if row[1] == "PASS" else "red"
+            table.add_row(*[Text(row[j], style=style) if j == 1 else row[j] for j in keep], key=str(i))
+        if rows and 0 < cursor < len(rows):
+            table.move_cursor(row=cursor)
+
+    def on_resize(self) -> None:
+        if self.report and fitting_columns(case_rows(self.report), self.scrollable_content_region.width) != self._columns:
+            self._fill_table()
 
     def _show_case(self, case: dict | None) -> None:
         self.case = case

@@ -20,7 +20,7 @@ def step_labels(view: RunView, max_builds: int) -> list[str]:
         label = s.label
         if s.node == "build" and not s.detail:
             builds += 1
-            label = f"build {builds}/{max_builds}"
+            label = f"build {builds}/{max_builds}" if max_builds > 1 else "build"   # no repairs: no budget to show
         elif s.node == "repair" and not s.detail:
             repairs += 1
             label = f"repair {repairs}/{max(1, max_builds - 1)}"

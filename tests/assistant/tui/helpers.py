@@ -102,7 +102,7 @@ def sample_events(project: str, run_id: str = "20261201-000000-add-demo") -> lis
     diag = {"severity": "error", "message": "no member named 'ElementwiseAdd' in namespace 'AscendC'",
             "file": "op_kernel/add_custom.cpp", "line": 8, "column": 5, "code": "compile", "source": "compiler"}
     return [
-        RunStarted(run_id, "runs/demo", "offline drafter", "add/kgen-task.toml"),
+        RunStarted(run_id, "runs/demo", "demo @ http://127.0.0.1:8000/v1", "add/kgen-task.toml"),   # a model repairs
         NodeStarted("understand"), NodeFinished("understand", True, "add (kgen-spec, 2 case(s))", 0.5),
         NodeStarted("plan"), NodeFinished("plan", True, "elementwise, template flat", 0.1),
         NodeStarted("draft"), Token("Drafting the add kernel.", "draft"),

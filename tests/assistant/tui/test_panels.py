@@ -35,7 +35,7 @@ async def test_a_run_fills_workflow_files_diff_and_results(tmp_path):
         assert [r[:2] for r in rows] == [["even", "PASS"], ["tail", "PASS"]]
         assert rows[0][2:6] == ["12.50", "1.25x", "MTE2", "48x64 (+1)"] and rows[1][2] == "7.25"
         summary = plain(app.query_one("#results-summary"))
-        assert "CORRECT" in summary and "modelled time: 19.75 us over 2 case(s)" in summary and "1.25x" in summary
+        assert "CORRECT" in summary and "modelled time per case: 7.25 to 12.50 us (2 cases)" in summary and "1.25x" in summary
         detail = plain(app.query_one("#results-detail"))
         mte2 = next(line for line in detail.splitlines() if line.startswith("MTE2"))
         assert mte2.count("█") == 18 and "75.0%" in mte2          # 0.75 of a 24-cell bar
