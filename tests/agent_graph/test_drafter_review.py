@@ -1,0 +1,115 @@
+"""What a reviewer checks first in a drafted kernel: nothing declared that is not used.
+
+Every suite reference is drafted (no build) and its kernel scanned by a checker written apart from the
+pruner (agent_graph/drafter/prune.py): each class member must be read somewhere other than where it is
+declared and set up (InitBuffer, SetGlobalBuffer, an assignment), each Init parameter must be read in
+Init, each top-level helper must be called.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft
+from agent_graph.drafter.prune import prune
+
+SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
+SPECS = sorted(p.name for p in SUITE.iterdir() if (p / "kgen-task.toml").is_file())
+
+
+def _unused(src: str) -> list[str]:
+    found = []
+    lines = src.split("\n")
+    for i, line in enumerate(lines):
+        m = re.match(r"^    (?:TBuf<[^>]*>|TQue<[^;]*>|GlobalTensor<\w+>|LocalTensor<\w+>|float|uint32_t|uint64_t)\s+([^;()]+);$", line)
+        if not m:
+            continue
+        for name in (p.split("=")[0].strip() for p in m.group(1).split(",")):
+            reads = [ln for j, ln in enumerate(lines) if j != i and re.search(rf"\b{name}\b", ln)
+                     and not re.match(rf"^\s+(pipe_\.InitBuffer\({name}\b|{name}\.SetGlobalBuffer|{name} = )", ln)]
+            if not reads:
+                found.append(f"member {name}")
+    sig = re.search(r"void Init\(([^)]*)\)\s*\{", src)
+    if sig:
+        body = src[sig.end():src.index("void Process")]
+        for p in sig.group(1).split(","):
+            name = p.split()[-1]
+            if not re.search(rf"\b{name}\b", body):
+                found.append(f"Init parameter {name}")
+    for m in re.finditer(r"^(?:template <[^>]*>\n)?__aicore__ inline \S+(?:<[^>]*>)? (\w+)\(", src, re.M):
+        if len(re.findall(rf"\b{m.group(1)}\b", src)) < 2:
+            found.append(f"helper {m.group(1)}")
+    return found
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_drafted_kernel_declares_nothing_unused(name):
+    d = draft(SUITE / name / "kgen-task.toml")
+    assert not isinstance(d, Unsupported), str(d)
+    kernel = next(text for path, text in d.plan.files.items() if path.startswith("op_kernel/"))
+    assert _unused(kernel) == []
+    assert "__aicore__ inline void Init(" in kernel and "op.Init(" in kernel
+
+
+KERNEL = """\
+template <typename T>
+__aicore__ inline T Twice(T v)
+{
+    return v + v;
+}
+
+// a helper nobody calls
+template <typename T>
+__aicore__ inline T Never(T v)
+{
+    return v;
+}
+
+class K {
+public:
+    __aicore__ inline void Init(GM_ADDR x, uint32_t n, uint32_t unused)
+    {
+        n_ = n;
+        dead_ = n;
+        xg_.SetGlobalBuffer((__gm__ float*)x, n);
+        pipe_.InitBuffer(used_, 64);
+        pipe_.InitBuffer(idle_, 64);
+    }
+
+    __aicore__ inline void Process()
+    {
+        LocalTensor<float> a = used_.Get<float>();
+        LocalTensor<float> b = idle_.Get<float>();
+        LocalTensor<float> q = que_.AllocTensor<float>();
+        Adds(a, a, Twice(1.0f), n_);
+    }
+
+    TPipe pipe_;
+    GlobalTensor<float> xg_;
+    TBuf<TPosition::VECCALC> used_, idle_;
+    uint32_t n_ = 0, dead_ = 0;
+};
+
+extern "C" __global__ __aicore__ void k(GM_ADDR x, GM_ADDR tiling)
+{
+    GET_TILING_DATA(t, tiling);
+    K op;
+    op.Init(x, t.n, t.unused);
+    op.Process();
+}
+"""
+
+
+def test_prune_removes_only_what_is_never_read():
+    out = prune(KERNEL)
+    assert "Never" not in out and "a helper nobody calls" not in out and "Twice(1.0f)" in out
+    assert "idle_" not in out and "LocalTensor<float> b" not in out and "dead_" not in out
+    assert "xg_" not in out                                # set up but never read
+    assert "pipe_.InitBuffer(used_, 64);" in out and "uint32_t n_ = 0;" in out
+    assert "q = que_.AllocTensor" in out                   # an effect stays even when its result is unused
+    assert "void Init(GM_ADDR x, uint32_t n)" not in out   # x only fed xg_, which went: x goes too
+    assert "void Init(uint32_t n)" in out and "op.Init(t.n);" in out
+    assert _unused(out) == []
+    assert _unused(KERNEL) != []                           # the checker sees what the pruner removes
