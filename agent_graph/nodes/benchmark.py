@@ -27,6 +27,8 @@ def benchmark_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
     perf = data.get("performance") or {}
     times = perf.get("modelled_us") or []
     geo = perf.get("geomean_speedup_vs_eager")
-    detail = (f"modelled {sum(times):.1f} us over {len(times)} case(s)" + (f", {geo:.2f}x vs PyTorch eager" if geo else "")
-              if times else "no performance figures")
+    # cases are different shapes: their times are a range, never a sum (issue 22 item 7)
+    span = (f"modelled {times[0]:.1f} us" if len(times) == 1 else
+            f"modelled {min(times):.1f}-{max(times):.1f} us per case ({len(times)} cases)") if times else ""
+    detail = span + (f", {geo:.2f}x vs PyTorch eager" if geo else "") if times else "no performance figures"
     return {"best": best}, detail
