@@ -322,6 +322,13 @@ class _Reader:
                     self._add(n, "getitem", [Ref(src.name), int(n.args[1])], {})
                     continue
                 raise AnalysisError(f"element {n.args[1]} of aten.{_name(src)[0]} is not covered by the templates")
+            if base == "isinf":                # |x| == inf
+                x = self.conv(n.args[0])
+                shape = tuple(int(d) for d in n.args[0].meta["val"].shape)
+                self.g.nodes.append(OpNode(f"{n.name}_abs", "abs", [x], {}, shape, _dtype_name(n.args[0].meta["val"].dtype)))
+                self.known.add(f"{n.name}_abs")
+                self._add(n, "eq", [Ref(f"{n.name}_abs"), float("inf")], {})
+                continue
             if base == "scalar_tensor":
                 self.consts[n.name] = self.conv(n.args[0], o.args[0] if o else None)
                 continue

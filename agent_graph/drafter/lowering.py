@@ -85,6 +85,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 self.vals[n.name] = Val("vec", f"XI{i}[o]" if self.row_mode else f"XI{i}", None, f"XI{i}")
             elif kind == "bvec":
                 self.vals[n.name] = Val("bvec", f"W{i}")
+            elif kind == "scalar":
+                self.vals[n.name] = Val("k", f"sv{i}_")
             else:
                 self.vals[n.name] = Val("idx", f"static_cast<int64_t>(xg{i}_.GetValue(off + r))")
         for j, a in enumerate(g.attrs):
@@ -121,7 +123,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
 
     def _needs_rows(self) -> bool:
         for n in self.g.inputs:
-            if self._input_kind(n) != "full":
+            if self._input_kind(n) not in ("full", "scalar"):
                 return True
         for n in self.g.nodes:
             if n.op in ("softmax", "log_softmax", "layer_norm", "rms_norm", "normalize", "cumsum", "cumprod", "logsumexp",
@@ -141,6 +143,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             return InputKind.BVEC
         if tuple(shape) == tuple(self.full[:-1]) and n.dtype in ("int64", "int32"):
             return InputKind.RIDX
+        if _numel(shape) == 1 and n.dtype in FLOATS:
+            return InputKind.SCALAR
         raise Unsupported(f"input {n.name} of shape {list(shape)} against {list(self.full)}: only equal shapes and "
                           f"last-dimension broadcast are covered by the templates")
 

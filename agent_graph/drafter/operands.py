@@ -7,6 +7,7 @@ Inputs (``InputKind``):
     full   a tensor of the whole shape, streamed tile by tile (double-buffered queue + a float copy)
     bvec   a row vector broadcast over the rows (loaded once into UB as float; streamed on the split path)
     ridx   per-row integers (class indices), read from GM by scalar loads: no UB
+    scalar a one-element tensor (a 0-d ``value``), read once by a scalar load into a float member: no UB
 Outputs (``OutputKind``):
     vec    a tensor of the whole shape, written tile by tile
     rs     one value per row (rounded up to 16 rows a tile), staged as float
@@ -33,6 +34,7 @@ class InputKind(StrEnum):
     FULL = "full"
     BVEC = "bvec"
     RIDX = "ridx"
+    SCALAR = "scalar"
 
 
 class OutputKind(StrEnum):
@@ -234,6 +236,19 @@ class RowIndexInput(Input):
     kind = InputKind.RIDX
 
 
+class ScalarInput(Input):
+    kind = InputKind.SCALAR
+
+    def members(self) -> list[str]:
+        return super().members() + [f"float sv{self.index}_ = 0.0f;"]
+
+    def init(self) -> list[str]:
+        return [f"xg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, 1);"]
+
+    def load(self) -> list[str]:
+        return [f"sv{self.index}_ = static_cast<float>(xg{self.index}_.GetValue(0));"]
+
+
 # ---- outputs -----------------------------------------------------------------------------------
 
 # every output keeps 16 rows of 24 bytes free: a tile's row count is rounded up to 16 for the per-row
@@ -398,7 +413,7 @@ class GlobalScalarOutput(Output):
 
 
 INPUTS: dict[InputKind, type[Input]] = {InputKind.FULL: FullInput, InputKind.BVEC: BcastInput,
-                                        InputKind.RIDX: RowIndexInput}
+                                        InputKind.RIDX: RowIndexInput, InputKind.SCALAR: ScalarInput}
 OUTPUTS: dict[OutputKind, type[Output]] = {OutputKind.VEC: VecOutput, OutputKind.RS: RowScalarOutput,
                                            OutputKind.IDX: IndexOutput, OutputKind.GS: GlobalScalarOutput}
 

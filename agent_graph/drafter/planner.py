@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +84,9 @@ def _spec_inputs(params: dict) -> list[Any]:
 def case_inputs(task: Task) -> list[tuple[list, list]]:
     """(init, forward inputs) of every case, made the way the task's own generator makes them."""
     install_stubs()
+    for parent in task.benchmark_roots():   # the benchmark's own packages (NPUKernelBench's framework), as the worker
+        if str(parent) not in sys.path:
+            sys.path.append(str(parent))
     mod = load_module("kgen_drafter_reference", task.reference)
     out = []
     for i, case in enumerate(task.cases):
@@ -149,9 +153,18 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
             return Unsupported(name, str(e), op=_op_in(str(e)))
         except Exception as e:
             return Unsupported(name, f"the reference failed while being traced ({type(e).__name__}: {e})")
-    sig = graphs[0].signature()
-    if any(g.signature() != sig for g in graphs[1:]):
-        return Unsupported(name, "the shape cases trace to different op graphs (one kernel must serve every case)")
+    # one graph per dtype combination (a reference may branch on its dtype: each combination gets its own
+    # compute code); cases of one combination must agree, and all must share the op's interface
+    by_dtype: dict[tuple, str] = {}
+    for g in graphs:
+        key = tuple(n.dtype for n in g.inputs)
+        sig = repr(g.signature())
+        if by_dtype.setdefault(key, sig) != sig:
+            return Unsupported(name, "the shape cases trace to different op graphs (one kernel must serve every case)")
+    face = {(tuple(n.name for n in g.inputs), tuple(a.name for a in g.attrs), len(g.outputs), g.row_dims, g.row_div)
+            for g in graphs}
+    if len(face) > 1:
+        return Unsupported(name, "the dtype combinations trace to op graphs with different inputs or outputs")
     category = classify(graphs[0])
     g0 = graphs[0]
     in_names, out_names = _names(g0)
