@@ -21,6 +21,7 @@ from agent_graph.drafter.vecops import Unsupported, f
 
 HALF = {"float16": "half", "bfloat16": "bfloat16_t"}
 FLOATS = {"float16", "bfloat16", "float32"}
+INTS = {"int32", "int64"}   # integer tensors computed as integral floats (exact below 2^24)
 
 
 class Lowering(ElementwiseLowering, CompositeLowering):
@@ -136,8 +137,9 @@ class Lowering(ElementwiseLowering, CompositeLowering):
     def _input_kind(self, n: OpNode) -> InputKind:
         shape = n.shape or ()
         if tuple(shape) == tuple(self.full):
-            if n.dtype not in FLOATS:
-                raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32")
+            if n.dtype not in FLOATS and n.dtype not in INTS:
+                raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32 "
+                                  f"and int32/int64")
             return InputKind.FULL
         if shape and shape[-1] == self.cols and _numel(shape) == self.cols:
             return InputKind.BVEC
@@ -242,9 +244,19 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 raise Unsupported("a reshape that changes the last dimension inside a row-wise kernel")
             return v
         if op == "cast":
-            if node.dtype not in FLOATS:
+            if node.dtype not in FLOATS and node.dtype not in INTS:
                 raise Unsupported(f"a cast to {node.dtype} is not covered by the templates")
             v = self._arg(args[0])
+            if node.dtype in INTS and v.kind in ("vec", "rs"):
+                # float -> integer truncates toward zero (PyTorch); kept as an integral float, exact below 2^24
+                self._no_round = True
+                if v.kind == "rs":
+                    name = self.rs_name()
+                    self.out(v).append(f"float {name} = static_cast<float>(static_cast<int64_t>({v.expr}));")
+                    return Val("rs", name)
+                d = self.vec()
+                self.p.body.append(f"Cast({d.expr}, {v.expr}, RoundMode::CAST_TRUNC, {self.n});")
+                return d
             if v.kind == "mask":  # a comparison used as a number: 1.0 / 0.0 (exact in every float type)
                 self._no_round = True
                 return self._mask_to_vec(v)
