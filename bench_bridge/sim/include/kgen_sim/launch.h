@@ -22,7 +22,7 @@
 //    kernels).
 // The `<<<>>>` syntax is rewritten by `kgen sim build` into a call of kgen::launch.
 //
-// @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll g_coreType
+// @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll
 #pragma once
 #include <chrono>
 #include <condition_variable>
@@ -56,10 +56,13 @@ namespace AscendC {
 inline constexpr int32_t MIX = 0, AIC = 1, AIV = 2;
 inline constexpr int32_t MIX_TYPE = MIX, AIC_TYPE = AIC, AIV_TYPE = AIV;
 }  // namespace AscendC
-/// The type of the calling core (AscendC::AIC or AscendC::AIV).
-inline thread_local int32_t g_coreType = AscendC::AIV;
 
 namespace kgen {
+/// The type of the calling core (AscendC::AIC or AscendC::AIV), set by the launcher for every core. The
+/// kernel-facing name `g_coreType` is declared in kgen_sim/core_type.h, outside the precompiled prelude:
+/// a compile-time constant in the per-core-type passes of a two-pass build, this variable otherwise.
+/// Emulator headers inside the prelude read this variable, never `g_coreType`.
+inline thread_local int32_t tls_core_type = AscendC::AIV;
 
 /// Which cores a launch runs (see the header comment).
 enum class KernelKind : int { Unknown = 0, Aiv, Aic, Mix11, Mix12 };
@@ -79,6 +82,27 @@ inline KernelKind kind_of_entry(F* fn) {
     if (in(__start_kgen_mix_1_2, __stop_kgen_mix_1_2)) return KernelKind::Mix12;
     if (in(__start_kgen_mix_1_1, __stop_kgen_mix_1_1)) return KernelKind::Mix11;
     return KernelKind::Unknown;
+}
+/// Two-pass builds (bisheng compiles a kernel once per core type, `g_coreType` a constant in each pass):
+/// `kgen sim build` compiles a translation unit whose source names the core type twice, as the AIV pass
+/// (the copy the host code calls) and the AIC pass (its global symbols renamed), and links a table of
+/// {AIV-pass entry, AIC-pass entry or null, kernel kind the source declares (KernelKind) or 0} rows, ended by a
+/// null row. The launcher runs each AIC core on the AIC pass of the entry it is given. Absent (weak) when no
+/// translation unit needed it.
+extern "C" {
+struct kgen_core_pass { const void* primary; const void* aic; int32_t kind; };
+extern const kgen_core_pass kgen_core_pass_table[] __attribute__((weak));
+}
+/// The passes of a kernel entry: its AIC-pass copy (null: a one-pass build) and the kind its source declares.
+struct CorePass {
+    const void* aic = nullptr;
+    KernelKind kind = KernelKind::Unknown;
+};
+inline CorePass core_pass_of(const void* entry) {
+    if (!kgen_core_pass_table) return {};
+    for (const kgen_core_pass* e = kgen_core_pass_table; e->primary; ++e)
+        if (e->primary == entry) return {e->aic, static_cast<KernelKind>(e->kind)};
+    return {};
 }
 /// A kernel states which cores it needs; kinds other than vector-only restart an undeclared launch.
 inline void declare_kernel_kind(KernelKind k) {
@@ -198,6 +222,10 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
     }
     int id = ++launch_counter();
     KernelKind kind = kind_of_entry(kernel);
+    const CorePass passes = core_pass_of(reinterpret_cast<const void*>(kernel));
+    if (kind == KernelKind::Unknown) kind = passes.kind;  // e.g. a templated __mix__ entry, whose section g++ drops
+    using Entry = void (*)(P...);
+    const Entry aic_entry = passes.aic ? reinterpret_cast<Entry>(const_cast<void*>(passes.aic)) : kernel;
     for (;;) {
         // cores per block: AIC (mix and cube kinds) then `ration` AIV (mix and vector kinds)
         const bool has_aic = kind == KernelKind::Aic || kind == KernelKind::Mix11 || kind == KernelKind::Mix12;
@@ -233,14 +261,14 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
                         ctx->sub_block_idx = aic ? 0 : sub;
                         ::block_idx = b;  // the raw block index (get_block_idx); GetBlockIdx() is the logical core
                         ::block_num = cfg.block_dim;
-                        ::g_coreType = aic ? AscendC::AIC : AscendC::AIV;
+                        tls_core_type = aic ? AscendC::AIC : AscendC::AIV;
                         tls_launch_kind = kind;
                         tls_task_ration = aic ? 1 : (mix ? ration : 1);
                         ctx->launch = &shared;
                         tls_core = ctx;
                         bool restarted = false;
                         try {
-                            kernel(args...);
+                            (aic ? aic_entry : kernel)(args...);  // each core type runs its own pass
                         } catch (const KernelAbort&) {
                             abort_program();
                         } catch (const KernelRestart& r) {

@@ -86,7 +86,7 @@ inline uint64_t core_key(bool aic, uint32_t block, uint32_t sub) {
     return (uint64_t(aic ? 1 : 0) << 48) | (uint64_t(block) << 8) | sub;
 }
 inline CoreId me() {
-    const bool aic = ::g_coreType == AscendC::AIC;
+    const bool aic = tls_core_type == AscendC::AIC;
     const CoreContext& c = core();
     if (c.launch && c.launch->mix) return CoreId{aic, static_cast<uint32_t>(::block_idx), aic ? 0u : static_cast<uint32_t>(c.sub_block_idx)};
     return CoreId{aic, static_cast<uint32_t>(c.block_idx), 0u};
