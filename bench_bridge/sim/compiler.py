@@ -579,7 +579,7 @@ def _cached_object(entry: Path, search: list[str], quoted: list[str]) -> dict | 
     if every user file it included is unchanged, the search path is the same whenever it included
     user files, and no directory of this build's search path holds a file named as one of its own
     ``#include "..."`` lines (``-iquote`` directories are searched before the emulator's headers, so
-    such a file would be included instead)."""
+    such a file would be included instead) other than a user file it included when it was compiled."""
     man, obj = entry / "manifest.json", entry / "obj.o"
     if not (man.exists() and obj.exists()):
         return None
@@ -591,7 +591,8 @@ def _cached_object(entry: Path, search: list[str], quoted: list[str]) -> dict | 
         return None
     if info["deps"] and info["search"] != search:
         return None
-    if any(os.path.exists(os.path.join(d, name)) for d in search for name in quoted):
+    known = {os.path.realpath(p) for p in info["deps"]}
+    if any(os.path.exists(f := os.path.join(d, name)) and os.path.realpath(f) not in known for d in search for name in quoted):
         return None
     return info
 
