@@ -416,6 +416,7 @@ _QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 # the table (its AIC cores would run the AIV copy); virtual functions dispatch within their own pass.
 
 AIC_SUFFIX = "__kgen_aic"
+PLAIN_AIC_OBJECT = "obj_aic_only.o"   # beside a cached AIC-pass object: the same object before renaming
 PASS_FLAGS = {"aiv": ["-DKGEN_CORE_PASS=2", "-D__DAV_C220_VEC__"], "aic": ["-DKGEN_CORE_PASS=1", "-D__DAV_C220_CUBE__"]}
 _CORE_TYPE_WORDS = re.compile(r"\b(?:g_coreType|__DAV_C220_CUBE__|__DAV_C220_VEC__|__DAV_CUBE__|__DAV_VEC__)\b")
 _KIND_CODES = {"aiv": 1, "aic": 2, "mix11": 3, "mix12": 4}     # launch.h KernelKind
@@ -538,11 +539,11 @@ def _demangle(names: list[str]) -> list[str]:
     return out if len(out) == len(names) else list(names)
 
 
-def _pass_table(units: list[tuple[Path, Path | None, CoreInfo]]) -> str | None:
+def _pass_table(units: list[tuple[Path, Path | None, CoreInfo, int]]) -> str | None:
     """C++ source of ``kgen_core_pass_table`` for the given (AIV-pass or only object, AIC-pass object or None,
-    info) units, or None when no row is needed."""
+    info, kind of a unit linked with one pass of two or 0) units, or None when no row is needed."""
     rows: list[tuple[str, str | None, int]] = []
-    for primary, secondary, info in units:
+    for primary, secondary, info, only in units:
         defined = {n: (t, b) for n, t, b, _ in _defined_symbols(primary) if t in ("FUNC", "IFUNC")}
         aic = {}
         if secondary is not None:
@@ -554,6 +555,8 @@ def _pass_table(units: list[tuple[Path, Path | None, CoreInfo]]) -> str | None:
             strong = defined[name][1] == "GLOBAL"
             if secondary is not None and name in aic and (strong or kind or dem.startswith("void ")):
                 rows.append((name, aic[name], kind or info.default_kind))
+            elif only and (strong or kind or dem.startswith("void ")):
+                rows.append((name, None, only))
             elif kind:
                 rows.append((name, aic.get(name), kind))
     if not rows:
@@ -571,7 +574,7 @@ def _pass_table(units: list[tuple[Path, Path | None, CoreInfo]]) -> str | None:
 
 
 
-def _cached_object(entry: Path, search: list[str], quoted: list[str]) -> dict | None:
+def _cached_object(entry: Path, search: list[str], quoted: list[str], aic: bool = False) -> dict | None:
     """The manifest of a cached object still valid for this build, else None.
 
     The key holds the translation unit's text, flags, compiler and emulator headers, not the
@@ -581,7 +584,7 @@ def _cached_object(entry: Path, search: list[str], quoted: list[str]) -> dict | 
     ``#include "..."`` lines (``-iquote`` directories are searched before the emulator's headers, so
     such a file would be included instead) other than a user file it included when it was compiled."""
     man, obj = entry / "manifest.json", entry / "obj.o"
-    if not (man.exists() and obj.exists()):
+    if not (man.exists() and obj.exists()) or (aic and not (entry / PLAIN_AIC_OBJECT).exists()):
         return None
     try:
         info = json.loads(man.read_text())
@@ -613,7 +616,7 @@ def _compile_objects(prepared: list[Path], flags: list[str], front: list[str], s
         base = _sha(DRIVER_VERSION, _headers_digest(), _compiler_id(cxx), " ".join(flags + pflags), prelude)
         text = p.read_text(errors="replace")
         entry = cache_root() / "objects" / _sha(base, text)[:24]
-        info = _cached_object(entry, search, _QUOTED_INCLUDE.findall(text)) if use_cache else None
+        info = _cached_object(entry, search, _QUOTED_INCLUDE.findall(text), ps == "aic") if use_cache else None
         if info is not None:
             _touch(entry)
             out[j] = _Object(entry / "obj.o", [Diagnostic(**d) for d in info["diagnostics"]], info["deps"], cached=True,
@@ -637,6 +640,7 @@ def _compile_objects(prepared: list[Path], flags: list[str], front: list[str], s
         diags = parse_gcc(err, (str(INCLUDE_DIR), str(Path(prelude).parent)))
         if proc.returncode == 0 and ps == "aic" and (tmp / "obj.o").exists():
             try:
+                shutil.copy2(tmp / "obj.o", tmp / PLAIN_AIC_OBJECT)   # the AIC pass alone (an AIC-only kernel, see _link)
                 _localise_pass(tmp / "obj.o")
             except (OSError, subprocess.SubprocessError) as e:
                 (tmp / "obj.o").unlink(missing_ok=True)
@@ -649,6 +653,8 @@ def _compile_objects(prepared: list[Path], flags: list[str], front: list[str], s
         deps = {d: _file_sha(d) for d in _deps_from_depfile(tmp / "obj.d") if not d.startswith(own)}
         deps.update((extra_deps or [{}] * len(prepared))[k])     # user files included through a rewritten copy
         info = {"deps": deps, "search": search, "diagnostics": [d.to_dict() for d in diags]}
+        if (tmp / PLAIN_AIC_OBJECT).exists():
+            os.replace(tmp / PLAIN_AIC_OBJECT, entry / PLAIN_AIC_OBJECT)
         os.replace(tmp / "obj.o", entry / "obj.o")          # publish: the object, then the manifest that makes it usable
         (tmp / "manifest.json").write_text(json.dumps(info))
         os.replace(tmp / "manifest.json", entry / "manifest.json")
@@ -657,6 +663,40 @@ def _compile_objects(prepared: list[Path], flags: list[str], front: list[str], s
     if running:
         _prune(cache_root() / "objects", KEEP_OBJECTS)
     return [o for o in out if o is not None]
+
+
+def _link_command(cxx: str, cflags: list[str], lflags: list[str], objs: list[_Object], infos: list[CoreInfo],
+                  only: dict[int, str], work: Path, binary: Path) -> tuple[list[str], str]:
+    """The link command of the objects, with the table of core-type passes compiled into ``work`` when a
+    unit needs one; ``only`` names two-pass units linked with one pass ("aic": the unrenamed AIC object,
+    the kernel runs on AIC cores; "aiv"). Returns (command, table compile errors or "")."""
+    links: list[str] = []
+    units: list[tuple[Path, Path | None, CoreInfo, int]] = []
+    for k, info in enumerate(infos):
+        mine = {o.pass_: o.path for o in objs if o.unit == k}
+        if not info.two_pass:
+            links.append(str(mine[""]))
+            if info.entry_kinds:
+                units.append((mine[""], None, info, 0))
+        elif only.get(k) == "aic":
+            plain = mine["aic"].with_name(PLAIN_AIC_OBJECT)
+            links.append(str(plain))
+            units.append((plain, None, info, _KIND_CODES["aic"]))
+        elif only.get(k) == "aiv":
+            links.append(str(mine["aiv"]))
+            units.append((mine["aiv"], None, info, 0))
+        else:
+            links += [str(mine["aiv"]), str(mine["aic"])]
+            units.append((mine["aiv"], mine["aic"], info, 0))
+    table = _pass_table(units) if units else None
+    if table:
+        (work / "kgen_core_passes.cpp").write_text(table)
+        tproc = subprocess.run([cxx, "-std=c++17", "-c", "kgen_core_passes.cpp", "-o", "kgen_core_passes.o"],
+                               capture_output=True, text=True, cwd=work)
+        if tproc.returncode != 0:
+            return [], tproc.stderr or "failed"
+        links.append(str(work / "kgen_core_passes.o"))
+    return [cxx, *cflags, *lflags, *links, "-o", str(binary), "-ldl"], ""
 
 
 def build(
@@ -722,21 +762,6 @@ def build(
                                 extra_deps, passes)
         diags = list({(d.file, d.line, d.column, d.severity, d.message): d for o in objs for d in o.diagnostics}.values())
         stderr = "".join(o.stderr for o in objs)
-        links = [str(o.path) for o in objs if o.path]
-        if all(o.path for o in objs) and any(i.two_pass or i.entry_kinds for i in infos):
-            table = _pass_table([(next(o.path for o in objs if o.unit == k and o.pass_ != "aic"),
-                                  next((o.path for o in objs if o.unit == k and o.pass_ == "aic"), None), info)
-                                 for k, info in enumerate(infos) if info.two_pass or info.entry_kinds])
-            if table:
-                (work / "kgen_core_passes.cpp").write_text(table)
-                tproc = subprocess.run([cxx, "-std=c++17", "-c", "kgen_core_passes.cpp", "-o", "kgen_core_passes.o"],
-                                       capture_output=True, text=True, cwd=work)
-                if tproc.returncode != 0:
-                    diags.append(Diagnostic("error", "kgen: the table of core-type passes did not compile: " + tproc.stderr[-1500:],
-                                            str(srcs[0]), 0, 0, "compile"))
-                    return BuildResult(False, None, diags, front, time.monotonic() - t0, False, kernels, tproc.stderr)
-                links.append(str(work / "kgen_core_passes.o"))
-        cmd = [cxx, *cflags, *lflags, *links, "-o", str(tmp_bin), "-ldl"]
         if any(o.timed_out for o in objs):
             return BuildResult(False, None, [Diagnostic("error", f"compilation did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
                                front, time.monotonic() - t0, False, kernels)
@@ -744,11 +769,27 @@ def build(
             if not any(d.severity == "error" for d in diags):
                 diags.append(Diagnostic("error", stderr.strip()[-2000:] or "compiler failed", str(srcs[0]), 0, 0, "compile"))
             return BuildResult(False, None, diags, front, time.monotonic() - t0, False, kernels, stderr)
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=max(30.0, timeout - (time.monotonic() - t0)), cwd=work)
-        except subprocess.TimeoutExpired:
-            return BuildResult(False, None, [Diagnostic("error", f"linking did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
-                               cmd, time.monotonic() - t0, False, kernels)
+        only: dict[int, str] = {}
+        for _attempt in range(3):
+            cmd, table_err = _link_command(cxx, cflags, lflags, objs, infos, only, work, tmp_bin)
+            if table_err:
+                diags.append(Diagnostic("error", "kgen: the table of core-type passes did not compile: " + table_err[-1500:],
+                                        str(srcs[0]), 0, 0, "compile"))
+                return BuildResult(False, None, diags, front, time.monotonic() - t0, False, kernels, table_err)
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=max(30.0, timeout - (time.monotonic() - t0)), cwd=work)
+            except subprocess.TimeoutExpired:
+                return BuildResult(False, None, [Diagnostic("error", f"linking did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
+                                   cmd, time.monotonic() - t0, False, kernels)
+            if proc.returncode == 0 or "undefined reference" not in proc.stderr:
+                break
+            # a pass whose code calls what no pass defines (Catlass: operator()<AIC> specialised, <AIV> only
+            # declared) is a pass the kernel does not have: link the unit with its other pass alone
+            more = {k: ("aic" if o.pass_ == "aiv" else "aiv") for o in objs
+                    if o.pass_ and o.unit not in only and str(o.path) in proc.stderr for k in [o.unit]}
+            if not more:
+                break
+            only.update(more)
         diags += parse_gcc(proc.stderr, (str(INCLUDE_DIR), str(prelude.parent)))
         stderr += proc.stderr
         if proc.returncode != 0 or not tmp_bin.exists():
