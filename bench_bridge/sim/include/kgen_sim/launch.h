@@ -21,7 +21,11 @@
 //    tell the core's type. A `__cube__` entry is AIC_ONLY and `__mix__(1, 2)` / `__mix__(1, 1)` MIX
 //    (kernel-launch programs); otherwise the emulator learns the type when the kernel first declares it
 //    and then restarts the launch with those cores (the declaration precedes any GM write in documented
-//    kernels).
+//    kernels), or from the build's table of kernel entries (below).
+//  * Two-pass builds: bisheng compiles a kernel once per core type, g_coreType a constant in each pass.
+//    `kgen sim build` does the same for units whose source names the core type (compiler.py), and links
+//    `kgen_core_pass_table`: for each entry, its AIC-pass copy and the kind its source declares. The
+//    launcher runs AIC cores on the AIC copy and AIV cores on the entry it was given.
 // The `<<<>>>` syntax is rewritten by `kgen sim build` into a call of kgen::launch.
 //
 // @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll
