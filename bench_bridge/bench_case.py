@@ -142,7 +142,8 @@ class CaseRunner:
             rep.message = self.build_message
             return rep
         self.say(CaseStarted(str(e["id"]), index, total, f"case {e['id']}: running on the emulator"))
-        pr = run_project(build, inputs, outputs_spec, attrs, timeout=self.timeout, trace=self.profile)
+        pr = run_project(build, inputs, outputs_spec, attrs, timeout=self.timeout, trace=self.profile,
+                         zero_outputs=_binding_zeroes_outputs(self.task.root))
         rep.block_dim, rep.tiling_key = pr.block_dim, pr.tiling_key
         rep.diagnostics = [d.to_dict() for d in pr.diagnostics]
         rep.seconds = time.monotonic() - t0
@@ -363,19 +364,32 @@ def _output_groups(outputs: list, ref_groups: list[int]) -> list[list[int]] | No
     return None
 
 
-def _in_place_input(task_root: Path | None) -> int:
-    """The input an op without outputs writes: the tensor parameter its NPUKernelBench binding returns
-    (``validation/pybind.cpp``, e.g. Gemm's ``return c;`` after ``EXEC_NPU_CMD(..., a, b, c, alpha, beta)``),
-    counted among the binding's tensor parameters; 0 when there is no binding or it returns something else."""
+def _binding_body(task_root: Path | None) -> tuple[str, str]:
+    """(parameter list, body) of the NPUKernelBench binding function in ``validation/pybind.cpp``, or empty."""
     src = (task_root / "validation" / "pybind.cpp") if task_root else None
     try:
         text = src.read_text(errors="replace") if src and src.is_file() else ""
     except OSError:
-        return 0
+        return "", ""
     m = re.search(r"at::Tensor\s+\w+\s*\(([^)]*)\)\s*\{(.*?)\n\}", text, re.S)
-    if not m:
+    return (m.group(1), m.group(2)) if m else ("", "")
+
+
+def _binding_zeroes_outputs(task_root: Path | None) -> bool:
+    """Whether the task's binding zero-fills the output it allocates before the kernel runs (GroupedMatmulSliceK:
+    ``result.fill_(0.0f)``; ``at::zeros``): kernels may then leave parts unwritten (an empty group)."""
+    _, body = _binding_body(task_root)
+    return bool(re.search(r"\.fill_\(\s*0(?:\.0*)?f?\s*\)|\.zero_\(\s*\)|\b(?:at|torch)::zeros\b", body))
+
+
+def _in_place_input(task_root: Path | None) -> int:
+    """The input an op without outputs writes: the tensor parameter its NPUKernelBench binding returns
+    (``validation/pybind.cpp``, e.g. Gemm's ``return c;`` after ``EXEC_NPU_CMD(..., a, b, c, alpha, beta)``),
+    counted among the binding's tensor parameters; 0 when there is no binding or it returns something else."""
+    params, body = _binding_body(task_root)
+    if not body:
         return 0
-    tensors = [re.findall(r"(\w+)\s*$", a.strip())[0] for a in m.group(1).split(",") if "Tensor" in a and re.search(r"\w+\s*$", a.strip())]
-    ret = re.findall(r"\breturn\s+(\w+)\s*;", m.group(2))
+    tensors = [re.findall(r"(\w+)\s*$", a.strip())[0] for a in params.split(",") if "Tensor" in a and re.search(r"\w+\s*$", a.strip())]
+    ret = re.findall(r"\breturn\s+(\w+)\s*;", body)
     return tensors.index(ret[-1]) if ret and ret[-1] in tensors else 0
 
