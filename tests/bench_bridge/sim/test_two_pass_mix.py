@@ -94,3 +94,24 @@ def test_both_pass_objects_come_from_the_cache_in_a_new_link(built, tmp_path):
     x, w, y, tags = _run(second, 2)
     np.testing.assert_allclose(y, (x.reshape(2, 2 * L) * w.reshape(2, K).sum(axis=1)[:, None]).ravel(), rtol=1e-6, atol=1e-6)
     assert list(tags[:2]) == [1010, 1010] and list(tags[32:36]) == [2020] * 4, tags[:40]
+
+
+@pytest.mark.parametrize("family", sorted(COMPILERS))
+@pytest.mark.parametrize("n", [1, 1000, 3001])
+def test_a_custom_op_project_with_a_two_pass_mix_kernel(family, n, monkeypatch):
+    """tests/data/projects/mix_scale (ours): y = x * sum(w), the sum on each block's AIC, the scaling on its
+    two AIVs after a mode-2 flag, halves chosen from g_coreType at compile time (a factor that is 1 only in
+    the right pass). Built with each compiler as `kgen bench` builds a project, checked against numpy."""
+    from bench_bridge.project import build_project, describe_project, run_project
+
+    monkeypatch.setenv("KGEN_CXX", COMPILERS[family])
+    project = describe_project(Path(__file__).resolve().parents[2] / "data" / "projects" / "mix_scale")
+    pb = build_project(project)
+    assert pb.ok, "\n".join(d.format() for d in pb.diagnostics)
+    assert pb.result.command[0] == COMPILERS[family]
+    rng = np.random.default_rng(n)
+    x = rng.standard_normal(n).astype(np.float32)
+    w = rng.standard_normal(5).astype(np.float32)
+    r = run_project(pb, [x, w], [((n,), np.float32)])
+    assert r.ok, "\n".join(d.format() for d in r.diagnostics)
+    np.testing.assert_allclose(r.outputs[0], x * w.sum(dtype=np.float32), rtol=1e-5, atol=1e-6)
