@@ -5,11 +5,13 @@ Mapping: the operator call recorded from ``ModelNew`` (or, without one, the forw
 the init arguments) gives tensors and scalars in order; the tensors fill the OpDef inputs in order,
 the scalars fill its attrs in order; the reference's outputs give the output shapes, the OpDef
 combination matching the input dtypes gives their dtypes. An op without outputs works in place:
-its first input is compared with the reference output.
+the input its NPUKernelBench pybind returns (``validation/pybind.cpp``: ``return c;``, Gemm), else its first
+input, is compared with the reference output.
 """
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -140,7 +142,8 @@ class CaseRunner:
             rep.message = self.build_message
             return rep
         self.say(CaseStarted(str(e["id"]), index, total, f"case {e['id']}: running on the emulator"))
-        pr = run_project(build, inputs, outputs_spec, attrs, timeout=self.timeout, trace=self.profile)
+        pr = run_project(build, inputs, outputs_spec, attrs, timeout=self.timeout, trace=self.profile,
+                         zero_outputs=_binding_zeroes_outputs(self.task.root))
         rep.block_dim, rep.tiling_key = pr.block_dim, pr.tiling_key
         rep.diagnostics = [d.to_dict() for d in pr.diagnostics]
         rep.seconds = time.monotonic() - t0
@@ -149,15 +152,16 @@ class CaseRunner:
             rep.message = errs[0].format() if errs else "the kernel run failed"
             return rep
         if in_place:
-            if not pr.inputs_after or pr.inputs_after[0] is None:
-                rep.message = "the op has no outputs and its first input could not be read back after the kernel"
+            w = min(_in_place_input(self.task.root), len(inputs) - 1)
+            if len(pr.inputs_after) <= w or pr.inputs_after[w] is None:
+                rep.message = f"the op has no outputs and its input {self.op.inputs[w].name} could not be read back after the kernel"
                 return rep
-            first = pr.inputs_after[0]
-            dt = "float32" if _dtype_name(inputs[0]) == "bfloat16" else _dtype_name(inputs[0])
+            first = pr.inputs_after[w]
+            dt = "float32" if _dtype_name(inputs[w]) == "bfloat16" else _dtype_name(inputs[w])
             if isinstance(first, list):
-                outs, names, out_dtypes = first, [f"{self.op.inputs[0].name}[{j}]" for j in range(len(first))], [dt] * len(first)
+                outs, names, out_dtypes = first, [f"{self.op.inputs[w].name}[{j}]" for j in range(len(first))], [dt] * len(first)
             else:
-                outs, names, out_dtypes = [first], [self.op.inputs[0].name], [dt]
+                outs, names, out_dtypes = [first], [self.op.inputs[w].name], [dt]
         else:
             outs, names, out_dtypes = [], [], []
             for p, o, spec in zip(self.op.outputs, pr.outputs, outputs_spec):
@@ -358,3 +362,34 @@ def _output_groups(outputs: list, ref_groups: list[int]) -> list[list[int]] | No
             return None
         return [[j] for j in flat[:d]] + [middle] + [[j] for j in flat[len(flat) - after:]]
     return None
+
+
+def _binding_body(task_root: Path | None) -> tuple[str, str]:
+    """(parameter list, body) of the NPUKernelBench binding function in ``validation/pybind.cpp``, or empty."""
+    src = (task_root / "validation" / "pybind.cpp") if task_root else None
+    try:
+        text = src.read_text(errors="replace") if src and src.is_file() else ""
+    except OSError:
+        return "", ""
+    m = re.search(r"at::Tensor\s+\w+\s*\(([^)]*)\)\s*\{(.*?)\n\}", text, re.S)
+    return (m.group(1), m.group(2)) if m else ("", "")
+
+
+def _binding_zeroes_outputs(task_root: Path | None) -> bool:
+    """Whether the task's binding zero-fills the output it allocates before the kernel runs (GroupedMatmulSliceK:
+    ``result.fill_(0.0f)``; ``at::zeros``): kernels may then leave parts unwritten (an empty group)."""
+    _, body = _binding_body(task_root)
+    return bool(re.search(r"\.fill_\(\s*0(?:\.0*)?f?\s*\)|\.zero_\(\s*\)|\b(?:at|torch)::zeros\b", body))
+
+
+def _in_place_input(task_root: Path | None) -> int:
+    """The input an op without outputs writes: the tensor parameter its NPUKernelBench binding returns
+    (``validation/pybind.cpp``, e.g. Gemm's ``return c;`` after ``EXEC_NPU_CMD(..., a, b, c, alpha, beta)``),
+    counted among the binding's tensor parameters; 0 when there is no binding or it returns something else."""
+    params, body = _binding_body(task_root)
+    if not body:
+        return 0
+    tensors = [re.findall(r"(\w+)\s*$", a.strip())[0] for a in params.split(",") if "Tensor" in a and re.search(r"\w+\s*$", a.strip())]
+    ret = re.findall(r"\breturn\s+(\w+)\s*;", body)
+    return tensors.index(ret[-1]) if ret and ret[-1] in tensors else 0
+

@@ -10,7 +10,7 @@ Keys (``[bench]`` in kgen.toml, ``KGEN_BENCH__<KEY>``; the named variables in br
 
 - ``soc`` [``KGEN_SOC``]: the SoC whose facts the emulator and the performance model use ("910B2",
   "Ascend910B4"; the ``Ascend`` prefix is dropped); empty: the SoC table's default;
-- ``cxx`` [``KGEN_CXX``]: the emulator's C++ compiler; empty: g++, else an installed clang++;
+- ``cxx`` [``KGEN_CXX``]: the emulator's C++ compiler; empty: an installed clang++, else g++;
 - ``cache_dir`` [``KGEN_CACHE_DIR``]: build and object caches ($XDG_CACHE_HOME/kgen, ~/.cache/kgen);
 - ``no_sandbox`` [``KGEN_NO_SANDBOX``, ``--no-sandbox``]: run task and model code unconfined.
 """
@@ -34,7 +34,7 @@ class BenchSettings:
     """How benches build and run: the SoC, the emulator's compiler, the cache, the sandbox."""
 
     soc: str | None = None               # None: the SoC table's default (bench_bridge.soc.DEFAULT_SOC)
-    cxx: str | None = None               # None: g++, else clang++ (bench_bridge.sim.compiler.find_compilers)
+    cxx: str | None = None               # None: clang++, else g++ (bench_bridge.sim.compiler.find_compilers)
     cache_dir: Path = Field(default_factory=default_cache_dir)
     no_sandbox: bool = False             # True: task and model code runs unconfined (docs/security.md)
 

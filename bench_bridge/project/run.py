@@ -78,11 +78,13 @@ def _instances(p, v) -> list | None:
 
 
 def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | None = None, timeout: float = 60.0,
-                trace: bool = False) -> ProjectRun:
+                trace: bool = False, zero_outputs: bool = False) -> ProjectRun:
     """Run one case: ``inputs`` per OpDef input (numpy arrays or torch tensors; None for an absent optional
     input; a list of them for a DYNAMIC input), ``outputs`` as (shape, dtype) per OpDef output (a list of
     (shape, dtype) for a DYNAMIC output; shape None: the operator's InferShape gives it and the output
-    comes back as None), ``attrs`` by name (defaults fill the rest).
+    comes back as None), ``attrs`` by name (defaults fill the rest). Outputs start filled with 0xCD bytes
+    (device memory as aclrtMalloc leaves it, so an element the kernel never writes shows), or with zeros
+    when ``zero_outputs`` (the task's binding zero-fills them before the kernel runs).
 
     ``ProjectRun.outputs`` (and ``inputs_after``) follow the same structure: one array per parameter,
     a list of arrays for a DYNAMIC one. User mistakes, TilingFunc failures, kernel errors, crashes and
@@ -148,7 +150,7 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
 
     work = Path(tempfile.mkdtemp(prefix="kgen-project-run-"))
     try:
-        lines = [f"op {project.op_type}", f"summary {work / 'summary.json'}"]
+        lines = [f"op {project.op_type}", f"summary {work / 'summary.json'}"] + (["zero_outputs"] if zero_outputs else [])
         in_paths: list[list[Path | None]] = []
         for k, (p, inst, types) in enumerate(zip(project.inputs, in_lists, in_types)):
             in_paths.append([])

@@ -9,11 +9,11 @@ compiled to its own object (the uncached ones at once, as ``make -j`` would), an
 too, by content (``_compile_objects``): a project's harness main and host code are compiled once and
 linked into the executable of every dtype combination.
 
-The compiler: ``$KGEN_CXX`` when set, else g++, else clang++ when installed (``clang++`` or ``clang++-N``).
-clang is first-class (bisheng, the real AscendC compiler, is clang-based, so clang accepts the dialect real
-kernels are written in and gives diagnostics shaped like bisheng's) but not yet the default: the suite's
-message-level assertions are written against g++'s wording (issue 16 makes clang the default once they
-are settled for both). Every entry point takes ``cxx=`` to choose one per call.
+The compiler: ``$KGEN_CXX`` when set, else clang++ when installed (``clang++`` or ``clang++-N``), else g++.
+clang is the default because bisheng, the real AscendC compiler, is clang-based: clang accepts the dialect
+real kernels are written in (in-class explicit specialisation of member templates, which Catlass uses) and
+gives diagnostics shaped like bisheng's. g++ stays supported and tested. Every entry point takes ``cxx=``
+to choose one per call.
 clang validates a PCH against the paths and modification times of the headers it was built from, so
 the PCH is built at the path it is used from (under a lock, published by renaming only the ``.gch``),
 with ``-fno-pch-timestamp`` (kgen keys the PCH on the headers' content, so a touched-but-unchanged
@@ -41,17 +41,20 @@ from bench_bridge.sim.diagnostics import Diagnostic, parse_gcc
 from bench_bridge.sim.launch_syntax import LaunchSyntaxError, has_dialect, rewrite_launches
 
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+CORE_TYPE_HEADER = INCLUDE_DIR / "kgen_sim" / "core_type.h"   # force-included after the prelude (two-pass builds)
+# Part of every object and executable cache key: bump it when the driver changes what an object or a link holds
+DRIVER_VERSION = "two-pass-1"
 CLANG_VERSIONS = tuple(range(22, 13, -1))   # clang++-N tried, newest first, when plain clang++ is absent
 
 
 def find_cxx() -> str:
-    """The emulator's compiler: the ``bench.cxx`` setting (``KGEN_CXX``), else g++, else clang++ (any
-    installed ``clang++-N``)."""
+    """The emulator's compiler: the ``bench.cxx`` setting (``KGEN_CXX``), else clang++ (any installed
+    ``clang++-N``), else g++."""
     chosen = bench_settings.current().cxx
     if chosen:
         return chosen
     found = find_compilers()
-    return found.get("gcc") or found.get("clang") or "g++"
+    return found.get("clang") or found.get("gcc") or "g++"
 
 
 def find_compilers() -> dict[str, str]:
@@ -380,12 +383,205 @@ class _Object:
     stderr: str = ""
     cached: bool = False
     timed_out: bool = False
+    unit: int = 0                     # index of the translation unit
+    pass_: str = ""                   # "" (one pass), "aiv" or "aic" (two-pass unit, see the section above)
 
 
 _QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
+# ---- two-pass builds (g_coreType a compile-time constant per core type) -----------------------------------
+#
+# bisheng compiles a kernel once per core type of the kernel (the cube pass and the vector pass of a MIX
+# kernel), with `g_coreType` a constant in each; Catlass-style code depends on that
+# (`template <int32_t CORE_TYPE = g_coreType>`, `if constexpr (g_coreType == AIC)`). kgen does the same for
+# every translation unit whose user source (the file and the user files it includes) names the core type
+# (``_CORE_TYPE_WORDS``): it is compiled as the AIV pass (``-DKGEN_CORE_PASS=2 -D__DAV_C220_VEC__``, the copy
+# the host code and the harness call, symbols unchanged) and as the AIC pass (``-DKGEN_CORE_PASS=1
+# -D__DAV_C220_CUBE__``), and both objects go into the one executable. Any other translation unit (host code,
+# kernels that never name the core type: vector-only and cube-only kernels among them) is compiled once and
+# reads the core type at run time (kgen_sim/core_type.h).
+#
+# Keeping the two copies apart (``_localise_pass``): in the AIC pass object every defined function symbol
+# (global or weak: the kernel entries, the user's functions, every inline/template function of the user and
+# of the emulator headers, whose bodies may differ between passes: one ODR name, two meanings), every strong
+# global variable, the vtables pointing at those functions, and the COMDAT group signatures of groups that
+# hold any of them get the suffix ``__kgen_aic`` (objcopy --redefine-syms renames definitions and the
+# object's own references together, so the AIC pass only ever calls itself). Weak data is left alone and
+# merged by the linker with the AIV pass's and the host code's copies: the emulator's state (the current
+# core, the GM registry, static locals of inline functions, type_info for the exceptions the launcher
+# catches) stays one per process, exactly as in a one-pass build. Each pass keeps its own copy of the user's
+# non-inline globals, as each core type's image has on the device; the AIC pass's copy of host code
+# (an .asc program's `main`) is renamed and never runs, and its static constructors are dropped (device code
+# has none; run twice, host-side registrations would point at the AIC copy: the AIV pass's run once).
+# The launcher finds the AIC copy of an entry through a table linked into the executable
+# (``kgen_core_pass_table``, see launch.h), generated from the two objects' symbol tables, which also
+# carries the kernel kind the source declares when the emulator cannot see it at run time (a templated
+# `__mix__` entry, whose section attribute g++ drops; a Catlass kernel with cube code and no declared type
+# runs as MIX 1:2, as CANN infers from the code of its two passes). Objects are cached per pass (the pass
+# defines are part of the key); the AIC object is cached already renamed.
+# Limits: a kernel entry with internal linkage (static, anonymous namespace) in a two-pass unit is not in
+# the table (its AIC cores would run the AIV copy); virtual functions dispatch within their own pass.
 
-def _cached_object(entry: Path, search: list[str], quoted: list[str]) -> dict | None:
+AIC_SUFFIX = "__kgen_aic"
+PLAIN_AIC_OBJECT = "obj_aic_only.o"   # beside a cached AIC-pass object: the same object before renaming
+PASS_FLAGS = {"aiv": ["-DKGEN_CORE_PASS=2", "-D__DAV_C220_VEC__"], "aic": ["-DKGEN_CORE_PASS=1", "-D__DAV_C220_CUBE__"]}
+_CORE_TYPE_WORDS = re.compile(r"\b(?:g_coreType|__DAV_C220_CUBE__|__DAV_C220_VEC__|__DAV_CUBE__|__DAV_VEC__)\b")
+_KIND_CODES = {"aiv": 1, "aic": 2, "mix11": 3, "mix12": 4}     # launch.h KernelKind
+_QUALIFIED_ENTRY = re.compile(r"(__cube__|__mix__\s*\(\s*1\s*,\s*([0-2])\s*\))[^;{}()]*?\b([A-Za-z_]\w*)\s*\(")
+_CUBE_CODE = re.compile(r"\b(?:Mmad|LoadData|Fixpipe|CrossCoreSetFlag|CrossCoreWaitFlag)\b")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+@dataclass
+class CoreInfo:
+    """What the build needs to know of a translation unit's kernels (``_core_info``)."""
+
+    two_pass: bool = False
+    entry_kinds: dict[str, int] = field(default_factory=dict)   # kernel name -> KernelKind its qualifier gives
+    default_kind: int = 0                                        # KernelKind for a two-pass unit's other entries
+
+
+def _user_text(text: str, here: Path, search: list[str], seen: set[str]) -> str:
+    """``text`` and, recursively, the user files it includes with ``#include "..."`` (not the emulator's
+    headers nor system ones), comments removed."""
+    parts = [_COMMENT.sub(" ", text)]
+    for name in _QUOTED_INCLUDE.findall(text):
+        for d in [str(here), *search]:
+            cand = Path(d) / name
+            if cand.is_file():
+                real = str(cand.resolve())
+                if real not in seen and not real.startswith((str(INCLUDE_DIR), "/usr/")):
+                    seen.add(real)
+                    try:
+                        parts.append(_user_text(cand.read_text(errors="replace"), cand.resolve().parent, search, seen))
+                    except OSError:
+                        pass
+                break
+    return "\n".join(parts)
+
+
+def _core_info(text: str, here: Path, search: list[str]) -> CoreInfo:
+    """Whether a translation unit needs two passes, and the kernel kinds its source declares."""
+    user = _user_text(text, here, search, set())
+    info = CoreInfo(two_pass=bool(_CORE_TYPE_WORDS.search(user)))
+    for m in _QUALIFIED_ENTRY.finditer(user):
+        kind = "aic" if m.group(1) == "__cube__" or m.group(2) == "0" else "mix12" if m.group(2) == "2" else "mix11"
+        info.entry_kinds.setdefault(m.group(3), _KIND_CODES[kind])
+    if info.two_pass and not info.entry_kinds and "KERNEL_TASK_TYPE" not in user and _CUBE_CODE.search(user):
+        info.default_kind = _KIND_CODES["mix12"]
+    return info
+
+
+def _defined_symbols(obj: Path) -> list[tuple[str, str, str, str]]:
+    """(name, type, bind, section index) of every symbol the object defines (not local, not undefined)."""
+    out = subprocess.run(["readelf", "-W", "-s", str(obj)], capture_output=True, text=True, check=True).stdout
+    syms = []
+    for line in out.splitlines():
+        p = line.split()
+        if len(p) < 8 or not p[0].rstrip(":").isdigit():
+            continue
+        typ, bind, ndx, name = p[3], p[4], p[6], p[7]
+        if ndx in ("UND", "ABS") or bind == "LOCAL":
+            continue
+        syms.append((name, typ, bind, ndx))
+    return syms
+
+
+_GROUP = re.compile(r"COMDAT group section \[\s*\d+\] `[^']*' \[([^\]]+)\] contains \d+ sections:\n\s*\[Index\]\s*Name\n"
+                    r"((?:\s*\[\s*\d+\].*\n?)*)")
+
+
+def _localise_pass(obj: Path, suffix: str = AIC_SUFFIX) -> None:
+    """Rename, in place, the symbols of a second-pass object that must not merge with the first pass's
+    (see the section comment above)."""
+    rename: set[str] = set()
+    in_section: dict[str, list[str]] = {}
+    for name, typ, bind, ndx in _defined_symbols(obj):
+        if typ in ("FUNC", "IFUNC") or (bind == "GLOBAL" and typ in ("OBJECT", "TLS", "NOTYPE", "COMMON")) \
+                or name.startswith(("_ZTV", "_ZTT", "_ZTC")):
+            rename.add(name)
+            in_section.setdefault(ndx, []).append(name)
+    groups = subprocess.run(["readelf", "-W", "-g", str(obj)], capture_output=True, text=True, check=True).stdout
+    for m in _GROUP.finditer(groups):
+        if any(n in rename for i in re.findall(r"\[\s*(\d+)\]", m.group(2)) for n in in_section.get(i, [])):
+            rename.add(m.group(1))
+    mapping = obj.with_suffix(".syms")
+    mapping.write_text("".join(f"{n} {n}{suffix}\n" for n in sorted(rename)))
+    ctors = [a for sec in (".init_array", ".ctors") for a in ("-R", sec, "-R", f"{sec}.*", "-R", f".rela{sec}", "-R", f".rela{sec}.*")]
+    subprocess.run(["objcopy", "--redefine-syms", str(mapping), *ctors, str(obj)], capture_output=True, text=True, check=True)
+    mapping.unlink()
+
+
+def _base_name(demangled: str) -> str:
+    """The unqualified name of a function from its demangled signature: ``void ns::k<half>(unsigned char*)`` -> ``k``."""
+    s = demangled.strip()
+    if s.endswith(")"):                    # drop the parameter list
+        depth = 0
+        for i in range(len(s) - 1, -1, -1):
+            depth += s[i] == ")"
+            depth -= s[i] == "("
+            if depth == 0:
+                s = s[:i]
+                break
+    s = s.rstrip()
+    if s.endswith(">"):                    # drop template arguments
+        depth = 0
+        for i in range(len(s) - 1, -1, -1):
+            depth += s[i] == ">"
+            depth -= s[i] == "<"
+            if depth == 0:
+                s = s[:i]
+                break
+    m = re.search(r"([A-Za-z_]\w*)\s*$", s)
+    return m.group(1) if m else s
+
+
+def _demangle(names: list[str]) -> list[str]:
+    if not names:
+        return []
+    try:
+        out = subprocess.run(["c++filt"], input="\n".join(names) + "\n", capture_output=True, text=True, timeout=60).stdout.splitlines()
+    except (OSError, subprocess.SubprocessError):
+        return list(names)
+    return out if len(out) == len(names) else list(names)
+
+
+def _pass_table(units: list[tuple[Path, Path | None, CoreInfo, int]]) -> str | None:
+    """C++ source of ``kgen_core_pass_table`` for the given (AIV-pass or only object, AIC-pass object or None,
+    info, kind of a unit linked with one pass of two or 0) units, or None when no row is needed."""
+    rows: list[tuple[str, str | None, int]] = []
+    for primary, secondary, info, only in units:
+        defined = {n: (t, b) for n, t, b, _ in _defined_symbols(primary) if t in ("FUNC", "IFUNC")}
+        aic = {}
+        if secondary is not None:
+            aic = {n[: -len(AIC_SUFFIX)]: n for n, t, _, _ in _defined_symbols(secondary)
+                   if t in ("FUNC", "IFUNC") and n.endswith(AIC_SUFFIX)}
+        names = sorted(defined)
+        for name, dem in zip(names, _demangle(names)):
+            kind = info.entry_kinds.get(_base_name(dem), 0)
+            strong = defined[name][1] == "GLOBAL"
+            if secondary is not None and name in aic and (strong or kind or dem.startswith("void ")):
+                rows.append((name, aic[name], kind or info.default_kind))
+            elif only and (strong or kind or dem.startswith("void ")):
+                rows.append((name, None, only))
+            elif kind:
+                rows.append((name, aic.get(name), kind))
+    if not rows:
+        return None
+    decl, init = [], []
+    for i, (p, a, kind) in enumerate(rows):
+        decl.append(f'extern char kgen_p{i}[] __asm__("{p}");')
+        if a:
+            decl.append(f'extern char kgen_a{i}[] __asm__("{a}");')
+        init.append(f"    {{kgen_p{i}, {f'kgen_a{i}' if a else 'nullptr'}, {kind}}},")
+    return ("// generated by kgen sim build: the AIC-pass copy and declared kind of each kernel entry (launch.h)\n"
+            "#include <cstdint>\nextern \"C\" {\nstruct kgen_core_pass { const void* primary; const void* aic; int32_t kind; };\n"
+            + "\n".join(decl) + "\nextern const kgen_core_pass kgen_core_pass_table[] = {\n" + "\n".join(init)
+            + "\n    {nullptr, nullptr, 0},\n};\n}\n")
+
+
+
+def _cached_object(entry: Path, search: list[str], quoted: list[str], aic: bool = False) -> dict | None:
     """The manifest of a cached object still valid for this build, else None.
 
     The key holds the translation unit's text, flags, compiler and emulator headers, not the
@@ -393,9 +589,9 @@ def _cached_object(entry: Path, search: list[str], quoted: list[str]) -> dict | 
     if every user file it included is unchanged, the search path is the same whenever it included
     user files, and no directory of this build's search path holds a file named as one of its own
     ``#include "..."`` lines (``-iquote`` directories are searched before the emulator's headers, so
-    such a file would be included instead)."""
+    such a file would be included instead) other than a user file it included when it was compiled."""
     man, obj = entry / "manifest.json", entry / "obj.o"
-    if not (man.exists() and obj.exists()):
+    if not (man.exists() and obj.exists()) or (aic and not (entry / PLAIN_AIC_OBJECT).exists()):
         return None
     try:
         info = json.loads(man.read_text())
@@ -405,59 +601,109 @@ def _cached_object(entry: Path, search: list[str], quoted: list[str]) -> dict | 
         return None
     if info["deps"] and info["search"] != search:
         return None
-    if any(os.path.exists(os.path.join(d, name)) for d in search for name in quoted):
+    known = {os.path.realpath(p) for p in info["deps"]}
+    if any(os.path.exists(f := os.path.join(d, name)) and os.path.realpath(f) not in known for d in search for name in quoted):
         return None
     return info
 
 
 def _compile_objects(prepared: list[Path], flags: list[str], front: list[str], search: list[str], prelude: str,
                      use_cache: bool, timeout: float, cxx: str | None = None,
-                     extra_deps: list[dict[str, str]] | None = None) -> list[_Object]:
-    """Compile each prepared translation unit to an object, reusing cached objects (see ``_cached_object``);
-    the ones to compile run as concurrent g++ processes."""
-    base = _sha(_headers_digest(), _compiler_id(cxx), " ".join(flags), prelude)
-    out: list[_Object | None] = [None] * len(prepared)
+                     extra_deps: list[dict[str, str]] | None = None,
+                     passes: list[tuple[str, ...]] | None = None) -> list[_Object]:
+    """Compile each prepared translation unit to an object (two, an AIV and an AIC pass, where ``passes``
+    says so), reusing cached objects (see ``_cached_object``); the ones to compile run as concurrent
+    compiler processes."""
+    jobs = [(k, ps) for k in range(len(prepared)) for ps in ((passes or [("",)] * len(prepared))[k])]
+    out: list[_Object | None] = [None] * len(jobs)
     running = []
-    for k, p in enumerate(prepared):
+    for j, (k, ps) in enumerate(jobs):
+        p = prepared[k]
+        pflags = PASS_FLAGS.get(ps, [])
+        base = _sha(DRIVER_VERSION, _headers_digest(), _compiler_id(cxx), " ".join(flags + pflags), prelude)
         text = p.read_text(errors="replace")
         entry = cache_root() / "objects" / _sha(base, text)[:24]
-        info = _cached_object(entry, search, _QUOTED_INCLUDE.findall(text)) if use_cache else None
+        info = _cached_object(entry, search, _QUOTED_INCLUDE.findall(text), ps == "aic") if use_cache else None
         if info is not None:
             _touch(entry)
-            out[k] = _Object(entry / "obj.o", [Diagnostic(**d) for d in info["diagnostics"]], info["deps"], cached=True)
+            out[j] = _Object(entry / "obj.o", [Diagnostic(**d) for d in info["diagnostics"]], info["deps"], cached=True,
+                             unit=k, pass_=ps)
             continue
         entry.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix="cc-", dir=entry))
-        cmd = [*front, "-MD", "-c", "-x", "c++", str(p), "-o", str(tmp / "obj.o")]
-        running.append((k, entry, tmp, subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                                        cwd=p.parent)))
+        cmd = [*front, *pflags, "-MD", "-c", "-x", "c++", str(p), "-o", str(tmp / "obj.o")]
+        running.append((j, k, ps, entry, tmp, subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                                               cwd=p.parent)))
     deadline = time.monotonic() + max(timeout, 1.0)
-    for k, entry, tmp, proc in running:
+    for j, k, ps, entry, tmp, proc in running:
         try:
             _, err = proc.communicate(timeout=max(deadline - time.monotonic(), 0.1))
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
             shutil.rmtree(tmp, ignore_errors=True)
-            out[k] = _Object(None, [], {}, timed_out=True)
+            out[j] = _Object(None, [], {}, timed_out=True, unit=k, pass_=ps)
             continue
         diags = parse_gcc(err, (str(INCLUDE_DIR), str(Path(prelude).parent)))
+        if proc.returncode == 0 and ps == "aic" and (tmp / "obj.o").exists():
+            try:
+                shutil.copy2(tmp / "obj.o", tmp / PLAIN_AIC_OBJECT)   # the AIC pass alone (an AIC-only kernel, see _link)
+                _localise_pass(tmp / "obj.o")
+            except (OSError, subprocess.SubprocessError) as e:
+                (tmp / "obj.o").unlink(missing_ok=True)
+                err += f"kgen: renaming the AIC pass's symbols failed: {getattr(e, 'stderr', '') or e}\n"
         if proc.returncode != 0 or not (tmp / "obj.o").exists():
             shutil.rmtree(tmp, ignore_errors=True)
-            out[k] = _Object(None, diags, {}, err)
+            out[j] = _Object(None, diags, {}, err, unit=k, pass_=ps)
             continue
         own = (str(prepared[k].parent), str(Path(prelude).parent))   # the rewritten source, the PCH prelude
         deps = {d: _file_sha(d) for d in _deps_from_depfile(tmp / "obj.d") if not d.startswith(own)}
         deps.update((extra_deps or [{}] * len(prepared))[k])     # user files included through a rewritten copy
         info = {"deps": deps, "search": search, "diagnostics": [d.to_dict() for d in diags]}
+        if (tmp / PLAIN_AIC_OBJECT).exists():
+            os.replace(tmp / PLAIN_AIC_OBJECT, entry / PLAIN_AIC_OBJECT)
         os.replace(tmp / "obj.o", entry / "obj.o")          # publish: the object, then the manifest that makes it usable
         (tmp / "manifest.json").write_text(json.dumps(info))
         os.replace(tmp / "manifest.json", entry / "manifest.json")
         shutil.rmtree(tmp, ignore_errors=True)
-        out[k] = _Object(entry / "obj.o", diags, deps, err)
+        out[j] = _Object(entry / "obj.o", diags, deps, err, unit=k, pass_=ps)
     if running:
         _prune(cache_root() / "objects", KEEP_OBJECTS)
     return [o for o in out if o is not None]
+
+
+def _link_command(cxx: str, cflags: list[str], lflags: list[str], objs: list[_Object], infos: list[CoreInfo],
+                  only: dict[int, str], work: Path, binary: Path) -> tuple[list[str], str]:
+    """The link command of the objects, with the table of core-type passes compiled into ``work`` when a
+    unit needs one; ``only`` names two-pass units linked with one pass ("aic": the unrenamed AIC object,
+    the kernel runs on AIC cores; "aiv"). Returns (command, table compile errors or "")."""
+    links: list[str] = []
+    units: list[tuple[Path, Path | None, CoreInfo, int]] = []
+    for k, info in enumerate(infos):
+        mine = {o.pass_: o.path for o in objs if o.unit == k}
+        if not info.two_pass:
+            links.append(str(mine[""]))
+            if info.entry_kinds:
+                units.append((mine[""], None, info, 0))
+        elif only.get(k) == "aic":
+            plain = mine["aic"].with_name(PLAIN_AIC_OBJECT)
+            links.append(str(plain))
+            units.append((plain, None, info, _KIND_CODES["aic"]))
+        elif only.get(k) == "aiv":
+            links.append(str(mine["aiv"]))
+            units.append((mine["aiv"], None, info, 0))
+        else:
+            links += [str(mine["aiv"]), str(mine["aic"])]
+            units.append((mine["aiv"], mine["aic"], info, 0))
+    table = _pass_table(units) if units else None
+    if table:
+        (work / "kgen_core_passes.cpp").write_text(table)
+        tproc = subprocess.run([cxx, "-std=c++17", "-c", "kgen_core_passes.cpp", "-o", "kgen_core_passes.o"],
+                               capture_output=True, text=True, cwd=work)
+        if tproc.returncode != 0:
+            return [], tproc.stderr or "failed"
+        links.append(str(work / "kgen_core_passes.o"))
+    return [cxx, *cflags, *lflags, *links, "-o", str(binary), "-ldl"], ""
 
 
 def build(
@@ -481,7 +727,7 @@ def build(
     incs = [str(Path(i).resolve()) for i in include_dirs]
     defs = list(defines)
     flags = _flags(defs, list(extra_flags), cxx)
-    key = _sha(_headers_digest(), _compiler_id(cxx), " ".join(flags), *incs, *[str(s) + _file_sha(str(s)) for s in srcs])[:24]
+    key = _sha(DRIVER_VERSION, _headers_digest(), _compiler_id(cxx), " ".join(flags), *incs, *[str(s) + _file_sha(str(s)) for s in srcs])[:24]
     entry = cache_root() / "builds" / key
     manifest = entry / "manifest.json"
     out_path = Path(output).resolve() if output else entry / "a.out"
@@ -512,16 +758,17 @@ def build(
             return BuildResult(False, None, diags, [], time.monotonic() - t0, False, kernels)
         tmp_bin = work / "a.out"
         cflags, lflags = _link_only(flags)
-        front = [cxx, *cflags, "-include", str(prelude), "-I", str(INCLUDE_DIR)]
+        front = [cxx, *cflags, "-include", str(prelude), "-include", str(CORE_TYPE_HEADER), "-I", str(INCLUDE_DIR)]
         for s in srcs:
             front += ["-iquote", str(s.parent)]
         for i in incs:
             front += ["-I", i]
+        infos = [_core_info(p.read_text(errors="replace"), s.parent, search) for p, s in zip(prepared, srcs)]
+        passes = [("aiv", "aic") if i.two_pass else ("",) for i in infos]
         objs = _compile_objects(prepared, flags, front, search, str(prelude), use_cache, timeout - (time.monotonic() - t0), cxx,
-                                extra_deps)
-        diags = [d for o in objs for d in o.diagnostics]
+                                extra_deps, passes)
+        diags = list({(d.file, d.line, d.column, d.severity, d.message): d for o in objs for d in o.diagnostics}.values())
         stderr = "".join(o.stderr for o in objs)
-        cmd = [cxx, *cflags, *lflags, *[str(o.path) for o in objs if o.path], "-o", str(tmp_bin), "-ldl"]
         if any(o.timed_out for o in objs):
             return BuildResult(False, None, [Diagnostic("error", f"compilation did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
                                front, time.monotonic() - t0, False, kernels)
@@ -529,11 +776,27 @@ def build(
             if not any(d.severity == "error" for d in diags):
                 diags.append(Diagnostic("error", stderr.strip()[-2000:] or "compiler failed", str(srcs[0]), 0, 0, "compile"))
             return BuildResult(False, None, diags, front, time.monotonic() - t0, False, kernels, stderr)
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=max(30.0, timeout - (time.monotonic() - t0)), cwd=work)
-        except subprocess.TimeoutExpired:
-            return BuildResult(False, None, [Diagnostic("error", f"linking did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
-                               cmd, time.monotonic() - t0, False, kernels)
+        only: dict[int, str] = {}
+        for _attempt in range(3):
+            cmd, table_err = _link_command(cxx, cflags, lflags, objs, infos, only, work, tmp_bin)
+            if table_err:
+                diags.append(Diagnostic("error", "kgen: the table of core-type passes did not compile: " + table_err[-1500:],
+                                        str(srcs[0]), 0, 0, "compile"))
+                return BuildResult(False, None, diags, front, time.monotonic() - t0, False, kernels, table_err)
+            try:
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=max(30.0, timeout - (time.monotonic() - t0)), cwd=work)
+            except subprocess.TimeoutExpired:
+                return BuildResult(False, None, [Diagnostic("error", f"linking did not finish within {timeout:.0f} s", str(srcs[0]), 0, 0, "timeout")],
+                                   cmd, time.monotonic() - t0, False, kernels)
+            if proc.returncode == 0 or "undefined reference" not in proc.stderr:
+                break
+            # a pass whose code calls what no pass defines (Catlass: operator()<AIC> specialised, <AIV> only
+            # declared) is a pass the kernel does not have: link the unit with its other pass alone
+            more = {k: ("aic" if o.pass_ == "aiv" else "aiv") for o in objs
+                    if o.pass_ and o.unit not in only and str(o.path) in proc.stderr for k in [o.unit]}
+            if not more:
+                break
+            only.update(more)
         diags += parse_gcc(proc.stderr, (str(INCLUDE_DIR), str(prelude.parent)))
         stderr += proc.stderr
         if proc.returncode != 0 or not tmp_bin.exists():

@@ -22,7 +22,7 @@ def preprocessed_source(cxx: str | None = None) -> str:
     inc = str(compiler.INCLUDE_DIR.resolve())
     flags = [f for f in compiler.BASE_FLAGS if f.startswith(("-std", "-D"))]
     proc = subprocess.run([cxx or compiler.find_cxx(), *flags, "-E", "-I", inc, "-x", "c++", "-"],
-                          input="#include <kernel_operator.h>\n", capture_output=True, text=True, timeout=60)
+                          input="#include <kernel_operator.h>\n#include <kgen_sim/core_type.h>\n", capture_output=True, text=True, timeout=60)
     keep, ours = [], False
     for line in proc.stdout.splitlines():
         if line.startswith("# "):

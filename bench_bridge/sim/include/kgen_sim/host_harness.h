@@ -145,6 +145,7 @@ struct Job {
     std::vector<int> absent;  // IR indices of absent optional inputs, in kernel order positions
     std::vector<std::string> arg_order;  // "i<k>", "a" (absent), "o<k>"
     std::vector<std::unique_ptr<AttrValue>> attrs;
+    bool zero_outputs = false;  // job line `zero_outputs`: the caller's binding zero-fills outputs before the kernel
 };
 
 inline std::string unhex(const std::string& h) {
@@ -162,6 +163,7 @@ inline bool read_job(const char* path, Job& job, std::string& err) {
         std::string kw;
         if (!(ls >> kw)) continue;
         if (kw == "op") ls >> job.op;
+        else if (kw == "zero_outputs") job.zero_outputs = true;
         else if (kw == "summary") ls >> job.summary;
         else if (kw == "input" || kw == "output") {
             JobTensor t;
@@ -450,6 +452,7 @@ inline int run(const char* job_path) {
         if (aclrtMalloc(&p, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
             job_error(sum, job.summary, "oom", "cannot allocate " + std::to_string(t.bytes) + " bytes of GM for " + t.name);
         if (input && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
+        if (!input && t.bytes && job.zero_outputs) std::memset(p, 0, t.bytes);
         if (!input && t.bytes) {
             // an output named like an input (OpDef Input("y") + Output("y")) is that tensor updated in
             // place: it starts with the input's data (the kernel may write only part of it)

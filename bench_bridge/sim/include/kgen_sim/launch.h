@@ -10,6 +10,8 @@
 //  * SyncAll waiting for a block that already returned from the kernel hangs the hardware
 //    (`syncall-deadlock`). The soft SyncAll(gmWorkspace, ubWorkspace, usedCores) needs
 //    GetBlockNum() * 32 bytes in both workspaces, the GM one zeroed, usedCores <= GetBlockNum().
+//  * Scalar integer division by zero in a kernel does not trap the AI Core (see finish_division):
+//    warning `scalar-div-zero`, quotient 0, remainder the dividend.
 //  * Core types (dav-2201 separates cube (AIC) and vector (AIV) cores, 1 : 2): a kernel runs on vector
 //    cores unless it declares otherwise. KERNEL_TYPE_AIC_ONLY (or a Matmul in an ASCENDC_CUBE_ONLY
 //    build) runs numBlocks AIC cores; KERNEL_TYPE_MIX_AIC_1_2 (or a Matmul registered in a vector
@@ -19,15 +21,20 @@
 //    tell the core's type. A `__cube__` entry is AIC_ONLY and `__mix__(1, 2)` / `__mix__(1, 1)` MIX
 //    (kernel-launch programs); otherwise the emulator learns the type when the kernel first declares it
 //    and then restarts the launch with those cores (the declaration precedes any GM write in documented
-//    kernels).
+//    kernels), or from the build's table of kernel entries (below).
+//  * Two-pass builds: bisheng compiles a kernel once per core type, g_coreType a constant in each pass.
+//    `kgen sim build` does the same for units whose source names the core type (compiler.py), and links
+//    `kgen_core_pass_table`: for each entry, its AIC-pass copy and the kind its source declares. The
+//    launcher runs AIC cores on the AIC copy and AIV cores on the entry it was given.
 // The `<<<>>>` syntax is rewritten by `kgen sim build` into a call of kgen::launch.
 //
-// @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll g_coreType
+// @api GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle SyncAll
 #pragma once
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "kgen_sim/diag.h"
@@ -56,10 +63,13 @@ namespace AscendC {
 inline constexpr int32_t MIX = 0, AIC = 1, AIV = 2;
 inline constexpr int32_t MIX_TYPE = MIX, AIC_TYPE = AIC, AIV_TYPE = AIV;
 }  // namespace AscendC
-/// The type of the calling core (AscendC::AIC or AscendC::AIV).
-inline thread_local int32_t g_coreType = AscendC::AIV;
 
 namespace kgen {
+/// The type of the calling core (AscendC::AIC or AscendC::AIV), set by the launcher for every core. The
+/// kernel-facing name `g_coreType` is declared in kgen_sim/core_type.h, outside the precompiled prelude:
+/// a compile-time constant in the per-core-type passes of a two-pass build, this variable otherwise.
+/// Emulator headers inside the prelude read this variable, never `g_coreType`.
+inline thread_local int32_t tls_core_type = AscendC::AIV;
 
 /// Which cores a launch runs (see the header comment).
 enum class KernelKind : int { Unknown = 0, Aiv, Aic, Mix11, Mix12 };
@@ -79,6 +89,27 @@ inline KernelKind kind_of_entry(F* fn) {
     if (in(__start_kgen_mix_1_2, __stop_kgen_mix_1_2)) return KernelKind::Mix12;
     if (in(__start_kgen_mix_1_1, __stop_kgen_mix_1_1)) return KernelKind::Mix11;
     return KernelKind::Unknown;
+}
+/// Two-pass builds (bisheng compiles a kernel once per core type, `g_coreType` a constant in each pass):
+/// `kgen sim build` compiles a translation unit whose source names the core type twice, as the AIV pass
+/// (the copy the host code calls) and the AIC pass (its global symbols renamed), and links a table of
+/// {AIV-pass entry, AIC-pass entry or null, kernel kind the source declares (KernelKind) or 0} rows, ended by a
+/// null row. The launcher runs each AIC core on the AIC pass of the entry it is given. Absent (weak) when no
+/// translation unit needed it.
+extern "C" {
+struct kgen_core_pass { const void* primary; const void* aic; int32_t kind; };
+extern const kgen_core_pass kgen_core_pass_table[] __attribute__((weak));
+}
+/// The passes of a kernel entry: its AIC-pass copy (null: a one-pass build) and the kind its source declares.
+struct CorePass {
+    const void* aic = nullptr;
+    KernelKind kind = KernelKind::Unknown;
+};
+inline CorePass core_pass_of(const void* entry) {
+    if (!kgen_core_pass_table) return {};
+    for (const kgen_core_pass* e = kgen_core_pass_table; e->primary; ++e)
+        if (e->primary == entry) return {e->aic, static_cast<KernelKind>(e->kind)};
+    return {};
 }
 /// A kernel states which cores it needs; kinds other than vector-only restart an undeclared launch.
 inline void declare_kernel_kind(KernelKind k) {
@@ -174,6 +205,96 @@ inline void timeout_handler(int) {
     abort_program();
 }
 
+/// Scalar integer division by zero in kernel code. The AI Core's scalar unit does not trap on it: Catlass's
+/// BlockGemm computes `startTileIdx % kLoopsNext` with kLoopsNext = 0 when a core has no next block (and
+/// discards the result), and those golden answers pass on the NPU. x86-64 traps (SIGFPE), so on a core
+/// thread the emulator finishes the faulting DIV/IDIV itself, with the AArch64 convention for the result
+/// (quotient 0, remainder the dividend; INT_MIN / -1 gives INT_MIN, remainder 0), warns
+/// `scalar-div-zero` once per line and goes on. Host code still crashes with a located `kernel-crash`.
+inline bool finish_division(ucontext_t* uc, int code) {
+#if defined(__x86_64__)
+    greg_t* g = uc->uc_mcontext.gregs;
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(g[REG_RIP]);
+    const uint8_t* start = p;
+    bool opsize16 = false, rexw = false;
+    for (int i = 0; i < 4 && (*p == 0x66 || *p == 0x67 || *p == 0x2E || *p == 0x3E || *p == 0x26 || *p == 0x36 ||
+                              *p == 0x64 || *p == 0x65 || *p == 0xF2 || *p == 0xF3); ++i, ++p)
+        opsize16 |= *p == 0x66;
+    if ((*p & 0xF0) == 0x40) rexw = (*p++ & 0x08) != 0;
+    const uint8_t op = *p++;
+    if (op != 0xF6 && op != 0xF7) return false;
+    const uint8_t modrm = *p++;
+    const int mod = modrm >> 6, reg = (modrm >> 3) & 7, rm = modrm & 7;
+    if (reg != 6 && reg != 7) return false;
+    if (mod != 3) {
+        if (rm == 4) {                                   // SIB byte; base 101 with mod 00 means disp32
+            const uint8_t sib = *p++;
+            if (mod == 0 && (sib & 7) == 5) p += 4;
+        } else if (mod == 0 && rm == 5) {
+            p += 4;                                      // RIP-relative disp32
+        }
+        p += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+    }
+    const bool overflow = code == FPE_INTOVF;
+    if (op == 0xF6) {                                    // AX / r/m8: AL quotient, AH remainder
+        const uint64_t al = uint64_t(g[REG_RAX]) & 0xFF;
+        const uint64_t q = overflow ? al : 0, r = overflow ? 0 : al;
+        g[REG_RAX] = greg_t((uint64_t(g[REG_RAX]) & ~uint64_t(0xFFFF)) | (r << 8) | q);
+    } else {                                             // rDX:rAX / r/m: rAX quotient, rDX remainder
+        const uint64_t mask = rexw ? ~uint64_t(0) : opsize16 ? 0xFFFF : 0xFFFFFFFFu;
+        const uint64_t a = uint64_t(g[REG_RAX]) & mask;
+        const uint64_t q = overflow ? a : 0, r = overflow ? 0 : a;
+        if (opsize16) {
+            g[REG_RAX] = greg_t((uint64_t(g[REG_RAX]) & ~mask) | q);
+            g[REG_RDX] = greg_t((uint64_t(g[REG_RDX]) & ~mask) | r);
+        } else {                                         // 32-bit results zero-extend, as the CPU would write them
+            g[REG_RAX] = greg_t(q);
+            g[REG_RDX] = greg_t(r);
+        }
+    }
+    g[REG_RIP] = greg_t(reinterpret_cast<uintptr_t>(start) + uintptr_t(p - start));
+    return true;
+#else
+    (void)uc; (void)code;
+    return false;
+#endif
+}
+inline void scalar_division_handler(int sig, siginfo_t* si, void* ctx) {
+    if (si && ctx && tls_core && tls_core->launch && (si->si_code == FPE_INTDIV || si->si_code == FPE_INTOVF)) {
+        void* pc = nullptr;
+#if defined(__x86_64__)
+        pc = reinterpret_cast<void*>(static_cast<ucontext_t*>(ctx)->uc_mcontext.gregs[REG_RIP]);
+#endif
+        if (finish_division(static_cast<ucontext_t*>(ctx), si->si_code)) {
+            static std::mutex mu;
+            static std::set<void*> seen;   // resolve (addr2line) each faulting instruction once
+            bool first;
+            {
+                std::lock_guard<std::mutex> g(mu);
+                first = seen.insert(pc).second;
+            }
+            if (first)
+                report_at(user_location(pc), Severity::Warning, "scalar-div-zero",
+                          si->si_code == FPE_INTDIV ? "scalar integer division by zero: the AI Core does not trap; the result "
+                                                      "is taken as 0 (remainder: the dividend), as on AArch64"
+                                                    : "scalar integer division overflow (INT_MIN / -1): the AI Core does not trap; "
+                                                      "the quotient is taken as INT_MIN, the remainder as 0");
+            return;
+        }
+    }
+    crash_handler(sig, si, ctx);
+}
+inline void install_division_handler() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        struct sigaction sa;
+        std::memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = scalar_division_handler;
+        sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigaction(SIGFPE, &sa, nullptr);
+    });
+}
+
 struct LaunchCfg {
     uint32_t block_dim;
     template <typename L2, typename S>
@@ -187,6 +308,7 @@ struct LaunchCfg {
 template <typename... P, typename... A>
 void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... args) {
     install_crash_handlers();
+    install_division_handler();
     if (const char* t = std::getenv("KGEN_SIM_TIMEOUT")) {
         std::signal(SIGALRM, timeout_handler);
         alarm(static_cast<unsigned>(std::atoi(t)));
@@ -198,6 +320,10 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
     }
     int id = ++launch_counter();
     KernelKind kind = kind_of_entry(kernel);
+    const CorePass passes = core_pass_of(reinterpret_cast<const void*>(kernel));
+    if (kind == KernelKind::Unknown) kind = passes.kind;  // e.g. a templated __mix__ entry, whose section g++ drops
+    using Entry = void (*)(P...);
+    const Entry aic_entry = passes.aic ? reinterpret_cast<Entry>(const_cast<void*>(passes.aic)) : kernel;
     for (;;) {
         // cores per block: AIC (mix and cube kinds) then `ration` AIV (mix and vector kinds)
         const bool has_aic = kind == KernelKind::Aic || kind == KernelKind::Mix11 || kind == KernelKind::Mix12;
@@ -233,14 +359,14 @@ void launch_named(const char* name, void (*kernel)(P...), LaunchCfg cfg, A&&... 
                         ctx->sub_block_idx = aic ? 0 : sub;
                         ::block_idx = b;  // the raw block index (get_block_idx); GetBlockIdx() is the logical core
                         ::block_num = cfg.block_dim;
-                        ::g_coreType = aic ? AscendC::AIC : AscendC::AIV;
+                        tls_core_type = aic ? AscendC::AIC : AscendC::AIV;
                         tls_launch_kind = kind;
                         tls_task_ration = aic ? 1 : (mix ? ration : 1);
                         ctx->launch = &shared;
                         tls_core = ctx;
                         bool restarted = false;
                         try {
-                            kernel(args...);
+                            (aic ? aic_entry : kernel)(args...);  // each core type runs its own pass
                         } catch (const KernelAbort&) {
                             abort_program();
                         } catch (const KernelRestart& r) {

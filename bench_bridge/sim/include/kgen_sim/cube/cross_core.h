@@ -28,9 +28,9 @@
 //    Mode 0 also works in vector-only and cube-only launches (all AIV / all AIC). Mode 0 needs every core
 //    of the type resident at once: in a launch larger than the machine (run in waves) it would hang
 //    (`crosscore-waves`).
-//  * A launch whose kernel type the emulator did not learn (a templated `__mix__` entry: GCC drops section
-//    attributes on template instantiations) that would deadlock in CrossCoreWaitFlag is rerun as MIX 1:2,
-//    with warning `crosscore-rerun-mix` at the wait.
+//  * The kernel type of a `__mix__` / `__cube__` entry is known before the launch also where the entry is a
+//    template (GCC drops section attributes on template instantiations): kgen sim build reads the
+//    qualifier from the source and links it into the table of kernel entries (launch.h).
 //  * DisableDmaAtomic() ends an atomic GM mode (the same as SetAtomicNone).
 //
 // @api CrossCoreSetFlag CrossCoreWaitFlag DisableDmaAtomic
@@ -61,7 +61,6 @@ struct CrossCoreState {
     std::map<uint64_t, Tally> tallies;
     /// Cores blocked in CrossCoreWaitFlag and the flag each waits for.
     std::map<uint64_t, uint32_t> waiting;
-    bool restart = false;  // an undeclared launch turned out to need AIC cores: every waiter leaves
     /// Waiting cores whose counter is still 0 (a core whose flag has arrived but that has not woken
     /// up yet is not stuck).
     uint32_t stuck() const {
@@ -86,7 +85,7 @@ inline uint64_t core_key(bool aic, uint32_t block, uint32_t sub) {
     return (uint64_t(aic ? 1 : 0) << 48) | (uint64_t(block) << 8) | sub;
 }
 inline CoreId me() {
-    const bool aic = ::g_coreType == AscendC::AIC;
+    const bool aic = tls_core_type == AscendC::AIC;
     const CoreContext& c = core();
     if (c.launch && c.launch->mix) return CoreId{aic, static_cast<uint32_t>(::block_idx), aic ? 0u : static_cast<uint32_t>(c.sub_block_idx)};
     return CoreId{aic, static_cast<uint32_t>(c.block_idx), 0u};
@@ -226,26 +225,9 @@ inline void CrossCoreWaitFlag(uint16_t flagId) {
         }
         // cores still able to run: not returned, not stuck in a wait, not waiting in a SyncAll barrier
         const uint32_t blocked = st.stuck() + s->arrived;
-        if (st.restart) {  // another waiter found the launch must run as MIX: leave with it
-            --s->flag_waiters;
-            st.waiting.erase(key);
-            throw KernelRestart{KernelKind::Mix12};
-        }
         if (s->wave_exited + blocked >= s->wave_threads) {
             --s->flag_waiters;
             st.waiting.erase(key);
-            if (tls_launch_kind == KernelKind::Unknown && !s->has_aic) {
-                // A kernel whose type the emulator could not see (e.g. a templated __mix__ entry, whose section
-                // attribute GCC drops) waits for a flag no vector core sets: only an AIC could. Rerun the launch
-                // as MIX 1:2, the kernel type cross-core flags between AIC and AIV need.
-                st.restart = true;
-                s->cv.notify_all();
-                lk.unlock();
-                warn("crosscore-rerun-mix", "%s(%u): no vector core can set this flag and the launch has no AIC; the kernel type "
-                     "was not declared where the emulator sees it (a templated __mix__ entry?), so the launch reruns as MIX 1:2",
-                     api, f);
-                throw KernelRestart{KernelKind::Mix12};
-            }
             lk.unlock();
             fail("crosscore-deadlock", "%s(%u) on the %s of block %u waits for a flag that no core can set any more (every other core "
                  "has returned or is waiting too): the hardware would hang here", api, f, id.aic ? "AIC" : "AIV", id.block);
