@@ -1,0 +1,100 @@
+"""What the canonical front end (core ATen through torch.export) adds to the drafter, each drafted, built
+and verified on the emulator against its own reference: arg-reductions over an inner dimension,
+cumprod and reversed/exclusive scans, norms over several trailing dimensions (layer, instance and group
+norm), one-element tensor inputs, integer tensors and casts, in-place optimizer steps; and how the
+front end refuses (naming the core op) and how a broken reference is the user's error.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft, write_project
+from bench_bridge.bench import BenchOptions, bench
+
+REFS = {
+    "argmax_inner": ("torch.argmax(x, dim=1)", "x", "torch.randn(4, 37, 21)"),
+    "min_indices_dim0": ("torch.min(x, dim=0).indices", "x", "torch.randn(29, 50).half()"),
+    "cumprod": ("torch.cumprod(x, dim=-1)", "x", "torch.rand(6, 40) + 0.5"),
+    "exclusive_cumsum": ("torch.cat((torch.zeros_like(x[:, :1]), torch.cumsum(x[:, :-1], dim=1)), dim=1)", "x",
+                         "torch.randn(5, 33)"),
+    "layer_norm_3d": ("F.layer_norm(x, x.shape[1:])", "x", "torch.randn(3, 4, 5, 7)"),
+    "instance_norm": ("F.instance_norm(x)", "x", "torch.randn(2, 3, 6, 10)"),
+    "group_norm": ("F.group_norm(x, 2)", "x", "torch.randn(2, 4, 3, 5)"),
+    "scalar_tensor_input": ("x + a * b * value", "x, a, b, value",
+                            "torch.randn(9, 40), torch.randn(9, 40), torch.randn(9, 40), torch.tensor(0.3)"),
+    "int_arith": ("(-x) * 3 + 1", "x", "torch.randint(-500, 500, (13, 31), dtype=torch.int32)"),
+    "cast_to_int": ("(x * 10).to(torch.int32)", "x", "torch.randn(11, 23)"),
+    "sgd_inplace": ("w.sub_(g.mul(lr))", "w, g, lr: float", "torch.randn(20, 17), torch.randn(20, 17), 0.1"),
+}
+
+
+def _write(tmp: Path, name: str, body: str, sig: str, inputs: str) -> Path:
+    ref = tmp / f"{name}.py"
+    ref.write_text(textwrap.dedent(f"""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Model(nn.Module):
+            def forward(self, {sig}):
+                return {body}
+
+
+        def get_inputs():
+            torch.manual_seed(0)
+            return [{inputs}]
+
+
+        def get_init_inputs():
+            return []
+        """))
+    return ref
+
+
+@pytest.mark.parametrize("name", sorted(REFS))
+def test_canonical_reference_drafts_a_verified_kernel(name, tmp_path):
+    ref = _write(tmp_path, name, *REFS[name])
+    d = draft(ref)
+    assert not isinstance(d, Unsupported), str(d)
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(ref, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled, rep.message
+    assert rep.correct and not bad, bad or rep.message
+
+
+def test_refusal_names_the_core_op_and_shape(tmp_path):
+    ref = _write(tmp_path, "swiglu", "F.silu(x.chunk(2, -1)[0]) * x.chunk(2, -1)[1]", "x", "torch.randn(4, 16)")
+    d = draft(ref)
+    assert isinstance(d, Unsupported) and not d.user_error
+    assert "aten.split_with_sizes" in d.reason and "[4, 16]" in d.reason
+
+
+def _generate(ref: Path, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "assistant.cli", "generate", str(ref), "--offline", "--json",
+                           "-o", str(out)], capture_output=True, text=True, timeout=600)
+
+
+def test_json_report_of_a_refusal(tmp_path):
+    ref = _write(tmp_path, "mm", "x @ y", "x, y", "torch.randn(4, 8), torch.randn(8, 4)")
+    p = _generate(ref, tmp_path / "out")
+    assert p.returncode == 3, p.stderr
+    rep = json.loads(p.stdout)                    # a report object even though nothing was built
+    assert rep["schema"] == "kgen.bench-report" and rep["outcome"] == "unsupported"
+    assert rep["compiled"] is False and rep["cases"] == [] and "aten.mm" in rep["message"]
+
+
+def test_broken_reference_is_the_users_error(tmp_path):
+    ref = _write(tmp_path, "broken", "x + y", "x, y", "torch.randn(4, 8), torch.randn(5, 3)")
+    p = _generate(ref, tmp_path / "out")
+    assert p.returncode == 2, p.stderr
+    assert "Traceback" not in p.stderr and "fails on case 0 as written" in p.stderr
+    rep = json.loads(p.stdout)
+    assert rep["outcome"] == "invalid" and "RuntimeError" in rep["message"]
