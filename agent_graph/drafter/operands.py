@@ -313,12 +313,17 @@ class Output:
 
 class VecOutput(Output):
     kind = OutputKind.VEC
+    boolean: bool = False    # a comparison's result: 0/1 bytes, converted through a half staging tile
 
     def members(self) -> list[str]:
-        return super().members() + [f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{self.index}_;"]
+        out = super().members() + [f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{self.index}_;"]
+        return out + ([f"TBuf<TPosition::VECCALC> hs{self.index}_;"] if self.boolean else [])
 
     def buffers(self) -> list[Buffer]:
-        return [Buffer(f"oq{self.index}_", f"tileElems * sizeof({self.t})", UbBytes(per_elem=2 * 4), queue=True)]
+        out = [Buffer(f"oq{self.index}_", f"tileElems * sizeof({self.t})", UbBytes(per_elem=2 * 4), queue=True)]
+        if self.boolean:
+            out.append(Buffer(f"hs{self.index}_", "tileElems * sizeof(half)", UbBytes(per_elem=2)))
+        return out
 
     def chunk_buffers(self) -> list[Buffer]:
         return self.buffers()
@@ -329,6 +334,9 @@ class VecOutput(Output):
 
     def after(self, expr: str, direct: bool) -> list[str]:
         j, t = self.index, self.t
+        if self.boolean:
+            alloc = [] if direct else [f"LocalTensor<{t}> yt{j} = oq{j}_.AllocTensor<{t}>();"]
+            return alloc + [f"ToBool(yt{j}, {expr}, hs{j}_.Get<half>(), cnt);", f"oq{j}_.EnQue(yt{j});"]
         if direct:
             return [f"StoreOut(yt{j}, {expr}, cnt);", f"oq{j}_.EnQue(yt{j});"]
         return [f"LocalTensor<{t}> yt{j} = oq{j}_.AllocTensor<{t}>();",
@@ -422,8 +430,15 @@ def inputs(params: list["TensorParam"], lay: Layout) -> list[Input]:
     return [INPUTS[InputKind(p.kind)](i, p.name, lay) for i, p in enumerate(params)]
 
 
+class BoolOutput(VecOutput):
+    """A comparison returned as a bool tensor (flat template)."""
+
+    boolean = True
+
+
 def outputs(params: list["TensorParam"], lay: Layout) -> list[Output]:
-    return [OUTPUTS[OutputKind(p.kind)](j, p.name, lay) for j, p in enumerate(params)]
+    return [(BoolOutput if p.kind == OutputKind.VEC and p.dtypes and all(d == "bool" for d in p.dtypes)
+             else OUTPUTS[OutputKind(p.kind)])(j, p.name, lay) for j, p in enumerate(params)]
 
 
 __all__ = ["Buffer", "BcastInput", "FullInput", "GlobalScalarOutput", "IndexOutput", "Input", "InputKind", "Layout",
