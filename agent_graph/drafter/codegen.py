@@ -258,6 +258,8 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
         params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')
     pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
+    if any("bool" in p.dtypes for p in kp.inputs):
+        pad = max(pad, 32)                               # a bool row's UB pitch must be whole 32-byte blocks
     return load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=_cols_code(kp), 
         op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
         main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",

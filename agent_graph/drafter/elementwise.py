@@ -45,6 +45,12 @@ class ElementwiseLowering:
         if len(node.args) != 3:
             raise Unsupported("where with one argument (nonzero indices) is not covered by the templates")
         c, a, b = (self._arg(x) for x in node.args)
+        cond = self.g.node(node.args[0].name) if isinstance(node.args[0], Ref) else None
+        if c.kind == "vec" and cond is not None and cond.dtype == "bool" and not self.row_mode:
+            m = f"M{self.nmasks}"      # a bool input (0/1) as a bit mask
+            self.nmasks += 1
+            self.p.body.append(f"Compares({m}, {c.expr}, 0.5f, CMPMODE::GT, ({self.n} + 63) / 64 * 64);")
+            c = Val("mask", m)
         if c.kind != "mask":
             raise Unsupported("where with a condition that is not a comparison computed in the kernel")
         if {a.kind, b.kind} - {"vec", "k"}:

@@ -141,7 +141,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
     def _input_kind(self, n: OpNode) -> InputKind:
         shape = n.shape or ()
         if tuple(shape) == tuple(self.full):
-            if n.dtype not in FLOATS and n.dtype not in INTS:
+            if n.dtype not in FLOATS and n.dtype not in INTS and n.dtype != "bool":
                 raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32 "
                                   f"and int32/int64")
             return InputKind.FULL

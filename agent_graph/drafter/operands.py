@@ -191,6 +191,26 @@ class FullInput(Input):
         return [f"iq{self.index}_.FreeTensor(xt{self.index});"]
 
 
+class BoolInput(FullInput):
+    """A bool tensor of the whole shape (a mask): its bytes widen to a 0/1 float tile through half (the
+    casts out of 8-bit types go to half only)."""
+
+    def members(self) -> list[str]:
+        return super().members() + [f"TBuf<TPosition::VECCALC> hb{self.index}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        i, t = self.index, self.t
+        return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * 4), queue=True),
+                Buffer(f"ic{i}_", "tileElems * sizeof(float)", UbBytes(per_elem=4)),
+                Buffer(f"hb{i}_", "tileElems * sizeof(half)", UbBytes(per_elem=2))]
+
+    def compute_in(self) -> list[str]:
+        i, t = self.index, self.t
+        ct = "float" if self.lay.row else "TC"
+        return [f"LocalTensor<{t}> xt{i} = iq{i}_.DeQue<{t}>();",
+                f"LocalTensor<{ct}> XI{i} = BoolToFloat(xt{i}, hb{i}_.Get<half>(), ic{i}_.Get<float>(), cnt);"]
+
+
 class BcastInput(Input):
     kind = InputKind.BVEC
 
@@ -427,13 +447,19 @@ OUTPUTS: dict[OutputKind, type[Output]] = {OutputKind.VEC: VecOutput, OutputKind
 
 
 def inputs(params: list["TensorParam"], lay: Layout) -> list[Input]:
-    return [INPUTS[InputKind(p.kind)](i, p.name, lay) for i, p in enumerate(params)]
+    return [_input_class(p)(i, p.name, lay) for i, p in enumerate(params)]
 
 
 class BoolOutput(VecOutput):
     """A comparison returned as a bool tensor (flat template)."""
 
     boolean = True
+
+
+def _input_class(p: "TensorParam") -> type[Input]:
+    if p.kind == InputKind.FULL and p.dtypes and all(d == "bool" for d in p.dtypes):
+        return BoolInput
+    return INPUTS[InputKind(p.kind)]
 
 
 def outputs(params: list["TensorParam"], lay: Layout) -> list[Output]:

@@ -310,6 +310,8 @@ def _fits(kp: KernelParams, g: OpGraph) -> str:
     full = max(g.inputs, key=lambda n: _numel(n.shape)).shape
     cols = full[-1]
     step = 64 if rowreduce.batched_kind(kp) else 16      # the host's row pitch (codegen.render_host)
+    if any("bool" in p.dtypes for p in kp.inputs):
+        step = max(step, 32)
     pad = (cols + step - 1) // step * step
     b = budget(kp)
     need = pad * b["fixed_per_col"] + b["fixed"] + pad * b["per_elem"] + b["per_row"]

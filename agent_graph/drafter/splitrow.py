@@ -275,7 +275,8 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if kp.template != "row" or any(p.kind == InputKind.RIDX for p in kp.inputs) or any(o.kind == OutputKind.IDX for o in kp.outputs):
+    if (kp.template != "row" or any(p.kind == InputKind.RIDX or "bool" in p.dtypes for p in kp.inputs)
+            or any(o.kind == OutputKind.IDX for o in kp.outputs)):
         return False
     try:
         for v in kp.variants:

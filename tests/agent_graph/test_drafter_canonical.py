@@ -1,7 +1,7 @@
 """What the canonical front end (core ATen through torch.export) adds to the drafter, each drafted, built
 and verified on the emulator against its own reference: arg-reductions over an inner dimension,
 cumprod and reversed/exclusive scans, norms over several trailing dimensions (layer, instance and group
-norm), one-element tensor inputs, integer tensors and casts, comparisons returned as bool tensors, in-place optimizer steps; and how the
+norm), one-element tensor inputs, integer tensors and casts, comparisons returned as bool tensors, bool masks as inputs, in-place optimizer steps; and how the
 front end refuses (naming the core op) and how a broken reference is the user's error.
 """
 from __future__ import annotations
@@ -31,6 +31,8 @@ REFS = {
     "int_arith": ("(-x) * 3 + 1", "x", "torch.randint(-500, 500, (13, 31), dtype=torch.int32)"),
     "cast_to_int": ("(x * 10).to(torch.int32)", "x", "torch.randn(11, 23)"),
     "compare_to_bool": ("torch.less_equal(a, b)", "a, b", "torch.randn(17, 45).half(), torch.randn(17, 45).half()"),
+    "masked_fill": ("x.masked_fill(mask, -1.5) * 2", "x, mask", "torch.randn(23, 71), torch.rand(23, 71) > 0.5"),
+    "masked_cumsum": ("torch.cumsum(x * mask, dim=1)", "x, mask", "torch.randn(6, 90), torch.rand(6, 90) > 0.3"),
     "sgd_inplace": ("w.sub_(g.mul(lr))", "w, g, lr: float", "torch.randn(20, 17), torch.randn(20, 17), 0.1"),
 }
 
