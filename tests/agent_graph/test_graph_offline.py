@@ -95,7 +95,7 @@ def test_unsupported_reference_ends_as_unsupported_with_the_reason(tmp_path):
     events = []
     out = api.run(api.Request(task=str(spec / "kgen-task.toml"), output=tmp_path / "o"), model, agent,
                   on_event=events.append)
-    assert out.status == "unsupported" and "matmul" in out.message and "\n" not in out.message
+    assert out.status == "unsupported" and "aten.mm" in out.message and "\n" not in out.message
     assert out.project is None and out.report is None and not (tmp_path / "o").exists()
     assert events[-1].kind == "run_finished" and events[-1].status == "unsupported"
     assert "draft" not in [e.node for e in events if e.kind == "node_started"]
