@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "kgen_sim/vec_engine.h"
+#include "kgen_sim/trans_5hd.h"   // TransDataTo5HD (its own header; declared with the transposes)
 
 namespace AscendC {
 
