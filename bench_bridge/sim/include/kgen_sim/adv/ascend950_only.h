@@ -1,14 +1,16 @@
-// kgen AscendC CPU emulator -- high-level math APIs that exist on Ascend 950 (dav-3510) only.
+// kgen AscendC CPU emulator -- high-level math APIs (and the Interleave / DeInterleave data rearrangement
+// of the basic API) that exist on Ascend 950 (dav-3510) only.
 //
 // Documented rule followed (the product tables of these API pages and of the official 10_math examples'
 // README): BitwiseAnd, Clamp (tensor or scalar bounds), Fma, IsFinite, LogicalAnd, Rint and Where are
-// supported on Ascend 950PR/950DT only, not on Atlas A2/A3 (dav-2201). They are declared here so that a
+// supported on Ascend 950PR/950DT only, not on Atlas A2/A3 (dav-2201); so are Interleave and DeInterleave
+// (their pages' product tables; the official interleave_pair example builds for dav-3510 only). They are declared here so that a
 // dav-2201 kernel calling them fails to compile with that reason (`static_assert`), instead of a bare
 // "is not a member of AscendC". On dav-2201 use ClampMax/ClampMin, Round, Select, Compare + Select, And.
 // IsFinite is left undeclared: user kernels name their own classes IsFinite (an NPUKernelBench answer
 // does, under `using namespace AscendC`), and a declaration here would make those names ambiguous.
 //
-// @api BitwiseAnd Clamp Fma LogicalAnd Rint Where
+// @api BitwiseAnd Clamp Fma LogicalAnd Rint Where Interleave DeInterleave
 #pragma once
 
 namespace kgen {
@@ -31,6 +33,8 @@ KGEN_ASCEND950_ONLY(Fma, "use Mul then Add, or MulAddDst / FusedMulAdd")
 KGEN_ASCEND950_ONLY(LogicalAnd, "compare each input with 0 (Compare) and combine the masks with And")
 KGEN_ASCEND950_ONLY(Rint, "use Round (round half to even) or Cast with CAST_RINT")
 KGEN_ASCEND950_ONLY(Where, "use Select with a mask from Compare")
+KGEN_ASCEND950_ONLY(Interleave, "use Gather with a tensor of byte offsets (or GatherMask for the reverse)")
+KGEN_ASCEND950_ONLY(DeInterleave, "use GatherMask with pattern 1 (even elements) and 2 (odd elements)")
 }  // namespace AscendC
 
 #undef KGEN_ASCEND950_ONLY
