@@ -8,6 +8,8 @@ hand and with numpy:
   blockIdx order): every block appends its index to a GM log under the sequence, in order.
 - AtomicAdd/Max/Min/Cas/Exch (documented: one GM element, atomic across cores, the old value returned).
 - Read/WriteGmByPassDCache, DataSyncBarrier, SetNextTaskStart/WaitPreTaskEnd.
+- GroupBarrier (documented: the wait group returns once the whole arrive group has arrived) and
+  InitOutput (the deprecated name of the GM Fill).
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ __global__ __aicore__ void ib(GM_ADDR sync, GM_ADDR data, GM_ADDR out) {
     pipe.InitBuffer(b, 32);
     GlobalTensor<int32_t> s, d, o;
     s.SetGlobalBuffer((__gm__ int32_t *)sync, BLOCKS * 8 * 2);
-    d.SetGlobalBuffer((__gm__ int32_t *)data, 8);
+    d.SetGlobalBuffer((__gm__ int32_t *)data, 8);   // slot 2 * round + member
     o.SetGlobalBuffer((__gm__ int32_t *)out, 8);
     LocalTensor<int32_t> ub = b.Get<int32_t>();
     if (GetBlockIdx() == 0) {
@@ -76,6 +78,29 @@ __global__ __aicore__ void atomics(GM_ADDR g, GM_ADDR olds) {
     AtomicExch(x, (uint64_t)(1000 + i));
 }
 
+__global__ __aicore__ void group(GM_ADDR ws, GM_ADDR data, GM_ADDR out) {
+    // blocks 0-1 arrive, blocks 2-5 wait; two rounds; InitOutput zeroes the data first
+    GlobalTensor<int32_t> d;
+    d.SetGlobalBuffer((__gm__ int32_t *)data, 8);   // slot 2 * round + member
+    GroupBarrier<PipeMode::MTE3_MODE> bar(ws, 2, 4);
+    int id = GetBlockIdx();
+    if (id == 0) InitOutput<int32_t>(d, 8);
+    SyncAll();
+    for (int round = 1; round <= 2; ++round) {
+        if (id < 2) {
+            for (volatile int spin = 0; spin < 100000 * (id + 1); ++spin) {}
+            AtomicAdd((__gm__ int32_t *)data + 2 * round + id, round * 10 + id);
+            bar.Arrive(id);
+        } else {
+            bar.Wait(id - 2);
+            int32_t seen = ReadGmByPassDCache((__gm__ int32_t *)data + 2 * round) +
+                           ReadGmByPassDCache((__gm__ int32_t *)data + 2 * round + 1);
+            ((__gm__ int32_t *)out)[(id - 2) * 2 + round - 1] = seen;
+        }
+    }
+    if (id == 0) ((__gm__ int64_t *)out)[8] = (int64_t)bar.GetWorkspaceLen();
+}
+
 __global__ __aicore__ void hang(GM_ADDR sync) {
     TPipe pipe;
     TBuf<TPosition::VECCALC> b;
@@ -113,6 +138,15 @@ int main(int argc, char **argv) {
                (long long)((int64_t *)(g + 128))[0], (long long)((int64_t *)(g + 128))[1], (unsigned long long)((uint64_t *)(g + 192))[0]);
         for (int i = 0; i < BLOCKS; ++i) printf(" %u", olds[i]);
         printf("\n");
+    } else if (which == 4) {
+        uint8_t *ws = (uint8_t *)GmAlloc(4 * 512);
+        int32_t *data = (int32_t *)GmAlloc(32), *out = (int32_t *)GmAlloc(128);
+        memset(ws, 0, 4 * 512);
+        memset(data, 0x5A, 32);
+        group<<<BLOCKS, nullptr, nullptr>>>(ws, (uint8_t *)data, (uint8_t *)out);
+        printf("group");
+        for (int i = 0; i < 8; ++i) printf(" %d", out[i]);
+        printf(" %lld\n", (long long)((int64_t *)out)[8]);
     } else {
         int32_t *s = (int32_t *)GmAlloc(BLOCKS * 32);
         memset(s, 0, BLOCKS * 32);
@@ -162,6 +196,16 @@ def test_scalar_atomics_combine_every_block_and_return_old_values(binary):
     assert (mx, mn) == (max(i * 7 - 20 for i in range(6)), min(i * 7 - 20 for i in range(6)))
     assert 100 <= cas <= 105                                  # one block's value, written once
     assert 1000 <= exch <= 1005
+
+
+def test_group_barrier_waiters_see_every_arrival_of_each_round(binary):
+    """GroupBarrier: a waiter's n-th Wait returns after every arrive-group member's n-th Arrive; InitOutput
+    zeroed the data; the workspace is waitSize * 512 bytes."""
+    w = _out(binary, 4)
+    assert w[0] == "group"
+    seen = [int(x) for x in w[1:9]]
+    assert seen == [21, 41] * 4          # round 1: 10 + 11; round 2: 20 + 21
+    assert int(w[9]) == 4 * 512
 
 
 def test_an_ibwait_nobody_can_end_is_a_located_hang(binary):

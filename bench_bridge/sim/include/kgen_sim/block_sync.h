@@ -24,7 +24,14 @@
 //
 // @api IBSet IBWait InitDetermineComputeWorkspace WaitPreBlock NotifyNextBlock SetNextTaskStart WaitPreTaskEnd
 // @api AtomicAdd AtomicMax AtomicMin AtomicCas AtomicExch ReadGmByPassDCache WriteGmByPassDCache
-// @api DataSyncBarrier MemDsbT
+//  * GroupBarrier<PipeMode>(workspace, arriveSize, waitSize): blocks of an "arrive" group call Arrive(i)
+//    (0 <= i < arriveSize) when their part is done; blocks of a "wait" group call Wait(j) (0 <= j < waitSize)
+//    and return once every arrive-group member has arrived at least as often as this waiter has waited
+//    (loops work round by round). The GM workspace takes waitSize * 512 bytes (GetWorkspaceLen), zeroed by the user.
+//    Outside those ranges: `blocksync-params`; a Wait no block can end: `blocksync-deadlock`. (The NPU
+//    also keeps the last 1600 bytes of UB for it; the emulator does not model that.)
+//
+// @api DataSyncBarrier MemDsbT GroupBarrier PipeMode
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -239,6 +246,65 @@ inline void WriteGmByPassDCache(__gm__ T* addr, T value) {
     kgen::trace("WriteGmByPassDCache", kgen::Pipe::S, sizeof(T));
     __atomic_store_n(addr, value, __ATOMIC_SEQ_CST);
 }
+
+// ---- GroupBarrier ----------------------------------------------------------------------------------
+enum class PipeMode : uint8_t { SCALAR_MODE = 0, MTE3_MODE = 1, MAX };
+
+namespace kgen_gb {
+struct State {
+    std::vector<std::atomic<int64_t>> arrived;   // Arrive calls of each arrive-group member
+    std::vector<int64_t> waits;                  // rounds each waiter has passed
+    explicit State(uint32_t a) : arrived(a) {}
+};
+inline std::shared_ptr<State> state(const void* ws, uint32_t arrivers, uint32_t waiters) {
+    static std::mutex mu;
+    static std::map<std::pair<const void*, const void*>, std::shared_ptr<State>> all;
+    std::lock_guard<std::mutex> g(mu);
+    auto& s = all[{static_cast<const void*>(kgen::core().launch), ws}];
+    if (!s || s->waits.size() != waiters || s->arrived.size() != arrivers) {
+        s = std::make_shared<State>(arrivers);
+        s->waits.assign(waiters, 0);
+    }
+    return s;
+}
+}  // namespace kgen_gb
+
+template <PipeMode pipeMode>
+class GroupBarrier {
+public:
+    GroupBarrier(GM_ADDR groupWorkspace, uint32_t arriveSizeIn, uint32_t waitSizeIn)
+        : ws_(groupWorkspace), arrive_(arriveSizeIn), wait_(waitSizeIn) {
+        if (!arriveSizeIn || !waitSizeIn)
+            kgen::fail("blocksync-params", "GroupBarrier(arriveSize %u, waitSize %u): both must be positive", arriveSizeIn, waitSizeIn);
+        kgen::check_gm_allocation(groupWorkspace, GetWorkspaceLen(), "GroupBarrier (workspace: waitSize * 512 bytes)",
+                                  kgen::GmAccess::Write);
+        st_ = kgen_gb::state(groupWorkspace, arriveSizeIn, waitSizeIn);
+    }
+    void Arrive(uint32_t arriveIndex) {
+        if (arriveIndex >= arrive_)
+            kgen::fail("blocksync-params", "GroupBarrier::Arrive(%u): the arrive group has %u members", arriveIndex, arrive_);
+        kgen::trace("GroupBarrier::Arrive", kgen::Pipe::ALL, 32, 0, 3);
+        ++st_->arrived[arriveIndex];
+    }
+    void Wait(uint32_t waitIndex) {
+        if (waitIndex >= wait_)
+            kgen::fail("blocksync-params", "GroupBarrier::Wait(%u): the wait group has %u members", waitIndex, wait_);
+        const int64_t need = ++st_->waits[waitIndex];
+        kgen::trace("GroupBarrier::Wait", kgen::Pipe::ALL, 32, 0, 3);
+        kgen::blocksync::wait_until([&] {
+            for (auto& a : st_->arrived)
+                if (a.load() < need) return false;
+            return true;
+        },
+                                    "GroupBarrier::Wait waits for every member of the arrive group");
+    }
+    uint64_t GetWorkspaceLen() { return uint64_t(wait_) * 512; }
+
+private:
+    GM_ADDR ws_;
+    uint32_t arrive_, wait_;
+    std::shared_ptr<kgen_gb::State> st_;
+};
 
 /// The memory a DataSyncBarrier waits for: all, DDR (GM) or UB accesses.
 enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
