@@ -15,7 +15,7 @@
 //  * The UB side starts 32-byte aligned (`ub-misaligned`); every element must lie inside its tensor /
 //    allocation (`ub-out-of-bounds`, the GM access policy).
 //
-// @api SliceInfo
+// @api SliceInfo K_MAX_DIM
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -23,6 +23,9 @@
 #include "kgen_sim/data_copy.h"
 
 namespace AscendC {
+
+/// The most dimensions a slice copy (and a ShapeInfo) has.
+inline constexpr int32_t K_MAX_DIM = 8;
 
 struct SliceInfo {
     SliceInfo() {}
