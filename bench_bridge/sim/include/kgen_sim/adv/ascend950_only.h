@@ -38,9 +38,14 @@ KGEN_ASCEND950_ONLY(Rint, "use Round (round half to even) or Cast with CAST_RINT
 KGEN_ASCEND950_ONLY(Where, "use Select with a mask from Compare")
 KGEN_ASCEND950_ONLY(Interleave, "use Gather with a tensor of byte offsets (or GatherMask for the reverse)")
 KGEN_ASCEND950_ONLY(DeInterleave, "use GatherMask with pattern 1 (even elements) and 2 (odd elements)")
-KGEN_ASCEND950_ONLY(AllocMutexID, "synchronise pipes with SetFlag / WaitFlag (or the queues' EnQue / DeQue)")
 KGEN_ASCEND950_ONLY(ReleaseMutexID, "synchronise pipes with SetFlag / WaitFlag (or the queues' EnQue / DeQue)")
 using MutexID = uint8_t;
+template <typename... Ts>
+inline MutexID AllocMutexID() {   // returns a MutexID so that the reason below is the first error
+    static_assert(::kgen::adv::ascend950_only_v<Ts...>, "AllocMutexID is an Ascend 950 (dav-3510) API, not available on "
+                  "dav-2201 (Atlas A2/A3); synchronise pipes with SetFlag / WaitFlag (or the queues' EnQue / DeQue)");
+    return 0;
+}
 /// Pipe locks: Ascend 950 only.
 struct Mutex {
     template <auto pipe, typename... Args>
