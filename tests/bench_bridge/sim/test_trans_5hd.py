@@ -36,6 +36,11 @@ __global__ __aicore__ void k(GM_ADDR in, GM_ADDR out, uint32_t n, int form, int 
         uint64_t d[16], s[16];
         for (int i = 0; i < 16; ++i) { d[i] = dst[blk * i].GetPhyAddr(); s[i] = src[srcGap * i].GetPhyAddr(); }
         TransDataTo5HD<T>(d, s, p);
+    } else if (form == 3) {   // the internal entry point with UB "pointers" from GetPhyAddr
+        __ubuf__ T *d[16], *s[16];
+        __ubuf__ T *dUb = (__ubuf__ T *)dst.GetPhyAddr(), *sUb = (__ubuf__ T *)src.GetPhyAddr();
+        for (int i = 0; i < 16; ++i) { d[i] = dUb + blk * i; s[i] = sUb + srcGap * i; }
+        TransDataTo5HDImpl<T>(d, s, p);
     } else if (form == 1) {
         LocalTensor<uint64_t> lists = l.Get<uint64_t>();
         for (int i = 0; i < 16; ++i) {
@@ -90,7 +95,7 @@ def _run(prog, x: np.ndarray, form=0, reps=1, ss=0, ds=0, gap=None, hi=0) -> np.
     return np.fromfile(d / "out.bin", x.dtype)
 
 
-@pytest.mark.parametrize("form", [0, 1, 2])
+@pytest.mark.parametrize("form", [0, 1, 2, 3])
 def test_half_16x16_transpose_in_every_form(prog, form):
     x = np.arange(256, dtype=np.float16)
     np.testing.assert_array_equal(_run(prog, x, form=form).reshape(16, 16), x.reshape(16, 16).T)

@@ -19,7 +19,7 @@
 //  * Addresses must be 32-byte aligned (`ub-misaligned`) and every block inside UB (`ub-out-of-bounds`).
 //    Each repeat reads all 16 source blocks before it writes.
 //
-// @api TransDataTo5HD TransDataTo5HDParams NCHW_CONV_ADDR_LIST_SIZE
+// @api TransDataTo5HD TransDataTo5HDParams NCHW_CONV_ADDR_LIST_SIZE TransDataTo5HDImpl
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -117,6 +117,25 @@ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_S
         s[i] = srcList[i].GetPhyAddr();
     }
     kgen::trans5hd::run<T>(d, s, nchwconvParams);
+}
+
+// The library's internal entry points, which some published kernels call directly: address lists as
+// uint64_t values or as UB pointers. A UB "pointer" here is what (__ubuf__ T*)tensor.GetPhyAddr() gives
+// on the emulator: the byte offset in UB, carried in a pointer.
+template <typename T>
+inline void TransDataTo5HDImpl(__ubuf__ T* dstList[NCHW_CONV_ADDR_LIST_SIZE], __ubuf__ T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& transDataTo5HDParams) {
+    uint64_t d[NCHW_CONV_ADDR_LIST_SIZE], s[NCHW_CONV_ADDR_LIST_SIZE];
+    for (int i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
+        d[i] = reinterpret_cast<uintptr_t>(dstList[i]);
+        s[i] = reinterpret_cast<uintptr_t>(srcList[i]);
+    }
+    kgen::trans5hd::run<T>(d, s, transDataTo5HDParams);
+}
+template <typename T>
+inline void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                               const TransDataTo5HDParams& transDataTo5HDParams) {
+    kgen::trans5hd::run<T>(dstList, srcList, transDataTo5HDParams);
 }
 
 }  // namespace AscendC
