@@ -1,6 +1,6 @@
 """The compile definitions an official example's CMakeLists.txt gives its `demo` target.
 
-Only what those files use: `set(VAR value [CACHE ...])`, `if/elseif/else/endif` on `VAR STREQUAL "x"`
+Only what those files use: `set(VAR value [CACHE ...])`, `option(VAR "help" ON|OFF)`, `if/elseif/else/endif` on `VAR STREQUAL "x"`
 or `VAR MATCHES "re"` (with NOT/AND/OR), `add_definitions(-DNAME=value)` and `target_compile_definitions(demo PRIVATE NAME[=value] ...)` with `${VAR}`
 substituted. Anything else is ignored; an unknown condition counts as false.
 """
@@ -36,8 +36,12 @@ def _cond(args: str, env: dict[str, str]) -> bool:
                 val = re.search(ws[2], env.get(ws[0], ws[0])) is not None
             except re.error:
                 val = False
-        elif len(ws) == 1:
-            val = env.get(ws[0], ws[0]).upper() not in ("", "0", "OFF", "FALSE", "NO", "N", "IGNORE", "NOTFOUND")
+        elif len(ws) == 1 and ws[0] in env:   # if(VAR): a defined variable whose value is not a false constant
+            val = env[ws[0]].upper() not in ("", "0", "OFF", "FALSE", "NO", "N", "IGNORE", "NOTFOUND") \
+                and not env[ws[0]].upper().endswith("-NOTFOUND")
+        elif len(ws) == 1:   # if(<constant>), or an undefined name: false unless a true constant
+            w = ws[0].upper()
+            val = w in ("1", "ON", "YES", "TRUE", "Y") or (re.fullmatch(r"-?\d+(\.\d+)?", w) is not None and float(w) != 0)
         else:
             val = False
         return val != neg
@@ -95,6 +99,10 @@ def compile_definitions(cmakelists: Path, overrides: dict[str, str]) -> list[str
                 name = ws[0]
                 value = ws[1] if len(ws) > 1 and ws[1] != "CACHE" else ""
                 env[name] = overrides.get(name, value)
+        elif cmd == "option":   # option(NAME "help" [ON|OFF]): OFF unless given
+            ws = _words(args, env)
+            if ws:
+                env[ws[0]] = overrides.get(ws[0], ws[2] if len(ws) > 2 else "OFF")
         elif cmd == "add_definitions":
             defs += [w[2:] for w in _words(args, env) if w.startswith("-D")]
         elif cmd == "target_compile_definitions":

@@ -47,3 +47,17 @@ def test_overrides_pick_other_branches(tmp_path):
     f.write_text(CMAKE)
     got = compile_definitions(f, {"CMAKE_ASC_ARCHITECTURES": "dav-3510", "COPY_DST": "L2"})
     assert got == ["COPY_DST_NONE", "ARCH_3510=1", "TILE=0", "SCENARIO_NUM=0", 'NAME="L2"']
+
+
+def test_option_defaults_off_and_undefined_names_are_false(tmp_path):
+    """CMake: `option(NAME "help" OFF)` defines NAME (OFF unless given); `if(NAME)` on a name no command set is
+    false (a plain word is true only when it is a true constant such as ON or 1). An official example guards its
+    alternative mode this way; taking the guarded definition by default built the wrong mode."""
+    f = tmp_path / "CMakeLists.txt"
+    f.write_text('option(FRONT "front mode" OFF)\noption(EXTRA "extra" ON)\nadd_executable(demo d.asc)\n'
+                 'if(FRONT)\n  target_compile_definitions(demo PRIVATE FRONT)\nendif()\n'
+                 'if(EXTRA)\n  target_compile_definitions(demo PRIVATE EXTRA)\nendif()\n'
+                 'if(NEVER_SET)\n  target_compile_definitions(demo PRIVATE NEVER)\nendif()\n'
+                 'if(1)\n  target_compile_definitions(demo PRIVATE ONE)\nendif()\n')
+    assert compile_definitions(f, {}) == ["EXTRA", "ONE"]
+    assert compile_definitions(f, {"FRONT": "ON"}) == ["FRONT", "EXTRA", "ONE"]

@@ -38,6 +38,7 @@
 #include "kgen_sim/list_tensor.h"     // ListTensorDesc, TensorDesc (DYNAMIC tensor-list parameters)
 #include "kgen_sim/vec_copy.h"        // Copy (UB -> UB vector copy), CopyRepeatParams
 #include "kgen_sim/data_cache.h"      // DataCacheCleanAndInvalid (scalar data cache and GM)
+#include "kgen_sim/block_sync.h"      // IBSet/IBWait, WaitPreBlock/NotifyNextBlock, scalar GM atomics, GM bypass
 #include "kgen_sim/adv/adv_api.h"     // high-level vector library (activations, norms, math, ...)
 #include "kgen_sim/cube/local_copy.h"  // DataCopy between cube-unit local memories (L1 -> bias table)
 #include "kgen_sim/cube/nd2nz.h"       // DataCopy GM -> L1 with ND -> NZ (Nd2NzParams)

@@ -1,4 +1,4 @@
-"""APIs documented as Ascend 950 (dav-3510) only (BitwiseAnd, Clamp, Fma, LogicalAnd, Rint, Where):
+"""APIs documented as Ascend 950 (dav-3510) only (BitwiseAnd, Clamp, Fma, LogicalAnd, Rint, Where, Interleave):
 a dav-2201 kernel calling one fails to build with a message that names the architecture and the
 dav-2201 alternative, instead of a bare "is not a member of AscendC". One real g++ build."""
 from __future__ import annotations
@@ -20,6 +20,7 @@ __global__ __aicore__ void k(GM_ADDR x) {
     LocalTensor<float> a = b.Get<float>();
     Fma(a, a, a, a, 64);
     Where(a, a, a, a, 64);
+    Interleave(a, a[64], a[128], a[192], 64);
 }
 int main() { return 0; }
 """
@@ -37,6 +38,7 @@ def test_build_fails_with_the_reason(result):
     text = result.log + "\n".join(e.message for e in result.errors)
     assert "Fma is an Ascend 950 (dav-3510) API" in text and "MulAddDst" in text
     assert "Where is an Ascend 950 (dav-3510) API" in text
+    assert "Interleave is an Ascend 950 (dav-3510) API" in text   # basic API, same product table
     assert "is not a member" not in text
 
 

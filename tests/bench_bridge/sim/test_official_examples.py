@@ -26,6 +26,24 @@ pytestmark = pytest.mark.skipif(
 MUST_VERIFY = {
     ("01_simd_cpp_api/00_introduction/01_add/add_tpipe_tque", "-"),
     ("01_simd_cpp_api/03_basic_api/07_tpipe_tque/tpipe_reuse", "-"),
+    # verified since issue 23 (block sync, scalar atomics, GM bypass, Gatherb, TransDataTo5HD, SliceInfo, asc_dump, int4 Cast)
+    ("01_simd_cpp_api/01_utilities/02_dump/simple_dump", "-"),
+    ("01_simd_cpp_api/03_basic_api/00_data_movement/data_copy_gm2ub_slice", "-"),
+    ("01_simd_cpp_api/03_basic_api/01_memory_vector_compute/cast", "0"),
+    ("01_simd_cpp_api/03_basic_api/01_memory_vector_compute/gather", "1"),
+    ("01_simd_cpp_api/03_basic_api/01_memory_vector_compute/gather", "2"),
+    ("01_simd_cpp_api/03_basic_api/01_memory_vector_compute/gather", "3"),
+    ("01_simd_cpp_api/03_basic_api/01_memory_vector_compute/gather", "4"),
+    ("01_simd_cpp_api/03_basic_api/01_memory_vector_compute/transpose", "1"),
+    ("01_simd_cpp_api/03_basic_api/01_memory_vector_compute/transpose", "2"),
+    ("01_simd_cpp_api/03_basic_api/01_memory_vector_compute/transpose", "3"),
+    ("01_simd_cpp_api/03_basic_api/05_sync_control/ib_set_wait", "-"),
+    ("01_simd_cpp_api/03_basic_api/05_sync_control/sequential_block_sync", "-"),
+    ("01_simd_cpp_api/03_basic_api/05_sync_control/task_sync", "-"),
+    ("01_simd_cpp_api/03_basic_api/06_atomic/scalar_atomic_operations", "1"),
+    ("01_simd_cpp_api/03_basic_api/06_atomic/scalar_atomic_operations", "2"),
+    ("01_simd_cpp_api/03_basic_api/06_atomic/set_atomic_deterministic_computation", "1"),
+    ("01_simd_cpp_api/03_basic_api/09_utils/gm_by_pass_dcache", "-"),
 }
 
 

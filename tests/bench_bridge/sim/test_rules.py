@@ -68,9 +68,17 @@ def test_ub_access_outside_tensor(prog, which, marker, text):
     assert_located_error(res, "ub-out-of-bounds", marker, text)
 
 
-def test_ub_allocation_over_capacity(prog):
-    res = prog.run("ub_overflow", expect_ok=False)
-    assert_located_error(res, "ub-overflow", "@ub-overflow", "131072 of 196608 bytes already in use")
+def test_ub_allocation_over_capacity_is_a_warning_until_touched(prog):
+    """The hardware does not check InitBuffer totals (NPUKernelBench answers that pass on an NPU lay out
+    buffers past 192 KB on paths that never touch them): the InitBuffer is a located warning and the run
+    goes on; the first access to bytes past the Unified Buffer is the located error."""
+    res = prog.run("ub_overflow", which=np.int64(0))
+    assert res.run.returncode == 0, res.run.stderr
+    (w,) = [d for d in res.run.diagnostics if d.code == "ub-overflow"]
+    assert w.severity == "warning" and w.line == marker_line("@ub-overflow  ")
+    assert "131072 of 196608 bytes already in use" in w.message
+    res = prog.run("ub_overflow", which=np.int64(1), expect_ok=False)
+    assert_located_error(res, "ub-overflow-access", "@ub-overflow-access", "up to 196672")
 
 
 @pytest.mark.parametrize("which,marker", [(0, "@misaligned-in"), (1, "@misaligned-out"), (2, "@misaligned-vec")])

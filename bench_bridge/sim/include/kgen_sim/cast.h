@@ -23,7 +23,7 @@
 //      half <- int4b_t : NONE                      int4b_t <- half : RINT FLOOR CEIL ROUND TRUNC NONE
 //    A mode outside a pair's list is reported at run time (`cast-bad-round-mode`): the
 //    hardware would skip the conversion and leave dst unwritten. int4b_t (two elements per byte,
-//    low nibble first) is emulated in the count form only; half -> int4b_t saturates to [-8, 7].
+//    low nibble first; 64 per 32-byte block in the mask/repeat forms); half -> int4b_t saturates to [-8, 7].
 //  * CAST_NONE means CAST_RINT when the conversion can lose precision, no rounding otherwise.
 //    Rounding directions: see cast_round.h.
 //  * Overflow of a float -> integer or integer -> integer conversion saturates to the target's
@@ -293,12 +293,30 @@ inline void cast_repeat(const LocalTensor<T>& dst, const LocalTensor<U>& src, Ro
     static_assert(kgen::cast_pair_supported<T, U>(),
                   "Cast<T, U>: this destination/source type pair is not supported on dav-2201 (Atlas A2); "
                   "see the pair table at the top of kgen_sim/cast.h");
-    static_assert(!kgen::is_int4_v<T> && !kgen::is_int4_v<U>,
-                  "Cast with int4b_t: the emulator implements the count form Cast(dst, src, roundMode, count) only");
     constexpr uint32_t per = kgen::per_repeat<T, U>();
     kgen::RepeatPlan plan = kgen::make_plan("Cast", mask, per, repeatTime, isSetMask);
     if (plan.repeat == 0) return;
     kgen::CastCtx c = kgen::cast_setup<T, U>(roundMode);
+    if constexpr (kgen::is_int4_v<T> || kgen::is_int4_v<U>) {
+        // packed 4-bit elements: a 32-byte block holds 64 of them; lane i of repeat r sits in block i / (elements
+        // per block) of its operand, blocks blkStride apart, repeats repStride blocks apart (as for other types)
+        auto pos = [](uint32_t bits, uint32_t r, uint32_t i, uint32_t blk, uint32_t rep) -> uint64_t {
+            const uint64_t be = 8 * kgen::ONE_BLK / bits;
+            return uint64_t(r) * rep * be + uint64_t(i / be) * blk * be + i % be;
+        };
+        dst.check_aligned("Cast");
+        src.check_aligned("Cast");
+        kgen::walk(plan, per, [&](uint32_t r, uint32_t i) {
+            const uint64_t dp = pos(kgen::elem_bits<T>(), r, i, p.dstBlkStride, p.dstRepStride);
+            const uint64_t sp = pos(kgen::elem_bits<U>(), r, i, p.srcBlkStride, p.srcRepStride);
+            dst.check(dp, 1, "Cast");
+            src.check(sp, 1, "Cast");
+            kgen::store_elem(dst.raw(), dp, kgen::cast_one<T, U>(kgen::load_elem(src.raw(), sp), c));
+        });
+        kgen::cast_finish<T, U>(c);
+        kgen::trace("Cast", kgen::Pipe::V, uint64_t(plan.repeat) * kgen::ONE_REP, plan.repeat);
+        return;
+    }
     kgen::Strided<T> D(dst, p.dstBlkStride, p.dstRepStride, "Cast");
     kgen::Strided<const U> S(src, p.srcBlkStride, p.srcRepStride, "Cast");
     kgen::walk(plan, per, [&](uint32_t r, uint32_t i) { D.at(r, i) = kgen::cast_one<T, U>(S.at(r, i), c); });

@@ -62,6 +62,12 @@ inline constexpr uint32_t UB_SIZE = soc::SOC_UB_BYTES;     // Unified Buffer byt
 // hardware docs mention is not taken from TPipe's budget.
 inline constexpr uint32_t UB_RESERVED = 0;
 inline constexpr uint32_t UB_USABLE = UB_SIZE - UB_RESERVED;  // bytes TPipe may hand out
+// Room behind each core's Unified Buffer for buffers TPipe::InitBuffer lays out past its end. The hardware
+// does not check an InitBuffer total (NPUKernelBench answers that pass on an NPU allocate temporary buffers
+// past 192 KB on paths that never touch them), so such an allocation is a warning and the first access to
+// bytes past UB is the error (`ub-overflow-access`, LocalTensor::check). The shadow keeps the emulator's own
+// memory intact for any unchecked access; an allocation past UB_SIZE + UB_SHADOW is still an error.
+inline constexpr uint32_t UB_SHADOW = UB_SIZE;
 inline constexpr uint32_t ONE_BLK = 32;         // bytes per data block
 inline constexpr uint32_t ONE_REP = 256;        // bytes per vector repeat (8 blocks)
 inline constexpr uint32_t BLK_PER_REP = 8;
@@ -167,7 +173,7 @@ struct CoreContext {
     int64_t block_idx = 0;
     int64_t block_num = 1;
     int64_t sub_block_idx = 0;
-    alignas(64) uint8_t ub[UB_SIZE];
+    alignas(64) uint8_t ub[UB_SIZE + UB_SHADOW];   // the Unified Buffer, then the shadow (see UB_SHADOW)
     uint32_t ub_used = 0;             // bytes handed out by TPipe::InitBuffer
     int atomic_mode = 0;              // 0 none, 1 add, 2 max, 3 min
     int atomic_dtype = 0;             // sizeof of the atomic element type, 0 = from the copy

@@ -158,3 +158,5 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
 }
 
 }  // namespace AscendC
+
+#include "kgen_sim/data_copy_slice.h"   // DataCopy with SliceInfo (its own header)

@@ -5,7 +5,7 @@
 // headers and the C++ library, and reports the first frame in the user's source.
 // Output: one human line on stderr, `file:line: error: message [code] (block N)`, and,
 // when KGEN_DIAG_FILE is set, one JSON object per line appended to that file.
-// Warnings are reported once per (code, source line); errors end the program with
+// Warnings are reported once per (code, source line) -- in host code once per (code, line, message);
 // exit status 3 after the report, since hardware would have trapped or hung there.
 #pragma once
 #include <dlfcn.h>
@@ -132,6 +132,9 @@ inline void report_at(const SourceLoc& loc, Severity sev, const char* code, cons
     static std::set<std::string> seen;
     if (sev == Severity::Warning) {
         std::string key = std::string(code) + "@" + loc.file + ":" + std::to_string(loc.line);
+        // host code (no emulated core): two different findings of one line (two helper calls on it) are both
+        // reported; only a repeat of the same message is dropped
+        if (!tls_core) key += "|" + message;
         if (!seen.insert(key).second) return;
     }
     const char* sv = sev == Severity::Error ? "error" : "warning";

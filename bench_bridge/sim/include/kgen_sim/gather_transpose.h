@@ -9,6 +9,10 @@
 //    bytes; lane i of repeat r uses srcOffset[r * elements per repeat + i] and writes
 //    dst[r * dstRepStride * (32 / sizeof(T)) + i] (dstRepStride in 32-byte blocks).
 //    dst, src and srcOffset start 32-byte aligned.
+//  * Gatherb(dst, src, offset, repeatTime, GatherRepeatParams{dstBlkStride, dstRepStride}): whole 32-byte
+//    blocks; block j of repeat r is read at src + offset[8r + j] bytes (a multiple of 32, inside src) and
+//    written at dst + (r * dstRepStride + j * dstBlkStride) blocks (dstBlkStride 0 acts as 1; the other
+//    GatherRepeatParams fields are reserved). uint16_t and uint32_t on A2; repeatTime 0 does nothing.
 //  * Transpose(dst, src): one 16 x 16 matrix of a 2-byte type (uint16_t, int16_t, half);
 //    dst may be src. Transpose(dst, src, sharedTmpBuffer, TransposeParamsExt):
 //    TRANSPOSE_ND2ND_B16 (uint16_t on A2, no buffer needed), TRANSPOSE_NCHW2NHWC and
@@ -28,13 +32,14 @@
 //    this differs from a single rounding only above 2048). The mask forms (mask | mask[],
 //    repeatTime, dstBlkStride, dstRepStride) follow the same recurrence at strided positions.
 //
-// @api Gather Transpose TransposeParamsExt TransposeType Brcb BrcbRepeatParams CreateVecIndex
+// @api Gather Gatherb GatherRepeatParams Transpose TransposeParamsExt TransposeType Brcb BrcbRepeatParams CreateVecIndex
 #pragma once
 #include <cstring>
 #include <type_traits>
 #include <vector>
 
 #include "kgen_sim/vec_engine.h"
+#include "kgen_sim/trans_5hd.h"   // TransDataTo5HD (its own header; declared with the transposes)
 
 namespace AscendC {
 
@@ -213,6 +218,54 @@ template <typename T>
 inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
                    const uint32_t srcBaseAddr, const uint64_t mask[], const uint8_t repeatTime, const uint16_t dstRepStride) {
     detail_gather::gather_repeat(dst, src, srcOffset, srcBaseAddr, kgen::make_mask<T>("Gather", mask), repeatTime, dstRepStride);
+}
+
+// ---- Gatherb: whole 32-byte blocks -----------------------------------------------------------------------
+struct GatherRepeatParams {
+    GatherRepeatParams() {}
+    GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn)
+        : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+    uint32_t blockNumber = 8;          // the fields below dstBlkStride are reserved (ignored)
+    uint16_t dstRepStride = 8;
+    uint8_t dstBlkStride = 1;
+    uint8_t src0BlkStride = 1;
+    uint8_t src1BlkStride = 1;
+    uint8_t src0RepStride = 8;
+    uint8_t src1RepStride = 8;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+
+template <typename T>
+inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& offset,
+                    const uint8_t repeatTime, const GatherRepeatParams& repeatParams) {
+    static_assert(std::is_same_v<T, uint16_t> || std::is_same_v<T, uint32_t>, "Gatherb takes uint16_t or uint32_t on dav-2201");
+    const char* api = "Gatherb";
+    dst.check_aligned(api);
+    src.check_aligned(api);
+    offset.check_aligned(api);
+    const uint64_t blocks = uint64_t(repeatTime) * 8;
+    if (blocks) offset.check(0, blocks, api);
+    const uint32_t bs = repeatParams.dstBlkStride ? repeatParams.dstBlkStride : 1;   // 0 acts as 1
+    const uint64_t srcBytes = uint64_t(src.GetSize()) * sizeof(T), dstBytes = uint64_t(dst.GetSize()) * sizeof(T);
+    std::vector<uint8_t> in(blocks * 32);      // every block is read before any is written
+    for (uint64_t b = 0; b < blocks; ++b) {
+        const uint32_t off = offset.raw()[b];
+        if (off % 32)
+            kgen::fail("gather-misaligned-offset", "Gatherb: block %llu has offset %u bytes, not a multiple of 32", (unsigned long long)b, off);
+        if (uint64_t(off) + 32 > srcBytes)
+            kgen::fail("ub-out-of-bounds", "Gatherb: block %llu reads bytes [%u, %u) past the end of a src tensor of %llu bytes",
+                       (unsigned long long)b, off, off + 32, (unsigned long long)srcBytes);
+        std::memcpy(&in[b * 32], reinterpret_cast<const uint8_t*>(src.raw()) + off, 32);
+    }
+    for (uint64_t b = 0; b < blocks; ++b) {
+        const uint64_t at = ((b / 8) * repeatParams.dstRepStride + (b % 8) * bs) * 32;
+        if (at + 32 > dstBytes)
+            kgen::fail("ub-out-of-bounds", "Gatherb: block %llu writes bytes [%llu, %llu) past the end of a dst tensor of %llu bytes",
+                       (unsigned long long)b, (unsigned long long)at, (unsigned long long)(at + 32), (unsigned long long)dstBytes);
+        std::memcpy(reinterpret_cast<uint8_t*>(dst.raw()) + at, &in[b * 32], 32);
+    }
+    kgen::trace(api, kgen::Pipe::V, blocks * 32, repeatTime, 0, 0, sizeof(T));
 }
 
 // ---- Transpose -----------------------------------------------------------------------------------------

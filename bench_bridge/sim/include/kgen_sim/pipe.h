@@ -3,7 +3,9 @@
 // Documented rules followed:
 //  * TPipe::InitBuffer(que, num, len) reserves `num` buffers of `len` bytes in the memory of the
 //    queue's position (each rounded up to 32 bytes: the rounded length is the buffer, so a 32-byte
-//    DataCopy into a 4-byte buffer is in bounds; TBuf lengths likewise); the total must fit in UB (`ub-overflow`).
+//    DataCopy into a 4-byte buffer is in bounds; TBuf lengths likewise, and a TBuf of 0 bytes is an empty
+//    buffer). The total should fit in UB: the hardware does not check it, so a layout past UB is a warning
+//    (`ub-overflow`) and the first access to bytes past UB is the error (`ub-overflow-access`).
 //    Cube positions have their own memories (tensor.h mem_of): A1/B1/C1 in L1 (512 KB,
 //    `l1-overflow`), A2 in L0A and B2 in L0B (64 KB each, buffers start on 512-byte fractal
 //    boundaries, `l0a-overflow` / `l0b-overflow`), CO1 in L0C (128 KB, `l0c-overflow`), C2 in the
@@ -72,6 +74,17 @@ struct UbArena {
         const uint32_t align = mem_align(mem);
         uint32_t rounded = (bytes + align - 1) / align * align;
         if (uint64_t(base) + cursor + rounded > uint64_t(base) + limit) {
+            // TPipe's own layout past the end of UB: the hardware does not check it, so a warning; the buffer
+            // lies in the shadow behind UB and its first access is the error (LocalTensor::check)
+            if (mem == Mem::UB && base == 0 && limit == UB_USABLE && uint64_t(cursor) + rounded <= uint64_t(UB_SIZE) + UB_SHADOW) {
+                warn("ub-overflow", "%s: %s of %u bytes does not fit: %u of %u bytes already in use (Unified Buffer %u B); "
+                     "the hardware does not check this, so the run goes on and stops only if the kernel touches bytes past "
+                     "the Unified Buffer", name, what, bytes, cursor, limit, UB_SIZE);
+                uint32_t off = cursor;
+                cursor += rounded;
+                if (off + rounded > core().ub_used) core().ub_used = off + rounded;
+                return off;
+            }
             if (mem == Mem::UB)
                 fail("ub-overflow", "%s: %s of %u bytes does not fit: %u of %u bytes already in use (Unified Buffer %u B)",
                      name, what, bytes, cursor, limit, UB_SIZE);
@@ -318,7 +331,7 @@ public:
     }
     template <TPosition p>
     bool InitBuffer(TBuf<p>& buf, uint32_t len) {
-        if (len == 0) kgen::fail("bad-initbuffer", "InitBuffer(TBuf, len=0): len must be positive");
+        // len = 0 is accepted, as on hardware: an empty buffer (Get gives a tensor of 0 elements)
         len = kgen::round_len32(len);     // rounded up to 32 bytes, as on hardware (see the file's rules)
         uint32_t off = arena(TBuf<p>::kMem).take(len, "InitBuffer(TBuf)");
         buf.init(off, len);

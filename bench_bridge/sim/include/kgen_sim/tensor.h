@@ -309,6 +309,15 @@ public:
         if (i + n > size_)
             kgen::fail("ub-out-of-bounds", "%s touches elements [%llu, %llu) of a LocalTensor of %u elements", api,
                        (unsigned long long)i, (unsigned long long)(i + n), size_);
+        if (mem_ == kgen::Mem::UB && n) {
+            // a buffer InitBuffer laid out past the end of UB (warning there): touching it is the error
+            const uint64_t at = GetPhyAddr();
+            const uint64_t end = at + kgen::bytes_of<T>(i + n);
+            if (end > kgen::UB_SIZE)
+                kgen::fail("ub-overflow-access", "%s touches UB bytes up to %llu, past the %u-byte Unified Buffer: the buffer "
+                           "was laid out past UB by InitBuffer (see the ub-overflow warning)", api, (unsigned long long)end,
+                           kgen::UB_SIZE);
+        }
     }
     void check_read(uint64_t i, uint64_t n, const char* api) const { check(i, n, api); }
     /// Fail unless the tensor starts at a 32-byte aligned UB address.

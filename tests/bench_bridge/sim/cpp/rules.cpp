@@ -69,14 +69,22 @@ __global__ __aicore__ void ub_oob_kernel(int which) {
 KT_CASE(ub_oob) { ub_oob_kernel<<<1, nullptr, nullptr>>>((int)kt::param("which")); }
 
 // ---- UB allocation over capacity: InitBuffer totals beyond 192 KB ---------------------------------
-__global__ __aicore__ void ub_overflow_kernel() {
+// which: 0 never touches the buffers past UB (a warning only), 1 writes the second outQ buffer (past UB)
+__global__ __aicore__ void ub_overflow_kernel(int which) {
     TPipe pipe;
     TQue<TPosition::VECIN, 2> inQ;
     TQue<TPosition::VECOUT, 2> outQ;
     pipe.InitBuffer(inQ, 2, 64 * 1024);   // 128 KB
     pipe.InitBuffer(outQ, 2, 32 * 1024 + 32);  // @ub-overflow  +64 KB + 64 B > 192 KB
+    LocalTensor<float> a = outQ.AllocTensor<float>();   // UB bytes [131072, 163872): inside UB
+    Duplicate(a, 1.0f, 64);
+    if (which == 1) {
+        LocalTensor<float> b = outQ.AllocTensor<float>();   // bytes [163872, 196672): its tail is past UB
+        Duplicate(b, 2.0f, 8);                  // the first 32 bytes are still inside UB
+        Duplicate(b, 2.0f, 8200);               // @ub-overflow-access  ends at byte 196672 > 196608
+    }
 }
-KT_CASE(ub_overflow) { ub_overflow_kernel<<<1, nullptr, nullptr>>>(); }
+KT_CASE(ub_overflow) { ub_overflow_kernel<<<1, nullptr, nullptr>>>((int)kt::param("which")); }
 
 // ---- misaligned UB address: tensor[3] of float into DataCopy or a vector op ------------------------
 // which: 0 DataCopy GM->UB, 1 DataCopy UB->GM, 2 Add

@@ -7,6 +7,7 @@
 //
 // @api GetBroadCastMaxMinTmpSize
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -30,8 +31,8 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC& a
         nd *= static_cast<uint64_t>(dstShape.GetDim(i));
     }
     if (!ok) {
-        std::fprintf(stderr, "kgen: error: GetBroadCastMaxMinTmpSize: srcShape cannot be broadcast to dstShape (rank 1 or 2, "
-                     "type size 1, 2 or 4) [broadcast-tiling]\n");
+        ::kgen::host::host_warn("broadcast-tiling", "GetBroadCastMaxMinTmpSize: srcShape cannot be broadcast to dstShape (rank 1 or 2, "
+                     "type size 1, 2 or 4)");
         return;
     }
     const uint32_t m = r == 2 ? static_cast<uint32_t>(dstShape.GetDim(0)) : 1;

@@ -8,6 +8,7 @@
 // @api GetArangeMaxMinTmpSize GetArithProgressionMaxMinTmpSize GetDropOutMaxMinTmpSize GetDropOutMaxTmpSize
 // @api GetDropOutMinTmpSize
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -22,7 +23,7 @@ inline uint32_t GetDropOutMinTmpSize(const ge::Shape& srcShape, const uint32_t t
     (void)srcShape;
     (void)isReuseSource;
     if (typeSize != 2 && typeSize != 4)
-        std::fprintf(stderr, "kgen: error: GetDropOutMinTmpSize: typeSize %u should be 2 or 4 [dropout-tiling]\n", typeSize);
+        ::kgen::host::host_warn("dropout-tiling", "GetDropOutMinTmpSize: typeSize %u should be 2 or 4", typeSize);
     return 2 * 256;
 }
 inline uint32_t GetDropOutMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource) {

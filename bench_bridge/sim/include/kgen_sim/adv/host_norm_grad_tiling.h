@@ -28,6 +28,7 @@
 // @api GetLayerNormGradMaxMinTmpSize GetLayerNormGradNDTilingInfo GetLayerNormGradBetaMaxMinTmpSize
 // @api GetLayerNormGradBetaNDTilingInfo
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -54,17 +55,16 @@ namespace kgen_host {
 inline std::vector<uint32_t> lngrad_dims(const char* api, const ge::Shape& s, uint32_t ts) {
     std::vector<uint32_t> d;
     if (ts != 2 && ts != 4) {
-        std::fprintf(stderr, "kgen: error: %s: type size %u is not supported (half: 2, float: 4) [norm-tiling]\n", api, ts);
+        ::kgen::host::host_warn("norm-tiling", "%s: type size %u is not supported (half: 2, float: 4)", api, ts);
         return d;
     }
     if (s.GetDimNum() != 4) {
-        std::fprintf(stderr, "kgen: error: %s: srcShape has %zu dimensions, expected 4 {B, S, H, original H} "
-                     "[norm-tiling]\n", api, s.GetDimNum());
+        ::kgen::host::host_warn("norm-tiling", "%s: srcShape has %zu dimensions, expected 4 {B, S, H, original H}", api, s.GetDimNum());
         return d;
     }
     for (size_t i = 0; i < 4; ++i) {
         if (s.GetDim(i) <= 0) {
-            std::fprintf(stderr, "kgen: error: %s: srcShape[%zu] must be positive [norm-tiling]\n", api, i);
+            ::kgen::host::host_warn("norm-tiling", "%s: srcShape[%zu] must be positive", api, i);
             return {};
         }
         d.push_back(static_cast<uint32_t>(s.GetDim(i)));
@@ -85,7 +85,7 @@ inline void lngrad_fill(const ge::Shape& s, uint32_t stack, uint32_t ts, bool re
     const uint32_t h = d[2], bsh = d[0] * d[1] * h, bufs = ::kgen::adv::lngrad_buffers(ts, reuse);
     uint32_t one = stack / 4 / bufs / h * h;
     if (one == 0) {
-        std::fprintf(stderr, "kgen: error: %s: stackBufferSize %u holds no row of H = %u in %u buffers [norm-tiling]\n", api,
+        ::kgen::host::host_warn("norm-tiling", "%s: stackBufferSize %u holds no row of H = %u in %u buffers", api,
                      stack, h, bufs);
         return;
     }
@@ -115,14 +115,14 @@ inline void lngrad_beta_fill(const ge::Shape& s, uint32_t stack, uint32_t ts, Tl
     if (d.empty()) return;
     const uint32_t h = d[2], bsh = d[0] * d[1] * h, floats = stack / 4;
     if (floats < 2 * h) {
-        std::fprintf(stderr, "kgen: error: %s: stackBufferSize %u bytes is below two rows of H = %u floats [norm-tiling]\n",
+        ::kgen::host::host_warn("norm-tiling", "%s: stackBufferSize %u bytes is below two rows of H = %u floats",
                      api, stack, h);
         return;
     }
     uint32_t one = ts == 2 ? (floats - 2 * h) / 2 : floats;
     one = one / h * h;
     if (one == 0) {
-        std::fprintf(stderr, "kgen: error: %s: stackBufferSize %u bytes holds no row of H = %u [norm-tiling]\n", api, stack, h);
+        ::kgen::host::host_warn("norm-tiling", "%s: stackBufferSize %u bytes holds no row of H = %u", api, stack, h);
         return;
     }
     if (one > bsh) one = bsh;

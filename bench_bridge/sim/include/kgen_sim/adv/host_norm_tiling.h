@@ -33,6 +33,7 @@
 // @api GetLayerNormMaxMinTmpSize GetLayerNormNDTilingInfo GetRmsNormMaxMinTmpSize GetRmsNormTilingInfo
 // @api GetNormalizeMaxMinTmpSize GetDeepNormMaxMinTmpSize GetDeepNormTilingInfo
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -102,12 +103,12 @@ namespace kgen_host {
 inline std::vector<uint32_t> norm_dims(const char* api, const ge::Shape& s, size_t want, uint32_t ts) {
     std::vector<uint32_t> d;
     if (s.GetDimNum() != want) {
-        std::fprintf(stderr, "kgen: error: %s: srcShape has %zu dimensions, expected %zu [norm-tiling]\n", api,
+        ::kgen::host::host_warn("norm-tiling", "%s: srcShape has %zu dimensions, expected %zu", api,
                      s.GetDimNum(), want);
         return d;
     }
     if (ts != 2 && ts != 4) {
-        std::fprintf(stderr, "kgen: error: %s: type size %u is not supported (half: 2, float: 4) [norm-tiling]\n", api, ts);
+        ::kgen::host::host_warn("norm-tiling", "%s: type size %u is not supported (half: 2, float: 4)", api, ts);
         return d;
     }
     for (size_t i = 0; i < want; ++i) d.push_back(static_cast<uint32_t>(s.GetDim(i)));

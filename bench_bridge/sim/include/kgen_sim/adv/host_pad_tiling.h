@@ -26,6 +26,7 @@
 //
 // @api GetPadMaxMinTmpSize PadTilingFunc GetUnPadMaxMinTmpSize UnPadTilingFunc
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -84,11 +85,11 @@ namespace kgen_host {
 /// [height, width] of a 2-D shape with a supported type size; false (and a `pad-tiling` line) otherwise.
 inline bool pad_dims(const char* api, const ge::Shape& s, uint32_t typeSize, uint32_t& h, uint32_t& w) {
     if (typeSize != 2 && typeSize != 4) {
-        std::fprintf(stderr, "kgen: error: %s: typeSize %u is not supported (2 or 4) [pad-tiling]\n", api, typeSize);
+        ::kgen::host::host_warn("pad-tiling", "%s: typeSize %u is not supported (2 or 4)", api, typeSize);
         return false;
     }
     if (s.GetDimNum() != 2) {
-        std::fprintf(stderr, "kgen: error: %s: the shape has %zu dimensions, it must be 2-D [height, width] [pad-tiling]\n",
+        ::kgen::host::host_warn("pad-tiling", "%s: the shape has %zu dimensions, it must be 2-D [height, width]",
                      api, s.GetDimNum());
         return false;
     }
@@ -104,7 +105,7 @@ inline void pad_fill_tiling(const ge::Shape& srcShape, const ge::Shape& oriSrcSh
     if (!pad_dims("PadTilingFunc", srcShape, typeSize, h, w) || !pad_dims("PadTilingFunc", oriSrcShape, typeSize, oh, ow))
         return;
     if (uint64_t(oh) * ow > uint64_t(h) * w)
-        std::fprintf(stderr, "kgen: error: PadTilingFunc: oriSrcShape (%u x %u) is larger than srcShape (%u x %u) [pad-tiling]\n",
+        ::kgen::host::host_warn("pad-tiling", "PadTilingFunc: oriSrcShape (%u x %u) is larger than srcShape (%u x %u)",
                      oh, ow, h, w);
     const uint32_t e = 32 / typeSize;
     t.srcHeight = h;

@@ -6,12 +6,15 @@
 // AscendQuant takes 2- or 4-byte sources whose total size is 32-byte aligned; AscendDequant 1-D or 2-D
 // int32 shapes (typeSize 4). AscendAntiQuant: srcShape is [k, N] ([N, k] transposed), scaleShape the
 // parameter shape (one element: per tensor); outputDataType DT_FLOAT16 needs no buffer.
-// Emulator: a violated check is reported on stderr (`quant-tiling`) and the outputs are left alone.
+// Emulator: a violated check is a located warning (`quant-tiling`): CANN's helpers log such arguments and
+// go on, so the program is not stopped. AscendAntiQuant's helpers compute their sizes anyway (K = the first
+// dimension, as CANN's do); the others leave their outputs alone, as CANN's return early.
 //
 // @api GetAscendQuantMaxMinTmpSize GetAscendQuantTmpBufferFactorSize GetAscendDequantMaxMinTmpSize
 // @api GetAscendDequantTmpBufferFactorSize GetAscendAntiQuantMaxMinTmpSize GetAscendAntiQuantMaxTmpSize
 // @api GetAscendAntiQuantMinTmpSize GetAscendAntiQuantTmpBufferFactorSize
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -22,13 +25,23 @@
 namespace AscendC {
 namespace kgen_host {
 inline bool quant_bad(const char* api, const char* what) {
-    std::fprintf(stderr, "kgen: error: %s: %s [quant-tiling]\n", api, what);
+    ::kgen::host::host_warn("quant-tiling", "%s: %s", api, what);
     return true;
 }
 inline uint32_t shape_size(const ge::Shape& s) {
     uint64_t n = 1;
     for (size_t i = 0; i < s.GetDimNum(); ++i) n *= static_cast<uint64_t>(s.GetDim(i));
     return static_cast<uint32_t>(n);
+}
+/// K of an AscendAntiQuant source ([K, N], or [N, K] transposed; only the untransposed sizes use it). The
+/// documented srcShape is 2-D, but CANN's helper only logs other ranks and computes on (its K is the first
+/// dimension): a located warning here, and the same sizes.
+inline uint32_t antiquant_k(const char* api, const ge::Shape& s) {
+    if (s.GetDimNum() != 2)
+        ::kgen::host::host_warn("quant-tiling", "%s: srcShape has %zu dimension(s); the documented shape is 2-D [K, N] "
+                                "(CANN's helper only logs this: the sizes are computed with K = the first dimension)",
+                                api, s.GetDimNum());
+    return s.GetDimNum() ? static_cast<uint32_t>(s.GetDim(0)) : 0;
 }
 }  // namespace kgen_host
 
@@ -76,16 +89,14 @@ inline void GetAscendDequantTmpBufferFactorSize(const ge::Shape& srcShape, uint3
 inline uint32_t GetAscendAntiQuantMaxTmpSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
                                              TensorDataType inputDataType, TensorDataType outputDataType) {
     (void)inputDataType;
-    if (srcShape.GetDimNum() != 2) { kgen_host::quant_bad("GetAscendAntiQuantMaxTmpSize", "srcShape must be 2-D"); return 0; }
-    const uint32_t k = static_cast<uint32_t>(srcShape.GetDim(isTranspose ? 1 : 0));
+    const uint32_t k = kgen_host::antiquant_k("GetAscendAntiQuantMaxTmpSize", srcShape);
     return ::kgen::adv::antiquant_max_tmp(outputDataType == ge::DT_FLOAT16, isTranspose, kgen_host::shape_size(scaleShape), k,
                                           kgen_host::shape_size(srcShape));
 }
 inline uint32_t GetAscendAntiQuantMinTmpSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
                                              TensorDataType inputDataType, TensorDataType outputDataType) {
     (void)inputDataType;
-    if (srcShape.GetDimNum() != 2) { kgen_host::quant_bad("GetAscendAntiQuantMinTmpSize", "srcShape must be 2-D"); return 0; }
-    const uint32_t k = static_cast<uint32_t>(srcShape.GetDim(isTranspose ? 1 : 0));
+    const uint32_t k = kgen_host::antiquant_k("GetAscendAntiQuantMinTmpSize", srcShape);
     return ::kgen::adv::antiquant_min_tmp(outputDataType == ge::DT_FLOAT16, isTranspose, kgen_host::shape_size(scaleShape), k);
 }
 inline void GetAscendAntiQuantMaxMinTmpSize(const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,

@@ -9,11 +9,14 @@
 //  * Get<Name>MaxMinTmpSize(srcShape [first, last], dataType, ReducePattern AR/RA, isSrcInnerPad (must be
 //    true), isReuseSource (true: 0 bytes), max, min): reduce_pattern_tmp; ReduceSum/ReduceMean take
 //    DT_FLOAT only, ReduceMax/ReduceMin DT_FLOAT or DT_FLOAT16.
-// Emulator: a violated rule is reported on stderr (`reduce-tiling`) and the outputs are left alone.
+// Emulator: a violated rule is a located warning (`reduce-tiling`), never a stop: CANN's helpers log such
+// arguments and go on. The pattern helpers compute their sizes anyway, as CANN's do (only an unsupported data
+// type returns early, outputs untouched); the others leave their outputs alone.
 //
 // @api GetSumMaxMinTmpSize GetMeanMaxMinTmpSize GetMeanTmpBufferFactorSize GetReduceSumMaxMinTmpSize
 // @api GetReduceMeanMaxMinTmpSize GetReduceMaxMaxMinTmpSize GetReduceMinMaxMinTmpSize TensorDataType
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -26,7 +29,7 @@ using TensorDataType = ge::DataType;
 
 namespace kgen_host {
 inline bool reduce_bad(const char* api, const char* what) {
-    std::fprintf(stderr, "kgen: error: %s: %s [reduce-tiling]\n", api, what);
+    ::kgen::host::host_warn("reduce-tiling", "%s: %s", api, what);
     return true;
 }
 inline void reduce_pattern_sizes(const char* api, int kind, const ge::Shape& s, TensorDataType dt, ReducePattern p,
@@ -36,11 +39,14 @@ inline void reduce_pattern_sizes(const char* api, int kind, const ge::Shape& s, 
         reduce_bad(api, fOnly ? "only DT_FLOAT is supported on dav-2201" : "only DT_FLOAT and DT_FLOAT16 are supported");
         return;
     }
-    if (s.GetDimNum() != 2) { reduce_bad(api, "srcShape must have 2 dimensions"); return; }
-    if (!pad) { reduce_bad(api, "isSrcInnerPad must be true on dav-2201"); return; }
-    if (p != ReducePattern::AR && p != ReducePattern::RA) { reduce_bad(api, "only the AR and RA patterns are supported"); return; }
-    const uint32_t first = static_cast<uint32_t>(s.GetDim(0)), last = static_cast<uint32_t>(s.GetDim(1));
-    if (!first || !last) { reduce_bad(api, "both axes must be greater than 0"); return; }
+    // CANN's helper logs the following and computes on (only the data type check returns early): warnings
+    // here, and the sizes it computes (a missing dimension counts as 1; a pattern other than AR is sized as RA)
+    if (s.GetDimNum() != 2) reduce_bad(api, "srcShape must have 2 dimensions");
+    if (!pad) reduce_bad(api, "isSrcInnerPad must be true on dav-2201");
+    if (p != ReducePattern::AR && p != ReducePattern::RA) reduce_bad(api, "only the AR and RA patterns are supported");
+    const uint32_t first = s.GetDimNum() > 0 ? static_cast<uint32_t>(s.GetDim(0)) : 1;
+    const uint32_t last = s.GetDimNum() > 1 ? static_cast<uint32_t>(s.GetDim(1)) : 1;
+    if (!first || !last) reduce_bad(api, "both axes must be greater than 0");
     if (reuse) { maxValue = minValue = 0; return; }
     const uint32_t ts = dt == ge::DT_FLOAT ? 4 : 2;
     const uint32_t v = ::kgen::adv::reduce_pattern_tmp(kind, p == ReducePattern::AR, first, last, ts);

@@ -10,6 +10,7 @@
 // @api GetSelectMaxMinTmpSize GetSelectMinTmpSize GetSelectMaxTmpSize GetSelectWithBytesMaskMaxMinTmpSize
 // @api GetSelectWithBytesMaskMinTmpSize GetSelectWithBytesMaskMaxTmpSize
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -28,8 +29,8 @@ inline uint32_t select_sizes(const char* api, const ge::Shape& s0, const ge::Sha
     const bool s0Scalar = s0.GetDimNum() == 0 || count(s0) == 1;
     const ge::Shape& src = s0Scalar ? s1 : s0;
     if ((ts != 2 && ts != 4) || (mts != 1 && mts != 2 && mts != 4) || src.GetDimNum() != 2 || m.GetDimNum() != 2) {
-        std::fprintf(stderr, "kgen: error: %s: needs 2-D source and mask shapes, source type size 2 or 4, mask type size "
-                     "1, 2 or 4 [select-tiling]\n", api);
+        ::kgen::host::host_warn("select-tiling", "%s: needs 2-D source and mask shapes, source type size 2 or 4, mask type size "
+                     "1, 2 or 4", api);
         return 0;
     }
     const uint32_t n = static_cast<uint32_t>(count(src));

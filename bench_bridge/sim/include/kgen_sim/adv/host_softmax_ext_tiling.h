@@ -22,6 +22,7 @@
 // @api GetSoftMaxFlashV2MaxTmpSize GetSoftMaxFlashV2MinTmpSize SoftMaxGradTilingFunc GetSoftMaxGradMaxTmpSize
 // @api GetSoftMaxGradMinTmpSize GetSoftMaxFlashV3MaxMinTmpSize SoftMaxFlashV3TilingFunc
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -84,8 +85,7 @@ inline void flashv2_fill(const ge::Shape& s, uint32_t ts1, uint32_t ts2, uint32_
     if (!d.ok) return;
     uint32_t baseM = ::kgen::adv::flashv2_base_m(d.m, d.k, ts1, ts2, work / 4, basic, brc);
     if (baseM == 0)
-        std::fprintf(stderr, "kgen: error: SoftMaxFlashV2TilingFunc: localWorkSpaceSize %u holds no row (minimum %u) "
-                     "[softmax-tiling]\n", work, 4 * ::kgen::adv::flashv2_min_floats(d.m, d.k, ts1, ts2, basic, brc));
+        ::kgen::host::host_warn("softmax-tiling", "SoftMaxFlashV2TilingFunc: localWorkSpaceSize %u holds no row (minimum %u)", work, 4 * ::kgen::adv::flashv2_min_floats(d.m, d.k, ts1, ts2, basic, brc));
     ::kgen::adv::fill_split(t, d.m, d.k, 32 / ts2, baseM);
 }
 }  // namespace kgen_host
@@ -126,8 +126,7 @@ inline void grad_fill(const ge::Shape& s, uint32_t ts, uint32_t work, Tl& t, boo
     if (!d.ok) return;
     uint32_t baseM = ::kgen::adv::grad_base_m(d.m, d.k, ts, work / 4, front);
     if (baseM == 0)
-        std::fprintf(stderr, "kgen: error: SoftMaxGradTilingFunc: localWorkSpaceSize %u holds no row (minimum %u) "
-                     "[softmax-tiling]\n", work, 4 * ::kgen::adv::grad_row(d.k, ts, front));
+        ::kgen::host::host_warn("softmax-tiling", "SoftMaxGradTilingFunc: localWorkSpaceSize %u holds no row (minimum %u)", work, 4 * ::kgen::adv::grad_row(d.k, ts, front));
     ::kgen::adv::fill_split(t, d.m, d.k, 32 / ts, baseM);
 }
 }  // namespace kgen_host
@@ -145,8 +144,7 @@ namespace kgen_host {
 /// SoftmaxFlashV3 takes half src (dataTypeSize1 = 2) and float statistics (dataTypeSize2 = 4) only.
 inline SmDims flashv3_dims(const char* api, const ge::Shape& s, uint32_t ts1, uint32_t ts2) {
     if (ts1 != 2 || ts2 != 4) {
-        std::fprintf(stderr, "kgen: error: %s: dataTypeSize1 must be 2 (half) and dataTypeSize2 4 (float), got %u and %u "
-                     "[softmax-tiling]\n", api, ts1, ts2);
+        ::kgen::host::host_warn("softmax-tiling", "%s: dataTypeSize1 must be 2 (half) and dataTypeSize2 4 (float), got %u and %u", api, ts1, ts2);
         return SmDims{};
     }
     return softmax_dims(api, s, ts1, ts2);
@@ -159,8 +157,7 @@ inline void flashv3_fill(const ge::Shape& s, uint32_t ts1, uint32_t ts2, uint32_
     uint32_t baseM = std::min(work / 4 / row, d.m);
     if (baseM < d.m && baseM > 8) baseM = baseM / 8 * 8;
     if (baseM == 0)
-        std::fprintf(stderr, "kgen: error: SoftMaxFlashV3TilingFunc: localWorkSpaceSize %u holds no row (minimum %u) "
-                     "[softmax-tiling]\n", work, 4 * row);
+        ::kgen::host::host_warn("softmax-tiling", "SoftMaxFlashV3TilingFunc: localWorkSpaceSize %u holds no row (minimum %u)", work, 4 * row);
     ::kgen::adv::fill_split(t, d.m, d.k, 32 / ts2, baseM);
 }
 }  // namespace kgen_host

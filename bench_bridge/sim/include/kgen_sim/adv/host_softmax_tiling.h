@@ -19,6 +19,7 @@
 //
 // @api SoftMaxTilingFunc GetSoftMaxMaxTmpSize GetSoftMaxMinTmpSize IsBasicBlockInSoftMax
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -52,12 +53,12 @@ inline SmDims softmax_dims(const char* api, const ge::Shape& s, uint32_t ts1, ui
     d.m = d.k ? static_cast<uint32_t>(elements(s) / d.k) : 0;
     for (uint32_t ts : {ts1, ts2})
         if (ts != 2 && ts != 4) {
-            std::fprintf(stderr, "kgen: error: %s: data type size %u is not supported (half: 2, float: 4) [softmax-tiling]\n",
+            ::kgen::host::host_warn("softmax-tiling", "%s: data type size %u is not supported (half: 2, float: 4)",
                          api, ts);
             return d;
         }
     if ((uint64_t(d.k) * ts1) % 32) {
-        std::fprintf(stderr, "kgen: error: %s: the last axis (%u) must be 32-byte aligned [softmax-tiling]\n", api, d.k);
+        ::kgen::host::host_warn("softmax-tiling", "%s: the last axis (%u) must be 32-byte aligned", api, d.k);
         return d;
     }
     d.ok = d.m > 0 && d.k > 0;
@@ -74,7 +75,7 @@ inline void softmax_fill(const ge::Shape& shape, uint32_t typeSize, uint32_t wor
     uint32_t epb = typeSize ? 32 / typeSize : 0;
     uint32_t per_row = epb + d.k + 64;
     if (workBytes < per_row * 4)
-        std::fprintf(stderr, "kgen: error: SoftMaxTilingFunc: localWorkSpaceSize %u is below the minimum %u [softmax-tiling]\n",
+        ::kgen::host::host_warn("softmax-tiling", "SoftMaxTilingFunc: localWorkSpaceSize %u is below the minimum %u",
                      workBytes, per_row * 4);
     uint32_t baseM = std::min<uint32_t>(workBytes / 4 / per_row, d.m);
     if (baseM < d.m && baseM > 8) baseM = baseM / 8 * 8;

@@ -15,6 +15,7 @@
 //
 // @api GetSortTmpSize GetConcatTmpSize GetSortMaxMinTmpSize
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -32,7 +33,7 @@ inline void sort_args_check(const char* fn, const platform_ascendc::PlatformAsce
                       : (ts != 2 && ts != 4) ? "dataTypeSize must be 2 (half) or 4 (float)"
                       : uint64_t(n) * ts >= ub ? "elemCount * dataTypeSize must be below the Unified Buffer size"
                                                : nullptr;
-    if (why) std::fprintf(stderr, "kgen: error: %s: %s (elemCount %u, dataTypeSize %u) [sort-tiling]\n", fn, why, n, ts);
+    if (why) ::kgen::host::host_warn("sort-tiling", "%s: %s (elemCount %u, dataTypeSize %u)", fn, why, n, ts);
 }
 }  // namespace kgen_host
 

@@ -16,6 +16,7 @@
 //
 // @api TopKTilingFunc GetTopKMaxMinTmpSize
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -79,7 +80,7 @@ inline bool topk_args_ok(const char* fn, const platform_ascendc::PlatformAscendC
     else if (ts != 2 && ts != 4) why = "dataTypeSize must be 2 (half) or 4 (float)";
     else if (uint64_t(inner) * uint64_t(outter) * ts > ub) why = "inner * outter * dataTypeSize exceeds the Unified Buffer";
     if (!why) return true;
-    std::fprintf(stderr, "kgen: error: %s: %s (inner %d, outter %d, dataTypeSize %u) [topk-tiling]\n", fn, why, inner, outter,
+    ::kgen::host::host_warn("topk-tiling", "%s: %s (inner %d, outter %d, dataTypeSize %u)", fn, why, inner, outter,
                  ts);
     return false;
 }
@@ -89,7 +90,7 @@ inline bool topk_tiling(const platform_ascendc::PlatformAscendC& plat, int32_t i
                         bool isInitIndex, TopKMode mode, bool isLargest, Tl& out) {
     if (!topk_args_ok("TopKTilingFunc", plat, inner, outter, mode, ts)) return false;
     if (k < 1 || k > inner) {
-        std::fprintf(stderr, "kgen: error: TopKTilingFunc: k is %d; it must be in [1, inner = %d] [topk-tiling]\n", k, inner);
+        ::kgen::host::host_warn("topk-tiling", "TopKTilingFunc: k is %d; it must be in [1, inner = %d]", k, inner);
         return false;
     }
     Tl t{};
@@ -126,8 +127,8 @@ inline bool GetTopKMaxMinTmpSize(const int32_t inner, const int32_t outter, cons
                                  const TopKConfig& config, uint32_t& maxValue, uint32_t& minValue) {
     (void)inner, (void)outter, (void)k, (void)isReuseSource, (void)isInitIndex, (void)mode, (void)isLargest, (void)dataType,
         (void)config, (void)maxValue, (void)minValue;
-    std::fprintf(stderr, "kgen: error: GetTopKMaxMinTmpSize with a TensorDataType and a TopKConfig is for the RADIX_SELECT "
-                 "TopK of Ascend 950; on dav-2201 use the PlatformAscendC form [api-unsupported]\n");
+    ::kgen::host::host_warn("api-unsupported", "GetTopKMaxMinTmpSize with a TensorDataType and a TopKConfig is for the RADIX_SELECT "
+                 "TopK of Ascend 950; on dav-2201 use the PlatformAscendC form");
     return false;
 }
 

@@ -34,6 +34,7 @@
 // @api GetTransposeMaxMinTmpSize GetConfusionTransposeMaxMinTmpSize GetTransposeTilingInfo
 // @api GetConfusionTransposeTilingInfo GetConfusionTransposeOnlyTilingInfo GetTransDataMaxMinTmpSize
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -77,11 +78,11 @@ inline uint32_t ct_b16(uint64_t x) { return static_cast<uint32_t>((x + 15) / 16)
 
 inline bool ct_check(const char* api, const ge::Shape& s, uint32_t typeSize, size_t rank) {
     if (typeSize != 2 && typeSize != 4) {
-        std::fprintf(stderr, "kgen: error: %s: typeSize %u is not supported (2 or 4) [transpose-tiling]\n", api, typeSize);
+        ::kgen::host::host_warn("transpose-tiling", "%s: typeSize %u is not supported (2 or 4)", api, typeSize);
         return false;
     }
     if (s.GetDimNum() != rank) {
-        std::fprintf(stderr, "kgen: error: %s: srcShape has %zu dimensions, this TransposeType needs %zu [transpose-tiling]\n", api,
+        ::kgen::host::host_warn("transpose-tiling", "%s: srcShape has %zu dimensions, this TransposeType needs %zu", api,
                      s.GetDimNum(), rank);
         return false;
     }
@@ -96,7 +97,7 @@ inline bool ct_params(const char* api, const ge::Shape& s, uint32_t stack, uint3
         if (!ct_check(api, s, ts, 4)) return false;
         const uint32_t pop = stack / ts / 256 * 256;
         if (pop == 0) {
-            std::fprintf(stderr, "kgen: error: %s: stackBufferSize %u is below the minimum %u (256 * typeSize) [transpose-tiling]\n",
+            ::kgen::host::host_warn("transpose-tiling", "%s: stackBufferSize %u is below the minimum %u (256 * typeSize)",
                          api, stack, 256 * ts);
             return false;
         }
@@ -133,7 +134,7 @@ inline bool ct_params(const char* api, const ge::Shape& s, uint32_t stack, uint3
     if (type >= 13 && type <= 15) {
         const size_t r = s.GetDimNum();
         if (!(r == 3 || (type == 13 && r == 2))) {
-            std::fprintf(stderr, "kgen: error: %s: srcShape must be 3-D%s [transpose-tiling]\n", api, type == 13 ? " or 2-D" : "");
+            ::kgen::host::host_warn("transpose-tiling", "%s: srcShape must be 3-D%s", api, type == 13 ? " or 2-D" : "");
             return false;
         }
         p[0] = r == 3 ? d(0) : 1; p[1] = r == 3 ? d(1) : d(0); p[2] = r == 3 ? d(2) : d(1);
@@ -208,7 +209,7 @@ inline bool GetTransDataMaxMinTmpSize(const platform_ascendc::PlatformAscendC& p
     (void)platform;
     using K = ::kgen::adv::TdKind;
     auto bad = [](const char* why) {
-        std::fprintf(stderr, "kgen: error: GetTransDataMaxMinTmpSize: %s [transdata-shape]\n", why);
+        ::kgen::host::host_warn("transdata-shape", "GetTransDataMaxMinTmpSize: %s", why);
         return false;
     };
     if (dataType != ge::DT_FLOAT16 && dataType != ge::DT_BF16 && dataType != ge::DT_UINT16 && dataType != ge::DT_INT16)

@@ -9,6 +9,7 @@
 //
 // @api GetWelfordUpdateMaxMinTmpSize GetWelfordFinalizeMaxMinTmpSize
 #pragma once
+#include "kgen_sim/host_diag.h"
 #include <cstdint>
 #include <cstdio>
 
@@ -22,7 +23,7 @@ inline void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, const uint3
     (void)typeSizeU;
     (void)isInplace;
     if (srcShape.GetDimNum() != 2) {
-        std::fprintf(stderr, "kgen: error: GetWelfordUpdateMaxMinTmpSize: srcShape must be [rnLength, abLength] [welford-tiling]\n");
+        ::kgen::host::host_warn("welford-tiling", "GetWelfordUpdateMaxMinTmpSize: srcShape must be [rnLength, abLength]");
         return;
     }
     const uint32_t rn = static_cast<uint32_t>(srcShape.GetDim(0)), ab = static_cast<uint32_t>(srcShape.GetDim(1));
@@ -35,7 +36,7 @@ inline void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, const uin
     (void)isReuseSource;
     const uint32_t ab = srcShape.GetDimNum() ? static_cast<uint32_t>(srcShape.GetDim(0)) : 0;
     if (ab == 0 || ab % 8) {
-        std::fprintf(stderr, "kgen: error: GetWelfordFinalizeMaxMinTmpSize: abLength must be a non-zero multiple of 8 [welford-tiling]\n");
+        ::kgen::host::host_warn("welford-tiling", "GetWelfordFinalizeMaxMinTmpSize: abLength must be a non-zero multiple of 8");
         return;
     }
     minValue = 64 * 4 * 4;

@@ -1,5 +1,6 @@
 // kgen AscendC CPU emulator -- Fill (the high-level API that sets Global Memory to a value; its older
-// name is InitGlobalMemory).
+// name is InitGlobalMemory; the basic API's deprecated InitOutput(GlobalTensor, uint32_t size, T value = 0)
+// is the same fill).
 //
 // Documented rules followed (Fill / InitGlobalMemory pages, Atlas A2/A3):
 //  * template <typename T> Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value):
@@ -12,7 +13,7 @@
 // allocation (`gm-out-of-bounds`); it is recorded as one MTE3 transfer of size * sizeof(T) bytes.
 // The "before InitBuffer" rule is not checked.
 //
-// @api Fill InitGlobalMemory
+// @api Fill InitGlobalMemory InitOutput
 #pragma once
 #include <type_traits>
 
@@ -45,6 +46,11 @@ inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T 
 template <typename T>
 inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value) {
     kgen::adv::fill_gm("InitGlobalMemory", gmWorkspaceAddr, size, value);
+}
+/// The basic API's deprecated name for the same fill (the tensor by value, value 0 by default).
+template <typename T>
+inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0) {
+    kgen::adv::fill_gm("InitOutput", gmWorkspaceAddr, size, value);
 }
 
 }  // namespace AscendC

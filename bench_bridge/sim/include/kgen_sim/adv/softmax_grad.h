@@ -11,7 +11,9 @@
 //  * srcK * sizeof(T) must be a multiple of 32 (`softmax-shape`); padding columns (oriSrcK < srcK)
 //    are left out of the reduction and get unspecified values.
 //  * SoftmaxGrad: src and dst may be the same tensor; grad and dst must not overlap (exactly in place:
-//    warning). SoftmaxGradFront: dst must not overlap either input.
+//    warning). SoftmaxGradFront: dst must not overlap either input; exactly in place on src (the official
+//    softmaxgrad example does it) is an `operand-in-place` warning with the NPU's result: row by row, each
+//    row read whole before its 32-byte result is written over rows already read.
 //  * sharedTmpBuffer: at least GetSoftMaxGradMinTmpSize (adv/softmax_ext_rules.h: one row of
 //    2 * blk + 3 * K + 64 floats for half, blk + K + 64 (front) or 2 * blk + K + 64 floats for float),
 //    else `adv-tmp-too-small`; the forms without it take it from free UB (`adv-tmp-no-room`).
@@ -47,7 +49,16 @@ inline void softmax_grad(const char* api, bool front, bool srcReuseOk, const Asc
     operand(api, grad, n);
     operand(api, src, n);
     no_overlap(api, dst, nd, grad, n, "grad and dst");
-    if (!(srcReuseOk && !front && lo_of(dst) == lo_of(src))) no_overlap(api, dst, nd, src, n, "src and dst");
+    if (front && lo_of(dst) == lo_of(src)) {
+        // documented as not allowed, but the official softmaxgrad example does it and checks the result on
+        // the NPU: each row is read whole before its 32-byte result is written, and that result lands inside
+        // rows already read (row m's block ends at (m+1)*blk <= (m+1)*K), so the NPU computes the documented
+        // values; so does the loop below
+        warn("operand-in-place", "%s: src and dst are the same tensor, which the documentation does not allow; the result "
+             "is what the NPU computes (each row's 32-byte result overwrites only rows already read)", api);
+    } else if (!(srcReuseOk && !front && lo_of(dst) == lo_of(src))) {
+        no_overlap(api, dst, nd, src, n, "src and dst");
+    }
     const uint32_t row = grad_row(s.k, sizeof(T), front);
     Tmp t{tmp, row * 4, row * 4 * s.m};
     check_tmp(api, t, {{lo_of(dst), hi_of(dst, nd)}, {lo_of(grad), hi_of(grad, n)}, {lo_of(src), hi_of(src, n)}});
