@@ -260,6 +260,8 @@ class _Reader:
                 elif isinstance(v, (int, float)) and not isinstance(v, bool):
                     self.g.attrs.append(OpNode(n.name, "attr", [], {"value": float(v), "param": n.name}, None, "float32"))
                     self.attr_values[n.name] = float(v)
+                elif v is None or isinstance(v, (bool, str)):
+                    self.consts[n.name] = v   # a flag or mode: torch.export specialised the graph on it
                 else:
                     raise AnalysisError(f"forward argument {n.name} of type {type(v).__name__} is not a tensor or a number")
                 self.known.add(n.name)
