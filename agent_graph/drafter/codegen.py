@@ -11,7 +11,7 @@ from agent_graph.drafter.templates import KernelParams, load
 from bench_bridge.api import snake_case
 
 GE = {"float16": "ge::DT_FLOAT16", "bfloat16": "ge::DT_BF16", "float32": "ge::DT_FLOAT", "int64": "ge::DT_INT64",
-      "int32": "ge::DT_INT32", "bool": "ge::DT_BOOL"}
+      "int32": "ge::DT_INT32", "bool": "ge::DT_BOOL", "int8": "ge::DT_INT8", "uint8": "ge::DT_UINT8"}
 
 
 def _ind(lines: list[str], n: int) -> str:
@@ -258,8 +258,8 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
         params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')
     pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
-    if any("bool" in p.dtypes for p in kp.inputs):
-        pad = max(pad, 32)                               # a bool row's UB pitch must be whole 32-byte blocks
+    if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):
+        pad = max(pad, 32)                               # a one-byte row's UB pitch must be whole 32-byte blocks
     return load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=_cols_code(kp), 
         op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
         main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",

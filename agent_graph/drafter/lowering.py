@@ -21,7 +21,7 @@ from agent_graph.drafter.vecops import Unsupported, f
 
 HALF = {"float16": "half", "bfloat16": "bfloat16_t"}
 FLOATS = {"float16", "bfloat16", "float32"}
-INTS = {"int32", "int64"}   # integer tensors computed as integral floats (exact below 2^24)
+INTS = {"int32", "int64", "int8", "uint8"}   # integer tensors computed as integral floats (exact below 2^24)
 
 
 class Lowering(ElementwiseLowering, CompositeLowering):
@@ -142,8 +142,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         shape = n.shape or ()
         if tuple(shape) == tuple(self.full):
             if n.dtype not in FLOATS and n.dtype not in INTS and n.dtype != "bool":
-                raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32 "
-                                  f"and int32/int64")
+                raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32, "
+                                  f"int8/uint8/int32/int64 and bool")
             return InputKind.FULL
         if shape and shape[-1] == self.cols and _numel(shape) == self.cols:
             return InputKind.BVEC

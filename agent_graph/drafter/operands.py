@@ -191,9 +191,13 @@ class FullInput(Input):
         return [f"iq{self.index}_.FreeTensor(xt{self.index});"]
 
 
-class BoolInput(FullInput):
-    """A bool tensor of the whole shape (a mask): its bytes widen to a 0/1 float tile through half (the
-    casts out of 8-bit types go to half only)."""
+BYTE_DTYPES = ("bool", "int8", "uint8")
+"""One-byte tensors: converted through a half staging tile (the only casts into and out of 8-bit types)."""
+
+
+class ByteInput(FullInput):
+    """A full input with a one-byte dtype in some combination (a bool mask, int8): its bytes widen to
+    float through half."""
 
     def members(self) -> list[str]:
         return super().members() + [f"TBuf<TPosition::VECCALC> hb{self.index}_;"]
@@ -208,7 +212,7 @@ class BoolInput(FullInput):
         i, t = self.index, self.t
         ct = "float" if self.lay.row else "TC"
         return [f"LocalTensor<{t}> xt{i} = iq{i}_.DeQue<{t}>();",
-                f"LocalTensor<{ct}> XI{i} = BoolToFloat(xt{i}, hb{i}_.Get<half>(), ic{i}_.Get<float>(), cnt);"]
+                f"LocalTensor<{ct}> XI{i} = WidenBytes<{ct}>(xt{i}, hb{i}_.Get<half>(), ic{i}_.Get<{ct}>(), cnt);"]
 
 
 class BcastInput(Input):
@@ -356,7 +360,8 @@ class VecOutput(Output):
         j, t = self.index, self.t
         if self.boolean:
             alloc = [] if direct else [f"LocalTensor<{t}> yt{j} = oq{j}_.AllocTensor<{t}>();"]
-            return alloc + [f"ToBool(yt{j}, {expr}, hs{j}_.Get<half>(), cnt);", f"oq{j}_.EnQue(yt{j});"]
+            return alloc + [f"NarrowToBytes<{'true' if direct else 'false'}>(yt{j}, {expr}, hs{j}_.Get<half>(), cnt);",
+                            f"oq{j}_.EnQue(yt{j});"]
         if direct:
             return [f"StoreOut(yt{j}, {expr}, cnt);", f"oq{j}_.EnQue(yt{j});"]
         return [f"LocalTensor<{t}> yt{j} = oq{j}_.AllocTensor<{t}>();",
@@ -450,20 +455,20 @@ def inputs(params: list["TensorParam"], lay: Layout) -> list[Input]:
     return [_input_class(p)(i, p.name, lay) for i, p in enumerate(params)]
 
 
-class BoolOutput(VecOutput):
-    """A comparison returned as a bool tensor (flat template)."""
+class ByteOutput(VecOutput):
+    """An output with a one-byte dtype in some combination (a comparison's bool, int8)."""
 
     boolean = True
 
 
 def _input_class(p: "TensorParam") -> type[Input]:
-    if p.kind == InputKind.FULL and p.dtypes and all(d == "bool" for d in p.dtypes):
-        return BoolInput
+    if p.kind == InputKind.FULL and any(d in BYTE_DTYPES for d in p.dtypes):
+        return ByteInput
     return INPUTS[InputKind(p.kind)]
 
 
 def outputs(params: list["TensorParam"], lay: Layout) -> list[Output]:
-    return [(BoolOutput if p.kind == OutputKind.VEC and p.dtypes and all(d == "bool" for d in p.dtypes)
+    return [(ByteOutput if p.kind == OutputKind.VEC and any(d in BYTE_DTYPES for d in p.dtypes)
              else OUTPUTS[OutputKind(p.kind)])(j, p.name, lay) for j, p in enumerate(params)]
 
 

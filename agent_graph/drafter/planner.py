@@ -310,7 +310,7 @@ def _fits(kp: KernelParams, g: OpGraph) -> str:
     full = max(g.inputs, key=lambda n: _numel(n.shape)).shape
     cols = full[-1]
     step = 64 if rowreduce.batched_kind(kp) else 16      # the host's row pitch (codegen.render_host)
-    if any("bool" in p.dtypes for p in kp.inputs):
+    if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):
         step = max(step, 32)
     pad = (cols + step - 1) // step * step
     b = budget(kp)

@@ -275,7 +275,7 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if (kp.template != "row" or any(p.kind == InputKind.RIDX or "bool" in p.dtypes for p in kp.inputs)
+    if (kp.template != "row" or any(p.kind == InputKind.RIDX or {"bool", "int8", "uint8"} & set(p.dtypes) for p in kp.inputs)
             or any(o.kind == OutputKind.IDX for o in kp.outputs)):
         return False
     try:

@@ -33,6 +33,9 @@ REFS = {
     "compare_to_bool": ("torch.less_equal(a, b)", "a, b", "torch.randn(17, 45).half(), torch.randn(17, 45).half()"),
     "masked_fill": ("x.masked_fill(mask, -1.5) * 2", "x, mask", "torch.randn(23, 71), torch.rand(23, 71) > 0.5"),
     "masked_cumsum": ("torch.cumsum(x * mask, dim=1)", "x, mask", "torch.randn(6, 90), torch.rand(6, 90) > 0.3"),
+    "int8_neg": ("torch.neg(x)", "x", "torch.randint(-100, 100, (33, 70), dtype=torch.int8)"),
+    "int8_less": ("torch.less(a, b)", "a, b",
+                  "torch.randint(-100, 100, (17, 90), dtype=torch.int8), torch.randint(-100, 100, (17, 90), dtype=torch.int8)"),
     "sgd_inplace": ("w.sub_(g.mul(lr))", "w, g, lr: float", "torch.randn(20, 17), torch.randn(20, 17), 0.1"),
 }
 
