@@ -87,9 +87,6 @@ def test_kgen_bench_profile_prints_hot_lines_that_add_up_to_the_modelled_time(ex
     assert "adding up to the modelled time" in text and OVERHEAD_SITE in text
 
 
-@pytest.mark.xfail(strict=True, reason="the emulator does not record call sites yet (event field loc + 'locs', "
-                                       "bench_bridge/sim/include/kgen_sim core.h trace() and launch.h flush_trace); "
-                                       "drop this marker when it does")
 def test_hot_lines_name_the_source_lines_of_the_calls(tmp_path):
     """Each row of a real bench of examples/add is a line of add.asc whose text makes the calls the row names."""
     path = ROOT / "examples" / "add" / "add.asc"

@@ -6,6 +6,9 @@
 // used for bounds checks, and the per-core instruction trace for the performance model.
 #pragma once
 #include <atomic>
+#include <execinfo.h>
+#include <string>
+#include <unordered_map>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -163,7 +166,10 @@ struct TraceEvent {
     uint16_t elem = 0;  // element bytes of a vector instruction (widest operand), 0 = unknown
     int32_t buf = -1;   // queue buffer touched by AllocTensor/FreeTensor/EnQue/DeQue: queue id * 64 + slot
     int16_t qpos = -1;  // queue positions for queue events: src TPosition * 32 + dst TPosition, -1 = unknown
+    int32_t site = -1;  // index into CoreContext::sites: the call stack this instruction was issued from
 };
+inline constexpr int SITE_FRAMES = 10;
+struct TraceSite { void* frames[SITE_FRAMES]; int n = 0; };
 
 // ---- per-core context ---------------------------------------------------------------------
 struct LaunchShared;  // launch.h: what the blocks of one launch share (SyncAll barrier)
@@ -178,6 +184,8 @@ struct CoreContext {
     int atomic_mode = 0;              // 0 none, 1 add, 2 max, 3 min
     int atomic_dtype = 0;             // sizeof of the atomic element type, 0 = from the copy
     std::vector<TraceEvent> trace;
+    std::vector<TraceSite> sites;                          // distinct call stacks of the traced instructions
+    std::unordered_map<std::string, int32_t> site_index;   // call stack bytes -> index in sites
     uint64_t mask[2] = {~0ull, ~0ull};  // vector mask register (SetVectorMask)
     bool mask_counter_mode = false;
     // Cube-unit memories (L1, L0A, L0B, L0C, BT, FB), allocated on first use so vector-only
@@ -210,7 +218,16 @@ inline bool tracing_enabled() {
 /// Record one instruction. For data movement `repeats` counts the bursts (contiguous blocks) moved.
 inline void trace(const char* api, Pipe pipe, uint64_t bytes, uint32_t repeats = 0, int32_t sync = 0, int32_t arg = 0,
                   uint16_t elem = 0, int32_t buf = -1, int16_t qpos = -1) {
-    if (tracing_enabled()) core().trace.push_back(TraceEvent{api, pipe, bytes, repeats, sync, arg, elem, buf, qpos});
+    if (!tracing_enabled()) return;
+    CoreContext& c = core();
+    TraceSite st;
+    st.n = backtrace(st.frames, SITE_FRAMES);
+    std::string key(reinterpret_cast<const char*>(st.frames), sizeof(void*) * st.n);
+    auto it = c.site_index.find(key);
+    int32_t id;
+    if (it == c.site_index.end()) { id = (int32_t)c.sites.size(); c.sites.push_back(st); c.site_index.emplace(key, id); }
+    else id = it->second;
+    c.trace.push_back(TraceEvent{api, pipe, bytes, repeats, sync, arg, elem, buf, qpos, id});
 }
 /// A unique id per queue object (shared by all queue types and cores).
 inline int next_queue_id() {

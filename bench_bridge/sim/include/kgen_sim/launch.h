@@ -193,8 +193,24 @@ inline void flush_trace(int launch_id, const char* kernel_name) {
             (long long)c.block_idx, c.ub_used);
     for (size_t i = 0; i < c.trace.size(); ++i) {
         const TraceEvent& e = c.trace[i];
-        fprintf(f, "%s[\"%s\",\"%s\",%llu,%u,%d,%d,%u,%d,%d]", i ? "," : "", e.api, pipe_name(e.pipe),
-                (unsigned long long)e.bytes, e.repeats, e.sync, e.arg, (unsigned)e.elem, e.buf, (int)e.qpos);
+        fprintf(f, "%s[\"%s\",\"%s\",%llu,%u,%d,%d,%u,%d,%d,%d]", i ? "," : "", e.api, pipe_name(e.pipe),
+                (unsigned long long)e.bytes, e.repeats, e.sync, e.arg, (unsigned)e.elem, e.buf, (int)e.qpos, e.site);
+    }
+    // each call stack's innermost user frame, resolved once per return address for the whole program
+    static std::map<void*, std::string> resolved;
+    fprintf(f, "],\"locs\":[");
+    for (size_t i = 0; i < c.sites.size(); ++i) {
+        std::string where;
+        for (int k = 1; k < c.sites[i].n && where.empty(); ++k) {
+            void* pc = c.sites[i].frames[k];
+            auto it = resolved.find(pc);
+            if (it == resolved.end()) {
+                SourceLoc loc;
+                it = resolved.emplace(pc, resolve_frame(pc, &loc) ? loc.file + ":" + std::to_string(loc.line) : "").first;
+            }
+            where = it->second;
+        }
+        fprintf(f, "%s\"%s\"", i ? "," : "", json_escape(where).c_str());
     }
     fprintf(f, "],\"block_num\":%lld}\n", (long long)c.block_num);
     fclose(f);
