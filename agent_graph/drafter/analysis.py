@@ -189,7 +189,13 @@ def analyse(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) 
     gm, specialised = _trace(model, inputs)
     rec = _Recorder(gm)
     with torch.no_grad():
-        rec.run(*copy.deepcopy(inputs))
+        traced = rec.run(*copy.deepcopy(inputs))
+        eager = model(*copy.deepcopy(inputs))
+    if not _same(traced, eager):
+        # symbolic tracing follows one path through Python code on a forward argument (a dict lookup
+        # that falls to its default, a branch): the graph it recorded computes something else
+        raise AnalysisError("the torch.fx trace does not compute what the reference computes on this case "
+                            "(Python code on a forward argument took another path)")
     vals = rec.values
     g = OpGraph(init=list(init or []))
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
@@ -283,6 +289,16 @@ def analyse(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) 
             raise AnalysisError("the reference must return a tensor or a tuple of tensors")
         g.outputs.append(o.name)
     return g
+
+
+def _same(a: Any, b: Any) -> bool:
+    """The traced graph's result equals the eager result: same structure, shapes, dtypes and values."""
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        return a.shape == b.shape and a.dtype == b.dtype and bool(torch.equal(a, b) or torch.allclose(
+            a.double(), b.double(), rtol=1e-6, atol=1e-6, equal_nan=True)) if a.dtype != torch.bool else bool(torch.equal(a, b))
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b)
 
 
 # ---- categories ------------------------------------------------------------------------------

@@ -247,6 +247,16 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if op == "view" and v.kind == "vec" and self.row_mode and node.shape and node.shape[-1] != self.cols:
                 raise Unsupported("a reshape that changes the last dimension inside a row-wise kernel")
             return v
+        if op == "cast" and node.dtype == "bool":        # bool(x) is x != 0 (NaN included)
+            v = self._arg(args[0])
+            if v.kind == "mask":
+                return v
+            if self.row_mode or v.kind != "vec":
+                raise Unsupported("a cast to bool of a per-row value or inside a row-wise kernel")
+            m = f"M{self.nmasks}"
+            self.nmasks += 1
+            self.p.body.append(f"Compares({m}, {v.expr}, 0.0f, CMPMODE::NE, ({self.n} + 63) / 64 * 64);")
+            return Val("mask", m)
         if op == "cast":
             if node.dtype not in FLOATS and node.dtype not in INTS:
                 raise Unsupported(f"a cast to {node.dtype} is not covered by the templates")

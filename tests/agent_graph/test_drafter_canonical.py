@@ -104,3 +104,27 @@ def test_broken_reference_is_the_users_error(tmp_path):
     assert "Traceback" not in p.stderr and "fails on case 0 as written" in p.stderr
     rep = json.loads(p.stdout)
     assert rep["outcome"] == "invalid" and "RuntimeError" in rep["message"]
+
+
+def test_a_trace_that_computes_something_else_is_not_used(tmp_path):
+    """torch.fx follows one path through Python code on a forward argument: a dict lookup on a traced int
+    falls to its default (float32). The drafter compares the trace with the eager result and reads the
+    reference through torch.export instead, which specialises on the argument (int32 here)."""
+    ref = tmp_path / "cast_by_code.py"
+    ref.write_text(textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+
+        class Model(nn.Module):
+            def forward(self, x, dst_type: int):
+                return x.to({0: torch.float16, 3: torch.int32}.get(dst_type, torch.float32))
+
+
+        def get_inputs():
+            return [torch.randn(8, 40) * 10, 3]
+        """))
+    d = draft(ref)
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.params.outputs[0].dtypes == ["int32"]
+    assert "Cast(" in next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
