@@ -127,6 +127,14 @@ TUPLE_FIRST = {"native_layer_norm", "log_sigmoid_forward", "nll_loss_forward", "
 """Core ops returning a tuple whose first element is the op's result (the rest are saved statistics)."""
 
 
+def _init_index(t: torch.Tensor, init: list[torch.Tensor], taken: dict) -> int | None:
+    """Which of the model's init tensors (not yet matched) a lifted module tensor is (by value)."""
+    for k, c in enumerate(init):
+        if k not in taken and c.shape == t.shape and c.dtype == t.dtype and bool(torch.equal(c.detach(), t.detach())):
+            return k
+    return None
+
+
 def _dtype_name(dt: torch.dtype) -> str:
     return str(dt).replace("torch.", "")
 
@@ -249,6 +257,8 @@ class _Reader:
             raise AnalysisError(f"forward takes {len(user)} arguments but the case gives {len(self.inputs)}")
         by_name = {s.arg.name: s for s in sig.input_specs if hasattr(s.arg, "name")}
         values = iter(self.inputs)
+        init_tensors = [t for t in self.g.init if isinstance(t, torch.Tensor)]
+        taken: dict[int, OpNode] = {}     # init tensor index -> the op input it becomes
         for n in self.ep.graph.nodes:
             if n.op != "placeholder":
                 continue
@@ -269,12 +279,18 @@ class _Reader:
             t = self.ep.state_dict.get(spec.target) if spec.target in self.ep.state_dict else self.ep.constants.get(spec.target)
             if not isinstance(t, torch.Tensor):
                 raise AnalysisError(f"the reference reads {spec.target} ({spec.kind.name.lower()}) that is not a tensor")
+            k = _init_index(t, init_tensors, taken)
+            if k is not None:   # a tensor given to __init__: the harness passes init tensors after the inputs
+                taken[k] = OpNode(n.name, "input", [], {}, tuple(t.shape), _dtype_name(t.dtype))
+                self.known.add(n.name)
+                continue
             flat = t.detach().reshape(-1)
             if flat.numel() and bool(torch.all(flat == flat[0])):
                 self.consts[n.name] = float(flat[0])
             else:
                 raise AnalysisError(f"the reference reads the module {spec.kind.name.lower()} '{spec.target}' of shape "
                                     f"{list(t.shape)} (parameters are not op inputs): pass it as a forward input")
+        self.g.inputs += [taken[k] for k in sorted(taken)]
 
     def conv(self, a: Any, b: Any = None) -> Any:
         """An fx argument as the OpGraph takes it; ``b`` is the same argument in the perturbed export."""

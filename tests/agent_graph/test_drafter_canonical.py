@@ -128,3 +128,38 @@ def test_a_trace_that_computes_something_else_is_not_used(tmp_path):
     assert not isinstance(d, Unsupported), str(d)
     assert d.plan.params.outputs[0].dtypes == ["int32"]
     assert "Cast(" in next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+
+
+def test_tensor_given_to_init_is_an_op_input(tmp_path):
+    """A weight handed to ``__init__`` (NPUKernelBench's RmsNorm gamma) is read by the module, so torch.export
+    lifts it as a constant; the harness passes init tensors after the inputs, so the op takes it there."""
+    ref = tmp_path / "scaled_rms.py"
+    ref.write_text(textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+
+        class Model(nn.Module):
+            def __init__(self, gamma, eps):
+                super().__init__()
+                self.gamma, self.eps = gamma, eps
+
+            def forward(self, x):
+                return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.gamma
+
+
+        def get_inputs():
+            torch.manual_seed(1)
+            return [torch.randn(12, 96)]
+
+
+        def get_init_inputs():
+            torch.manual_seed(2)
+            return [torch.randn(96), 1e-6]
+        """))
+    d = draft(ref)
+    assert not isinstance(d, Unsupported), str(d)
+    assert [p.kind for p in d.plan.params.inputs] == ["full", "bvec"]
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(ref, BenchOptions(project=project, timeout=600))
+    assert rep.correct, [(c.case_id, c.message) for c in rep.cases]
