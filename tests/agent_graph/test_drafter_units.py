@@ -205,9 +205,11 @@ def test_comparisons_and_where_lower_to_compare_and_select():
     # a number on the left mirrors the mode: 0.5 < x is x > 0.5
     p = lower(_graph(lambda x: torch.where(0.5 < x, x, -x), torch.randn(4, 8)))
     assert any("CMPMODE::GT" in ln for ln in p.body)
-    # a comparison as the output (a bool tensor) is outside the templates, said plainly
-    with pytest.raises(Exception, match="not computed per element"):
-        lower(_graph(lambda x: x > 0, torch.randn(4, 8)))
+    # a comparison as the output (a bool tensor): the mask as 0/1 values, stored as bool bytes by the output
+    p = lower(_graph(lambda x: x > 0, torch.randn(4, 8)))
+    assert p.outputs[0].kind == "vec" and any(ln.startswith("Compares(M0, XI0, static_cast<float>(0.0f)") or
+                                             ln.startswith("Compares(M0, XI0,") for ln in p.body)
+    assert any("VSEL_TENSOR_SCALAR_MODE" in ln for ln in p.body)
 
 
 def test_native_half_only_for_nodes_that_are_exact_or_rounded_once():

@@ -1,7 +1,7 @@
 """Wrong argument count against the known overloads (emulator headers first, then the KB).
 
 Expected arities are the documented AscendC signatures, counted by hand: DataCopy(dst, src, count |
-params) takes 3; basic Exp(dst, src, count) 3 (and the advanced forms up to 5); Adds(dst, src, scalar,
+params) takes 3 (and 4-5 with SliceInfo arrays and a dimension count); basic Exp(dst, src, count) 3 (and the advanced forms up to 5); Adds(dst, src, scalar,
 count) 4 or the mask/repeat form 6; TPipe::InitBuffer(que, num, len) 3 or (buf, len) 2; TQue::EnQue(t) 1.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ class K {
 public:
     __aicore__ inline void Run() {
         LocalTensor<half> x = inQ.AllocTensor<half>();
-        AscendC::DataCopy(x, xGm, 64, 1);
+        AscendC::DataCopy(x, xGm, 64, 1, 2, 3);
         AscendC::Exp(x, x);
         Adds(x, x, (half)1.0);
         pipe.InitBuffer(inQ, 2, 1024, 5);
@@ -60,7 +60,7 @@ def test_wrong_counts_are_flagged_and_right_ones_are_not():
     assert got == [("DataCopy", 6, ERROR), ("Exp", 7, ERROR), ("Adds", 8, WARNING), ("InitBuffer", 9, ERROR),
                    ("EnQue", 10, ERROR)]
     msg = {KERNEL.encode()[f.span[0]:f.span[1]].decode(): f.message for f in fs}
-    assert msg["DataCopy"] == "AscendC::DataCopy called with 4 arguments; its overloads take 3 arguments"
+    assert msg["DataCopy"] == "AscendC::DataCopy called with 6 arguments; its overloads take 3 or 4-5 arguments"  # 4-5: SliceInfo
     assert msg["InitBuffer"] == "TPipe::InitBuffer called with 4 arguments; its overloads take 2 or 3 arguments"
     assert "Adds called with 3 arguments" in msg["Adds"] and "4" in msg["Adds"] and "6" in msg["Adds"]
 
@@ -89,7 +89,7 @@ def test_over_stdio():
     try:
         c.initialize()
         diags = [d for d in diagnostics(c, ROOT / "tests/lsp/data/args.asc", KERNEL) if d["code"] == CODE]
-        assert [d["range"]["start"] for d in diags] == [pos(KERNEL, "DataCopy(x, xGm, 64, 1)"), pos(KERNEL, "Exp(x, x);"),
+        assert [d["range"]["start"] for d in diags] == [pos(KERNEL, "DataCopy(x, xGm, 64, 1, 2, 3)"), pos(KERNEL, "Exp(x, x);"),
                                                         pos(KERNEL, "Adds(x, x, (half)1.0);"),
                                                         pos(KERNEL, "InitBuffer(inQ, 2, 1024, 5)"), pos(KERNEL, "EnQue(x, x)")]
         assert [d["severity"] for d in diags] == [1, 1, 2, 1, 1]
