@@ -399,6 +399,12 @@ class Index:
             for r, pid in enumerate(lst):
                 best[pid] = min(best.get(pid, r), r)
         page_lists = [list(dict.fromkeys(self._passages[pid].page for pid in lst)) for lst in lists]
+        if mode == "hybrid" and vw:
+            # Chroma's vector search is approximate (HNSW): it can miss the page BM25 ranks first. A page
+            # the lexical list holds and the vector candidates lack counts as ranked just after them (in
+            # lexical order), so a tie-breaker never turns a miss into a penalty that reorders pages
+            seen = set(page_lists[1])
+            page_lists[1] += [p for p in page_lists[0] if p not in seen]
         fused = rrf(page_lists, weights)
         if whole and sym:
             # the named API's page first; for a near miss, every suggested API's page, nearest first

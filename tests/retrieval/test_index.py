@@ -93,6 +93,20 @@ inline uint32_t GetWombatCount(const WombatParams& p) { return p.burrows * 2; }
 '''
 
 
+def test_a_page_the_approximate_vector_search_misses_keeps_its_lexical_rank(tmp_path, monkeypatch):
+    """Chroma's HNSW search is approximate: the page that alone holds a rare query word can be missing
+    from the vector candidates. That miss must not let the tie-breaking vector ranking demote it."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "FooBarKernel.md").write_text("# FooBarKernel\n\n矢量计算接口 FooBarKernel 的说明：按元素做布谷鸟运算。\n")
+    retrieval.index_path(docs, embedder="hash")
+    idx = retrieval.open_index("hash")
+    real = idx.vector
+    monkeypatch.setattr(idx, "vector", lambda q, n=50: [p for p in real(q, n) if "FooBarKernel" not in p])
+    assert idx.lexical("布谷鸟运算")[0].endswith("FooBarKernel.md#0")
+    assert [h.title for h in idx.search("布谷鸟运算", k=2)][0] == "FooBarKernel"
+
+
 def test_header_declarations_and_comments():
     decls = {n: (d, c) for n, d, c in header_declarations(HEADER)}
     assert set(decls) >= {"QuokkaSpin", "WombatParams", "GetWombatCount", "WOMBAT_MAX"}
