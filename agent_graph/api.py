@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from agent_graph.events import EventSink
+from agent_graph.output_dir import output_problem
 from agent_graph.runs import RunFolder, RunFolderError, check_checkpoints, list_run_infos, model_label, new_run_id
 from agent_graph.settings import AgentSettings, ModelSettings
 from agent_graph.types import (CLOSED_STATUSES, NODE_NAMES, OUTCOME_STATUSES, RUN_STATUSES, STOP_STATUSES, NodeName,
@@ -35,7 +36,7 @@ from agent_graph.types import (CLOSED_STATUSES, NODE_NAMES, OUTCOME_STATUSES, RU
 __all__ = [
     "CLOSED_STATUSES", "NODE_NAMES", "OUTCOME_STATUSES", "RUN_STATUSES", "STOP_STATUSES", "NodeName", "OutcomeStatus",
     "Request", "RunFolder", "RunFolderError", "RunInfo", "RunOutcome", "RunStatus", "list_runs", "model_label",
-    "new_run_id", "repair_project", "resume", "resume_problem", "run",
+    "new_run_id", "output_problem", "repair_project", "resume", "resume_problem", "run",
 ]
 __all__ += ["EvalError", "EvalProgressPrinter", "EvalRequest", "Limits", "ServeError", "request_from_run", "run_eval",
             "serve", "serve_command"]

@@ -22,6 +22,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from agent_graph.events import Event, EventSink, RunFinished, RunStarted
 from agent_graph.graph import build_graph
 from agent_graph.llm import ModelError
+from agent_graph.output_dir import output_problem
 from agent_graph.nodes.context import Cancelled, Ctx, RunError
 from agent_graph.runs import (RunFolder, RunFolderError, check_checkpoints, damaged_checkpoints, model_label,
                               new_run_id)
@@ -69,9 +70,13 @@ def start_run(request: Request, model: ModelSettings, agent: AgentSettings, on_e
     run_id = run_id or new_run_id(name)
     task = str(Path(request.task).resolve()) if request.task else ""
     output = Path(request.output) if request.output else Path("kgen-out") / name
+    problem = None if request.replace else output_problem(output)
+    if problem is not None:   # checked before anything is written: a user's project is never overwritten unasked
+        on_event(RunFinished(run_id, "invalid", problem))   # RunFinished exactly once, as for every run
+        return RunOutcome(run_id, "invalid", problem, None, None)
     state = {"run_id": run_id, "mode": "model" if model.configured else "offline", "task": task,
              "words": request.words or "",
-             "output": str(output.resolve()), "status": "running", "candidates": [], "docs": []}
+             "output": str(output.resolve()), "replace_output": request.replace, "status": "running", "candidates": [], "docs": []}
     return _begin(run_id, label, state, {"task": task, "words": request.words, "output": state["output"]},
                   model, agent, on_event, cancel, confirm)
 

@@ -77,6 +77,7 @@ class GraphState(TypedDict, total=False):
     words: str               # the request in words, when no task path was given
     fix_project: str         # mode "fix": the project being repaired
     output: str              # where the final project goes
+    replace_output: bool     # the user allowed replacing op sources in output that kgen did not write
     spec: TaskSpecRef
     plan: PlanInfo
     docs: list[str]          # retrieved passages (markdown) for the prompts

@@ -39,6 +39,7 @@ class Request:
     task: str | None = None        # path: NPUKernelBench task dir | KernelBench .py | kgen spec .toml
     words: str | None = None       # free text (needs a model: it writes the reference + cases)
     output: Path | None = None     # where the final project goes (default ./kgen-out/<task>)
+    replace: bool = False          # replace op sources in ``output`` that kgen did not write (--force)
 
 
 @dataclass

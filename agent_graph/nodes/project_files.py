@@ -20,7 +20,7 @@ set(OP_KERNEL_SOURCES {kernel})
 set(ASCEND_COMPUTE_UNIT ascend910b)
 """
 
-OP_DIRS = ("op_host", "op_kernel")
+from agent_graph.output_dir import OP_DIRS  # noqa: E402  (one source for the layout)
 
 
 def op_sources(project: Path) -> dict[str, str]:

@@ -12,19 +12,11 @@ import json
 import shutil
 from pathlib import Path
 
-from agent_graph.events import Report
+from agent_graph.events import Note, Report
 from agent_graph.nodes.context import Ctx
-from agent_graph.nodes.project_files import OP_DIRS
+from agent_graph.output_dir import replace_project
 from agent_graph.state import GraphState
 from bench_bridge.api import BenchReport
-
-
-def _replace_project(src: Path, dest: Path) -> None:
-    dest.mkdir(parents=True, exist_ok=True)
-    for sub in OP_DIRS:
-        if (dest / sub).is_dir():
-            shutil.rmtree(dest / sub)
-    shutil.copytree(src, dest, dirs_exist_ok=True)
 
 
 def _write_back(best: dict, dest: Path) -> None:
@@ -104,7 +96,10 @@ def report_node(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
             _write_back(best, out)
     else:
         shutil.rmtree(out / PROFILE_DIR, ignore_errors=True)   # an earlier run's profile: not this report's
-        _replace_project(final, out)
+        removed = replace_project(final, out, force=bool(state.get("replace_output")))
+        if removed:
+            ctx.emit(Note(f"replaced {len(removed)} op source(s) in {out} that kgen had not written (--force): "
+                          + ", ".join(removed[:3]) + (" ..." if len(removed) > 3 else ""), "warning"))
     verified = best.get("verdict") == "verified"
     op = state["spec"]["op_type"]
     if verified:

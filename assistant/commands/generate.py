@@ -47,6 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", metavar="RUN_ID", help="continue an interrupted run (kgen runs lists them)")
     p.add_argument("--backend", choices=["sim"], default="sim", help="sim: CPU emulator (default)")
     p.add_argument("-o", "--output", metavar="DIR", help="where to write the project and report.json (default: ./kgen-out/<task>)")
+    p.add_argument("--force", action="store_true", help="replace op sources in the output DIR that kgen did not write "
+                   "(without it such a DIR is refused; what kgen wrote there before is always replaced)")
     p.add_argument("--json", action="store_true", help="print the report as JSON (schema: docs/report-schema.md)")
     p.add_argument("--profile", action="store_true", help="also model each case's time and the speedup over PyTorch eager; "
                    "each case's trace (Perfetto) and timeline picture go to the output's profile/")
@@ -129,7 +131,11 @@ def cmd_generate(args: argparse.Namespace) -> int:
             load_task(Path(args.task))
         except TaskError as e:
             return usage_error(str(e))
-    if args.output and Path(args.output).exists() and not Path(args.output).is_dir():
+    if not args.resume and not args.force:
+        problem = api.output_problem(Path(args.output)) if args.output else None   # (the default folder: the run checks)
+        if problem is not None:
+            return usage_error(problem)
+    elif args.output and Path(args.output).exists() and not Path(args.output).is_dir():
         return usage_error(f"output {args.output} exists and is not a directory")
     try:
         model, agent = agent_settings(settings_of(args), args)
@@ -145,7 +151,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
             return usage_error(problem)
         out = _run_interruptibly(lambda c: api.resume(args.resume, model, agent, on_event=printer, cancel=c))
     else:
-        req = api.Request(task=args.task, words=args.words, output=Path(args.output) if args.output else None)
+        req = api.Request(task=args.task, words=args.words, output=Path(args.output) if args.output else None,
+                          replace=bool(args.force))
         out = _run_interruptibly(lambda c: api.run(req, model, agent, on_event=printer, cancel=c,
                                                    confirm=_confirm(args, c)))
     if out.status == "unsupported" and not model.configured:
