@@ -65,5 +65,5 @@ def instantiate(template: str, params: KernelParams | dict) -> dict[str, str]:
         d["variants"] = [v if isinstance(v, Variant) else Variant(**v) for v in d.get("variants", [])]
         params = KernelParams(**d)
     params.template = template
-    main = next((i for i, p in enumerate(params.inputs) if p.kind == InputKind.FULL), 0)
+    main = next((i for i, p in enumerate(params.inputs) if p.kind == InputKind.FULL), -1)
     return render(params, main_input=main)

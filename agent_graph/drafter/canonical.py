@@ -116,6 +116,17 @@ def _perturbed(v: float) -> float:
 
 UNARY = {"neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "abs", "reciprocal", "erf", "sin", "cos",
          "floor", "ceil", "sign", "log1p", "expm1", "silu", "hardswish", "hardsigmoid", "mish", "square"}
+# logic on bool tensors (0/1 values in the kernel): and = a * b, or = max(a, b), not = 1 - a
+BOOL_LOGIC = {"bitwise_and": lambda a: ("mul", a[:2], {}), "logical_and": lambda a: ("mul", a[:2], {}),
+              "bitwise_or": lambda a: ("maximum", a[:2], {}), "logical_or": lambda a: ("maximum", a[:2], {}),
+              "bitwise_not": lambda a: ("sub", [1.0, a[0]], {}), "logical_not": lambda a: ("sub", [1.0, a[0]], {})}
+
+
+def _is_bool(n: fx.Node) -> bool:
+    v = n.meta.get("val")
+    return v is not None and getattr(v, "dtype", None) == torch.bool
+
+
 BINARY = {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "gt", "lt", "ge", "le", "eq", "ne"}
 IDENTITY = {"clone", "alias", "contiguous", "detach", "lift_fresh_copy", "_to_copy_same"}
 VIEWS = {"view", "_unsafe_view", "reshape", "squeeze", "unsqueeze", "expand", "flatten"}
@@ -355,7 +366,9 @@ class _Reader:
                                     f"templates")
             args = [self.conv(a, o.args[i] if o and i < len(o.args) else None) for i, a in enumerate(n.args)]
             kw = {key: self.conv(a, o.kwargs.get(key) if o else None) for key, a in n.kwargs.items()}
-            if base == "nll_loss_forward":
+            if base in BOOL_LOGIC and all(_is_bool(a) for a in n.args if isinstance(a, fx.Node)):
+                op, args, kw = BOOL_LOGIC[base](args)
+            elif base == "nll_loss_forward":
                 op, args, kw = self._cross_entropy(n, args)
             elif base in BATCH_NORMS or base == "native_group_norm":
                 op, args, kw = self._norm(n, base, args)

@@ -37,6 +37,9 @@ class _Kernel:
         aliases = [f"using TI{i} = DTYPE_{_macro(p.name)};" for i, p in enumerate(kp.inputs)]
         aliases += [f"using TO{j} = DTYPE_{_macro(p.name)};" for j, p in enumerate(kp.outputs)]
         aliases += _compute_type(kp)
+        maps = [m for op in self.ins if hasattr(op, "map_params") for m in op.map_params()]
+        if maps:
+            aliases += ["", load("row_map.tmpl").template.rstrip("\n")]
         gm = [p.name for p in (*kp.inputs, *kp.outputs)]
         return load("kernel.cpp.tmpl").substitute(
             op_type=kp.op_type, template=kp.template, summary=kp.summary,
@@ -44,13 +47,13 @@ class _Kernel:
                        if self.row else "The tensor is one run of elements split over the cores in 32-byte blocks."),
             type_aliases="\n".join(aliases), cls=f"Kernel{kp.op_type}",
             init_params=", ".join(f"GM_ADDR {n}" for n in gm),
-            attr_params="".join(f", float {a}" for a in self._attr_names()),
+            attr_params="".join(f", float {a}" for a in self._attr_names()) + "".join(f", uint32_t {m}" for m in maps),
             attr_init=_ind([f"attr{j}_ = {a};" for j, a in enumerate(self._attr_names())], 8),
             init_body=_ind(self._init(), 8), process_body=_ind(self._process(), 8),
             methods=self._methods(), members=_ind(self._members(), 4),
             kernel_name=snake_case(kp.op_type), gm_params=", ".join(f"GM_ADDR {n}" for n in gm),
             chunk_init="        chunkLen_ = chunkLen;" + ("\n        rowCores_ = rowCores > 1 ? rowCores : 1;" if self.split else ""),
-            gm_args=", ".join(gm), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))))
+            gm_args=", ".join(gm), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))) + "".join(f", t.{m}" for m in maps))
 
     def _attr_names(self) -> list[str]:
         return [f"a{j}" for j in range(len(self.kp.attrs))]
@@ -225,6 +228,10 @@ def render_kernel(kp: KernelParams) -> str:
 def render_tiling(kp: KernelParams) -> str:
     snake = snake_case(kp.op_type)
     fields = "".join(f"TILING_DATA_FIELD_DEF(float, attr{j});     // attr '{a}'\n" for j, a in enumerate(kp.attrs))
+    for i, kept in sorted(kp.extra.get("row_maps", {}).items()):
+        name = kp.inputs[i].name
+        fields += f"// row map of input '{name}', broadcast against the output (kernel RowMap)\n"
+        fields += "".join(f"TILING_DATA_FIELD_DEF(uint32_t, {name}{fld});\n" for fld in operands.ROW_MAP_FIELDS)
     return load("tiling.h.tmpl").substitute(op_type=kp.op_type, template=kp.template, guard=f"{snake.upper()}_TILING_H",
                                             attr_fields=fields)
 
@@ -240,7 +247,11 @@ def render_host(kp: KernelParams, main_input: int) -> str:
             too_long = (f'        std::printf("{kp.op_type}: a row of %u elements does not fit in the Unified Buffer\\n", cols);\n'
                         "        return ge::GRAPH_FAILED;")
         split = load("split_row.tmpl").substitute(row_bytes_per_elem=b["per_elem"], row_bytes_per_row=b["per_row"],
-                                                  fixed_per_col=b["fixed_per_col"], fixed_bytes=b["fixed"], too_long=too_long)
+                                                  fixed_per_col=b["fixed_per_col"], fixed_bytes=b["fixed"], too_long=too_long,
+                                                  rows_shareable=("    constexpr bool ROWS_SHAREABLE = false;   // a scan carries its "
+                                                                  "running value along the whole row: one core per row\n"
+                                                                  if kp.extra.get("split_scan") else
+                                                                  "    constexpr bool ROWS_SHAREABLE = true;\n"))
     else:
         split = load("split_flat.tmpl").substitute(fixed_bytes=b["fixed"], flat_bytes_per_elem=b["per_elem"] + 1,
                                                    chunk_code=_chunk_code(kp))
@@ -248,6 +259,14 @@ def render_host(kp: KernelParams, main_input: int) -> str:
     for j, a in enumerate(kp.attrs):
         attr_code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
                       f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0!r}f);"]
+    map_code = []
+    for i, kept in sorted(kp.extra.get("row_maps", {}).items()):
+        name = kp.inputs[i].name
+        map_code += [f"    uint32_t {name}Map[7];   // input '{name}' holds the output dimensions of mask {kept:#x} (from the end)",
+                     f"    if (!RowMapOf(xs, {kept:#x}U, {name}Map)) {{",
+                     f'        std::printf("{kp.op_type}: input {name} broadcasts over more than two groups of dimensions\\n");',
+                     "        return ge::GRAPH_FAILED;", "    }"]
+        map_code += [f"    tiling.set_{name}{fld}({name}Map[{k}]);" for k, fld in enumerate(operands.ROW_MAP_FIELDS)]
     params = []
     for kind, plist in (("Input", kp.inputs), ("Output", kp.outputs)):
         for p in plist:
@@ -262,8 +281,13 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         pad = max(pad, 32)                               # a one-byte row's UB pitch must be whole 32-byte blocks
     return load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=_cols_code(kp), 
         op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
-        main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
+        main_shape=f"GetInputShape({main_input})" if main_input >= 0 else "GetOutputShape(0)",
+        main_note=(f"the shape of input '{kp.inputs[main_input].name}', which every other tensor broadcasts to"
+                   if main_input >= 0 else "the output's shape: the inputs broadcast against each other to it"),
+        budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
         ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
+        map_code="".join(x + "\n" for x in map_code),
+        host_helpers=load("row_map_host.tmpl").template if map_code else "",
         user_workspace=str(user_workspace(kp)), params="\n".join(params))
 
 

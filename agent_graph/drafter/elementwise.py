@@ -51,6 +51,8 @@ class ElementwiseLowering:
             self.nmasks += 1
             self.p.body.append(f"Compares({m}, {c.expr}, 0.5f, CMPMODE::GT, ({self.n} + 63) / 64 * 64);")
             c = Val("mask", m)
+        if c.kind == "rs" and self.row_mode:
+            return self._where_per_row(c, a, b)
         if c.kind != "mask":
             raise Unsupported("where with a condition that is not a comparison computed in the kernel")
         if {a.kind, b.kind} - {"vec", "k"}:
@@ -70,6 +72,21 @@ class ElementwiseLowering:
             self.p.body += [f"Duplicate({d.expr}, static_cast<float>({a.expr}), {n});",
                             f"Select({d.expr}, {c.expr}, {d.expr}, static_cast<float>({b.expr}), "
                             f"SELMODE::VSEL_TENSOR_SCALAR_MODE, {n});"]
+        return d
+
+    def _where_per_row(self, c: Val, a: Val, b: Val) -> Val:
+        """where(cond, a, b) with one condition per row (a bool broadcast over the last dimension): the row is a
+        copy of a's or of b's (Muls by 1 copies -0.0 and NaN as they are)."""
+        if {a.kind, b.kind} - {"vec", "k", "rs"}:
+            raise Unsupported("where over whole-tensor values is not covered by the templates")
+        d = self.vec()
+        self._no_round = True   # picks already-rounded values
+
+        def pick(v: Val) -> str:
+            if v.kind == "vec":
+                return f"Muls({d.expr}, {v.expr}, 1.0f, cols_);"
+            return f"Duplicate({d.expr}, static_cast<float>({v.expr}), cols_);"
+        self.p.body += [f"if ({c.expr} != 0.0f) {{", f"    {pick(a)}", "} else {", f"    {pick(b)}", "}"]
         return d
 
     def _scalar_unary(self, op: str, a: Val, kw: dict) -> Val:

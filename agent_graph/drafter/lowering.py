@@ -20,6 +20,50 @@ from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.vecops import Unsupported, f
 
 HALF = {"float16": "half", "bfloat16": "bfloat16_t"}
+
+
+def _broadcasts(shape, full) -> bool:
+    """``shape`` broadcasts to ``full`` (aligned at the last dimension) and differs from it."""
+    shape, full = tuple(shape or ()), tuple(full)
+    if len(shape) > len(full) or shape == full:
+        return False
+    return all(s in (1, d) for s, d in zip(reversed(shape), reversed(full)))
+
+
+def _common_shape(shapes: list) -> tuple | None:
+    """The shape ``shapes`` broadcast to (PyTorch's rule), None when they do not."""
+    rank = max((len(s) for s in shapes), default=0)
+    out = [1] * rank
+    for s in shapes:
+        for k, d in enumerate(reversed(tuple(s))):
+            if d != 1 and out[-1 - k] not in (1, d):
+                return None
+            out[-1 - k] = d if d != 1 else out[-1 - k]
+    return tuple(out)
+
+
+def _broadcast_shapes(g: OpGraph) -> dict[str, tuple]:
+    """The shape each input is used at when every use is a reshape of it with its numel (``b.view(1, -1, 1, 1)``,
+    ``b[:, None, None]``): the shape it broadcasts against the others with."""
+    out: dict[str, tuple] = {}
+    for n in g.inputs:
+        ends: set[tuple] = set()          # the shapes at the ends of chains of reshapes (s[:, None, None]: two)
+        todo, ok = [n.name], True
+        while todo and ok:
+            users = [m for m in g.nodes if any(r.name == todo[-1] for r in _refs(m))]
+            todo.pop()
+            if not users:
+                ok = False
+            for m in users:
+                if m.op != "view" or _numel(m.shape) != _numel(n.shape):
+                    ok = False
+                elif all(u.op == "view" for u in g.nodes if any(r.name == m.name for r in _refs(u))) and m.name not in g.outputs:
+                    todo.append(m.name)
+                else:
+                    ends.add(tuple(m.shape or ()))
+        if ok and len(ends) == 1:
+            out[n.name] = ends.pop()
+    return out
 FLOATS = {"float16", "bfloat16", "float32"}
 INTS = {"int32", "int64", "int8", "uint8"}   # integer tensors computed as integral floats (exact below 2^24)
 
@@ -31,6 +75,10 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         if full is None or not full.shape:
             raise Unsupported("the reference has no tensor input of rank >= 1")
         self.full = full.shape
+        self.shapes = _broadcast_shapes(g)
+        both = _common_shape([self.shapes.get(n.name, n.shape or ()) for n in g.inputs])
+        if both is not None and _numel(both) > _numel(self.full):
+            self.full = both          # inputs broadcast against each other: the output's shape is the main one
         self.rank = len(self.full)
         self.cols = self.full[-1]
         self.rows = _numel(self.full) // max(self.cols, 1)
@@ -88,6 +136,12 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 self.vals[n.name] = Val("bvec", f"W{i}")
             elif kind == "scalar":
                 self.vals[n.name] = Val("k", f"sv{i}_")
+            elif kind == "grow":
+                self.vals[n.name] = Val("vec", f"XI{i}[o]", None, f"XI{i}")
+                self.p.row_maps[i] = self._kept(n)
+            elif kind == "grs":
+                self.vals[n.name] = Val("rs", f"static_cast<float>(xg{i}_.GetValue(rowMap{i}_(first_ + off + r)))")
+                self.p.row_maps[i] = self._kept(n)
             else:
                 self.vals[n.name] = Val("idx", f"static_cast<int64_t>(xg{i}_.GetValue(off + r))")
         for j, a in enumerate(g.attrs):
@@ -139,7 +193,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         return False
 
     def _input_kind(self, n: OpNode) -> InputKind:
-        shape = n.shape or ()
+        shape = self.shapes.get(n.name, n.shape or ())
         if tuple(shape) == tuple(self.full):
             if n.dtype not in FLOATS and n.dtype not in INTS and n.dtype != "bool":
                 raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32, "
@@ -151,8 +205,27 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             return InputKind.RIDX
         if _numel(shape) == 1 and n.dtype in FLOATS:
             return InputKind.SCALAR
+        if _broadcasts(shape, self.full) and (n.dtype in FLOATS or n.dtype in INTS or n.dtype == "bool"):
+            if shape and shape[-1] == self.cols and self.cols > 1:
+                if n.dtype in ("bool", "int8", "uint8"):
+                    raise Unsupported(f"input {n.name} of dtype {n.dtype} broadcast over leading dimensions "
+                                      f"({list(shape)} against {list(self.full)}) is not covered by the templates")
+                return InputKind.GROW          # rows gathered through the host's row map
+            return InputKind.GRS               # one value per output row
         raise Unsupported(f"input {n.name} of shape {list(shape)} against {list(self.full)}: only equal shapes and "
                           f"last-dimension broadcast are covered by the templates")
+
+    def _kept(self, n: OpNode) -> int:
+        """Bit j: the input (as broadcast, aligned at the last dimension) holds the output's j-th dimension
+        from the end."""
+        shape = self.shapes.get(n.name, n.shape or ())
+        kept = [j for j in range(1, len(shape)) if shape[-1 - j] != 1 and self.full[-1 - j] != 1]
+        lead = [j for j in range(1, len(self.full)) if self.full[-1 - j] != 1]   # the host skips size-1 dimensions
+        groups = sum(1 for a, b in zip([None] + lead, lead) if b in kept and (a is None or a not in kept))
+        if groups > 2:
+            raise Unsupported(f"input {n.name} of shape {list(shape)} against {list(self.full)}: a broadcast between "
+                              f"more than two groups of kept dimensions is not covered by the templates")
+        return sum(1 << j for j in kept)
 
     # ---- helpers --------------------------------------------------------------------------------
     def _arg(self, a: Any) -> Val:

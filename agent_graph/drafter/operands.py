@@ -8,6 +8,10 @@ Inputs (``InputKind``):
     bvec   a row vector broadcast over the rows (loaded once into UB as float; streamed on the split path)
     ridx   per-row integers (class indices), read from GM by scalar loads: no UB
     scalar a one-element tensor (a 0-d ``value``), read once by a scalar load into a float member: no UB
+    grow   a tensor broadcast over some leading dimensions (``b.view(1, C, 1, W)`` against ``[N, C, H, W]``):
+           each of its rows is copied in from the row the host's row map names (row template)
+    grs    a tensor whose last dimension is broadcast (``b.view(1, C, 1, 1)``): one value per output row,
+           read from the row map's element by a scalar load: no UB
 Outputs (``OutputKind``):
     vec    a tensor of the whole shape, written tile by tile
     rs     one value per row (rounded up to 16 rows a tile), staged as float
@@ -35,6 +39,14 @@ class InputKind(StrEnum):
     BVEC = "bvec"
     RIDX = "ridx"
     SCALAR = "scalar"
+    GROW = "grow"
+    GRS = "grs"
+
+
+ROW_MAP_FIELDS = ("RowDiv0", "RowMod0", "RowStep0", "RowDiv1", "RowMod1", "RowStep1", "Rows")
+"""The host's row map of a broadcast input (tiling fields ``<input><field>``): output row r reads the input's row
+(r / RowDiv0 % RowMod0) * RowStep0 + (r / RowDiv1 % RowMod1) * RowStep1 of its Rows rows (two groups of kept
+dimensions; the dimensions between them are broadcast)."""
 
 
 class OutputKind(StrEnum):
@@ -260,6 +272,58 @@ class RowIndexInput(Input):
     kind = InputKind.RIDX
 
 
+class _RowMapped:
+    """An input read through the host's row map (``RowMap`` in the kernel, ``ROW_MAP_FIELDS`` in the tiling)."""
+
+    index: int
+    name: str
+    t: str
+
+    def map_params(self) -> list[str]:
+        return [f"{self.name}{f}" for f in ROW_MAP_FIELDS]
+
+    def map_init(self) -> list[str]:
+        p = self.map_params()
+        size = f"static_cast<uint64_t>({p[6]}) * cols" if self.kind == InputKind.GROW else p[6]
+        return [f"rowMap{self.index}_ = RowMap{{{', '.join(p[:6])}}};",
+                f"xg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, {size});"]
+
+
+class GatherRowInput(_RowMapped, FullInput):
+    kind = InputKind.GROW
+
+    def members(self) -> list[str]:
+        return super().members() + [f"RowMap rowMap{self.index}_;"]
+
+    def init(self) -> list[str]:
+        return self.map_init() + [b.init for b in self.buffers()]
+
+    def copy_in(self) -> list[str]:
+        i, t = self.index, self.t
+        pad = f"DataCopyPadExtParams<{t}>{{false, 0, 0, 0}}"
+        if self.lay.batched:
+            pad = f"DataCopyPadExtParams<{t}>{{true, 0, RightPad<{t}>(cols_), static_cast<{t}>({self.lay.pad_value})}}"
+        return [f"LocalTensor<{t}> xt{i} = iq{i}_.AllocTensor<{t}>();",
+                f"for (uint32_t k = 0; k < n; ++k) {{   // each row from the row of {self.name} it broadcasts",
+                f"    DataCopyPad(xt{i}[k * colsPad_], xg{i}_[rowMap{i}_(first_ + off + k) * cols_],",
+                f"                DataCopyExtParams{{1, static_cast<uint32_t>(cols_ * sizeof({t})), 0, 0, 0}}, {pad});",
+                "}", f"iq{i}_.EnQue(xt{i});"]
+
+
+class RowValueInput(_RowMapped, Input):
+    kind = InputKind.GRS
+
+    def members(self) -> list[str]:
+        return super().members() + [f"RowMap rowMap{self.index}_;"]
+
+    def init(self) -> list[str]:
+        return self.map_init()
+
+    def value(self) -> str:
+        """The float value of output row ``r`` of the tile at ``off``."""
+        return f"static_cast<float>(xg{self.index}_.GetValue(rowMap{self.index}_(first_ + off + r)))"
+
+
 class ScalarInput(Input):
     kind = InputKind.SCALAR
 
@@ -446,7 +510,8 @@ class GlobalScalarOutput(Output):
 
 
 INPUTS: dict[InputKind, type[Input]] = {InputKind.FULL: FullInput, InputKind.BVEC: BcastInput,
-                                        InputKind.RIDX: RowIndexInput, InputKind.SCALAR: ScalarInput}
+                                        InputKind.RIDX: RowIndexInput, InputKind.SCALAR: ScalarInput,
+                                        InputKind.GROW: GatherRowInput, InputKind.GRS: RowValueInput}
 OUTPUTS: dict[OutputKind, type[Output]] = {OutputKind.VEC: VecOutput, OutputKind.RS: RowScalarOutput,
                                            OutputKind.IDX: IndexOutput, OutputKind.GS: GlobalScalarOutput}
 

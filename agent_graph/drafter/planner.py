@@ -196,8 +196,8 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     p0 = progs[combos[0]]
     for c in combos[1:]:
         p = progs[c]
-        if (p.mode, [i.kind for i in p.inputs], [o.kind for o in p.outputs], p.accs) != \
-                (p0.mode, [i.kind for i in p0.inputs], [o.kind for o in p0.outputs], p0.accs):
+        if (p.mode, [i.kind for i in p.inputs], [o.kind for o in p.outputs], p.accs, p.row_maps) != \
+                (p0.mode, [i.kind for i in p0.inputs], [o.kind for o in p0.outputs], p0.accs, p0.row_maps):
             return Unsupported(name, "the dtype combinations need different kernel structures", category=category)
     op_type = op_type_for(name)
     variants = []
@@ -215,19 +215,23 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         attrs=[a.kwargs.get("param", a.name) for a in g0.attrs], attr_defaults=[float(a.kwargs["value"]) for a in g0.attrs], summary=_summary(g0),
         nslots=max(p.nslots for p in progs.values()), nmasks=max(p.nmasks for p in progs.values()), variants=variants, accs=list(p0.accs),
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
+    if p0.row_maps:
+        kp.extra["row_maps"] = dict(p0.row_maps)
     if g0.row_dims != 1 or g0.row_div != 1:
         if kp.template != "row":
             return Unsupported(name, "a reduction over several trailing dimensions outside a row-wise kernel", category=category)
         kp.extra.update(row_dims=g0.row_dims, row_div=g0.row_div)
     if kp.template == "row" and splitrow.splittable(kp):  # rows too long for UB stream in chunks (host decides)
         bodies = [v.body for v in kp.variants]
-        kp.extra.update(split=True, split_accs=splitrow.max_reds_per_pass(bodies), split_passes=splitrow.max_passes(bodies))
+        kp.extra.update(split=True, split_accs=splitrow.max_reds_per_pass(bodies), split_passes=splitrow.max_passes(bodies),
+                        split_scan=splitrow.has_scan(bodies))
     for g in graphs:  # a row that fits neither whole nor in chunks: say so
         reason = _fits(kp, g)
         if reason:
             return Unsupported(name, reason, category=category)
     pl = Plan(task=task, op_type=op_type, category=category, template=p0.mode, params=kp, graphs=graphs)
-    pl.files = render(kp, main_input=[i.kind for i in p0.inputs].index(InputKind.FULL))
+    kinds = [i.kind for i in p0.inputs]
+    pl.files = render(kp, main_input=kinds.index(InputKind.FULL) if InputKind.FULL in kinds else -1)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs],
                      "args": [a.kwargs["value"] for a in g.attrs], "init": g.init} for g in graphs]
     return pl
@@ -322,11 +326,12 @@ def _fits(kp: KernelParams, g: OpGraph) -> str:
         if sb["fixed"] + 64 * sb["per_elem"] <= UB_BUDGET:
             return ""
     return (f"a row of {cols} elements needs {need} bytes of UB (budget {UB_BUDGET}) and this program "
-            f"(argmax/argmin, cumsum or cross-entropy index into the row) cannot be streamed by the split-row path")
+            f"(argmax/argmin or cross-entropy index into the row, or a scan meets a row reduction) cannot be streamed "
+            f"by the split-row path")
 
 
 def _shape_of(p: Program) -> tuple:
-    return (p.mode, p.body, p.final, [i.kind for i in p.inputs], [o.kind for o in p.outputs])
+    return (p.mode, p.body, p.final, [i.kind for i in p.inputs], [o.kind for o in p.outputs], p.row_maps)
 
 
 def _numel(shape: Any) -> int:

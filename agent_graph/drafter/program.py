@@ -49,6 +49,7 @@ class Program:
     round_types: set[str] = field(default_factory=set)
     cols_needed: bool = False
     native16: bool = True                      # every node is one correctly rounded or exact vector op (see lowering)
+    row_maps: dict[int, int] = field(default_factory=dict)   # input index -> bits of the output dims it keeps (grow/grs)
 
 
 def is_last_dim(dim: Any, rank: int) -> bool:

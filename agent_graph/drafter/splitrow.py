@@ -15,8 +15,14 @@ layer norm). The statements are classified:
 - **S**: scalar statements (per-row values, ``Duplicate(.., 8)`` blocks): run once per row, after the
   pass that produced the values they read.
 
+- **C**: a scan (cumsum/cumprod, reversed or exclusive: a scalar loop over the row's elements): run on
+  every chunk of the write pass with its running value carried from chunk to chunk (declared once per
+  row); a reversed scan streams the chunks from the row's end. A row with a scan is never shared by
+  several cores (the carry runs along the whole row).
+
 Reductions that do not read each other's results share a pass (layer norm's sum of squares and sum of
-residuals). Programs that index into a row (cumsum, argmax, cross-entropy) are not split.
+residuals). Programs that index into a row (argmax, cross-entropy), and scans together with row
+reductions, are not split.
 """
 from __future__ import annotations
 
@@ -57,7 +63,34 @@ class Pass:
 class SplitProgram:
     scalar_before: list[str]
     passes: list[Pass]
-    write: list[str]                                       # V and G lines of the write pass (count cn)
+    write: list[str]                                       # V, G and C lines of the write pass (count cn)
+    carries: list[str] = field(default_factory=list)       # the scans' running values, declared once per row
+    reverse: bool = False                                  # the write pass streams the chunks from the row's end
+
+
+SCAN_LOOP = re.compile(r"^for \((?:uint32_t j = 0; j < cols_; \+\+j|int32_t j = static_cast<int32_t>\(cols_\) - 1; j >= 0; --j)\) \{$")
+
+
+def _scan(body: list[str], i: int, k: int) -> tuple[str, str, bool, int]:
+    """The scan block opening at ``body[i]`` (``{``, ``float run = ..;``, its loop, ``}``) as the chunk's code with
+    its running value renamed ``run<k>``: (chunk code, carry declaration, reversed, index after the block)."""
+    decl, loop = body[i + 1].strip(), body[i + 2].strip()
+    if not decl.startswith("float run = ") or not SCAN_LOOP.match(loop):
+        raise NotSplittable(decl)
+    j, depth, inner = i + 3, 1, []
+    while j < len(body) and depth:
+        ln = body[j].strip()
+        depth += ln.count("{") - ln.count("}")
+        if depth:
+            inner.append(ln)
+        j += 1
+    if j >= len(body) or body[j].strip() != "}":
+        raise NotSplittable(loop)
+    name = f"run{k}"
+    code = [loop.replace("cols_", "cn"), *("    " + ln for ln in inner), "}"]
+    code = [re.sub(r"\brun\b", name, ln) for ln in code]
+    block = "\n".join(["PipeBarrier<PIPE_ALL>();", *code, "PipeBarrier<PIPE_ALL>();"])
+    return block, re.sub(r"\brun\b", name, decl), loop.startswith("for (int32_t"), j + 1
 
 
 def _chunked(line: str) -> str:
@@ -68,11 +101,23 @@ def _chunked(line: str) -> str:
 
 def analyse(body: list[str]) -> SplitProgram:
     """Classify a row body into passes (raises NotSplittable)."""
-    segs: list[list[tuple[str, str]]] = [[]]   # per segment: (kind, line) with kind V | S | G
+    segs: list[list[tuple[str, str]]] = [[]]   # per segment: (kind, line) with kind V | S | G | C
     reds: list[Reduction] = []
+    carries: list[str] = []
+    directions: set[bool] = set()
     i = 0
     while i < len(body):
         ln = body[i].strip()
+        if ln == "{" and i + 1 < len(body) and body[i + 1].strip().startswith("float run = "):
+            block, decl, rev, i = _scan(body, i, len(carries))
+            if segs[-1] and segs[-1][-1] == ("S", "PipeBarrier<PIPE_ALL>();"):
+                segs[-1].pop()                 # the block brings its own barriers into the chunk loop
+            if i < len(body) and body[i].strip() == "PipeBarrier<PIPE_ALL>();":
+                i += 1
+            segs[-1].append(("C", block))
+            carries.append(decl)
+            directions.add(rev)
+            continue
         m = RED.match(ln)
         if m:
             if i + 2 >= len(body) or body[i + 1].strip() != "PipeBarrier<PIPE_ALL>();":
@@ -112,10 +157,12 @@ def analyse(body: list[str]) -> SplitProgram:
             passes.append(Pass(vec=list(vec_so_far), reds=[red]))
         vec_so_far += [ln for k, ln in seg if k == "V"]
         passes[-1].scalar_after += [ln for k, ln in seg if k == "S"]
-    write = [ln for seg in segs for k, ln in seg if k in ("V", "G")]
+    if carries and (reds or len(directions) > 1):
+        raise NotSplittable("a scan together with row reductions or with a scan in the other direction")
+    write = [ln for seg in segs for k, ln in seg if k in ("V", "G", "C")]
     for p in passes:
         p.vec = _prune(p.vec, {r.src for r in p.reds})
-    return SplitProgram(before, passes, write)
+    return SplitProgram(before, passes, write, carries, True in directions)
 
 
 def _joinable(prev: Pass, seg_between: list[tuple[str, str]]) -> bool:
@@ -169,10 +216,16 @@ def max_reds_per_pass(body_variants: list[list[str]]) -> int:
     return max([1] + [len(p.reds) for b in body_variants for p in analyse(b).passes])
 
 
-def _chunk_loop(kp, streamed: list[int], lines: list[str], tail: list[str]) -> list[str]:
-    """for every chunk of the row: load the streamed inputs it reads, run ``lines``, then ``tail``."""
-    L = ["for (uint32_t c0 = colBeg_; c0 < colEnd_; c0 += chunkLen_) {",
-         "    uint32_t cn = colEnd_ - c0 < chunkLen_ ? colEnd_ - c0 : chunkLen_;"]
+def _chunk_loop(kp, streamed: list[int], lines: list[str], tail: list[str], reverse: bool = False) -> list[str]:
+    """for every chunk of the row (from its end when ``reverse``): load the streamed inputs it reads, run
+    ``lines``, then ``tail``."""
+    if reverse:
+        L = ["for (uint32_t k = (colEnd_ - colBeg_ + chunkLen_ - 1) / chunkLen_; k-- > 0;) {",
+             "    uint32_t c0 = colBeg_ + k * chunkLen_;",
+             "    uint32_t cn = colEnd_ - c0 < chunkLen_ ? colEnd_ - c0 : chunkLen_;"]
+    else:
+        L = ["for (uint32_t c0 = colBeg_; c0 < colEnd_; c0 += chunkLen_) {",
+             "    uint32_t cn = colEnd_ - c0 < chunkLen_ ? colEnd_ - c0 : chunkLen_;"]
     for i in streamed:
         src = f"xg{i}_[rowOff + c0]" if kp.inputs[i].kind == InputKind.FULL else f"xg{i}_[c0]"
         L += [f"    LocalTensor<TI{i}> xt{i} = iq{i}_.AllocTensor<TI{i}>();",
@@ -213,7 +266,8 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
                      f"DataCopyPad(yg{j}_[rowOff + c0], yt{j}, DataCopyExtParams{{1, static_cast<uint32_t>(cn * sizeof(TO{j})), 0, 0, 0}});",
                      f"oq{j}_.FreeTensor(yt{j});"]
         write = _prune(sp.write, {out_exprs[j] for j in vec_outs})
-        L += _chunk_loop(kp, sorted(inputs_read(write, [out_exprs[j] for j in vec_outs])), write, tail)
+        L += sp.carries
+        L += _chunk_loop(kp, sorted(inputs_read(write, [out_exprs[j] for j in vec_outs])), write, tail, sp.reverse)
     for j, o in enumerate(kp.outputs):
         if o.kind == OutputKind.RS:
             L += ["if (GetBlockIdx() % rowCores_ == 0) {", f"RO{j}.SetValue(0, {out_exprs[j]});", "PipeBarrier<PIPE_ALL>();",
@@ -242,6 +296,10 @@ def process_split(kp, variants_fn, round_views: list[str]) -> str:
     return (ROW_COMBINE +"    // split-row path: each row is streamed from GM in chunks of chunkLen_ elements, once per group of\n"
             "    // row reductions (folded into float accumulator vectors) and once more to write the outputs\n"
             f"    __aicore__ inline void ProcessSplit()\n    {{\n{body}\n    }}")
+
+
+def has_scan(body_variants: list[list[str]]) -> bool:
+    return any(analyse(b).carries for b in body_variants)
 
 
 def max_passes(body_variants: list[list[str]]) -> int:
@@ -275,7 +333,7 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if (kp.template != "row" or any(p.kind == InputKind.RIDX or {"bool", "int8", "uint8"} & set(p.dtypes) for p in kp.inputs)
+    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) or {"bool", "int8", "uint8"} & set(p.dtypes) for p in kp.inputs)
             or any(o.kind == OutputKind.IDX for o in kp.outputs)):
         return False
     try:

@@ -1,0 +1,41 @@
+"""Scans over rows longer than the Unified Buffer holds (issue 17 item 1): the split-row path streams
+the row in chunks and carries the scan's running value from chunk to chunk (a reversed scan streams
+the chunks from the row's end); drafted, built and verified on the emulator against the reference."""
+from __future__ import annotations
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft, write_project
+from bench_bridge.bench import BenchOptions, bench
+from tests.agent_graph.test_drafter_canonical import _write
+
+REFS = {
+    "long_cumsum_scaled": ("torch.cumsum(x, dim=1) * 0.5", "x", "torch.randn(3, 20000)"),
+    "long_reverse_cumprod": ("torch.flip(torch.cumprod(torch.flip(x, [1]), 1), [1])", "x",
+                             "torch.rand(2, 9000) * 0.02 + 0.995"),
+    "long_exclusive_cumsum_half": ("torch.cat((torch.zeros_like(x[:, :1]), torch.cumsum(x[:, :-1], dim=1)), dim=1)",
+                                   "x", "torch.randn(2, 12000).half()"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFS))
+def test_a_scan_over_rows_longer_than_ub_is_streamed(name, tmp_path):
+    ref = _write(tmp_path, name, *REFS[name])
+    d = draft(ref)
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.params.extra.get("split_scan"), "the row fits in UB: this test would not exercise the split path"
+    kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+    assert "float run0 = " in kernel and "ProcessSplit" in kernel
+    host = next(t for p, t in d.plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    assert "constexpr bool ROWS_SHAREABLE = false;" in host     # the carry runs along the whole row: one core each
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(ref, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled, rep.message
+    assert rep.correct and not bad, bad or rep.message
+
+
+def test_a_scan_meeting_a_row_reduction_over_a_long_row_is_refused(tmp_path):
+    ref = _write(tmp_path, "cumsum_norm", "torch.cumsum(x, 1) / x.sum(1, keepdim=True)", "x", "torch.randn(2, 30000)")
+    d = draft(ref)
+    assert isinstance(d, Unsupported) and "a scan meets a row reduction" in d.reason and "30000" in d.reason
