@@ -130,7 +130,7 @@ def _is_bool(n: fx.Node) -> bool:
 BINARY = {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "gt", "lt", "ge", "le", "eq", "ne"}
 IDENTITY = {"clone", "alias", "contiguous", "detach", "lift_fresh_copy", "_to_copy_same"}
 VIEWS = {"view", "_unsafe_view", "reshape", "squeeze", "unsqueeze", "expand", "flatten"}
-REDUCE = {"sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin"}
+REDUCE = {"sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin", "prod": "prod"}
 REDUCTION_NAMES = {0: "none", 1: "mean", 2: "sum"}
 BATCH_NORMS = {"_native_batch_norm_legit", "_native_batch_norm_legit_functional", "native_batch_norm",
                "_native_batch_norm_legit_no_training"}
@@ -156,7 +156,7 @@ def _dims(d: Any) -> Any:
         return None
     if isinstance(d, (list, tuple)) and len(d) == 1:
         return int(d[0])
-    return list(d)
+    return int(d) if isinstance(d, int) else list(d)   # aten.prod.dim_int takes one int
 
 
 def _name(n: fx.Node) -> tuple[str, str]:

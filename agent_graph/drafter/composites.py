@@ -124,12 +124,16 @@ class CompositeLowering:
         # a scan along the row: cumsum/cumprod, reversed (from the row's end) and/or exclusive (each element
         # gets the scan of the ones before it)
         prod, reverse, exclusive = node.op == "cumprod", bool(node.kwargs.get("reverse")), bool(node.kwargs.get("exclusive"))
-        step = f"run {'*' if prod else '+'}= {a.expr}.GetValue(j);"
+        # PyTorch's CPU cumsum accumulates float in double: a compensated (Kahan) sum keeps the float running
+        # value as close (plain float accumulation drifts by ~sqrt(n) ulps over a long row)
+        step = (f"run *= {a.expr}.GetValue(j);" if prod else
+                f"float y = {a.expr}.GetValue(j) - comp; float t = run + y; comp = (t - run) - y; run = t;")
         loop = "for (int32_t j = static_cast<int32_t>(cols_) - 1; j >= 0; --j) {" if reverse else \
             "for (uint32_t j = 0; j < cols_; ++j) {"
         body = [f"        {d.expr}.SetValue(j, run);", f"        {step}"] if exclusive else \
             [f"        {step}", f"        {d.expr}.SetValue(j, run);"]
-        self.p.body += ["PipeBarrier<PIPE_ALL>();", "{", f"    float run = {'1.0f' if prod else '0.0f'};", f"    {loop}",
+        self.p.body += ["PipeBarrier<PIPE_ALL>();", "{", f"    float run = {'1.0f' if prod else '0.0f'};",
+                        *([] if prod else ["    float comp = 0.0f;   // the low-order part the running sum lost"]), f"    {loop}",
                         *body, "    }", "}", "PipeBarrier<PIPE_ALL>();"]
         return d
 

@@ -46,7 +46,10 @@ def _broadcast_shapes(g: OpGraph) -> dict[str, tuple]:
     """The shape each input is used at when every use is a reshape of it with its numel (``b.view(1, -1, 1, 1)``,
     ``b[:, None, None]``): the shape it broadcasts against the others with."""
     out: dict[str, tuple] = {}
+    most = max((_numel(n.shape) for n in g.inputs), default=0)
     for n in g.inputs:
+        if _numel(n.shape) >= most:       # the main input: a reshape of it is the kernel's business, not a broadcast
+            continue
         ends: set[tuple] = set()          # the shapes at the ends of chains of reshapes (s[:, None, None]: two)
         todo, ok = [n.name], True
         while todo and ok:
@@ -188,7 +191,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if n.op in ("softmax", "log_softmax", "layer_norm", "rms_norm", "normalize", "cumsum", "cumprod", "logsumexp",
                         "cross_entropy", "argmax", "argmin"):
                 return True
-            if n.op in ("sum", "mean", "amax", "amin", "max", "min") and _reduce_dim(n) is not None:
+            if n.op in ("sum", "mean", "amax", "amin", "max", "min", "prod") and _reduce_dim(n) is not None:
                 return True
         return False
 
@@ -259,9 +262,16 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                     f"Cast(SC0, RS_{ct}, RoundMode::CAST_NONE, 8);", "PipeBarrier<PIPE_ALL>();", f"{v.expr} = SC0.GetValue(0);"]
 
     # ---- row reductions -------------------------------------------------------------------------
-    def _row_reduce(self, kind: str, a: Val) -> Val:
-        """A per-row sum/max/min of a vector value (row mode)."""
+    def _row_reduce(self, kind: str, a: Val, dtype: str = "float32") -> Val:
+        """A per-row sum/max/min/prod of a vector value (row mode)."""
         name = self.rs_name()
+        if kind == "prod":   # no product reduction instruction: a scalar loop over the row
+            step = f"{name} * {a.expr}.GetValue(j)"
+            if dtype in HALF:   # PyTorch multiplies 16-bit values one after another in their own type
+                step = f"static_cast<float>(static_cast<{HALF[dtype]}>({step}))"
+            self.p.body += ["PipeBarrier<PIPE_ALL>();", f"float {name} = 1.0f;", "for (uint32_t j = 0; j < cols_; ++j) {",
+                            f"    {name} = {step};", "}"]
+            return Val("rs", name)
         api = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}[kind]
         self.p.cols_needed = True
         self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, cols_);", "PipeBarrier<PIPE_ALL>();", f"float {name} = SC0.GetValue(0);"]
@@ -291,6 +301,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
     def _reduce(self, node: OpNode, kind: str, mean: bool = False) -> Val:
         a = self._arg(node.args[0])
         dim = _reduce_dim(node)
+        if dim is None and kind == "prod":
+            raise Unsupported("prod over all elements is not covered by the templates (a product over a dimension is)")
         if dim is None:
             if a.kind == "rs" or (a.kind == "vec"):
                 return self._global(kind, a, mean)
@@ -300,9 +312,9 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         if not _is_last_dim(dim, len(self._shape(node.args[0]))):
             raise Unsupported(f"{node.op} over dimension {dim} of a rank-{self.rank} tensor: the templates reduce the "
                               f"last dimension (inner-dimension reductions are not covered yet)")
-        if a.kind not in ("vec", "bvec"):
+        if a.kind not in ("vec", "bvec") or (kind == "prod" and a.kind != "vec"):
             raise Unsupported(f"{node.op} of a per-row value")
-        r = self._row_reduce(kind, a)
+        r = self._row_reduce(kind, a, node.dtype)
         if mean:
             self.p.body.append(f"{r.expr} = {r.expr} / static_cast<float>(cols_);")
         return r
@@ -360,8 +372,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 self.out(v).append(f"float {name} = {v.expr};")
                 return Val(v.kind, name)
             return v
-        if op in ("sum", "mean", "amax", "amin"):
-            kind = {"sum": "sum", "mean": "sum", "amax": "max", "amin": "min"}[op]
+        if op in ("sum", "mean", "amax", "amin", "prod"):
+            kind = {"sum": "sum", "mean": "sum", "amax": "max", "amin": "min", "prod": "prod"}[op]
             return self._reduce(node, kind, mean=(op == "mean"))
         if op in ("max", "min") and len(args) >= 2 and isinstance(args[1], Ref):
             return self._elementwise("maximum" if op == "max" else "minimum", [self._arg(args[0]), self._arg(args[1])], {})

@@ -244,7 +244,7 @@ def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool] | str
     found = None
     for g in graphs:
         nodes = [n for n in g.nodes if n.op not in ("identity", "view", "cast")]
-        if not nodes or nodes[0].op not in ("sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin"):
+        if not nodes or nodes[0].op not in ("sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "prod"):
             return None
         red = nodes[0]
         dim = red.kwargs.get("dim", red.args[1] if len(red.args) > 1 else None)
@@ -265,7 +265,10 @@ def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool] | str
             arg = red.op in ("argmax", "argmin")
         if rest:
             return "a reduction over an inner dimension combined with other ops is not covered yet"
-        comb = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min",
+        if red.op == "prod" and red.dtype in ("float16", "bfloat16"):
+            # PyTorch multiplies 16-bit values one after another in their own type; the col template combines in float
+            return "prod of a 16-bit tensor over an inner dimension is not covered yet"
+        comb = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min", "prod": "Mul",
                 "argmax": "Max", "argmin": "Min"}[red.op]
         cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean", arg)
         if found is not None and found != cur:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.operands import BYTE_DTYPES, InputKind, OutputKind
 
 RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_\);$")
 ROWVAL = re.compile(r"^float (r\d+) = SC0\.GetValue\(0\);$")
@@ -71,13 +71,19 @@ class SplitProgram:
 SCAN_LOOP = re.compile(r"^for \((?:uint32_t j = 0; j < cols_; \+\+j|int32_t j = static_cast<int32_t>\(cols_\) - 1; j >= 0; --j)\) \{$")
 
 
-def _scan(body: list[str], i: int, k: int) -> tuple[str, str, bool, int]:
-    """The scan block opening at ``body[i]`` (``{``, ``float run = ..;``, its loop, ``}``) as the chunk's code with
-    its running value renamed ``run<k>``: (chunk code, carry declaration, reversed, index after the block)."""
-    decl, loop = body[i + 1].strip(), body[i + 2].strip()
-    if not decl.startswith("float run = ") or not SCAN_LOOP.match(loop):
-        raise NotSplittable(decl)
-    j, depth, inner = i + 3, 1, []
+def _scan(body: list[str], i: int, k: int) -> tuple[str, list[str], bool, int]:
+    """The scan block opening at ``body[i]`` (``{``, ``float run = ..;`` and its other carried floats, its loop,
+    ``}``) as the chunk's code with its carried values renamed ``run<k>``, ``comp<k>``: (chunk code, carry
+    declarations, reversed, index after the block)."""
+    j, decls = i + 1, []
+    while j < len(body) and body[j].strip().startswith("float "):
+        decls.append(body[j].strip().split("//")[0].strip())
+        j += 1
+    loop = body[j].strip() if j < len(body) else ""
+    if not decls or not decls[0].startswith("float run = ") or not SCAN_LOOP.match(loop):
+        raise NotSplittable(loop)
+    carried = [d.split()[1] for d in decls]
+    j, depth, inner = j + 1, 1, []
     while j < len(body) and depth:
         ln = body[j].strip()
         depth += ln.count("{") - ln.count("}")
@@ -86,11 +92,13 @@ def _scan(body: list[str], i: int, k: int) -> tuple[str, str, bool, int]:
         j += 1
     if j >= len(body) or body[j].strip() != "}":
         raise NotSplittable(loop)
-    name = f"run{k}"
-    code = [loop.replace("cols_", "cn"), *("    " + ln for ln in inner), "}"]
-    code = [re.sub(r"\brun\b", name, ln) for ln in code]
+    def rename(ln: str) -> str:
+        for v in carried:
+            ln = re.sub(rf"\b{v}\b", f"{v}{k}", ln)
+        return ln
+    code = [rename(ln) for ln in [loop.replace("cols_", "cn"), *("    " + ln for ln in inner), "}"]]
     block = "\n".join(["PipeBarrier<PIPE_ALL>();", *code, "PipeBarrier<PIPE_ALL>();"])
-    return block, re.sub(r"\brun\b", name, decl), loop.startswith("for (int32_t"), j + 1
+    return block, [rename(d) for d in decls], loop.startswith("for (int32_t"), j + 1
 
 
 def _chunked(line: str) -> str:
@@ -109,13 +117,13 @@ def analyse(body: list[str]) -> SplitProgram:
     while i < len(body):
         ln = body[i].strip()
         if ln == "{" and i + 1 < len(body) and body[i + 1].strip().startswith("float run = "):
-            block, decl, rev, i = _scan(body, i, len(carries))
+            block, decls, rev, i = _scan(body, i, sum(k == "C" for seg in segs for k, _ in seg))
             if segs[-1] and segs[-1][-1] == ("S", "PipeBarrier<PIPE_ALL>();"):
                 segs[-1].pop()                 # the block brings its own barriers into the chunk loop
             if i < len(body) and body[i].strip() == "PipeBarrier<PIPE_ALL>();":
                 i += 1
             segs[-1].append(("C", block))
-            carries.append(decl)
+            carries.extend(decls)
             directions.add(rev)
             continue
         m = RED.match(ln)
@@ -157,7 +165,7 @@ def analyse(body: list[str]) -> SplitProgram:
             passes.append(Pass(vec=list(vec_so_far), reds=[red]))
         vec_so_far += [ln for k, ln in seg if k == "V"]
         passes[-1].scalar_after += [ln for k, ln in seg if k == "S"]
-    if carries and (reds or len(directions) > 1):
+    if directions and (reds or len(directions) > 1):
         raise NotSplittable("a scan together with row reductions or with a scan in the other direction")
     write = [ln for seg in segs for k, ln in seg if k in ("V", "G", "C")]
     for p in passes:
@@ -234,7 +242,9 @@ def _chunk_loop(kp, streamed: list[int], lines: list[str], tail: list[str], reve
               f"    iq{i}_.EnQue(xt{i});"]
     for i in streamed:
         name = f"XI{i}" if kp.inputs[i].kind == InputKind.FULL else f"W{i}"
-        L += [f"    xt{i} = iq{i}_.DeQue<TI{i}>();", f"    LocalTensor<float> {name} = ToFloat(xt{i}, ic{i}_.Get<float>(), cn);"]
+        widen = (f"WidenBytes<float>(xt{i}, hb{i}_.Get<half>(), ic{i}_.Get<float>(), cn)"   # a bool mask, int8
+                 if set(kp.inputs[i].dtypes) & set(BYTE_DTYPES) else f"ToFloat(xt{i}, ic{i}_.Get<float>(), cn)")
+        L += [f"    xt{i} = iq{i}_.DeQue<TI{i}>();", f"    LocalTensor<float> {name} = {widen};"]
     L += ["    " + x for ln in lines for x in ln.split("\n")]
     L += ["    " + x for x in tail]
     L += [f"    iq{i}_.FreeTensor(xt{i});" for i in streamed]
@@ -333,8 +343,9 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) or {"bool", "int8", "uint8"} & set(p.dtypes) for p in kp.inputs)
-            or any(o.kind == OutputKind.IDX for o in kp.outputs)):
+    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) for p in kp.inputs)
+            or any(p.kind == InputKind.BVEC and set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)
+            or any(o.kind == OutputKind.IDX or set(BYTE_DTYPES) & set(o.dtypes) for o in kp.outputs)):
         return False
     try:
         for v in kp.variants:

@@ -48,7 +48,8 @@ def test_the_row_map_is_computed_on_the_host_from_the_runtime_shape(tmp_path):
     files = d.plan.files
     host = next(t for p, t in files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
     kernel = next(t for p, t in files.items() if p.startswith("op_kernel/"))
-    assert "RowMapOf(xs, 0x4U, bMap)" in host and "tiling.set_bRowDiv0(bMap[0]);" in host
+    b = d.plan.params.inputs[1].name        # the kernel's name for the forward argument b
+    assert f"RowMapOf(xs, 0x4U, {b}Map)" in host and f"tiling.set_{b}RowDiv0({b}Map[0]);" in host
     assert "struct RowMap" in kernel and "rowMap1_(first_ + off + r)" in kernel
 
 

@@ -36,6 +36,8 @@ REFS = {
     "int8_neg": ("torch.neg(x)", "x", "torch.randint(-100, 100, (33, 70), dtype=torch.int8)"),
     "int8_less": ("torch.less(a, b)", "a, b",
                   "torch.randint(-100, 100, (17, 90), dtype=torch.int8), torch.randint(-100, 100, (17, 90), dtype=torch.int8)"),
+    "prod_inner_dim": ("torch.prod(x, dim=1)", "x", "torch.rand(4, 9, 30) + 0.5"),
+    "prod_last_dim_half": ("x.prod(-1, keepdim=True) * 2", "x", "(torch.rand(7, 20) + 0.6).half()"),
     "sgd_inplace": ("w.sub_(g.mul(lr))", "w, g, lr: float", "torch.randn(20, 17), torch.randn(20, 17), 0.1"),
 }
 

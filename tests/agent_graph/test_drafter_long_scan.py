@@ -15,6 +15,7 @@ REFS = {
                              "torch.rand(2, 9000) * 0.02 + 0.995"),
     "long_exclusive_cumsum_half": ("torch.cat((torch.zeros_like(x[:, :1]), torch.cumsum(x[:, :-1], dim=1)), dim=1)",
                                    "x", "torch.randn(2, 12000).half()"),
+    "long_masked_cumsum": ("torch.cumsum(x * mask, dim=1)", "x, mask", "torch.randn(2, 15000), torch.rand(2, 15000) > 0.4"),
 }
 
 
