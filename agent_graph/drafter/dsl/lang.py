@@ -1,0 +1,507 @@
+"""The tile DSL's program model: typed GM tensors, UB buffers, scalar expressions and vector statements.
+
+A program is built through :class:`Kernel`'s methods (in Python, or from the text form by ``text.py``,
+which calls the same methods); every method checks its arguments and raises :class:`DslError` with one
+sentence. The lowering (``lower_kernel.py``, ``lower_host.py``) and the UB budget (``budget.py``) read the
+same objects, so what is budgeted is what is emitted.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
+
+
+class DslError(ValueError):
+    """An invalid program: one sentence naming the construct (the text form adds ``line N:``)."""
+
+
+class Dtype(str, Enum):
+    F32 = "float32"
+    F16 = "float16"
+    BF16 = "bfloat16"
+
+    @property
+    def size(self) -> int:
+        return 4 if self is Dtype.F32 else 2
+
+    @property
+    def cpp(self) -> str:
+        return {"float32": "float", "float16": "half", "bfloat16": "bfloat16_t"}[self.value]
+
+    @property
+    def ge(self) -> str:
+        return {"float32": "ge::DT_FLOAT", "float16": "ge::DT_FLOAT16", "bfloat16": "ge::DT_BF16"}[self.value]
+
+
+class Schedule(str, Enum):
+    """How the tensors are cut into tiles. FLAT: all elements as one run split over the cores, tiles of
+    ``tileLen`` elements (the last one shorter). ROWS: the main input as [rows, last dim], whole rows per
+    core, one row per tile."""
+    FLAT = "flat"
+    ROWS = "rows"
+
+
+class Position(str, Enum):
+    """Where a buffer lives (AscendC TPosition)."""
+    GM = "GM"
+    VECIN = "VECIN"
+    VECOUT = "VECOUT"
+    VECCALC = "VECCALC"
+
+
+class Extent(str, Enum):
+    """How many elements a GM output holds per tile: the tile's own (LIKE), or one per row (ROW)."""
+    LIKE = "like"
+    ROW = "row"
+
+
+class BinaryOp(str, Enum):
+    ADD = "Add"
+    SUB = "Sub"
+    MUL = "Mul"
+    DIV = "Div"
+    MAX = "Max"
+    MIN = "Min"
+
+
+class UnaryOp(str, Enum):
+    EXP = "Exp"
+    LN = "Ln"
+    ABS = "Abs"
+    SQRT = "Sqrt"
+    RSQRT = "Rsqrt"
+    RECIPROCAL = "Reciprocal"
+    RELU = "Relu"
+
+
+class ScalarOp(str, Enum):
+    ADDS = "Adds"
+    MULS = "Muls"
+    MAXS = "Maxs"
+    MINS = "Mins"
+
+
+class ReduceOp(str, Enum):
+    SUM = "ReduceSum"
+    MAX = "ReduceMax"
+    MIN = "ReduceMin"
+
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,30}$")
+_RESERVED = {"tiling", "workspace", "count", "offset", "row", "pipe", "event", "half", "float", "int", "auto",
+             "this", "new", "delete", "class", "return", "if", "for", "while", "case", "default", "const"}
+
+
+def _check_name(name: str, kind: str) -> str:
+    if not isinstance(name, str) or not _NAME.match(name) or name in _RESERVED or name.endswith("_"):
+        raise DslError(f"{kind} name {name!r} is not a plain identifier (letters, digits, '_'; not a C++ word)")
+    return name
+
+
+# -- operands ----------------------------------------------------------------------------------------
+@dataclass(eq=False)
+class Tensor:
+    """A GM input or output: one dtype per dtype combination the op is built for (OpDef's DataType list)."""
+    name: str
+    dtypes: tuple[Dtype, ...]
+    output: bool = False
+    extent: Extent = Extent.LIKE
+
+    @property
+    def position(self) -> Position:
+        return Position.GM
+
+    @property
+    def alias(self) -> str:
+        """The element type name in the kernel: ``T`` + the name (``using TX = DTYPE_X``)."""
+        return "T" + self.name[:1].upper() + self.name[1:]
+
+
+ElemType = tuple[Dtype, ...]     # one dtype per combination (a tensor's dtypes, or a fixed dtype repeated)
+
+
+@dataclass(eq=False)
+class Buffer:
+    """A UB buffer of one tile: a tensor's queue (VECIN/VECOUT, double-buffered) or a VECCALC scratch."""
+    name: str
+    position: Position
+    etype: ElemType
+    cpp: str                          # the C++ element type
+    tensor: Tensor | None = None      # the GM tensor a queue copies from / to
+    elems: str = "tile"               # "tile": one tile; "one": one element (a per-row output)
+    depth: int = 1                    # queue slots (2: double buffering)
+
+    @property
+    def worst_size(self) -> int:
+        return max(d.size for d in self.etype)
+
+    @property
+    def queue(self) -> bool:
+        return self.position in (Position.VECIN, Position.VECOUT)
+
+
+# -- scalar expressions (the scalar unit: reduction results, constants, the row length) ---------------
+@dataclass(frozen=True, eq=False)
+class Scalar:
+    """A float on the scalar unit: the result of a row reduction (``m = k.reduce_max(x)``)."""
+    name: str
+
+    def _wrap(self):
+        return Expr("ref", (self,))
+
+    def __neg__(self): return -self._wrap()
+    def __add__(self, o): return self._wrap() + o
+    def __radd__(self, o): return _lift(o) + self._wrap()
+    def __sub__(self, o): return self._wrap() - o
+    def __rsub__(self, o): return _lift(o) - self._wrap()
+    def __mul__(self, o): return self._wrap() * o
+    def __rmul__(self, o): return _lift(o) * self._wrap()
+    def __truediv__(self, o): return self._wrap() / o
+    def __rtruediv__(self, o): return _lift(o) / self._wrap()
+
+
+@dataclass(frozen=True, eq=False)
+class Expr:
+    """kind: "const" (args = (float,)), "ref" (a Scalar), "rowlen" (the row length as a float),
+    "neg", "+", "-", "*", "/" (args: sub-expressions)."""
+    kind: str
+    args: tuple = ()
+
+    def __neg__(self): return Expr("neg", (self,))
+    def __add__(self, o): return Expr("+", (self, _lift(o)))
+    def __radd__(self, o): return Expr("+", (_lift(o), self))
+    def __sub__(self, o): return Expr("-", (self, _lift(o)))
+    def __rsub__(self, o): return Expr("-", (_lift(o), self))
+    def __mul__(self, o): return Expr("*", (self, _lift(o)))
+    def __rmul__(self, o): return Expr("*", (_lift(o), self))
+    def __truediv__(self, o): return Expr("/", (self, _lift(o)))
+    def __rtruediv__(self, o): return Expr("/", (_lift(o), self))
+
+    def scalars(self) -> list[Scalar]:
+        if self.kind == "ref":
+            return [self.args[0]]
+        return [s for a in self.args if isinstance(a, Expr) for s in a.scalars()]
+
+    def uses_rowlen(self) -> bool:
+        return self.kind == "rowlen" or any(isinstance(a, Expr) and a.uses_rowlen() for a in self.args)
+
+
+ScalarLike = Union[float, int, Scalar, Expr]
+
+
+def _lift(v) -> Expr:
+    if isinstance(v, Expr):
+        return v
+    if isinstance(v, Scalar):
+        return Expr("ref", (v,))
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise DslError(f"a scalar operand must be a number, a reduction result or k.row_len, not {_what(v)}")
+    return Expr("const", (float(v),))
+
+
+def _what(v) -> str:
+    if isinstance(v, Buffer):
+        return f"the buffer {v.name}"
+    if isinstance(v, Tensor):
+        return f"the GM tensor {v.name}"
+    return type(v).__name__
+
+
+# -- statements --------------------------------------------------------------------------------------
+@dataclass(eq=False)
+class Binary:
+    op: BinaryOp
+    dst: Buffer
+    a: Buffer
+    b: Buffer
+
+
+@dataclass(eq=False)
+class Unary:
+    op: UnaryOp
+    dst: Buffer
+    src: Buffer
+
+
+@dataclass(eq=False)
+class WithScalar:
+    op: ScalarOp
+    dst: Buffer
+    src: Buffer
+    value: Expr
+
+
+@dataclass(eq=False)
+class Fill:
+    dst: Buffer
+    value: Expr
+
+
+@dataclass(eq=False)
+class Convert:
+    dst: Buffer
+    src: Buffer
+
+
+@dataclass(eq=False)
+class Reduce:
+    """A row reduction over the tile: into a Scalar (``out``) or element 0 of a per-row output tile (``into``)."""
+    op: ReduceOp
+    src: Buffer
+    out: Scalar | None = None
+    into: Buffer | None = None
+
+
+Statement = Union[Binary, Unary, WithScalar, Fill, Convert, Reduce]
+
+_ARITH = (Dtype.F32, Dtype.F16)    # what the vector unit computes in (no bfloat16 arithmetic)
+
+
+@dataclass(eq=False)
+class Kernel:
+    """A tile program: ``k = Kernel("rows")``; tensors, buffers and statements through its methods."""
+    schedule: Schedule
+    tensors: list[Tensor] = field(default_factory=list)
+    buffers: list[Buffer] = field(default_factory=list)
+    body: list[Statement] = field(default_factory=list)
+    scalars: list[Scalar] = field(default_factory=list)
+
+    def __init__(self, schedule: str = "flat"):
+        try:
+            self.schedule = Schedule(schedule)
+        except ValueError:
+            raise DslError(f"unknown schedule {schedule!r} (one of {', '.join(s.value for s in Schedule)})") from None
+        self.tensors, self.buffers, self.body, self.scalars = [], [], [], []
+
+    # -- declarations
+    def _names(self) -> set[str]:
+        return {t.name for t in self.tensors} | {b.name for b in self.buffers} | {s.name for s in self.scalars}
+
+    def _fresh(self, name: str, kind: str) -> str:
+        _check_name(name, kind)
+        if name in self._names() or name.lower() in {n.lower() for n in self._names()}:
+            raise DslError(f"the name {name!r} is declared twice")
+        return name
+
+    def input(self, dtypes, name: str) -> Tensor:
+        """A GM input with one dtype per dtype combination: ``x = k.input(["float32", "float16"])``."""
+        if self.buffers or self.body:
+            raise DslError(f"input {name} must be declared before buffers and statements")
+        if any(t.output for t in self.tensors):
+            raise DslError(f"input {name} must be declared before the outputs (OpDef order)")
+        t = Tensor(self._fresh(name, "input"), self._dtypes(dtypes, name))
+        self.tensors.append(t)
+        return t
+
+    def output(self, like: Tensor, name: str, per_row: bool = False) -> Tensor:
+        """A GM output with ``like``'s dtypes; ``per_row=True``: one element per row (ROWS schedule)."""
+        if not isinstance(like, Tensor):
+            raise DslError(f"output {name}: like= must be a GM tensor, not {_what(like)}")
+        if per_row and self.schedule is not Schedule.ROWS:
+            raise DslError(f"output {name}: per_row outputs need the rows schedule")
+        if self.buffers or self.body:
+            raise DslError(f"output {name} must be declared before buffers and statements")
+        t = Tensor(self._fresh(name, "output"), like.dtypes, True, Extent.ROW if per_row else Extent.LIKE)
+        self.tensors.append(t)
+        return t
+
+    def _dtypes(self, dtypes, name: str) -> tuple[Dtype, ...]:
+        if isinstance(dtypes, str):
+            dtypes = [dtypes]
+        try:
+            out = tuple(Dtype(d) for d in dtypes)
+        except (ValueError, TypeError):
+            raise DslError(f"{name}: dtypes must be a list of {', '.join(d.value for d in Dtype)}") from None
+        if not out:
+            raise DslError(f"{name}: at least one dtype")
+        n = len(self.tensors[0].dtypes) if self.tensors else len(out)
+        if len(out) != n:
+            raise DslError(f"{name} has {len(out)} dtypes, the first input {n} (one per dtype combination)")
+        return out
+
+    @property
+    def combos(self) -> int:
+        return len(self.tensors[0].dtypes) if self.tensors else 0
+
+    def tile(self, tensor: Tensor, name: str) -> Buffer:
+        """The double-buffered queue tile of a GM tensor: copied in (input) or out (output) every tile."""
+        if not isinstance(tensor, Tensor):
+            raise DslError(f"tile {name}: expected a GM tensor, not {_what(tensor)}")
+        if any(b.tensor is tensor for b in self.buffers):
+            raise DslError(f"tensor {tensor.name} already has a tile")
+        pos = Position.VECOUT if tensor.output else Position.VECIN
+        b = Buffer(self._fresh(name, "tile"), pos, tensor.dtypes, tensor.alias if len(set(tensor.dtypes)) > 1 else tensor.dtypes[0].cpp,
+                   tensor, "one" if tensor.extent is Extent.ROW else "tile", 2)
+        self.buffers.append(b)
+        return b
+
+    def ub(self, dtype, name: str) -> Buffer:
+        """A VECCALC scratch buffer of one tile: ``xf = k.ub("float32")`` or ``k.ub(x)`` (x's dtypes)."""
+        if isinstance(dtype, Tensor):
+            et, cpp = dtype.dtypes, dtype.alias if len(set(dtype.dtypes)) > 1 else dtype.dtypes[0].cpp
+        else:
+            try:
+                d = Dtype(dtype)
+            except ValueError:
+                raise DslError(f"ub {name}: dtype {dtype!r} is not one of {', '.join(x.value for x in Dtype)}") from None
+            et, cpp = (d,) * max(self.combos, 1), d.cpp
+        b = Buffer(self._fresh(name, "buffer"), Position.VECCALC, et, cpp)
+        self.buffers.append(b)
+        return b
+
+    @property
+    def row_len(self) -> Expr:
+        """The row length (the last dimension) as a float, for a mean: ``s / k.row_len``."""
+        if self.schedule is not Schedule.ROWS:
+            raise DslError("k.row_len needs the rows schedule")
+        return Expr("rowlen")
+
+    # -- statements
+    def _buf(self, b, what: str, write: bool = False) -> Buffer:
+        if not isinstance(b, Buffer):
+            raise DslError(f"{what}: expected a UB buffer (k.tile or k.ub), not {_what(b)}")
+        if write and b.position is Position.VECIN:
+            raise DslError(f"{what}: {b.name} is an input tile (read-only)")
+        if not write and b.position is Position.VECOUT:
+            raise DslError(f"{what}: {b.name} is an output tile (write-only)")
+        if b.elems == "one" and what.split("(")[0] not in ("reduce_sum", "reduce_max", "reduce_min"):
+            raise DslError(f"{what}: {b.name} holds one value per row; only a reduction's into= writes it")
+        return b
+
+    def _arith(self, what: str, *bufs: Buffer) -> None:
+        first = bufs[0]
+        for b in bufs[1:]:
+            if b.etype != first.etype:
+                raise DslError(f"{what}: {first.name} and {b.name} have different element types "
+                               f"({'/'.join(d.value for d in first.etype)} vs {'/'.join(d.value for d in b.etype)}); "
+                               f"convert with k.cast first")
+        bad = [d for d in first.etype if d not in _ARITH]
+        if bad:
+            raise DslError(f"{what}: the vector unit does not compute in {bad[0].value}; cast {first.name} to float32 first")
+
+    def _binary(self, op: BinaryOp, dst, a, b) -> None:
+        what = f"{op.value.lower()}()"
+        d, x, y = self._buf(dst, what, True), self._buf(a, what), self._buf(b, what)
+        self._arith(what, d, x, y)
+        self.body.append(Binary(op, d, x, y))
+
+    def add(self, dst, a, b): self._binary(BinaryOp.ADD, dst, a, b)
+    def sub(self, dst, a, b): self._binary(BinaryOp.SUB, dst, a, b)
+    def mul(self, dst, a, b): self._binary(BinaryOp.MUL, dst, a, b)
+    def div(self, dst, a, b): self._binary(BinaryOp.DIV, dst, a, b)
+    def max(self, dst, a, b): self._binary(BinaryOp.MAX, dst, a, b)
+    def min(self, dst, a, b): self._binary(BinaryOp.MIN, dst, a, b)
+
+    def _unary(self, op: UnaryOp, dst, src) -> None:
+        what = f"{op.value.lower()}()"
+        d, s = self._buf(dst, what, True), self._buf(src, what)
+        self._arith(what, d, s)
+        self.body.append(Unary(op, d, s))
+
+    def exp(self, dst, src): self._unary(UnaryOp.EXP, dst, src)
+    def ln(self, dst, src): self._unary(UnaryOp.LN, dst, src)
+    def abs(self, dst, src): self._unary(UnaryOp.ABS, dst, src)
+    def sqrt(self, dst, src): self._unary(UnaryOp.SQRT, dst, src)
+    def rsqrt(self, dst, src): self._unary(UnaryOp.RSQRT, dst, src)
+    def reciprocal(self, dst, src): self._unary(UnaryOp.RECIPROCAL, dst, src)
+    def relu(self, dst, src): self._unary(UnaryOp.RELU, dst, src)
+
+    def _scalar(self, op: ScalarOp, dst, src, value) -> None:
+        what = f"{op.value.lower()}()"
+        d, s = self._buf(dst, what, True), self._buf(src, what)
+        self._arith(what, d, s)
+        self.body.append(WithScalar(op, d, s, self._expr(value, what)))
+
+    def adds(self, dst, src, value): self._scalar(ScalarOp.ADDS, dst, src, value)
+    def muls(self, dst, src, value): self._scalar(ScalarOp.MULS, dst, src, value)
+    def maxs(self, dst, src, value): self._scalar(ScalarOp.MAXS, dst, src, value)
+    def mins(self, dst, src, value): self._scalar(ScalarOp.MINS, dst, src, value)
+
+    def fill(self, dst, value) -> None:
+        """Every element of ``dst`` = ``value`` (Duplicate)."""
+        d = self._buf(dst, "fill()", True)
+        self._arith("fill()", d)
+        self.body.append(Fill(d, self._expr(value, "fill()")))
+
+    def cast(self, dst, src) -> None:
+        """Convert ``src`` into ``dst``'s element type (Cast; a plain copy where the types agree)."""
+        d, s = self._buf(dst, "cast()", True), self._buf(src, "cast()")
+        if d is s:
+            raise DslError(f"cast(): {d.name} onto itself")
+        self.body.append(Convert(d, s))
+
+    def _expr(self, value, what: str) -> Expr:
+        try:
+            e = _lift(value)
+        except DslError as err:
+            raise DslError(f"{what}: {err}") from None
+        for s in e.scalars():
+            if s not in self.scalars:
+                raise DslError(f"{what}: the scalar {s.name} is not a result of this kernel")
+        return e
+
+    def _reduce(self, op: ReduceOp, src, into, name: str | None) -> Scalar | None:
+        what = f"{op.name.lower().join(('reduce_', '()'))}"
+        if self.schedule is not Schedule.ROWS:
+            raise DslError(f"{what}: row reductions need the rows schedule")
+        s = self._buf(src, what)
+        self._arith(what, s)
+        if into is not None:
+            t = self._buf(into, what, True)
+            if t.elems != "one":
+                raise DslError(f"{what}: into= must be the tile of a per_row output")
+            if t.etype != s.etype:
+                raise DslError(f"{what}: {t.name} and {s.name} have different element types; reduce a buffer of {t.name}'s type")
+            self.body.append(Reduce(op, s, into=t))
+            return None
+        if name is None:
+            raise DslError(f"{what}: assign the result to a name (m = k.{what[:-2]}(x)) or give into=")
+        out = Scalar(self._fresh(name, "scalar"))
+        if s.etype != (Dtype.F32,) * len(s.etype):
+            raise DslError(f"{what}: a scalar result needs a float32 source; cast {s.name} first")
+        self.scalars.append(out)
+        self.body.append(Reduce(op, s, out=out))
+        return out
+
+    def reduce_sum(self, src, into=None, name=None): return self._reduce(ReduceOp.SUM, src, into, name)
+    def reduce_max(self, src, into=None, name=None): return self._reduce(ReduceOp.MAX, src, into, name)
+    def reduce_min(self, src, into=None, name=None): return self._reduce(ReduceOp.MIN, src, into, name)
+
+    # -- whole-program checks (the lowering calls this)
+    def check(self) -> None:
+        ins = [t for t in self.tensors if not t.output]
+        outs = [t for t in self.tensors if t.output]
+        if not ins or not outs:
+            raise DslError("a kernel needs at least one input and one output")
+        for t in self.tensors:
+            if not any(b.tensor is t for b in self.buffers):
+                raise DslError(f"tensor {t.name} has no tile (k.tile({t.name}))")
+        written = {id(s.dst) for s in self.body if not isinstance(s, Reduce)} | \
+                  {id(s.into) for s in self.body if isinstance(s, Reduce) and s.into is not None}
+        for b in self.buffers:
+            if b.position is Position.VECOUT and id(b) not in written:
+                raise DslError(f"the output tile {b.name} is never written")
+        read = set()
+        for s in self.body:
+            for b in _reads(s):
+                read.add(id(b))
+        for b in self.buffers:
+            if b.position is Position.VECCALC and id(b) not in read:
+                raise DslError(f"the buffer {b.name} is never read (remove it)")
+            if b.position is Position.VECIN and id(b) not in read:
+                raise DslError(f"the input tile {b.name} is never read")
+
+
+def _reads(s: Statement) -> list[Buffer]:
+    if isinstance(s, Binary):
+        return [s.a, s.b]
+    if isinstance(s, (Unary, WithScalar, Convert)):
+        return [s.src]
+    if isinstance(s, Reduce):
+        return [s.src]
+    return []
+
+
+reads = _reads
