@@ -15,6 +15,7 @@ BLOCK = 32                 # bytes of one UB block: every buffer is a whole numb
 MIN_TILE = 16              # elements: the smallest FLAT tile (one block of a 2-byte dtype)
 REDUCE_WORK_FIXED = 64     # bytes of reduction work buffer beyond its per-element share
 REDUCE_WORK_PER_ELEM = 1   # bytes per element: ReduceMax/Min keep 2 floats per 64-element repeat (2*4/64 B)
+REDUCE_WORK_WHY = "the reductions' work area: 2 values per 64-element repeat, rounded up to 1 B per element, plus 64 B"
 
 
 @dataclass(frozen=True)
@@ -41,11 +42,16 @@ def reduce_terms(k: Kernel) -> list[Term]:
     if not reds:
         return []
     out = []
-    if any(s.out is not None for s in reds):
-        out.append(Term("reduceOut", 0, BLOCK, f"reduceOut: one {BLOCK}-byte block for a reduction read by the scalar unit"))
+    if any(through_scalar_block(s) for s in reds):
+        out.append(Term("reduceOut", 0, BLOCK, f"reduceOut: one {BLOCK}-byte block for a reduction result"))
     out.append(Term("reduceWork", REDUCE_WORK_PER_ELEM, REDUCE_WORK_FIXED,
-                    "reduceWork: the reductions' work area, 2 values per 64-element repeat plus a block margin"))
+                    f"reduceWork: {REDUCE_WORK_WHY}"))
     return out
+
+
+def through_scalar_block(s: Reduce) -> bool:
+    """The reduction writes the one-block ``reduceOut`` (a scalar result, or a per-row output of another type)."""
+    return s.out is not None or s.into.etype != s.src.etype
 
 
 def terms(k: Kernel) -> list[Term]:

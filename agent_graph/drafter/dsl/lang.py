@@ -95,8 +95,10 @@ _RESERVED = {"tiling", "workspace", "count", "offset", "row", "pipe", "event", "
 
 
 def _check_name(name: str, kind: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name) or name in _RESERVED or name.endswith("_"):
-        raise DslError(f"{kind} name {name!r} is not a plain identifier (letters, digits, '_'; not a C++ word)")
+    if not isinstance(name, str) or not _NAME.match(name) or name.endswith("_"):
+        raise DslError(f"{kind} name {name!r} is not a plain identifier (a letter, then letters, digits, '_')")
+    if name in _RESERVED or name in ("rowLen", "reduceOut", "reduceWork", "first", "firstRow", "op", "tilingData"):
+        raise DslError(f"{kind} name {name!r} is taken by the lowering or by C++; choose another")
     return name
 
 
@@ -452,8 +454,8 @@ class Kernel:
             t = self._buf(into, what, True)
             if t.elems != "one":
                 raise DslError(f"{what}: into= must be the tile of a per_row output")
-            if t.etype != s.etype:
-                raise DslError(f"{what}: {t.name} and {s.name} have different element types; reduce a buffer of {t.name}'s type")
+            if t.etype != s.etype and s.etype != (Dtype.F32,) * len(s.etype):
+                raise DslError(f"{what}: {s.name} must be float32 or have {t.name}'s element type")
             self.body.append(Reduce(op, s, into=t))
             return None
         if name is None:

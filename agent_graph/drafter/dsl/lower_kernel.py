@@ -106,8 +106,12 @@ def _statement(s, k: Kernel) -> list[str]:
     if isinstance(s, Convert):
         return [_convert(s)]
     if isinstance(s, Reduce):
-        if s.into is not None:
+        if s.into is not None and s.into.etype == s.src.etype:
             return [f"{s.op.value}({s.into.name}, {s.src.name}, reduceWorkBuf_.Get<{s.src.cpp}>(), count);"]
+        if s.into is not None:
+            block = Buffer("reduceOut", Position.VECCALC, (Dtype.F32,) * len(s.into.etype), "float")
+            conv = _convert(Convert(s.into, block)).replace("count)", "1)").replace("count;", "1;")
+            return [f"{s.op.value}(reduceOut, {s.src.name}, reduceWork, count);", conv]
         return [f"{s.op.value}(reduceOut, {s.src.name}, reduceWork, count);",
                 "SetFlag<HardEvent::V_S>(vectorToScalar_);   // the scalar unit reads the result: wait for the vector pipe",
                 "WaitFlag<HardEvent::V_S>(vectorToScalar_);",
@@ -147,7 +151,8 @@ def _init(k: Kernel, op_type: str) -> list[str]:
     if any(t.name == "reduceOut" for t in red):
         out.append(f"    pipe_.InitBuffer(reduceOutBuf_, {budget.BLOCK});")
     if red:
-        out.append(f"    pipe_.InitBuffer(reduceWorkBuf_, {tile} * {budget.REDUCE_WORK_PER_ELEM} + {budget.REDUCE_WORK_FIXED});")
+        per = f" * {budget.REDUCE_WORK_PER_ELEM}" if budget.REDUCE_WORK_PER_ELEM != 1 else ""
+        out.append(f"    pipe_.InitBuffer(reduceWorkBuf_, {tile}{per} + {budget.REDUCE_WORK_FIXED});   // {budget.REDUCE_WORK_WHY}")
     if any(isinstance(s, Reduce) and s.out is not None for s in k.body):
         out.append("    vectorToScalar_ = static_cast<event_t>(pipe_.FetchEventID(HardEvent::V_S));")
     return out + ["}"]
@@ -197,7 +202,7 @@ def _compute(k: Kernel) -> list[str]:
             body.append(f"    LocalTensor<{b.cpp}> {b.name} = {member(b)}.AllocTensor<{b.cpp}>();")
         else:
             body.append(f"    LocalTensor<{b.cpp}> {b.name} = {member(b)}.Get<{b.cpp}>();")
-    if any(isinstance(s, Reduce) and s.out is not None for s in k.body):
+    if any(isinstance(s, Reduce) and budget.through_scalar_block(s) for s in k.body):
         body += ["    LocalTensor<float> reduceOut = reduceOutBuf_.Get<float>();",
                  "    LocalTensor<float> reduceWork = reduceWorkBuf_.Get<float>();"]
     if any(isinstance(s, (WithScalar, Fill)) and s.value.uses_rowlen() for s in k.body):

@@ -33,16 +33,14 @@ class _Reader:
 
     def value(self, node: ast.AST):
         if isinstance(node, ast.Constant):
-            if isinstance(node.value, bool) or not isinstance(node.value, (int, float, str)):
-                raise self.fail(node, f"the constant {node.value!r} is not allowed (numbers and strings only)")
+            if not isinstance(node.value, (bool, int, float, str)):
+                raise self.fail(node, f"the constant {node.value!r} is not allowed (numbers, strings, True/False only)")
             if isinstance(node.value, float) and not math.isfinite(node.value):
                 raise self.fail(node, "constants must be finite")
             return node.value
         if isinstance(node, (ast.List, ast.Tuple)):
             return [self.value(e) for e in node.elts]
         if isinstance(node, ast.Name):
-            if node.id in ("True", "False"):
-                return node.id == "True"
             if node.id == self.kname:
                 raise self.fail(node, f"the kernel {self.kname} is not an operand")
             if node.id not in self.env:
