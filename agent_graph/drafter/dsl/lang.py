@@ -331,6 +331,8 @@ class Kernel:
         """The double-buffered queue tile of a GM tensor: copied in (input) or out (output) every tile."""
         if not isinstance(tensor, Tensor):
             raise DslError(f"tile {name}: expected a GM tensor, not {_what(tensor)}")
+        if self.body:
+            raise DslError(f"tile {name} must be declared before the statements")
         if any(b.tensor is tensor for b in self.buffers):
             raise DslError(f"tensor {tensor.name} already has a tile")
         pos = Position.VECOUT if tensor.output else Position.VECIN
@@ -341,6 +343,8 @@ class Kernel:
 
     def ub(self, dtype, name: str) -> Buffer:
         """A VECCALC scratch buffer of one tile: ``xf = k.ub("float32")`` or ``k.ub(x)`` (x's dtypes)."""
+        if self.body:
+            raise DslError(f"buffer {name} must be declared before the statements")
         if isinstance(dtype, Tensor):
             et, cpp = dtype.dtypes, dtype.alias if len(set(dtype.dtypes)) > 1 else dtype.dtypes[0].cpp
         else:
