@@ -163,6 +163,18 @@ def draft_messages(task: Any, docs: list[str], op_name: str, mode: str = "projec
     return [ChatMessage("system", _template("system.md").strip()), ChatMessage("user", user.strip())]
 
 
+def dsl_draft_messages(task: Any, op_name: str) -> list[ChatMessage]:
+    """System + user message asking for the operator as a tile DSL program (docs/dsl.md) in a ```kgen-dsl block."""
+    description = (task.description or "").strip()
+    reference = ""
+    if task.reference and Path(task.reference).is_file():
+        reference = _section("reference", reference=Path(task.reference).read_text(encoding="utf-8").strip())
+    user = render(_template("draft_dsl.md"), op_type=op_type_name(op_name), language=_template("dsl_language.md").strip(),
+                  api_desc=description or _sections()["no_api_desc"], test_cases=test_cases_table(task),
+                  hardware=hardware_block().strip(), reference_section=reference)
+    return [ChatMessage("system", _template("system_dsl.md").strip()), ChatMessage("user", _tidy(user))]
+
+
 # -- repairs -----------------------------------------------------------------------------------------
 def _files_mode_op(files: dict[str, str]) -> tuple[str, str]:
     kernels = sorted(p for p in files if p.startswith("op_kernel/") and p.endswith(".cpp"))
