@@ -1,0 +1,56 @@
+"""The agent asking a model for the tile DSL (agent.reply_format = "dsl"), against a real OpenAI-compatible
+HTTP server with scripted replies: kgen validates the program, lowers it, builds and verifies it like any
+draft; an invalid program gets a parse repair that names its line."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.agent_graph.agent_helpers import run_agent, user_text
+from tests.agent_graph.openai_server import ScriptedOpenAI
+from tests.agent_graph.scripted_kernels import TASK as ADD_TASK
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "dsl"
+
+ADD_PROGRAM = """k = Kernel("flat")
+x = k.input(["float32"])
+y = k.input(["float32"])
+z = k.output(x)
+xTile = k.tile(x)
+yTile = k.tile(y)
+zTile = k.tile(z)
+k.add(zTile, xTile, yTile)
+"""
+
+
+def _reply(program: str, preface: str = "The plan: one flat run of elements, split over the cores.") -> str:
+    return f"{preface}\n\n```kgen-dsl\n{program}```\n"
+
+
+def test_model_answers_in_the_dsl_and_kgen_lowers_builds_and_verifies(tmp_path):
+    task = DATA / "softmax" / "kgen-task.toml"
+    program = (DATA / "softmax" / "program.dsl").read_text()
+    with ScriptedOpenAI([_reply(program, "Each row fits the UB, so the rows schedule.")]) as srv:
+        ran = run_agent(tmp_path, srv.url, task=task, reply_format="dsl")
+        requests = list(srv.requests)
+    assert ran.outcome.status == "verified", ran.outcome.message
+    assert len(requests) == 1
+    prompt = user_text(requests[0])
+    assert "```kgen-dsl" in prompt and "k.reduce_max" in prompt and "f32-odd-row" in prompt
+    assert "You describe custom operators" in requests[0]["messages"][0]["content"]
+    assert [c["status"] for c in ran.outcome.report["cases"]] == ["pass", "pass"]
+    kernel = (ran.outcome.project / "op_kernel" / "softmax_rows_custom.cpp").read_text()
+    assert "lowered by kgen from a tile DSL program" in kernel and "ReduceMax(reduceOut, vals, reduceWork, count);" in kernel
+    assert [(e.round, e.reason) for e in ran.of("files_written")] == [(0, "draft")]
+
+
+def test_invalid_dsl_gets_a_repair_turn_naming_the_line(tmp_path):
+    bad = ADD_PROGRAM.replace("k.add(zTile, xTile, yTile)", "k.add(zTile, xTile, wTile)")
+    with ScriptedOpenAI([_reply(bad), _reply(ADD_PROGRAM, "Fixed: the second operand is yTile.")]) as srv:
+        ran = run_agent(tmp_path, srv.url, task=ADD_TASK, reply_format="dsl")
+        requests = list(srv.requests)
+    assert ran.outcome.status == "verified", ran.outcome.message
+    assert len(requests) == 2
+    repair = user_text(requests[1])
+    assert "the kgen-dsl program is invalid: line 8: wTile is not defined" in repair
+    assert [(e.round, e.reason) for e in ran.of("files_written")] == [(1, "parse repair")]
+    assert [c["status"] for c in ran.outcome.report["cases"]] == ["pass", "pass"]
