@@ -141,6 +141,28 @@ def test_row_softmax_builds_and_verifies(tmp_path):
     assert "ReduceMax(reduceOut, vals, reduceWork, count);" in kernel
 
 
+@pytest.mark.slow
 def test_rms_norm_with_the_row_length_builds_and_verifies(tmp_path):
     kernel = _verify("rms_norm", "RmsNormRowsCustom", tmp_path, 1)
     assert "const float rowLen = static_cast<float>(rowLen_);" in kernel
+
+
+def test_matmul_block_builds_and_verifies(tmp_path):
+    kernel = _verify("matmul", "MatmulBlockCustom", tmp_path, 2)
+    assert "cube.IterateAll(cGm_);" in kernel and "KERNEL_TYPE_MIX_AIC_1_2" in kernel
+
+
+def test_matmul_block_rules_and_l0c_budget():
+    head = 'k = Kernel("matmul")\na = k.input(["float16"])\nb = k.input(["float16"])\nc = k.output(a)\n'
+    l0c = soc_facts().l0c_bytes
+    with pytest.raises(DslError, match=rf"line 5: L0C overflow: a 256 x 512 base block of float accumulators needs 524288 bytes of the {l0c}"):
+        lower_text(head + "k.matmul(c, a, b, base_m=256, base_n=512)\n", "MmCustom")
+    with pytest.raises(DslError, match=r"line 5: matmul\(\): base_n must be a positive multiple of 16"):
+        lower_text(head + "k.matmul(c, a, b, base_n=100)\n", "MmCustom")
+    with pytest.raises(DslError, match=r"line 5: tile at: the matmul schedule moves GM to GM"):
+        lower_text(head + "at = k.tile(a)\n", "MmCustom")
+    with pytest.raises(DslError, match=r"line 5: matmul\(\): c is an output"):
+        lower_text(head + "k.matmul(a, c, b)\n", "MmCustom")
+    files = lower_text(head + "k.matmul(c, a, b, transpose_b=True)\n", "MmCustom")
+    assert "MatmulType<TPosition::GM, CubeFormat::ND, half, true>" in files["op_kernel/mm_custom.cpp"]
+    assert "cube.SetFixSplit(128, 128, -1);" in files["op_host/mm_custom.cpp"]

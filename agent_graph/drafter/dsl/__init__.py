@@ -10,12 +10,11 @@ op_kernel/<op>.cpp).
 """
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
 
-from agent_graph.drafter.dsl import budget
+from agent_graph.drafter.dsl import budget, cube
 from agent_graph.drafter.dsl.lang import DslError, Dtype, Kernel, Schedule
 from agent_graph.drafter.dsl.lower_host import host_source, tiling_header
 from agent_graph.drafter.dsl.lower_kernel import kernel_source
@@ -31,8 +30,13 @@ _BLOCK = re.compile(r"```[ \t]*" + FENCE + r"[ \t]*\n(.*?)```", re.S)
 def lower(k: Kernel, op_type: str, summary: str = "", soc: str | None = None) -> dict[str, str]:
     """The op project's source files for ``k`` (checked, and its smallest tile budgeted against the SoC's UB)."""
     k.check()
-    budget.check(k, soc)
     op_name = snake_case(op_type)
+    if k.schedule is Schedule.MATMUL:
+        cube.check(k, soc)
+        return {f"op_host/{op_name}_tiling.h": cube.tiling_header(k, op_type, op_name),
+                f"op_host/{op_name}.cpp": cube.host_source(k, op_type, op_name, summary),
+                f"op_kernel/{op_name}.cpp": cube.kernel_source(k, op_type, op_name, summary)}
+    budget.check(k, soc)
     return {f"op_host/{op_name}_tiling.h": tiling_header(k, op_type, op_name),
             f"op_host/{op_name}.cpp": host_source(k, op_type, op_name, summary),
             f"op_kernel/{op_name}.cpp": kernel_source(k, op_type, op_name, summary)}
@@ -79,11 +83,5 @@ def write_project(files: dict[str, str], op_type: str, dest: str | Path, spec: s
     return root
 
 
-def describe(k: Kernel) -> str:
-    """One line: the tensors and the statement count (for notes and reports)."""
-    ts = ", ".join(f"{'out' if t.output else 'in'} {t.name}" for t in k.tensors)
-    return json.dumps({"schedule": k.schedule.value, "tensors": ts, "statements": len(k.body)})
-
-
-__all__ = ["DslError", "Dtype", "FENCE", "Kernel", "Schedule", "describe", "find_program", "lower", "lower_text", "parse",
+__all__ = ["DslError", "Dtype", "FENCE", "Kernel", "Schedule", "find_program", "lower", "lower_text", "parse",
            "write_project"]

@@ -38,9 +38,11 @@ class Dtype(str, Enum):
 class Schedule(str, Enum):
     """How the tensors are cut into tiles. FLAT: all elements as one run split over the cores, tiles of
     ``tileLen`` elements (the last one shorter). ROWS: the main input as [rows, last dim], whole rows per
-    core, one row per tile."""
+    core, one row per tile. MATMUL: one cube matmul block, C[M, N] = A[M, K] @ B[K, N], C split over the
+    cores in singleCoreM x singleCoreN blocks."""
     FLAT = "flat"
     ROWS = "rows"
+    MATMUL = "matmul"
 
 
 class Position(str, Enum):
@@ -256,7 +258,19 @@ class Reduce:
     into: Buffer | None = None
 
 
-Statement = Union[Binary, Unary, WithScalar, Fill, Convert, Reduce]
+@dataclass(eq=False)
+class MatmulBlock:
+    """C = A @ B on the cube unit (A, B in L1 -> L0A / L0B, C accumulated in L0C as float), GM to GM; the
+    base block ``base_m`` x ``base_n`` is C's piece one L0C tile holds."""
+    c: Tensor
+    a: Tensor
+    b: Tensor
+    transpose_b: bool = False
+    base_m: int = 128
+    base_n: int = 128
+
+
+Statement = Union[Binary, Unary, WithScalar, Fill, Convert, Reduce, MatmulBlock]
 
 _ARITH = (Dtype.F32, Dtype.F16)    # what the vector unit computes in (no bfloat16 arithmetic)
 
@@ -333,6 +347,8 @@ class Kernel:
             raise DslError(f"tile {name}: expected a GM tensor, not {_what(tensor)}")
         if self.body:
             raise DslError(f"tile {name} must be declared before the statements")
+        if self.schedule is Schedule.MATMUL:
+            raise DslError(f"tile {name}: the matmul schedule moves GM to GM through the cube (no UB tiles)")
         if any(b.tensor is tensor for b in self.buffers):
             raise DslError(f"tensor {tensor.name} already has a tile")
         pos = Position.VECOUT if tensor.output else Position.VECIN
@@ -345,6 +361,8 @@ class Kernel:
         """A VECCALC scratch buffer of one tile: ``xf = k.ub("float32")`` or ``k.ub(x)`` (x's dtypes)."""
         if self.body:
             raise DslError(f"buffer {name} must be declared before the statements")
+        if self.schedule is Schedule.MATMUL:
+            raise DslError(f"buffer {name}: the matmul schedule has no UB buffers")
         if isinstance(dtype, Tensor):
             et, cpp = dtype.dtypes, dtype.alias if len(set(dtype.dtypes)) > 1 else dtype.dtypes[0].cpp
         else:
@@ -475,12 +493,36 @@ class Kernel:
     def reduce_max(self, src, into=None, name=None): return self._reduce(ReduceOp.MAX, src, into, name)
     def reduce_min(self, src, into=None, name=None): return self._reduce(ReduceOp.MIN, src, into, name)
 
+    def matmul(self, c, a, b, transpose_b: bool = False, base_m: int = 128, base_n: int = 128) -> None:
+        """C = A @ B (``transpose_b``: B given as [N, K]); ``base_m`` x ``base_n``: C's base block in L0C."""
+        if self.schedule is not Schedule.MATMUL:
+            raise DslError("matmul() needs the matmul schedule (k = Kernel(\"matmul\"))")
+        if self.body:
+            raise DslError("matmul(): one matmul block per kernel")
+        for t, role in ((c, "c"), (a, "a"), (b, "b")):
+            if not isinstance(t, Tensor):
+                raise DslError(f"matmul(): {role} must be a GM tensor, not {_what(t)}")
+        if not c.output or a.output or b.output:
+            raise DslError("matmul(): c is an output, a and b are inputs")
+        if a.dtypes != b.dtypes or c.dtypes != a.dtypes:
+            raise DslError(f"matmul(): {a.name}, {b.name} and {c.name} must have the same dtypes")
+        for v, what in ((base_m, "base_m"), (base_n, "base_n")):
+            if isinstance(v, bool) or not isinstance(v, int) or v <= 0 or v % 16:
+                raise DslError(f"matmul(): {what} must be a positive multiple of 16 (one fractal), not {v!r}")
+        if not isinstance(transpose_b, bool):
+            raise DslError("matmul(): transpose_b is True or False")
+        self.body.append(MatmulBlock(c, a, b, transpose_b, base_m, base_n))
+
     # -- whole-program checks (the lowering calls this)
     def check(self) -> None:
         ins = [t for t in self.tensors if not t.output]
         outs = [t for t in self.tensors if t.output]
         if not ins or not outs:
             raise DslError("a kernel needs at least one input and one output")
+        if self.schedule is Schedule.MATMUL:
+            if len(self.body) != 1 or set(self.tensors) != {self.body[0].a, self.body[0].b, self.body[0].c}:
+                raise DslError("a matmul kernel is its inputs a and b, its output c and one k.matmul(c, a, b)")
+            return
         for t in self.tensors:
             if not any(b.tensor is t for b in self.buffers):
                 raise DslError(f"tensor {t.name} has no tile (k.tile({t.name}))")

@@ -16,7 +16,7 @@ from agent_graph.drafter.dsl.lang import Buffer, DslError, Expr, Kernel, Scalar,
 
 NAMED = {"input", "output", "tile", "ub", "reduce_sum", "reduce_max", "reduce_min"}   # the result's name is the target
 STATEMENTS = {"add", "sub", "mul", "div", "max", "min", "exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu",
-              "adds", "muls", "maxs", "mins", "fill", "cast", "reduce_sum", "reduce_max", "reduce_min"}
+              "adds", "muls", "maxs", "mins", "fill", "cast", "reduce_sum", "reduce_max", "reduce_min", "matmul"}
 METHODS = NAMED | STATEMENTS
 RESULT = {"input", "output", "tile", "ub", "reduce_sum", "reduce_max", "reduce_min"}
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
@@ -116,7 +116,7 @@ class _Reader:
             ok = (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)
                   and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) and st.value.func.id == "Kernel")
             if not ok:
-                raise self.fail(st, 'the program starts with k = Kernel("flat") or k = Kernel("rows")')
+                raise self.fail(st, 'the program starts with k = Kernel("flat"), Kernel("rows") or Kernel("matmul")')
             if st.value.keywords or len(st.value.args) > 1:
                 raise self.fail(st, "Kernel takes one argument, the schedule")
             sched = self.value(st.value.args[0]) if st.value.args else "flat"
