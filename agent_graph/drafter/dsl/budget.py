@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent_graph.drafter.dsl.lang import Buffer, DslError, Kernel, Reduce, ReduceOp, Schedule
+from agent_graph.drafter.dsl.ir import Buffer, DslError, Reduce, ReduceOp, Schedule
+from agent_graph.drafter.dsl.lang import Kernel
 from bench_bridge.api import DEFAULT_SOC, soc_facts
 
 BLOCK = 32                 # bytes of one UB block: every buffer is a whole number of blocks
