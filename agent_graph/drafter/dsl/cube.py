@@ -7,6 +7,7 @@ tiling sizes the L1 and L0A/L0B pieces from the platform's memory sizes."""
 from __future__ import annotations
 
 from agent_graph.drafter.dsl.lang import DslError, Kernel, MatmulBlock
+from agent_graph.drafter.dsl.lower_host import save_and_opdef
 from bench_bridge.api import DEFAULT_SOC, soc_facts
 
 ACC_BYTES = 4   # L0C accumulates in float (half, bfloat16 and float inputs alike)
@@ -83,20 +84,8 @@ def host_source(k: Kernel, op_type: str, op_name: str, summary: str = "") -> str
               '        std::printf("%s: no matmul tiling for m=%d n=%d k=%d\\n", context->GetNodeName(), m, n, k);',
               "        return ge::GRAPH_FAILED;", "    }",
               "    // a MIX kernel: one cube core serves two vector cores, so the block dim is half the cores used",
-              "    context->SetBlockDim((static_cast<uint32_t>(tiling.cubeTiling.get_usedCoreNum()) + 1) / 2);",
-              "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());",
-              "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-              "    size_t* workspace = context->GetWorkspaceSizes(1);",
-              "    workspace[0] = platform.GetLibApiWorkSpaceSize();   // the Matmul API's system workspace",
-              "    return ge::GRAPH_SUCCESS;", "}", "}  // namespace optiling", "", "namespace ops {",
-              f"class {op_type} : public OpDef {{", "public:", f"    explicit {op_type}(const char* name) : OpDef(name)", "    {"]
-    for t in k.tensors:
-        types = ", ".join(d.ge for d in t.dtypes)
-        fmts = ", ".join("ge::FORMAT_ND" for _ in t.dtypes)
-        kind = "Output" if t.output else "Input"
-        lines.append(f'        this->{kind}("{t.name}").ParamType(REQUIRED).DataType({{{types}}}).Format({{{fmts}}});')
-    lines += [f"        this->AICore().SetTiling(optiling::{op_type}TilingFunc);", '        this->AICore().AddConfig("ascend910b");',
-              "    }", "};", f"OP_ADD({op_type});", "}  // namespace ops"]
+              "    context->SetBlockDim((static_cast<uint32_t>(tiling.cubeTiling.get_usedCoreNum()) + 1) / 2);"]
+    lines += save_and_opdef(k, op_type, "the Matmul API's system workspace")
     return "\n".join(lines) + "\n"
 
 

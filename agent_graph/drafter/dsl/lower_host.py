@@ -114,14 +114,20 @@ def host_source(k: Kernel, op_type: str, op_name: str, summary: str = "") -> str
              "    uint64_t ubSize = 0;",
              "    platform.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);"]
     body = _rows(k) if k.schedule is Schedule.ROWS else _flat(k)
-    tail = ["    context->SetBlockDim(blockDim == 0 ? 1 : blockDim);",
-            "    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());",
-            "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
-            "    size_t* workspace = context->GetWorkspaceSizes(1);",
-            "    workspace[0] = platform.GetLibApiWorkSpaceSize();   // system workspace only: the kernel uses none of its own",
-            "    return ge::GRAPH_SUCCESS;", "}", "}  // namespace optiling", "", "namespace ops {",
-            f"class {op_type} : public OpDef {{", "public:", f"    explicit {op_type}(const char* name) : OpDef(name)", "    {"]
-    tail += [_param("Output" if t.output else "Input", t) for t in k.tensors]
-    tail += [f"        this->AICore().SetTiling(optiling::{op_type}TilingFunc);", '        this->AICore().AddConfig("ascend910b");',
-             "    }", "};", f"OP_ADD({op_type});", "}  // namespace ops"]
+    tail = ["    context->SetBlockDim(blockDim == 0 ? 1 : blockDim);"]
+    tail += save_and_opdef(k, op_type, "system workspace only: the kernel uses none of its own")
     return "\n".join(head + body + tail) + "\n"
+
+
+def save_and_opdef(k: Kernel, op_type: str, workspace_note: str) -> list[str]:
+    """The TilingFunc's end (the struct saved, the workspace size) and the OpDef: one Input/Output per tensor."""
+    out = ["    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());",
+           "    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+           "    size_t* workspace = context->GetWorkspaceSizes(1);",
+           f"    workspace[0] = platform.GetLibApiWorkSpaceSize();   // {workspace_note}",
+           "    return ge::GRAPH_SUCCESS;", "}", "}  // namespace optiling", "", "namespace ops {",
+           f"class {op_type} : public OpDef {{", "public:", f"    explicit {op_type}(const char* name) : OpDef(name)", "    {"]
+    out += [_param("Output" if t.output else "Input", t) for t in k.tensors]
+    out += [f"        this->AICore().SetTiling(optiling::{op_type}TilingFunc);", '        this->AICore().AddConfig("ascend910b");',
+            "    }", "};", f"OP_ADD({op_type});", "}  // namespace ops"]
+    return out

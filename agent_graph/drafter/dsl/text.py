@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 import math
 
-from agent_graph.drafter.dsl.lang import Buffer, DslError, Expr, Kernel, Scalar, Tensor
+from agent_graph.drafter.dsl.ir import Buffer, DslError, Expr, Scalar, Tensor, _what
+from agent_graph.drafter.dsl.lang import Kernel
 
 NAMED = {"input", "output", "tile", "ub", "reduce_sum", "reduce_max", "reduce_min"}   # the result's name is the target
 STATEMENTS = {"add", "sub", "mul", "div", "max", "min", "exp", "ln", "abs", "sqrt", "rsqrt", "reciprocal", "relu",
@@ -68,7 +69,7 @@ class _Reader:
     def _arith(self, node, fn, *vals):
         for v in vals:
             if isinstance(v, (Buffer, Tensor, str, list)) or isinstance(v, bool):
-                raise self.fail(node, f"arithmetic works on numbers and reduction results, not on {_kind(v)} "
+                raise self.fail(node, f"arithmetic works on numbers and reduction results, not on {_what(v)} "
                                       f"(use k.add/k.mul/... for buffers)")
         try:
             out = fn(*vals)
@@ -140,14 +141,6 @@ class _Reader:
             self.call(st.value, None)
             return
         raise self.fail(st, f"{type(st).__name__} statements are not allowed in the DSL (assignments and method calls only)")
-
-
-def _kind(v) -> str:
-    if isinstance(v, Buffer):
-        return f"the buffer {v.name}"
-    if isinstance(v, Tensor):
-        return f"the GM tensor {v.name}"
-    return type(v).__name__
 
 
 def parse(text: str) -> Kernel:
