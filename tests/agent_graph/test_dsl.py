@@ -35,6 +35,7 @@ HEAD = 'k = Kernel("flat")\nx = k.input(["float32"])\ny = k.output(x)\nxt = k.ti
     ("k.exp(yt, xt, __import__('os'))\n", "line 6: Call expressions are not allowed"),
     ("k.exp(yt, xt)\nt = k.ub(\"float32\")\n", "line 7: buffer t must be declared"),
     ("", "line 5: the output tile yt is never written"),
+    ('t = k.ub("float32")\nk.add(t, t, xt)\n', "line 7: add(): t is read before any statement writes it"),
     ('k.exp(yt, xt)\nrow = 1\n', "line 7: row = ...: the right side must be a k.<method>(...) call"),
 ])
 def test_invalid_programs_name_the_line(body, expected):

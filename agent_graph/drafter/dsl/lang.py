@@ -30,6 +30,7 @@ class Kernel:
         except ValueError:
             raise DslError(f"unknown schedule {schedule!r} (one of {', '.join(s.value for s in Schedule)})") from None
         self.tensors, self.buffers, self.body, self.scalars = [], [], [], []
+        self._written: set[int] = set()   # the scratch buffers some statement has written so far
 
     # -- declarations
     def _names(self) -> set[str]:
@@ -123,6 +124,12 @@ class Kernel:
         return Expr("rowlen")
 
     # -- statements
+    def _emit(self, s: Statement) -> None:
+        self.body.append(s)
+        dst = getattr(s, "into", None) or getattr(s, "dst", None)
+        if isinstance(dst, Buffer):
+            self._written.add(id(dst))
+
     def _buf(self, b, what: str, write: bool = False) -> Buffer:
         if not isinstance(b, Buffer):
             raise DslError(f"{what}: expected a UB buffer (k.tile or k.ub), not {_what(b)}")
@@ -130,6 +137,8 @@ class Kernel:
             raise DslError(f"{what}: {b.name} is an input tile (read-only)")
         if not write and b.position is Position.VECOUT:
             raise DslError(f"{what}: {b.name} is an output tile (write-only)")
+        if not write and b.position is Position.VECCALC and id(b) not in self._written:
+            raise DslError(f"{what}: {b.name} is read before any statement writes it")
         if b.elems == "one" and what.split("(")[0] not in ("reduce_sum", "reduce_max", "reduce_min"):
             raise DslError(f"{what}: {b.name} holds one value per row; only a reduction's into= writes it")
         return b
@@ -149,7 +158,7 @@ class Kernel:
         what = f"{op.value.lower()}()"
         d, x, y = self._buf(dst, what, True), self._buf(a, what), self._buf(b, what)
         self._arith(what, d, x, y)
-        self.body.append(Binary(op, d, x, y))
+        self._emit(Binary(op, d, x, y))
 
     def add(self, dst, a, b): self._binary(BinaryOp.ADD, dst, a, b)
     def sub(self, dst, a, b): self._binary(BinaryOp.SUB, dst, a, b)
@@ -162,7 +171,7 @@ class Kernel:
         what = f"{op.value.lower()}()"
         d, s = self._buf(dst, what, True), self._buf(src, what)
         self._arith(what, d, s)
-        self.body.append(Unary(op, d, s))
+        self._emit(Unary(op, d, s))
 
     def exp(self, dst, src): self._unary(UnaryOp.EXP, dst, src)
     def ln(self, dst, src): self._unary(UnaryOp.LN, dst, src)
@@ -176,7 +185,7 @@ class Kernel:
         what = f"{op.value.lower()}()"
         d, s = self._buf(dst, what, True), self._buf(src, what)
         self._arith(what, d, s)
-        self.body.append(WithScalar(op, d, s, self._expr(value, what)))
+        self._emit(WithScalar(op, d, s, self._expr(value, what)))
 
     def adds(self, dst, src, value): self._scalar(ScalarOp.ADDS, dst, src, value)
     def muls(self, dst, src, value): self._scalar(ScalarOp.MULS, dst, src, value)
@@ -187,14 +196,14 @@ class Kernel:
         """Every element of ``dst`` = ``value`` (Duplicate)."""
         d = self._buf(dst, "fill()", True)
         self._arith("fill()", d)
-        self.body.append(Fill(d, self._expr(value, "fill()")))
+        self._emit(Fill(d, self._expr(value, "fill()")))
 
     def cast(self, dst, src) -> None:
         """Convert ``src`` into ``dst``'s element type (Cast; a plain copy where the types agree)."""
         d, s = self._buf(dst, "cast()", True), self._buf(src, "cast()")
         if d is s:
             raise DslError(f"cast(): {d.name} onto itself")
-        self.body.append(Convert(d, s))
+        self._emit(Convert(d, s))
 
     def _expr(self, value, what: str) -> Expr:
         try:
@@ -218,7 +227,7 @@ class Kernel:
                 raise DslError(f"{what}: into= must be the tile of a per_row output")
             if t.etype != s.etype and s.etype != (Dtype.F32,) * len(s.etype):
                 raise DslError(f"{what}: {s.name} must be float32 or have {t.name}'s element type")
-            self.body.append(Reduce(op, s, into=t))
+            self._emit(Reduce(op, s, into=t))
             return None
         if name is None:
             raise DslError(f"{what}: assign the result to a name (m = k.{what[:-2]}(x)) or give into=")
@@ -226,7 +235,7 @@ class Kernel:
         if s.etype != (Dtype.F32,) * len(s.etype):
             raise DslError(f"{what}: a scalar result needs a float32 source; cast {s.name} first")
         self.scalars.append(out)
-        self.body.append(Reduce(op, s, out=out))
+        self._emit(Reduce(op, s, out=out))
         return out
 
     def reduce_sum(self, src, into=None, name=None): return self._reduce(ReduceOp.SUM, src, into, name)
@@ -251,7 +260,7 @@ class Kernel:
                 raise DslError(f"matmul(): {what} must be a positive multiple of 16 (one fractal), not {v!r}")
         if not isinstance(transpose_b, bool):
             raise DslError("matmul(): transpose_b is True or False")
-        self.body.append(MatmulBlock(c, a, b, transpose_b, base_m, base_n))
+        self._emit(MatmulBlock(c, a, b, transpose_b, base_m, base_n))
 
     # -- whole-program checks (the lowering calls this)
     def check(self) -> None:
