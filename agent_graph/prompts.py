@@ -320,6 +320,18 @@ def correctness_repair_messages(history: list[ChatMessage], files: dict[str, str
     return _short_history(history, render_files(files)) + [ChatMessage("user", _tidy(user))]
 
 
+def dsl_repair_messages(history: list[ChatMessage], program: str, failures: list[dict],
+                        diagnostics: list[dict]) -> list[ChatMessage]:
+    """Ask for a corrected tile DSL program: the wrong cases (or the lowered project's build errors), with the
+    program (not the C++ kgen lowered it to) as the last answer."""
+    if failures:
+        problem = _section("dsl_wrong", failures="\n".join(format_failure(f) for f in failures))
+    else:
+        problem = _section("dsl_no_build", diagnostics="\n".join(format_diagnostic(d) for d in diagnostics[:MAX_DIAGNOSTICS]))
+    user = render(_template("dsl_repair.md"), problem=problem.strip())
+    return _short_history(history, f"```kgen-dsl\n{program.rstrip()}\n```") + [ChatMessage("user", _tidy(user))]
+
+
 def parse_repair_messages(history: list[ChatMessage], complaint: str) -> list[ChatMessage]:
     """Ask again after a reply that could not be parsed: the reply (its end, if long) and the complaint."""
     last = next((m.content for m in reversed(history) if m.role == "assistant"), None)

@@ -54,3 +54,19 @@ def test_invalid_dsl_gets_a_repair_turn_naming_the_line(tmp_path):
     assert "the kgen-dsl program is invalid: line 8: wTile is not defined" in repair
     assert [(e.round, e.reason) for e in ran.of("files_written")] == [(1, "parse repair")]
     assert [c["status"] for c in ran.outcome.report["cases"]] == ["pass", "pass"]
+
+
+def test_wrong_results_of_a_dsl_program_get_a_dsl_repair(tmp_path):
+    wrong = ADD_PROGRAM.replace("k.add(zTile", "k.sub(zTile")
+    with ScriptedOpenAI([_reply(wrong), _reply(ADD_PROGRAM, "Fixed: z is the sum.")]) as srv:
+        ran = run_agent(tmp_path, srv.url, task=ADD_TASK, reply_format="dsl")
+        requests = list(srv.requests)
+    assert ran.outcome.status == "verified", ran.outcome.message
+    assert len(requests) == 2
+    repair = requests[1]["messages"]
+    # the model sees its program (not the C++ kgen lowered it to), the wrong cases, and is asked for a program
+    assert repair[-2]["role"] == "assistant" and "k.sub(zTile, xTile, yTile)" in repair[-2]["content"]
+    assert "op_kernel" not in repair[-2]["content"]
+    assert "its results are wrong" in repair[-1]["content"] and "case even" in repair[-1]["content"]
+    assert "```kgen-dsl" in repair[-1]["content"]
+    assert [(e.round, e.reason) for e in ran.of("files_written")] == [(0, "draft"), (1, "correctness repair")]
