@@ -2,8 +2,8 @@
 (never executed: a model's reply is untrusted).
 
 Allowed statements, in order: ``k = Kernel("flat" | "rows")`` once; ``name = k.<method>(args)``;
-``k.<method>(args)``; docstrings and comments; ``from ... import ...`` lines (ignored, so the same file
-runs as Python against ``agent_graph.drafter.dsl``). Arguments: numbers, strings, lists of strings,
+``k.<method>(args)``; docstrings and comments; import lines (ignored: a model may write them, nothing is
+imported). Arguments: numbers, strings, lists of strings,
 names bound earlier, ``k.row_len``, and ``+ - * /`` and unary ``-`` over numbers and reduction results.
 Errors: :class:`DslError` with ``line N: <what is wrong>``.
 """
