@@ -60,7 +60,10 @@ def _fix(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
 def _model_one(state: GraphState, ctx: Ctx, cid: int) -> Candidate:
     spec = state["spec"]
     c = new_candidate(cid)
-    if ctx.agent.reply_format == "dsl":
+    fmt = ctx.agent.reply_format
+    if fmt == "auto":   # the DSL for tasks outside the offline drafter's templates (the plan has no template)
+        fmt = "ascendc" if (state.get("plan") or {}).get("template") else "dsl"
+    if fmt == "dsl":
         messages = dsl_draft_messages(ctx.task(spec["path"]), spec["op_name"])
     else:
         messages = draft_messages(ctx.task(spec["path"]), list(state.get("docs", [])), spec["op_name"], mode="project")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.agent_graph.agent_helpers import run_agent, user_text
 from tests.agent_graph.openai_server import ScriptedOpenAI
 from tests.agent_graph.scripted_kernels import TASK as ADD_TASK
@@ -70,3 +72,26 @@ def test_wrong_results_of_a_dsl_program_get_a_dsl_repair(tmp_path):
     assert "its results are wrong" in repair[-1]["content"] and "case even" in repair[-1]["content"]
     assert "```kgen-dsl" in repair[-1]["content"]
     assert [(e.round, e.reason) for e in ran.of("files_written")] == [(0, "draft"), (1, "correctness repair")]
+
+
+@pytest.mark.slow
+def test_auto_asks_for_the_dsl_when_no_template_covers_the_task(tmp_path):
+    # a matmul: the offline drafter has no template for it, so "auto" asks the model for a DSL program
+    task = DATA / "matmul" / "kgen-task.toml"
+    program = (DATA / "matmul" / "program.dsl").read_text()
+    with ScriptedOpenAI([_reply(program, "One cube block.")]) as srv:
+        ran = run_agent(tmp_path, srv.url, task=task, reply_format="auto")
+        requests = list(srv.requests)
+    assert ran.outcome.status == "verified", ran.outcome.message
+    assert "```kgen-dsl" in user_text(requests[0]) and "k.matmul" in user_text(requests[0])
+    assert [c["status"] for c in ran.outcome.report["cases"]] == ["pass", "pass"]
+
+
+def test_auto_keeps_ascendc_when_a_template_covers_the_task(tmp_path):
+    # the fp32 add is a drafter template's: "auto" asks for AscendC files (the reply here is a DSL program
+    # anyway, which kgen lowers whatever the setting)
+    with ScriptedOpenAI([_reply(ADD_PROGRAM)]) as srv:
+        ran = run_agent(tmp_path, srv.url, task=ADD_TASK, reply_format="auto")
+        requests = list(srv.requests)
+    assert ran.outcome.status == "verified", ran.outcome.message
+    assert "```kgen-dsl" not in user_text(requests[0]) and "op_kernel/add_custom.cpp" in user_text(requests[0])
