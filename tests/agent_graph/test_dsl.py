@@ -78,17 +78,34 @@ def test_budget_terms_are_the_kernels_buffers_and_the_socs_ub():
     budget.check(k, row_len=4000)
 
 
-def test_emitted_kernel_is_reviewable():
-    files = lower_text((DATA / "softmax" / "program.dsl").read_text(), "SoftmaxRowsCustom")
-    kernel = files["op_kernel/softmax_rows_custom.cpp"]
+@pytest.mark.parametrize("name", ["gated_relu", "softmax", "rms_norm", "matmul"])
+def test_emitted_kernels_are_reviewable(name):
+    files = lower_text((DATA / name / "program.dsl").read_text(), "ReviewCustom")
+    kernel, host = files["op_kernel/review_custom.cpp"], files["op_host/review_custom.cpp"]
     assert "PIPE_ALL" not in kernel and "PipeBarrier" not in kernel
-    assert "__aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const SoftmaxRowsCustomTilingData& tiling)" in kernel
-    # every member and tiling field is used
-    for m in re.findall(r"^    \S+(?:<[^>]*>)? (\w+_);", kernel, re.M):
+    # every member, local and helper is used; every tiling field is read by the kernel
+    for m in re.findall(r"^    (?:[\w:]+(?:<[^;]*>)?) (\w+_)(?: = [^;]+)?;", kernel, re.M):
         assert kernel.count(m) >= 2, m
-    tiling = files["op_host/softmax_rows_custom_tiling.h"]
-    for field in re.findall(r"TILING_DATA_FIELD_DEF\(uint32_t, (\w+)\);", tiling):
+    for local in re.findall(r"^ +(?:LocalTensor<\w+>|float|const float|u?int\d+_t) (\w+) = ", kernel, re.M):
+        assert len(re.findall(rf"\b{local}\b", kernel)) >= 2, local
+    if "ConvertTile" in kernel:
+        assert kernel.count("ConvertTile(") >= 2
+    for field in re.findall(r"TILING_DATA_FIELD_DEF\(uint32_t, (\w+)\);", files["op_host/review_custom_tiling.h"]):
         assert f"tiling.{field}" in kernel, field
+        assert f"set_{field}(" in host, field
+    # every host constant has its derivation in the comment lines above it (or above its group)
+    lines = [ln.strip() for ln in host.splitlines()]
+    for i, ln in enumerate(lines):
+        if ln.startswith("constexpr "):
+            j = i - 1
+            while lines[j].startswith("constexpr "):
+                j -= 1
+            assert lines[j].startswith("//"), ln
+
+
+def test_init_takes_the_tiling_struct():
+    kernel = lower_text((DATA / "softmax" / "program.dsl").read_text(), "SoftmaxRowsCustom")["op_kernel/softmax_rows_custom.cpp"]
+    assert "__aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const SoftmaxRowsCustomTilingData& tiling)" in kernel
     # the flat elementwise kernel declares no reduction machinery
     flat = lower_text((DATA / "gated_relu" / "program.dsl").read_text(), "GatedReluCustom")["op_kernel/gated_relu_custom.cpp"]
     assert "reduce" not in flat and "HardEvent" not in flat
