@@ -28,18 +28,21 @@ def _reply(program: str, preface: str = "The plan: one flat run of elements, spl
     return f"{preface}\n\n```kgen-dsl\n{program}```\n"
 
 
-def test_model_answers_in_the_dsl_and_kgen_lowers_builds_and_verifies(tmp_path):
-    task = DATA / "softmax" / "kgen-task.toml"
-    program = (DATA / "softmax" / "program.dsl").read_text()
-    with ScriptedOpenAI([_reply(program, "Each row fits the UB, so the rows schedule.")]) as srv:
-        ran = run_agent(tmp_path, srv.url, task=task, reply_format="dsl")
+def _answer_with_example(tmp_path, name: str, reply_format: str):
+    """The agent on tests/data/dsl/<name>, the model answering with that example's program: verified in one turn."""
+    program = (DATA / name / "program.dsl").read_text()
+    with ScriptedOpenAI([_reply(program, "The plan fits the DSL's schedules.")]) as srv:
+        ran = run_agent(tmp_path, srv.url, task=DATA / name / "kgen-task.toml", reply_format=reply_format)
         requests = list(srv.requests)
     assert ran.outcome.status == "verified", ran.outcome.message
-    assert len(requests) == 1
-    prompt = user_text(requests[0])
+    assert len(requests) == 1 and [c["status"] for c in ran.outcome.report["cases"]] == ["pass", "pass"]
+    return ran, user_text(requests[0]), requests[0]["messages"][0]["content"]
+
+
+def test_model_answers_in_the_dsl_and_kgen_lowers_builds_and_verifies(tmp_path):
+    ran, prompt, system = _answer_with_example(tmp_path, "softmax", "dsl")
     assert "```kgen-dsl" in prompt and "k.reduce_max" in prompt and "f32-odd-row" in prompt
-    assert "You describe custom operators" in requests[0]["messages"][0]["content"]
-    assert [c["status"] for c in ran.outcome.report["cases"]] == ["pass", "pass"]
+    assert "You describe custom operators" in system
     kernel = (ran.outcome.project / "op_kernel" / "softmax_rows_custom.cpp").read_text()
     assert "lowered by kgen from a tile DSL program" in kernel and "ReduceMax(reduceOut, vals, reduceWork, count);" in kernel
     assert [(e.round, e.reason) for e in ran.of("files_written")] == [(0, "draft")]
@@ -77,14 +80,8 @@ def test_wrong_results_of_a_dsl_program_get_a_dsl_repair(tmp_path):
 @pytest.mark.slow
 def test_auto_asks_for_the_dsl_when_no_template_covers_the_task(tmp_path):
     # a matmul: the offline drafter has no template for it, so "auto" asks the model for a DSL program
-    task = DATA / "matmul" / "kgen-task.toml"
-    program = (DATA / "matmul" / "program.dsl").read_text()
-    with ScriptedOpenAI([_reply(program, "One cube block.")]) as srv:
-        ran = run_agent(tmp_path, srv.url, task=task, reply_format="auto")
-        requests = list(srv.requests)
-    assert ran.outcome.status == "verified", ran.outcome.message
-    assert "```kgen-dsl" in user_text(requests[0]) and "k.matmul" in user_text(requests[0])
-    assert [c["status"] for c in ran.outcome.report["cases"]] == ["pass", "pass"]
+    ran, prompt, _ = _answer_with_example(tmp_path, "matmul", "auto")
+    assert "```kgen-dsl" in prompt and "k.matmul" in prompt
 
 
 def test_auto_keeps_ascendc_when_a_template_covers_the_task(tmp_path):
