@@ -163,6 +163,18 @@ def draft_messages(task: Any, docs: list[str], op_name: str, mode: str = "projec
     return [ChatMessage("system", _template("system.md").strip()), ChatMessage("user", user.strip())]
 
 
+def dsl_draft_messages(task: Any, op_name: str) -> list[ChatMessage]:
+    """System + user message asking for the operator as a tile DSL program (docs/dsl.md) in a ```kgen-dsl block."""
+    description = (task.description or "").strip()
+    reference = ""
+    if task.reference and Path(task.reference).is_file():
+        reference = _section("reference", reference=Path(task.reference).read_text(encoding="utf-8").strip())
+    user = render(_template("draft_dsl.md"), op_type=op_type_name(op_name), language=_template("dsl_language.md").strip(),
+                  api_desc=description or _sections()["no_api_desc"], test_cases=test_cases_table(task),
+                  hardware=hardware_block().strip(), reference_section=reference)
+    return [ChatMessage("system", _template("system_dsl.md").strip()), ChatMessage("user", _tidy(user))]
+
+
 # -- repairs -----------------------------------------------------------------------------------------
 def _files_mode_op(files: dict[str, str]) -> tuple[str, str]:
     kernels = sorted(p for p in files if p.startswith("op_kernel/") and p.endswith(".cpp"))
@@ -306,6 +318,18 @@ def correctness_repair_messages(history: list[ChatMessage], files: dict[str, str
     user = render(_template("correctness_repair.md"), failures="\n".join(format_failure(f) for f in failures),
                   files="", n_files=_n_files(expected_files(op, mode)), format_hint=format_hint(op, mode))
     return _short_history(history, render_files(files)) + [ChatMessage("user", _tidy(user))]
+
+
+def dsl_repair_messages(history: list[ChatMessage], program: str, failures: list[dict],
+                        diagnostics: list[dict]) -> list[ChatMessage]:
+    """Ask for a corrected tile DSL program: the wrong cases (or the lowered project's build errors), with the
+    program (not the C++ kgen lowered it to) as the last answer."""
+    if failures:
+        problem = _section("dsl_wrong", failures="\n".join(format_failure(f) for f in failures))
+    else:
+        problem = _section("dsl_no_build", diagnostics="\n".join(format_diagnostic(d) for d in diagnostics[:MAX_DIAGNOSTICS]))
+    user = render(_template("dsl_repair.md"), problem=problem.strip())
+    return _short_history(history, f"```kgen-dsl\n{program.rstrip()}\n```") + [ChatMessage("user", _tidy(user))]
 
 
 def parse_repair_messages(history: list[ChatMessage], complaint: str) -> list[ChatMessage]:

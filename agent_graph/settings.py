@@ -75,6 +75,8 @@ class AgentSettings:
     build_repairs: int = Field(4, ge=0)          # repair rounds on compiler diagnostics
     correctness_repairs: int = Field(3, ge=0)    # repair rounds on wrong results
     samples: int = Field(1, ge=1)                # candidates drafted in parallel (pass@k)
+    reply_format: Literal["ascendc", "dsl", "auto"] = "ascendc"   # what the model writes: AscendC files, a tile DSL program
+                                                                   # (docs/dsl.md), or auto: the DSL when no drafter template covers the task
     retrieve: bool = True                        # put AscendC docs for the named APIs into prompts
     backend: Literal["sim", "npu"] = "sim"       # the emulator, or a real NPU through CANN
     profile: bool = True                         # model the kernel's time and the speedup over PyTorch eager

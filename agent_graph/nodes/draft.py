@@ -13,7 +13,7 @@ from agent_graph.events import FilesWritten, Note
 from agent_graph.nodes.context import Ctx
 from agent_graph.nodes.model_io import ask, parse
 from agent_graph.nodes.project_files import op_sources, write_candidate
-from agent_graph.prompts import draft_messages
+from agent_graph.prompts import draft_messages, dsl_draft_messages
 from agent_graph.state import Candidate, GraphState, new_candidate
 
 
@@ -60,7 +60,13 @@ def _fix(state: GraphState, ctx: Ctx) -> tuple[dict, str]:
 def _model_one(state: GraphState, ctx: Ctx, cid: int) -> Candidate:
     spec = state["spec"]
     c = new_candidate(cid)
-    messages = draft_messages(ctx.task(spec["path"]), list(state.get("docs", [])), spec["op_name"], mode="project")
+    fmt = ctx.agent.reply_format
+    if fmt == "auto":   # the DSL for tasks outside the offline drafter's templates (the plan has no template)
+        fmt = "ascendc" if (state.get("plan") or {}).get("template") else "dsl"
+    if fmt == "dsl":
+        messages = dsl_draft_messages(ctx.task(spec["path"]), spec["op_name"])
+    else:
+        messages = draft_messages(ctx.task(spec["path"]), list(state.get("docs", [])), spec["op_name"], mode="project")
     text, history = ask(ctx, messages, 0, cid, "draft")
     c["history"] = history
     files, complaint = parse(text, spec["op_name"])

@@ -2,10 +2,12 @@
 and the reply in the candidate's round folder, parse the reply into project files."""
 from __future__ import annotations
 
+from agent_graph.drafter.dsl import DslError, find_program, lower_text
 from agent_graph.edit_formats import ParseFailure, parse_reply
 from agent_graph.events import Token
 from agent_graph.llm import ChatMessage, ModelError
 from agent_graph.nodes.context import Cancelled, Ctx
+from agent_graph.prompts import op_type_name
 
 
 def to_plain(messages) -> list[dict]:
@@ -39,7 +41,15 @@ def ask(ctx: Ctx, messages, round_no: int, sample: int, node: str, prefix: str =
 
 
 def parse(text: str, op_name: str):
-    """(files, "") or ({}, complaint)."""
+    """(files, "") or ({}, complaint). A reply holding a ```kgen-dsl block is a tile DSL program: validated and
+    lowered to the project's files (docs/dsl.md); an invalid program's complaint names its line."""
+    program = find_program(text)
+    if program is not None:
+        try:
+            return lower_text(program, op_type_name(op_name)), ""
+        except DslError as e:
+            return {}, (f"the kgen-dsl program is invalid: {e} (the line counts from the block's first line). "
+                        f"Fix it and send the whole ```kgen-dsl block again")
     res = parse_reply(text, op_name, mode="project")
     if isinstance(res, ParseFailure):
         return {}, res.complaint

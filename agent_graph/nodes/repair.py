@@ -10,6 +10,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 
 from agent_graph import prompts
+from agent_graph.drafter.dsl import find_program
 from agent_graph.events import Note
 from agent_graph.nodes.context import Ctx
 from agent_graph.nodes.draft import place
@@ -24,6 +25,10 @@ def _messages(state: GraphState, ctx: Ctx, c: Candidate):
     kind, history = c.get("repair_kind"), to_chat(c.get("history", []))
     if kind == "parse":
         return prompts.parse_repair_messages(history, c.get("complaint", ""))
+    program = dsl_program(c)
+    if program is not None:
+        return prompts.dsl_repair_messages(history, program, list(c.get("failures", [])) if kind == "correctness" else [],
+                                           list(c.get("diagnostics", [])))
     if kind == "correctness":
         return prompts.correctness_repair_messages(history, dict(c["files"]), list(c.get("failures", [])))
     docs = list(state.get("docs", []))
@@ -32,6 +37,12 @@ def _messages(state: GraphState, ctx: Ctx, c: Candidate):
         if names:
             docs = search_docs(names) + docs
     return prompts.build_repair_messages(history, dict(c["files"]), list(c.get("diagnostics", [])), docs)
+
+
+def dsl_program(c: Candidate) -> str | None:
+    """The tile DSL program the candidate's files were lowered from (the model's last reply), or None."""
+    last = next((m["content"] for m in reversed(c.get("history", [])) if m["role"] == "assistant"), "")
+    return find_program(last)
 
 
 def _repair_one(state: GraphState, ctx: Ctx, c: Candidate) -> Candidate:
