@@ -33,6 +33,7 @@ from bench_bridge.sandbox import SandboxUnavailable
 from bench_bridge.sandbox import require as require_sandbox
 from bench_bridge.sim import INCLUDE_DIR, BuildResult, Diagnostic, RunResult, build, run
 from bench_bridge.sim.compiler import cache_root
+from bench_bridge.sim.debugger import DEBUG_FLAGS, DebuggerUnavailable, debug
 from bench_bridge.sim.headers import function_macros, header_files, preprocessed_source
 from bench_bridge.soc import DEFAULT_SOC, SocFacts, soc_facts, soc_names
 from bench_bridge.tasks import LAUNCH_SUFFIXES, TASK_FILE, CaseSpec, Task, TaskError, TaskFormat, load_task
@@ -43,11 +44,11 @@ from bench_bridge.tasks.stubs import install as install_stubs
 __all__ = [
     "Artifacts", "AttrInfo", "Backend", "BenchError", "BenchEvent", "BenchEventSink", "BenchNote", "BenchOptions",
     "BenchPhase", "BenchReport", "BuildResult", "CannEnv", "CaseReport", "CaseRow", "CaseSpec", "CaseStarted",
-    "CaseStatus", "CostTable", "DEFAULT_SOC", "DType", "Diagnostic", "EagerBaseline", "INCLUDE_DIR", "LAUNCH_SUFFIXES",
+    "CaseStatus", "CostTable", "DEBUG_FLAGS", "DEFAULT_SOC", "DType", "DebuggerUnavailable", "Diagnostic", "EagerBaseline", "INCLUDE_DIR", "LAUNCH_SUFFIXES",
     "NpuUnavailable", "OpProject", "OutputCheck", "ParamInfo", "PerfReport", "PhaseStarted", "ProjectBuild",
     "ProjectRun", "ReportFormat", "RunResult", "SandboxUnavailable", "SocFacts", "TASK_FILE", "Task", "TaskError",
     "TaskFormat", "Verdict", "bench", "build", "build_project", "cache_root", "cann_op_json", "describe_project",
-    "dtype_of", "eager_baseline", "find_cann_env", "from_any", "function_macros", "header_files", "install_stubs",
+    "debug", "dtype_of", "eager_baseline", "find_cann_env", "from_any", "function_macros", "header_files", "install_stubs",
     "load_costs", "load_module", "load_task", "npu_detect", "npu_plan", "preprocessed_source", "profile", "render_text",
     "require_sandbox", "run", "run_project", "snake_case", "soc_facts", "soc_names", "write_chrome_trace", "write_png",
 ]

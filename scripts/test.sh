@@ -14,6 +14,10 @@ if ! command -v clang++ >/dev/null 2>&1 && ! ls /usr/bin/clang++-* >/dev/null 2>
              "the emulator's clang tests are skipped, g++ is used" >&2
     fi
 fi
+# gdb for kgen sim debug's test (it skips without one)
+if ! command -v gdb >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq gdb >/dev/null || echo "scripts/test.sh: could not install gdb" >&2
+fi
 # the sandbox of every child that runs task or model code (docs/security.md): bubblewrap
 if ! command -v bwrap >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

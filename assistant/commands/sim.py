@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -34,6 +35,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_flag(r)
     r.set_defaults(handler=cmd_run)
     _program_args_after_double_dash(r)
+
+    d = simsub.add_parser("debug", help="build with debug info (-O0) and step through the program in gdb; a breakpoint "
+                                         "on a kernel line stops in the emulated core that runs it (its block index shown)")
+    _common(d)
+    d.add_argument("-b", "--break", dest="breaks", action="append", default=[], metavar="[FILE:]LINE",
+                   help="a breakpoint (repeatable); a bare LINE is in the first FILE")
+    d.add_argument("--batch", action="store_true", help="no terminal: run to the first stop, print the core, the "
+                                                        "backtrace and the locals, and end")
+    d.add_argument("--timeout", type=float, default=120.0, metavar="SEC", help="with --batch: wall-clock limit (default 120)")
+    d.add_argument("args", nargs="*", metavar="-- ARGS", help="arguments passed to the program (after --)")
+    add_flag(d)
+    d.set_defaults(handler=cmd_debug)
+    _program_args_after_double_dash(d)
 
 
 def _program_args_after_double_dash(parser: argparse.ArgumentParser) -> None:
@@ -90,12 +104,13 @@ def _check_files(files: list[str], run: bool = False) -> bool:
     return True
 
 
-def _build(args: argparse.Namespace, output: str | None):
+def _build(args: argparse.Namespace, output: str | None, extra_flags: list[str] = ()):
     # lazy: the bench bridge (~0.5 s to import) only when this command runs, not for kgen --help
     from bench_bridge.api import build
 
     with status(f"compiling {', '.join(Path(f).name for f in args.files)} for the emulator"):
-        res = build(args.files, output=output, include_dirs=args.includes, defines=args.defines, use_cache=not args.no_cache)
+        res = build(args.files, output=output, include_dirs=args.includes, defines=args.defines, use_cache=not args.no_cache,
+                    extra_flags=list(extra_flags))
     for d in res.diagnostics:
         print(d.format(), file=sys.stderr)
         for n in d.notes[:3]:
@@ -160,3 +175,39 @@ def cmd_run(args: argparse.Namespace) -> int:
     errs = [d for d in out.diagnostics if d.severity == "error"]
     print(f"kgen: the program failed (exit status {out.returncode}, {len(errs)} emulator error(s))", file=sys.stderr)
     return out.returncode if out.returncode > 0 else 1
+
+
+def cmd_debug(args: argparse.Namespace) -> int:
+    # lazy: the bench bridge (~0.5 s to import) only when this command runs, not for kgen --help
+    from bench_bridge.api import DEBUG_FLAGS, DebuggerUnavailable, debug
+
+    if not _check_files(args.files, run=True):
+        return 2
+    breaks = []
+    for b in args.breaks:
+        loc = f"{Path(args.files[0]).name}:{b}" if b.isdigit() else b
+        if not re.fullmatch(r"[^:]+:\d+", loc):
+            print(f"kgen: error: --break {b}: give a LINE or FILE:LINE", file=sys.stderr)
+            return 2
+        breaks.append(loc)
+    if args.batch and not breaks:
+        print("kgen: error: --batch runs to the first breakpoint: give one with --break [FILE:]LINE", file=sys.stderr)
+        return 2
+    res = _build(args, None, DEBUG_FLAGS)
+    if not res.ok:
+        print(f"kgen: build failed ({len(res.errors)} error(s))", file=sys.stderr)
+        return 1
+    reads = [Path(f).resolve().parent for f in args.files] + [Path(d).resolve() for d in args.includes]
+    try:
+        out = debug(res.binary, args.args, breaks, batch=args.batch, reads=reads, timeout=args.timeout if args.batch else None)
+    except DebuggerUnavailable as e:
+        print(f"kgen: error: {e}", file=sys.stderr)
+        return 2
+    except subprocess.TimeoutExpired:
+        print(f"kgen: error: the debug session did not end within {args.timeout:g} s", file=sys.stderr)
+        return 1
+    if isinstance(out, int):
+        return out
+    sys.stdout.write(out.stdout)
+    sys.stderr.write(out.stderr)
+    return out.returncode
