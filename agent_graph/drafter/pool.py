@@ -1,0 +1,246 @@
+"""Pooling: max/avg pooling over 1-3 trailing dimensions (``nn.MaxPool1d/2d/3d``, ``nn.AvgPool1d/2d/3d``,
+``F.max_pool2d``, adaptive pooling whose output size divides the input) onto the ``pool`` template.
+
+The reference is read through the canonical front end's ``torch.export`` (core ATen keeps the pooling ops
+whole: ``max_pool2d_with_indices``, ``avg_pool2d``, ``avg_pool3d``, ``_adaptive_avg_pool2d``, ...; a 1-D pool
+is an ``unsqueeze`` -> 2-D pool -> ``squeeze``). The window's constants (kernel, stride, padding, dilation,
+ceil mode, count_include_pad, divisor_override, or an adaptive output size) become constants of the host's
+TilingFunc, which computes the output size from the runtime shape as PyTorch does; the kernel reads them from
+the tiling struct (``templates/pool_*.tmpl``).
+
+``plan_window(task, cases, mod)`` returns ``None`` when the reference holds no pooling op (the caller goes on
+with the other templates), else a ``Plan`` or an ``Unsupported`` naming what it does not take.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from agent_graph.drafter.canonical import _export
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
+from agent_graph.drafter.codegen import GE
+from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.templates import KernelParams, TensorParam, load
+from bench_bridge.api import snake_case
+
+FLOATS = ("float32", "float16", "bfloat16")
+MAX_OPS = {"max_pool2d_with_indices": 2, "max_pool3d_with_indices": 3, "adaptive_max_pool2d": 2,
+           "adaptive_max_pool3d": 3}
+AVG_OPS = {"avg_pool2d": 2, "avg_pool3d": 3, "_adaptive_avg_pool2d": 2, "_adaptive_avg_pool3d": 3}
+VIEWS = {"unsqueeze", "squeeze", "view", "reshape", "_unsafe_view", "clone", "alias", "contiguous"}
+
+
+class _OpsSeen(TorchDispatchMode):
+    """Names of the ATen ops an eager run calls (cheap: no export)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.names.add(func.overloadpacket.__name__)
+        return func(*args, **(kwargs or {}))
+
+
+def uses_pooling(mod: Any, init: list, ins: list) -> bool:
+    seen = _OpsSeen()
+    with torch.no_grad(), seen:
+        mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
+    return any("pool" in n for n in seen.names)
+
+
+@dataclass(frozen=True)
+class Window:
+    """One pooling, as the host computes it: constants per (depth, height, width); 1s where the pooling has
+    fewer dimensions."""
+
+    average: bool
+    spatial: int                              # pooled trailing dimensions of the input (1-3)
+    kernel: tuple[int, int, int]
+    stride: tuple[int, int, int]
+    pad: tuple[int, int, int]
+    dilation: tuple[int, int, int]
+    ceil_mode: bool = False
+    count_include_pad: bool = True
+    divisor_override: int = 0
+    adaptive: tuple[int, int, int] | None = None   # output size of an adaptive pooling
+
+
+def _bind(node: torch.fx.Node) -> dict[str, Any]:
+    """The op's arguments by schema name, defaults filled in."""
+    schema = node.target._schema
+    out = {}
+    for i, a in enumerate(schema.arguments):
+        if i < len(node.args):
+            out[a.name] = node.args[i]
+        elif a.name in node.kwargs:
+            out[a.name] = node.kwargs[a.name]
+        else:
+            out[a.name] = a.default_value if a.has_default_value() else None
+    return out
+
+
+def _triple(v: Any, n: int, fill: int) -> tuple[int, ...]:
+    vals = [int(x) for x in (v if isinstance(v, (list, tuple)) else [v])]
+    if len(vals) == 1:
+        vals = vals * n
+    return tuple([fill] * (3 - n) + vals)
+
+
+def read_window(node: torch.fx.Node, x_shape: tuple[int, ...]) -> Window:
+    """The window of a core pooling node whose input is ``x`` (of ``x_shape``) seen through views."""
+    name = node.target.__name__.split(".")[0]
+    n = MAX_OPS.get(name) or AVG_OPS[name]
+    a = _bind(node)
+    pool_in = tuple(node.args[0].meta["val"].shape)
+    if "output_size" in a:
+        out = _triple(a["output_size"], n, 1)
+        ins = (1,) * (3 - n) + pool_in[-n:]
+        if any(o <= 0 or i % o for i, o in zip(ins, out)):
+            raise AnalysisError(f"adaptive pooling from {list(pool_in[-n:])} to {list(out[-n:])} (the output size "
+                                f"does not divide the input) is not covered by the pool template")
+        k = tuple(i // o for i, o in zip(ins, out))
+        w = Window(name in AVG_OPS, n, k, k, (0, 0, 0), (1, 1, 1), adaptive=out)
+    else:
+        k = _triple(a["kernel_size"], n, 1)
+        s = _triple(a["stride"], n, 1) if a["stride"] else k
+        w = Window(name in AVG_OPS, n, k, s, _triple(a["padding"], n, 0), _triple(a.get("dilation", 1), n, 1),
+                   bool(a["ceil_mode"]), bool(a.get("count_include_pad", True)), int(a.get("divisor_override") or 0))
+    return _trim(w, pool_in, x_shape)
+
+
+def _trim(w: Window, pool_in: tuple[int, ...], x_shape: tuple[int, ...]) -> Window:
+    """Drop leading window dimensions that do nothing (window 1, stride 1, no padding: a 1-D pool written as a
+    2-D one over an unsqueezed dimension); the rest must be the last dimensions of x itself."""
+    spatial = w.spatial
+    while spatial > 1:
+        i = 3 - spatial
+        if (w.kernel[i], w.stride[i], w.pad[i]) != (1, 1, 0) or (w.adaptive and w.adaptive[i] != pool_in[-spatial]):
+            break
+        spatial -= 1
+    if len(x_shape) < spatial or tuple(x_shape[-spatial:]) != tuple(pool_in[-spatial:]):
+        raise AnalysisError(f"pooling over dimensions {list(pool_in[-spatial:])} of an input viewed as {list(pool_in)} "
+                            f"from {list(x_shape)} is not covered by the pool template")
+    if w.adaptive:
+        w = Window(**{**w.__dict__, "adaptive": (1,) * (3 - spatial) + w.adaptive[3 - spatial:],
+                      "kernel": (1,) * (3 - spatial) + w.kernel[3 - spatial:],
+                      "stride": (1,) * (3 - spatial) + w.stride[3 - spatial:]})
+    return Window(**{**w.__dict__, "spatial": spatial})
+
+
+def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
+    """(window, input dtype, output dtype) of a reference that is one pooling of one input (views around it);
+    None when the exported graph holds no pooling op."""
+    ep = _export(model, ins)
+    calls = [n for n in ep.graph.nodes if n.op == "call_function"]
+    pools = [n for n in calls if hasattr(n.target, "_schema") and n.target.__name__.split(".")[0] in {**MAX_OPS, **AVG_OPS}]
+    if not pools:
+        return None
+    user_inputs = [n for n in ep.graph.nodes if n.op == "placeholder" and isinstance(n.meta.get("val"), torch.Tensor)]
+    node = pools[0]
+    x_shape = tuple(node.args[0].meta["val"].shape)
+    for n in calls:
+        base = n.target.__name__.split(".")[0] if hasattr(n.target, "_schema") else getattr(n.target, "__name__", str(n.target))
+        if n is node or base in VIEWS or (base == "getitem" and n.args[0] is node and n.args[1] == 0):
+            continue
+        shape = list(n.args[0].meta["val"].shape) if n.args and isinstance(n.args[0], torch.fx.Node) else []
+        raise AnalysisError(f"core op aten.{base} beside a pooling is not covered by the pool template "
+                            f"(input of shape {shape})")
+    if len(pools) > 1 or len(user_inputs) != 1:
+        raise AnalysisError(f"a pooling with {len(user_inputs)} tensor inputs and {len(pools)} pooling ops is not "
+                            f"covered by the pool template (one pooling of one input)")
+    x = user_inputs[0].meta["val"]
+    out = [o for o in ep.graph.output_node().args[0]]
+    if len(out) != 1:
+        raise AnalysisError("a pooling with several outputs (values and indices) is not covered by the pool template")
+    w = read_window(node, tuple(x.shape))
+    if x.dtype != node.args[0].meta["val"].dtype:
+        raise AnalysisError("a pooling of a cast input is not covered by the pool template")
+    y = out[0].meta["val"]
+    return w, str(x.dtype).replace("torch.", ""), str(y.dtype).replace("torch.", "")
+
+
+def render(kp: KernelParams) -> dict[str, str]:
+    """The three files of the pool template."""
+    w: Window = kp.extra["window"]
+    snake = snake_case(kp.op_type)
+    x, y = kp.inputs[0], kp.outputs[0]
+
+    def trio(v: tuple[int, int, int]) -> str:
+        return ", ".join(str(int(a)) for a in v)
+
+    kernel = load("pool_kernel.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=x.name.upper(),
+        out_macro=y.name.upper(), kernel_name=snake, in_name=x.name, out_name=y.name,
+        mode_doc="Average" if w.average else "Max", average="true" if w.average else "false",
+        pad_value="0.0f" if w.average else "-__builtin_inff()", combine="Add" if w.average else "Max",
+        count_include_pad="true" if w.count_include_pad else "false", divisor_override=f"{float(w.divisor_override)}f")
+    params = []
+    for kind, p in (("Input", x), ("Output", y)):
+        dts = ", ".join(GE[d] for d in p.dtypes)
+        fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
+        params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    host = load("pool_host.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params="\n".join(params), spatial=w.spatial,
+        kernel=trio(w.kernel), stride=trio(w.stride), pad=trio(w.pad), dilation=trio(w.dilation),
+        ceil_mode="true" if w.ceil_mode else "false", adaptive="true" if w.adaptive else "false",
+        output_size=trio(w.adaptive or (1, 1, 1)))
+    tiling = load("pool_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
+    return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
+
+
+def plan_window(task: Any, cases: list, mod: Any) -> Any:
+    """Plan | Unsupported for a reference that pools; None when it does not."""
+    from agent_graph.drafter.planner import Plan, Unsupported, op_type_for  # lazy: planner imports this module
+    name = task.name
+    try:
+        if not uses_pooling(mod, *cases[0]):
+            return None
+    except Exception:
+        return None
+    read = []
+    for init, ins in cases:
+        try:
+            r = read_graph(mod.Model(*copy.deepcopy(init)), ins)
+        except AnalysisError as e:
+            return Unsupported(name, str(e), op=None, category="pooling")
+        if r is None:
+            return None
+        read.append((r, ins[0] if ins else None))
+    windows = {(r[0].average, r[0].spatial, r[0].kernel if not r[0].adaptive else None, r[0].stride if not r[0].adaptive else None,
+                r[0].pad, r[0].dilation, r[0].ceil_mode, r[0].count_include_pad, r[0].divisor_override, r[0].adaptive)
+               for r, _ in read}
+    if len(windows) > 1:
+        return Unsupported(name, "the shape cases pool with different windows (one kernel must serve every case)",
+                           category="pooling")
+    combos: list[tuple[str, str]] = []
+    for (w, dx, dy), _ in read:
+        for d in (dx, dy):
+            if d not in FLOATS:
+                return Unsupported(name, f"pooling of dtype {d} is not covered by the pool template", category="pooling")
+        if (dx, dy) not in combos:
+            combos.append((dx, dy))
+    w = read[0][0][0]
+    for (_, _, _), x in read:
+        row = x.shape[-1]
+        if (row + 16) * 12 + w.kernel[2] * (row // max(w.stride[2], 1) + 8) * 8 > 180 * 1024:
+            return Unsupported(name, f"a pooling row of {row} elements (input of shape {list(x.shape)}) does not fit "
+                                     f"in UB", category="pooling")
+    kind = ("avg" if w.average else "max") + f"_pool{w.spatial}d" + (" (adaptive)" if w.adaptive else "")
+    op_type = op_type_for(name)
+    kp = KernelParams(op_type=op_type, template="pool",
+                      inputs=[TensorParam("x", InputKind.FULL, [c[0] for c in combos])],
+                      outputs=[TensorParam("y", OutputKind.COL, [c[1] for c in combos])],
+                      summary=f"ops: {kind} kernel {list(w.kernel[3 - w.spatial:])} stride {list(w.stride[3 - w.spatial:])} "
+                              f"padding {list(w.pad[3 - w.spatial:])}", extra={"window": w})
+    graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(x.shape), str(x.dtype).replace("torch.", ""))],
+                      init=list(init)) for (_, x), (init, _) in zip(read, cases)]
+    pl = Plan(task=task, op_type=op_type, category="pooling", template="pool", params=kp, graphs=graphs)
+    pl.files = render(kp)
+    pl.case_meta = [{"inputs": [{"shape": list(g.inputs[0].shape), "dtype": g.inputs[0].dtype}], "args": [],
+                     "init": g.init} for g in graphs]
+    return pl
