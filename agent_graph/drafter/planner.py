@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, pool, rowreduce, splitrow
+from agent_graph.drafter import codegen, rowreduce, special, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
@@ -131,9 +131,9 @@ def plan(task: Task) -> Plan | Unsupported:
                 mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
         except Exception as e:
             return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
-    pooled = pool.plan_window(task, cases, mod)   # pooling has its own template (pool.py); None: no pooling op
-    if pooled is not None:
-        return pooled
+    own = special.plan(task, cases, mod)   # pooling, row gathers: their own templates (special.py); None: neither
+    if own is not None:
+        return own
     first = _plan_with(task, cases, mod, analyse)
     if isinstance(first, Plan):
         return first

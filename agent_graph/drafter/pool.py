@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from torch.utils._python_dispatch import TorchDispatchMode
 
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
@@ -32,25 +31,6 @@ MAX_OPS = {"max_pool2d_with_indices": 2, "max_pool3d_with_indices": 3, "adaptive
            "adaptive_max_pool3d": 3}
 AVG_OPS = {"avg_pool2d": 2, "avg_pool3d": 3, "_adaptive_avg_pool2d": 2, "_adaptive_avg_pool3d": 3}
 VIEWS = {"unsqueeze", "squeeze", "view", "reshape", "_unsafe_view", "clone", "alias", "contiguous"}
-
-
-class _OpsSeen(TorchDispatchMode):
-    """Names of the ATen ops an eager run calls (cheap: no export)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.names: set[str] = set()
-
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        self.names.add(func.overloadpacket.__name__)
-        return func(*args, **(kwargs or {}))
-
-
-def uses_pooling(mod: Any, init: list, ins: list) -> bool:
-    seen = _OpsSeen()
-    with torch.no_grad(), seen:
-        mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
-    return any("pool" in n for n in seen.names)
 
 
 @dataclass(frozen=True)
@@ -119,8 +99,8 @@ def _trim(w: Window, pool_in: tuple[int, ...], x_shape: tuple[int, ...]) -> Wind
     spatial = w.spatial
     while spatial > 1:
         i = 3 - spatial
-        if (w.kernel[i], w.stride[i], w.pad[i]) != (1, 1, 0) or (w.adaptive and w.adaptive[i] != pool_in[-spatial]):
-            break
+        if (w.kernel[i], w.stride[i], w.pad[i]) != (1, 1, 0) or (w.adaptive and pool_in[-spatial] != 1):
+            break   # an adaptive window of 1 is one only where the input has size 1 (in every case)
         spatial -= 1
     if len(x_shape) < spatial or tuple(x_shape[-spatial:]) != tuple(pool_in[-spatial:]):
         raise AnalysisError(f"pooling over dimensions {list(pool_in[-spatial:])} of an input viewed as {list(pool_in)} "
@@ -130,6 +110,10 @@ def _trim(w: Window, pool_in: tuple[int, ...], x_shape: tuple[int, ...]) -> Wind
                       "kernel": (1,) * (3 - spatial) + w.kernel[3 - spatial:],
                       "stride": (1,) * (3 - spatial) + w.stride[3 - spatial:]})
     return Window(**{**w.__dict__, "spatial": spatial})
+
+
+def base_of(node: torch.fx.Node) -> str:
+    return node.target.__name__.split(".")[0]
 
 
 def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
@@ -147,6 +131,9 @@ def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
         base = n.target.__name__.split(".")[0] if hasattr(n.target, "_schema") else getattr(n.target, "__name__", str(n.target))
         if n is node or base in VIEWS or (base == "getitem" and n.args[0] is node and n.args[1] == 0):
             continue
+        if base == "getitem" and n.args[0] is node:
+            raise AnalysisError(f"the indices of {base_of(node)} (input of shape {list(x_shape)}) are not covered by "
+                                f"the pool template")
         shape = list(n.args[0].meta["val"].shape) if n.args and isinstance(n.args[0], torch.fx.Node) else []
         raise AnalysisError(f"core op aten.{base} beside a pooling is not covered by the pool template "
                             f"(input of shape {shape})")
@@ -197,11 +184,6 @@ def plan_window(task: Any, cases: list, mod: Any) -> Any:
     """Plan | Unsupported for a reference that pools; None when it does not."""
     from agent_graph.drafter.planner import Plan, Unsupported, op_type_for  # lazy: planner imports this module
     name = task.name
-    try:
-        if not uses_pooling(mod, *cases[0]):
-            return None
-    except Exception:
-        return None
     read = []
     for init, ins in cases:
         try:

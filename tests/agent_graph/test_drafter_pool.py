@@ -1,0 +1,78 @@
+"""Pooling references drafted onto the pool template, built and verified on every case (emulator), and the
+pooling forms the template refuses, each in one sentence naming what it does not take."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft, prebuild, write_project
+from bench_bridge.bench import BenchOptions, bench
+
+SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
+
+
+def _verified(spec: Path, out: Path) -> None:
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.template == "pool"
+    project = write_project(d.plan, out)
+    builds = prebuild(project, jobs=2)
+    assert builds and all(b.ok for b in builds), [g.format() for b in builds for g in b.diagnostics][:3]
+    rep = bench(spec, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled and rep.correct and not bad, bad or rep.message
+    assert len(rep.cases) >= 2
+
+
+# a 1-D max pool with dilation (fp32/fp16/bf16, odd lengths) and a 2-D average pool with ceil mode and padding
+# left out of the divisor: between them every branch of the kernel (window rows skipped at the edges, taps in
+# the padding, per-column and per-row divisors)
+@pytest.mark.parametrize("name", ["maxpool1d_dilation", "avgpool2d_ceil"])
+def test_suite_pooling_is_verified(name, tmp_path):
+    _verified(SUITE / name / "kgen-task.toml", tmp_path / name)
+
+
+def _spec(tmp: Path, name: str, forward: str, shapes: list[str], init: str = "") -> Path:
+    (tmp / "reference.py").write_text(textwrap.dedent(f"""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                {init or "pass"}
+
+            def forward(self, x):
+                return {forward}
+        """))
+    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "float32" }}]\n' for i, s in enumerate(shapes))
+    spec = tmp / "kgen-task.toml"
+    spec.write_text(f'name = "{name}"\nreference = "reference.py"\nseed = 0\n\n{cases}')
+    return spec
+
+
+def test_window_constants_given_to_init_are_read(tmp_path):
+    """KernelBench's spelling: the window's numbers reach the module through __init__ (get_init_inputs)."""
+    spec = _spec(tmp_path, "kb_style", "self.pool(x)", ["[2, 3, 12, 10]", "[1, 2, 7, 5]"],
+                 init="self.pool = nn.MaxPool2d(kernel_size=2, stride=2, padding=1, dilation=2, return_indices=False)")
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    host = next(t for p, t in d.plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    assert "WINDOW[3] = {1, 2, 2}" in host and "DILATION[3] = {1, 2, 2}" in host and "PAD[3] = {0, 1, 1}" in host
+
+
+@pytest.mark.parametrize("forward,shapes,says", [
+    ("F.adaptive_avg_pool2d(x, 3)", ["[1, 2, 8, 8]"], "the output size does not divide the input"),
+    ("torch.relu(F.max_pool2d(x, 2))", ["[1, 2, 8, 8]"], "aten.relu"),
+    ("F.max_pool2d(x, 2, return_indices=True)[1]", ["[1, 2, 8, 8]"], "pool"),
+    ("F.avg_pool2d(x, 2) if x.shape[-1] > 6 else F.avg_pool2d(x, 3)", ["[1, 2, 8, 8]", "[1, 2, 6, 6]"],
+     "different windows"),
+])
+def test_pooling_outside_the_template_is_refused_by_name(forward, shapes, says, tmp_path):
+    d = draft(_spec(tmp_path, "refused", forward, shapes))
+    assert isinstance(d, Unsupported), "drafted a kernel for a form the pool template does not take"
+    assert says in d.reason and not d.user_error
