@@ -1,5 +1,5 @@
-"""Patterns with a template of their own, tried before the elementwise/row/col lowering: pooling (``pool.py``)
-and row gathers (``index.py``).
+"""Patterns with a template of their own, tried before the elementwise/row/col lowering: pooling (``pool.py``),
+row and element gathers (``index.py``) and nearest resize (``resize.py``).
 
 An eager run of the first case under a dispatch mode names the ATen ops the reference calls (no export); only a
 reference that calls a pooling or indexing op is read through ``torch.export`` by those modules.
@@ -12,9 +12,9 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from agent_graph.drafter import index, pool
+from agent_graph.drafter import index, pool, resize
 
-INDEXING = {"index_select", "embedding", "index"}
+INDEXING = {"index_select", "embedding", "index", "gather"}
 
 
 class _OpsSeen(TorchDispatchMode):
@@ -46,4 +46,6 @@ def plan(task: Any, cases: list, mod: Any) -> Any:
         return pool.plan_window(task, cases, mod)
     if names & INDEXING:
         return index.plan_index(task, cases, mod)
+    if any("upsample" in n for n in names):
+        return resize.plan_resize(task, cases, mod)
     return None

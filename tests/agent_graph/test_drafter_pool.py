@@ -1,5 +1,6 @@
-"""Pooling references drafted onto the pool template, built and verified on every case (emulator), and the
-pooling forms the template refuses, each in one sentence naming what it does not take."""
+"""Pooling, gathers and nearest resize drafted onto their templates (pool, index, gather, resize), built and
+verified on every case (emulator), and the forms those templates refuse, each in one sentence naming what
+they do not take."""
 from __future__ import annotations
 
 import textwrap
@@ -13,10 +14,10 @@ from bench_bridge.bench import BenchOptions, bench
 SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
 
 
-def _verified(spec: Path, out: Path) -> None:
+def _verified(spec: Path, out: Path, template: str) -> None:
     d = draft(spec)
     assert not isinstance(d, Unsupported), str(d)
-    assert d.plan.template == "pool"
+    assert d.plan.template == template
     project = write_project(d.plan, out)
     builds = prebuild(project, jobs=2)
     assert builds and all(b.ok for b in builds), [g.format() for b in builds for g in b.diagnostics][:3]
@@ -31,10 +32,18 @@ def _verified(spec: Path, out: Path) -> None:
 # the padding, per-column and per-row divisors)
 @pytest.mark.parametrize("name", ["maxpool1d_dilation", "avgpool2d_ceil"])
 def test_suite_pooling_is_verified(name, tmp_path):
-    _verified(SUITE / name / "kgen-task.toml", tmp_path / name)
+    _verified(SUITE / name / "kgen-task.toml", tmp_path / name, "pool")
 
 
-def _spec(tmp: Path, name: str, forward: str, shapes: list[str], init: str = "") -> Path:
+# x[rows] with negative rows and int64 indices; take_along_dim (expand + remainder around a gather, negative
+# indices); a 1-D nearest resize by a fractional factor (PyTorch's float index rule)
+@pytest.mark.parametrize("name,template", [("index_getitem", "index"), ("take_along_dim", "gather"),
+                                           ("interpolate_nearest1d", "resize")])
+def test_suite_gathers_and_resize_are_verified(name, template, tmp_path):
+    _verified(SUITE / name / "kgen-task.toml", tmp_path / name, template)
+
+
+def _spec(tmp: Path, name: str, forward: str, shapes: list[str], init: str = "", index: str = "") -> Path:
     (tmp / "reference.py").write_text(textwrap.dedent(f"""\
         import torch
         import torch.nn as nn
@@ -46,10 +55,11 @@ def _spec(tmp: Path, name: str, forward: str, shapes: list[str], init: str = "")
                 super().__init__()
                 {init or "pass"}
 
-            def forward(self, x):
+            def forward(self, x{", idx" if index else ""}):
                 return {forward}
         """))
-    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "float32" }}]\n' for i, s in enumerate(shapes))
+    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "float32" }}{index}]\n'
+                      for i, s in enumerate(shapes))
     spec = tmp / "kgen-task.toml"
     spec.write_text(f'name = "{name}"\nreference = "reference.py"\nseed = 0\n\n{cases}')
     return spec
@@ -75,4 +85,17 @@ def test_window_constants_given_to_init_are_read(tmp_path):
 def test_pooling_outside_the_template_is_refused_by_name(forward, shapes, says, tmp_path):
     d = draft(_spec(tmp_path, "refused", forward, shapes))
     assert isinstance(d, Unsupported), "drafted a kernel for a form the pool template does not take"
+    assert says in d.reason and not d.user_error
+
+
+@pytest.mark.parametrize("forward,index,init,says", [
+    ("torch.gather(x, 0, idx)", ', { shape = [2, 6], dtype = "int64", range = [0, 4] }', "", "along dim 0"),
+    ("self.emb(idx)", ', { shape = [5], dtype = "int64", range = [0, 4] }', "self.emb = nn.Embedding(4, 6)",
+     "pass a module's table as a forward input"),
+    ("F.interpolate(x, scale_factor=2, mode='bilinear')", "", "", "nearest only"),
+])
+def test_gathers_and_resizes_outside_the_templates_are_refused_by_name(forward, index, init, says, tmp_path):
+    d = draft(_spec(tmp_path, "refused", forward, ["[1, 1, 4, 6]" if "interpolate" in forward else "[4, 6]"],
+                    init=init, index=index))
+    assert isinstance(d, Unsupported), "drafted a kernel for a form the templates do not take"
     assert says in d.reason and not d.user_error
