@@ -16,11 +16,13 @@ from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.codegen import GE
 from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.ownplan import OwnPlan, case_meta
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
 INDEX_OPS = ("index_select", "embedding", "index", "gather")
 PASS_THROUGH = {"expand", "remainder"}   # take_along_dim: idx.expand(same shape) % n around its gather
+CATEGORY = "indexing"
 VIEWS = {"view", "reshape", "_unsafe_view", "unsqueeze", "squeeze", "clone", "alias", "contiguous"}
 SOURCE_DTYPES = ("float32", "float16", "bfloat16", "int32", "int64")
 
@@ -123,22 +125,19 @@ def render(kp: KernelParams) -> dict[str, str]:
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
 
-def plan_index(task: Any, cases: list, mod: Any) -> Any:
-    """Plan | Unsupported for a reference that gathers rows; None when it does not."""
-    from agent_graph.drafter.planner import Plan, Unsupported, op_type_for  # lazy: planner imports this module
-    name = task.name
+def plan_index(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
+    """The plan (or refusal) for a reference that gathers rows; None when it does not."""
     read = []
     for init, ins in cases:
         try:
             r = read_graph(mod.Model(*copy.deepcopy(init)), ins)
         except AnalysisError as e:
-            return Unsupported(name, str(e), category="indexing")
+            return OwnPlan(CATEGORY, str(e))
         if r is None:
             return None
         read.append(r)
     if len({(r["op"], r["dim"], r["source_input"], r["index_input"]) for r in read}) > 1:
-        return Unsupported(name, "the shape cases gather along different dimensions (one kernel must serve every case)",
-                           category="indexing")
+        return OwnPlan(CATEGORY, "the shape cases gather along different dimensions (one kernel must serve every case)")
     combos: list[list[str]] = []
     for r in read:
         if r["dtypes"] not in combos:
@@ -147,7 +146,6 @@ def plan_index(task: Any, cases: list, mod: Any) -> Any:
     roles = ["x", "x"]
     roles[r0["source_input"]] = "weight" if r0["op"] == "embedding" else "x"
     roles[r0["index_input"]] = "indices"
-    op_type = op_type_for(name)
     src = r0["source_input"]
     template = "gather" if r0["op"] == "gather" else "index"
     kp = KernelParams(op_type=op_type, template=template,
@@ -156,8 +154,4 @@ def plan_index(task: Any, cases: list, mod: Any) -> Any:
                       summary=f"ops: {r0['op']} along dim {r0['dim']}", extra=dict(r0))
     graphs = [OpGraph(inputs=[OpNode(roles[i], "input", [], {}, tuple(x.shape), str(x.dtype).replace("torch.", ""))
                               for i, x in enumerate(ins)], init=list(init)) for init, ins in cases]
-    pl = Plan(task=task, op_type=op_type, category="indexing", template=template, params=kp, graphs=graphs)
-    pl.files = render(kp)
-    pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
-                    for g in graphs]
-    return pl
+    return OwnPlan(CATEGORY, template=template, params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))

@@ -131,9 +131,10 @@ def plan(task: Task) -> Plan | Unsupported:
                 mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
         except Exception as e:
             return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
-    own = special.plan(task, cases, mod)   # pooling, row gathers: their own templates (special.py); None: neither
+    own = special.plan(cases, mod, op_type_for(name))   # pooling, gathers, resize: own templates (special.py)
     if own is not None:
-        return own
+        return Unsupported(name, own.reason, _op_in(own.reason), own.category) if own.reason else Plan(
+            task, own.params.op_type, own.category, own.template, own.params, own.graphs, own.files, own.case_meta)
     first = _plan_with(task, cases, mod, analyse)
     if isinstance(first, Plan):
         return first

@@ -8,8 +8,8 @@ ceil mode, count_include_pad, divisor_override, or an adaptive output size) beco
 TilingFunc, which computes the output size from the runtime shape as PyTorch does; the kernel reads them from
 the tiling struct (``templates/pool_*.tmpl``).
 
-``plan_window(task, cases, mod)`` returns ``None`` when the reference holds no pooling op (the caller goes on
-with the other templates), else a ``Plan`` or an ``Unsupported`` naming what it does not take.
+``plan_window(cases, mod, op_type)`` returns ``None`` when the reference holds no pooling op (the caller goes on
+with the other templates), else an ``OwnPlan``: the filled template, or a refusal naming what it does not take.
 """
 from __future__ import annotations
 
@@ -23,9 +23,11 @@ from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.codegen import GE
 from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.ownplan import OwnPlan, case_meta
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
+CATEGORY = "pooling"
 FLOATS = ("float32", "float16", "bfloat16")
 MAX_OPS = {"max_pool2d_with_indices": 2, "max_pool3d_with_indices": 3, "adaptive_max_pool2d": 2,
            "adaptive_max_pool3d": 3}
@@ -180,16 +182,14 @@ def render(kp: KernelParams) -> dict[str, str]:
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
 
-def plan_window(task: Any, cases: list, mod: Any) -> Any:
-    """Plan | Unsupported for a reference that pools; None when it does not."""
-    from agent_graph.drafter.planner import Plan, Unsupported, op_type_for  # lazy: planner imports this module
-    name = task.name
+def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
+    """The plan (or refusal) for a reference that pools; None when it does not."""
     read = []
     for init, ins in cases:
         try:
             r = read_graph(mod.Model(*copy.deepcopy(init)), ins)
         except AnalysisError as e:
-            return Unsupported(name, str(e), op=None, category="pooling")
+            return OwnPlan(CATEGORY, str(e))
         if r is None:
             return None
         read.append((r, ins[0] if ins else None))
@@ -197,23 +197,21 @@ def plan_window(task: Any, cases: list, mod: Any) -> Any:
                 r[0].pad, r[0].dilation, r[0].ceil_mode, r[0].count_include_pad, r[0].divisor_override, r[0].adaptive)
                for r, _ in read}
     if len(windows) > 1:
-        return Unsupported(name, "the shape cases pool with different windows (one kernel must serve every case)",
-                           category="pooling")
+        return OwnPlan(CATEGORY, "the shape cases pool with different windows (one kernel must serve every case)")
     combos: list[tuple[str, str]] = []
     for (w, dx, dy), _ in read:
         for d in (dx, dy):
             if d not in FLOATS:
-                return Unsupported(name, f"pooling of dtype {d} is not covered by the pool template", category="pooling")
+                return OwnPlan(CATEGORY, f"pooling of dtype {d} is not covered by the pool template")
         if (dx, dy) not in combos:
             combos.append((dx, dy))
     w = read[0][0][0]
     for (_, _, _), x in read:
         row = x.shape[-1]
         if (row + 16) * 12 + w.kernel[2] * (row // max(w.stride[2], 1) + 8) * 8 > 180 * 1024:
-            return Unsupported(name, f"a pooling row of {row} elements (input of shape {list(x.shape)}) does not fit "
-                                     f"in UB", category="pooling")
+            return OwnPlan(CATEGORY, f"a pooling row of {row} elements (input of shape {list(x.shape)}) does not fit "
+                                     f"in UB")
     kind = ("avg" if w.average else "max") + f"_pool{w.spatial}d" + (" (adaptive)" if w.adaptive else "")
-    op_type = op_type_for(name)
     kp = KernelParams(op_type=op_type, template="pool",
                       inputs=[TensorParam("x", InputKind.FULL, [c[0] for c in combos])],
                       outputs=[TensorParam("y", OutputKind.COL, [c[1] for c in combos])],
@@ -221,8 +219,4 @@ def plan_window(task: Any, cases: list, mod: Any) -> Any:
                               f"padding {list(w.pad[3 - w.spatial:])}", extra={"window": w})
     graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(x.shape), str(x.dtype).replace("torch.", ""))],
                       init=list(init)) for (_, x), (init, _) in zip(read, cases)]
-    pl = Plan(task=task, op_type=op_type, category="pooling", template="pool", params=kp, graphs=graphs)
-    pl.files = render(kp)
-    pl.case_meta = [{"inputs": [{"shape": list(g.inputs[0].shape), "dtype": g.inputs[0].dtype}], "args": [],
-                     "init": g.init} for g in graphs]
-    return pl
+    return OwnPlan(CATEGORY, template="pool", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))

@@ -18,10 +18,12 @@ from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import decompositions
 from agent_graph.drafter.codegen import GE
 from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.ownplan import OwnPlan, case_meta
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
 NEAREST = {"upsample_nearest1d": 1, "upsample_nearest2d": 2}
+CATEGORY = "resize"
 VIEWS = {"view", "reshape", "_unsafe_view", "clone", "alias", "contiguous"}
 DTYPES = ("float32", "float16", "bfloat16")
 
@@ -94,33 +96,26 @@ def render(kp: KernelParams) -> dict[str, str]:
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
 
-def plan_resize(task: Any, cases: list, mod: Any) -> Any:
-    """Plan | Unsupported for a reference that resizes; None when it does not."""
-    from agent_graph.drafter.planner import Plan, Unsupported, op_type_for  # lazy: planner imports this module
-    name = task.name
+def plan_resize(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
+    """The plan (or refusal) for a reference that resizes; None when it does not."""
     read = []
     for init, ins in cases:
         try:
             r = read_graph(mod.Model(*copy.deepcopy(init)), ins)
         except AnalysisError as e:
-            return Unsupported(name, str(e), category="resize")
+            return OwnPlan(CATEGORY, str(e))
         if r is None:
             return None
         read.append(r)
     if len({(r["spatial"], repr(r["size"]), repr(r["factors"])) for r in read}) > 1:
-        return Unsupported(name, "the shape cases resize to different sizes or by different factors (one kernel must "
-                                 "serve every case)", category="resize")
+        return OwnPlan(CATEGORY, "the shape cases resize to different sizes or by different factors (one kernel must "
+                                 "serve every case)")
     combos = list(dict.fromkeys(r["dtype"] for r in read))
     r0 = read[0]
-    op_type = op_type_for(name)
     how = f"to {r0['size']}" if r0["size"] else f"by {r0['factors']}"
     kp = KernelParams(op_type=op_type, template="resize", inputs=[TensorParam("x", InputKind.FULL, combos)],
                       outputs=[TensorParam("y", OutputKind.COL, combos)],
                       summary=f"ops: nearest resize of the last {r0['spatial']} dimension(s) {how}", extra=dict(r0))
     graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(r["shape"]), r["dtype"])], init=list(init))
               for r, (init, _) in zip(read, cases)]
-    pl = Plan(task=task, op_type=op_type, category="resize", template="resize", params=kp, graphs=graphs)
-    pl.files = render(kp)
-    pl.case_meta = [{"inputs": [{"shape": list(g.inputs[0].shape), "dtype": g.inputs[0].dtype}], "args": [],
-                     "init": g.init} for g in graphs]
-    return pl
+    return OwnPlan(CATEGORY, template="resize", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))

@@ -13,6 +13,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 from agent_graph.drafter import index, pool, resize
+from agent_graph.drafter.ownplan import OwnPlan
 
 INDEXING = {"index_select", "embedding", "index", "gather"}
 
@@ -39,13 +40,13 @@ def ops_called(mod: Any, init: list, ins: list) -> set[str]:
     return seen.names
 
 
-def plan(task: Any, cases: list, mod: Any) -> Any:
-    """Plan | Unsupported from a template of its own; None when the reference calls none of their ops."""
+def plan(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
+    """The plan (or refusal) from a template of its own; None when the reference calls none of their ops."""
     names = ops_called(mod, *cases[0])
     if any("pool" in n for n in names):
-        return pool.plan_window(task, cases, mod)
+        return pool.plan_window(cases, mod, op_type)
     if names & INDEXING:
-        return index.plan_index(task, cases, mod)
+        return index.plan_index(cases, mod, op_type)
     if any("upsample" in n for n in names):
-        return resize.plan_resize(task, cases, mod)
+        return resize.plan_resize(cases, mod, op_type)
     return None
