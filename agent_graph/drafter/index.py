@@ -7,16 +7,14 @@ data: the index is a scalar read from GM, each row (or chunk of a long row) goes
 """
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import torch
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import _export
-from agent_graph.drafter.codegen import GE
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import OwnPlan, case_meta
+from agent_graph.drafter.ownplan import OwnPlan, case_meta, opdef_params, read_cases
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -113,13 +111,9 @@ def render(kp: KernelParams) -> dict[str, str]:
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", src_macro=src.name.upper(),
         idx_macro=idx.name.upper(), kernel_name=snake, src_name=src.name, idx_name=idx.name, out_name=y.name,
         kernel_args=", ".join(f"GM_ADDR {p.name}" for p in (*kp.inputs, y)))
-    params = []
-    for kind, p in [("Input", p) for p in kp.inputs] + [("Output", y)]:
-        dts = ", ".join(GE[d] for d in p.dtypes)
-        fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
-        params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    params = opdef_params(kp.inputs, [y])
     host = load(f"{family}_host.cpp.tmpl").substitute(
-        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params="\n".join(params),
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params,
         source_input=e["source_input"], index_input=e["index_input"], dim=e["dim"])
     tiling = load(f"{family}_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
@@ -127,15 +121,9 @@ def render(kp: KernelParams) -> dict[str, str]:
 
 def plan_index(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     """The plan (or refusal) for a reference that gathers rows; None when it does not."""
-    read = []
-    for init, ins in cases:
-        try:
-            r = read_graph(mod.Model(*copy.deepcopy(init)), ins)
-        except AnalysisError as e:
-            return OwnPlan(CATEGORY, str(e))
-        if r is None:
-            return None
-        read.append(r)
+    read = read_cases(cases, mod, read_graph, CATEGORY)
+    if not isinstance(read, list):
+        return read
     if len({(r["op"], r["dim"], r["source_input"], r["index_input"]) for r in read}) > 1:
         return OwnPlan(CATEGORY, "the shape cases gather along different dimensions (one kernel must serve every case)")
     combos: list[list[str]] = []

@@ -3,10 +3,13 @@ filled parameters and rendered files, or a refusal (``reason``). The planner tur
 ``Unsupported`` (this module imports nothing of the planner, so the planner can import these modules)."""
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
-from agent_graph.drafter.analysis import OpGraph
-from agent_graph.drafter.templates import KernelParams
+from agent_graph.drafter.analysis import AnalysisError, OpGraph
+from agent_graph.drafter.codegen import GE
+from agent_graph.drafter.templates import KernelParams, TensorParam
 
 
 @dataclass
@@ -24,3 +27,28 @@ def case_meta(graphs: list[OpGraph]) -> list[dict]:
     """Per case: the input shapes/dtypes and init arguments (the writer's kgen-task.toml)."""
     return [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
             for g in graphs]
+
+
+def read_cases(cases: list, mod: Any, reader: Callable[[Any, list], Any], category: str) -> list | OwnPlan | None:
+    """``reader(model, forward inputs)`` on every case: its results in case order; a refusal when it raises
+    ``AnalysisError``; None when a case holds none of the reader's ops (the reference goes to the other templates)."""
+    read = []
+    for init, ins in cases:
+        try:
+            r = reader(mod.Model(*copy.deepcopy(init)), ins)
+        except AnalysisError as e:
+            return OwnPlan(category, str(e))
+        if r is None:
+            return None
+        read.append(r)
+    return read
+
+
+def opdef_params(inputs: list[TensorParam], outputs: list[TensorParam]) -> str:
+    """The OpDef's Input/Output lines: one dtype per dtype combination, ND format."""
+    lines = []
+    for kind, p in [("Input", p) for p in inputs] + [("Output", p) for p in outputs]:
+        dts = ", ".join(GE[d] for d in p.dtypes)
+        fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
+        lines.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    return "\n".join(lines)

@@ -13,7 +13,6 @@ with the other templates), else an ``OwnPlan``: the filled template, or a refusa
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,9 +20,8 @@ import torch
 
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
-from agent_graph.drafter.codegen import GE
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import OwnPlan, case_meta
+from agent_graph.drafter.ownplan import OwnPlan, case_meta, opdef_params, read_cases
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -168,13 +166,9 @@ def render(kp: KernelParams) -> dict[str, str]:
         mode_doc="Average" if w.average else "Max", average="true" if w.average else "false",
         pad_value="0.0f" if w.average else "-__builtin_inff()", combine="Add" if w.average else "Max",
         count_include_pad="true" if w.count_include_pad else "false", divisor_override=f"{float(w.divisor_override)}f")
-    params = []
-    for kind, p in (("Input", x), ("Output", y)):
-        dts = ", ".join(GE[d] for d in p.dtypes)
-        fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
-        params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    params = opdef_params([x], [y])
     host = load("pool_host.cpp.tmpl").substitute(
-        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params="\n".join(params), spatial=w.spatial,
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=w.spatial,
         kernel=trio(w.kernel), stride=trio(w.stride), pad=trio(w.pad), dilation=trio(w.dilation),
         ceil_mode="true" if w.ceil_mode else "false", adaptive="true" if w.adaptive else "false",
         output_size=trio(w.adaptive or (1, 1, 1)))
@@ -184,15 +178,10 @@ def render(kp: KernelParams) -> dict[str, str]:
 
 def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     """The plan (or refusal) for a reference that pools; None when it does not."""
-    read = []
-    for init, ins in cases:
-        try:
-            r = read_graph(mod.Model(*copy.deepcopy(init)), ins)
-        except AnalysisError as e:
-            return OwnPlan(CATEGORY, str(e))
-        if r is None:
-            return None
-        read.append((r, ins[0] if ins else None))
+    read = read_cases(cases, mod, read_graph, CATEGORY)
+    if not isinstance(read, list):
+        return read
+    read = [(r, ins[0]) for r, (_, ins) in zip(read, cases)]
     windows = {(r[0].average, r[0].spatial, r[0].kernel if not r[0].adaptive else None, r[0].stride if not r[0].adaptive else None,
                 r[0].pad, r[0].dilation, r[0].ceil_mode, r[0].count_include_pad, r[0].divisor_override, r[0].adaptive)
                for r, _ in read}

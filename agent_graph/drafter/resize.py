@@ -8,7 +8,6 @@ source row and gathers its columns.
 """
 from __future__ import annotations
 
-import copy
 import warnings
 from typing import Any
 
@@ -16,9 +15,8 @@ import torch
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import decompositions
-from agent_graph.drafter.codegen import GE
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import OwnPlan, case_meta
+from agent_graph.drafter.ownplan import OwnPlan, case_meta, opdef_params, read_cases
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -84,13 +82,9 @@ def render(kp: KernelParams) -> dict[str, str]:
     kernel = load("resize_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=x.name.upper(), kernel_name=snake,
         in_name=x.name, out_name=y.name)
-    params = []
-    for kind, p in (("Input", x), ("Output", y)):
-        dts = ", ".join(GE[d] for d in p.dtypes)
-        fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
-        params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    params = opdef_params([x], [y])
     host = load("resize_host.cpp.tmpl").substitute(
-        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params="\n".join(params), spatial=e["spatial"],
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=e["spatial"],
         output_size=", ".join(str(v) for v in size), scale_factor=", ".join(repr(v) for v in factors))
     tiling = load("resize_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
@@ -98,15 +92,9 @@ def render(kp: KernelParams) -> dict[str, str]:
 
 def plan_resize(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     """The plan (or refusal) for a reference that resizes; None when it does not."""
-    read = []
-    for init, ins in cases:
-        try:
-            r = read_graph(mod.Model(*copy.deepcopy(init)), ins)
-        except AnalysisError as e:
-            return OwnPlan(CATEGORY, str(e))
-        if r is None:
-            return None
-        read.append(r)
+    read = read_cases(cases, mod, read_graph, CATEGORY)
+    if not isinstance(read, list):
+        return read
     if len({(r["spatial"], repr(r["size"]), repr(r["factors"])) for r in read}) > 1:
         return OwnPlan(CATEGORY, "the shape cases resize to different sizes or by different factors (one kernel must "
                                  "serve every case)")
