@@ -1,5 +1,5 @@
 """Pooling: max/avg pooling over 1-3 trailing dimensions (``nn.MaxPool1d/2d/3d``, ``nn.AvgPool1d/2d/3d``,
-``F.max_pool2d``, adaptive pooling whose output size divides the input) onto the ``pool`` template.
+``F.max_pool2d``, adaptive pooling to any output size) onto the ``pool`` template.
 
 The reference is read through the canonical front end's ``torch.export`` (core ATen keeps the pooling ops
 whole: ``max_pool2d_with_indices``, ``avg_pool2d``, ``avg_pool3d``, ``_adaptive_avg_pool2d``, ...; a 1-D pool
@@ -80,11 +80,11 @@ def read_window(node: torch.fx.Node, x_shape: tuple[int, ...]) -> Window:
     if "output_size" in a:
         out = _triple(a["output_size"], n, 1)
         ins = (1,) * (3 - n) + pool_in[-n:]
-        if any(o <= 0 or i % o for i, o in zip(ins, out)):
-            raise AnalysisError(f"adaptive pooling from {list(pool_in[-n:])} to {list(out[-n:])} (the output size "
-                                f"does not divide the input) is not covered by the pool template")
-        k = tuple(i // o for i, o in zip(ins, out))
-        w = Window(name in AVG_OPS, n, k, k, (0, 0, 0), (1, 1, 1), adaptive=out)
+        if any(o <= 0 for o in out):
+            raise AnalysisError(f"adaptive pooling from {list(pool_in[-n:])} to {list(out[-n:])} is not covered by "
+                                f"the pool template")
+        k = tuple(-(-i // o) + (1 if i % o else 0) for i, o in zip(ins, out))   # the widest window (UB sizing)
+        w = Window(name in AVG_OPS, n, k, (1, 1, 1), (0, 0, 0), (1, 1, 1), adaptive=out)
     else:
         k = _triple(a["kernel_size"], n, 1)
         s = _triple(a["stride"], n, 1) if a["stride"] else k
@@ -165,7 +165,8 @@ def render(kp: KernelParams) -> dict[str, str]:
         out_macro=y.name.upper(), kernel_name=snake, in_name=x.name, out_name=y.name,
         mode_doc="Average" if w.average else "Max", average="true" if w.average else "false",
         pad_value="0.0f" if w.average else "-__builtin_inff()", combine="Add" if w.average else "Max",
-        count_include_pad="true" if w.count_include_pad else "false", divisor_override=f"{float(w.divisor_override)}f")
+        count_include_pad="true" if w.count_include_pad else "false", divisor_override=f"{float(w.divisor_override)}f",
+        adaptive="true" if w.adaptive else "false")
     params = opdef_params([x], [y])
     host = load("pool_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=w.spatial,
