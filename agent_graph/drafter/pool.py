@@ -177,6 +177,23 @@ def render(kp: KernelParams) -> dict[str, str]:
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
 
+def _describe(w: Window) -> str:
+    """The window in words for the generated files' summary line."""
+    dims = slice(3 - w.spatial, 3)
+    if w.adaptive:
+        return f"to output size {list(w.adaptive[dims])}"
+    words = [f"kernel {list(w.kernel[dims])}", f"stride {list(w.stride[dims])}", f"padding {list(w.pad[dims])}"]
+    if any(d != 1 for d in w.dilation):
+        words.append(f"dilation {list(w.dilation[dims])}")
+    if w.ceil_mode:
+        words.append("ceil mode")
+    if w.average and not w.count_include_pad:
+        words.append("padding not counted")
+    if w.divisor_override:
+        words.append(f"divisor {w.divisor_override}")
+    return " ".join(words)
+
+
 def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     """The plan (or refusal) for a reference that pools; None when it does not."""
     read = read_cases(cases, mod, read_graph, CATEGORY)
@@ -205,8 +222,7 @@ def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     kp = KernelParams(op_type=op_type, template="pool",
                       inputs=[TensorParam("x", InputKind.FULL, [c[0] for c in combos])],
                       outputs=[TensorParam("y", OutputKind.COL, [c[1] for c in combos])],
-                      summary=f"ops: {kind} kernel {list(w.kernel[3 - w.spatial:])} stride {list(w.stride[3 - w.spatial:])} "
-                              f"padding {list(w.pad[3 - w.spatial:])}", extra={"window": w})
+                      summary=f"ops: {kind} {_describe(w)}", extra={"window": w})
     graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(x.shape), str(x.dtype).replace("torch.", ""))],
                       init=list(init)) for (_, x), (init, _) in zip(read, cases)]
     return OwnPlan(CATEGORY, template="pool", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
