@@ -92,7 +92,7 @@ def read_graph(model: Any, ins: list) -> dict | None:
     placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
     users = [n for n in placeholders if n.name in ep.graph_signature.user_inputs]
     if source not in users or index not in users or len(users) != 2:
-        raise AnalysisError(f"a {base} whose source (shape {_shape(source)}) and indices are not both forward inputs "
+        raise AnalysisError(f"aten.{base} with a source (shape {_shape(source)}) or indices that are not forward inputs "
                             f"is not covered by the index template (pass a module's table as a forward input)")
     sv, iv = source.meta["val"], index.meta["val"]
     if iv.dtype not in (torch.int64, torch.int32) or str(sv.dtype).replace("torch.", "") not in SOURCE_DTYPES:
