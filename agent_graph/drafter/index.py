@@ -14,7 +14,7 @@ import torch
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import OwnPlan, case_meta, opdef_params, read_cases
+from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -64,7 +64,7 @@ def read_graph(model: Any, ins: list) -> dict | None:
     node = gathers[0]
     for n in calls:
         if n is not node and _base(n) not in VIEWS and not _pass_through(n, node):
-            raise AnalysisError(f"core op aten.{_base(n)} beside a row gather is not covered by the index template "
+            raise Beside(f"core op aten.{_base(n)} beside a row gather is not covered by the index template "
                                 f"(input of shape {_shape(n.args[0]) if n.args else []})")
     base = _base(node)
     if base == "embedding":

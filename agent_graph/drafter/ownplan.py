@@ -12,6 +12,11 @@ from agent_graph.drafter.codegen import GE
 from agent_graph.drafter.templates import KernelParams, TensorParam
 
 
+class Beside(AnalysisError):
+    """The reference holds ops the template does not take beside its own (a convolution before a pooling): the
+    reference goes on to the other planners (a fused template may take it; else they refuse naming an op)."""
+
+
 @dataclass
 class OwnPlan:
     category: str                        # pooling | indexing | resize
@@ -31,11 +36,14 @@ def case_meta(graphs: list[OpGraph]) -> list[dict]:
 
 def read_cases(cases: list, mod: Any, reader: Callable[[Any, list], Any], category: str) -> list | OwnPlan | None:
     """``reader(model, forward inputs)`` on every case: its results in case order; a refusal when it raises
-    ``AnalysisError``; None when a case holds none of the reader's ops (the reference goes to the other templates)."""
+    ``AnalysisError``; None when a case holds none of the reader's ops or others beside them (``Beside``: the
+    reference goes to the other templates)."""
     read = []
     for init, ins in cases:
         try:
             r = reader(mod.Model(*copy.deepcopy(init)), ins)
+        except Beside:
+            return None
         except AnalysisError as e:
             return OwnPlan(category, str(e))
         if r is None:

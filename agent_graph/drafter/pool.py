@@ -21,7 +21,7 @@ import torch
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import OwnPlan, case_meta, opdef_params, read_cases
+from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -135,7 +135,7 @@ def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
             raise AnalysisError(f"the indices of {base_of(node)} (input of shape {list(x_shape)}) are not covered by "
                                 f"the pool template")
         shape = list(n.args[0].meta["val"].shape) if n.args and isinstance(n.args[0], torch.fx.Node) else []
-        raise AnalysisError(f"core op aten.{base} beside a pooling is not covered by the pool template "
+        raise Beside(f"core op aten.{base} beside a pooling is not covered by the pool template "
                             f"(input of shape {shape})")
     if len(pools) > 1 or len(user_inputs) != 1:
         raise AnalysisError(f"a pooling with {len(user_inputs)} tensor inputs and {len(pools)} pooling ops is not "

@@ -16,7 +16,7 @@ import torch
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import decompositions
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import OwnPlan, case_meta, opdef_params, read_cases
+from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -59,7 +59,7 @@ def read_graph(model: Any, ins: list) -> dict | None:
                             f"(nearest only)")
     for n in calls:
         if n is not node and _base(n) not in VIEWS:
-            raise AnalysisError(f"core op aten.{_base(n)} beside a resize is not covered by the resize template "
+            raise Beside(f"core op aten.{_base(n)} beside a resize is not covered by the resize template "
                                 f"(input of shape {shape})")
     users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
     if users != [node.args[0]] or str(xv.dtype).replace("torch.", "") not in DTYPES:
