@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, rowreduce, splitrow
+from agent_graph.drafter import codegen, rowreduce, special, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
@@ -131,6 +131,10 @@ def plan(task: Task) -> Plan | Unsupported:
                 mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
         except Exception as e:
             return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
+    own = special.plan(cases, mod, op_type_for(name))   # pooling, gathers, resize: own templates (special.py)
+    if own is not None:
+        return Unsupported(name, own.reason, _op_in(own.reason), own.category) if own.reason else Plan(
+            task, own.params.op_type, own.category, own.template, own.params, own.graphs, own.files, own.case_meta)
     first = _plan_with(task, cases, mod, analyse)
     if isinstance(first, Plan):
         return first

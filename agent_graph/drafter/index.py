@@ -1,0 +1,145 @@
+"""Row gathers: ``index_select`` (any dimension), ``F.embedding``/``nn.Embedding`` with the table as a forward
+input, ``x[idx]`` (one integer index tensor on the first dimension) onto the ``index`` template.
+
+The source is viewed as [outer, indexed, inner] and the output as [outer, picks, inner]: output row (o, k) is
+source row (o, index[k]) (a negative index counts from the end, as ``x[idx]`` allows). The kernel only moves
+data: the index is a scalar read from GM, each row (or chunk of a long row) goes GM -> UB -> GM.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
+from agent_graph.drafter.canonical import _export
+from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
+from agent_graph.drafter.templates import KernelParams, TensorParam, load
+from bench_bridge.api import snake_case
+
+INDEX_OPS = ("index_select", "embedding", "index", "gather")
+PASS_THROUGH = {"expand", "remainder"}   # take_along_dim: idx.expand(same shape) % n around its gather
+CATEGORY = "indexing"
+VIEWS = {"view", "reshape", "_unsafe_view", "unsqueeze", "squeeze", "clone", "alias", "contiguous"}
+SOURCE_DTYPES = ("float32", "float16", "bfloat16", "int32", "int64")
+
+
+def _base(n: torch.fx.Node) -> str:
+    return n.target.__name__.split(".")[0] if hasattr(n.target, "_schema") else getattr(n.target, "__name__", str(n.target))
+
+
+def _shape(a: Any) -> list[int]:
+    return list(a.meta["val"].shape) if isinstance(a, torch.fx.Node) and isinstance(a.meta.get("val"), torch.Tensor) else []
+
+
+def _pass_through(n: torch.fx.Node, gather: torch.fx.Node) -> bool:
+    """An op around a gather that changes nothing the kernel computes: an expand to the same shape, an index taken
+    modulo the gathered dimension's size (the kernel counts a negative index from the end)."""
+    b = _base(n)
+    if b == "expand":
+        return _shape(n) == _shape(n.args[0])
+    if b == "remainder" and _base(gather) == "gather":
+        src = gather.args[0].meta["val"]
+        return n.args[1] == src.shape[int(gather.args[1])]
+    return False
+
+
+def _root(n: Any) -> Any:
+    while isinstance(n, torch.fx.Node) and n.op == "call_function" and (_base(n) in VIEWS or _base(n) in PASS_THROUGH):
+        if _shape(n) != _shape(n.args[0]):
+            break
+        n = n.args[0]
+    return n
+
+
+def read_graph(model: Any, ins: list) -> dict | None:
+    """What the template needs from a reference that is one row gather (views around it); None when the
+    exported graph holds no row gather."""
+    ep = _export(model, ins)
+    calls = [n for n in ep.graph.nodes if n.op == "call_function"]
+    gathers = [n for n in calls if _base(n) in INDEX_OPS]
+    if not gathers:
+        return None
+    node = gathers[0]
+    for n in calls:
+        if n is not node and _base(n) not in VIEWS and not _pass_through(n, node):
+            raise Beside(f"core op aten.{_base(n)} beside a row gather is not covered by the index template "
+                                f"(input of shape {_shape(n.args[0]) if n.args else []})")
+    base = _base(node)
+    if base == "embedding":
+        source, index, dim = node.args[0], node.args[1], 0
+    elif base == "index_select":
+        source, dim, index = node.args[0], int(node.args[1]), node.args[2]
+    elif base == "gather":
+        source, dim, index = node.args[0], int(node.args[1]), node.args[2]
+        rank = source.meta["val"].dim()
+        if dim % rank != rank - 1 or list(index.meta["val"].shape[:-1]) != list(source.meta["val"].shape[:-1]):
+            raise AnalysisError(f"gather along dim {dim} of a source of shape {_shape(source)} with indices of shape "
+                                f"{_shape(index)} is not covered by the gather template (the last dimension, indices "
+                                f"sharing the leading dimensions)")
+        dim = -1
+        if source.meta["val"].dtype == torch.int64:
+            raise AnalysisError(f"gather from an int64 source of shape {_shape(source)} is not covered by the gather "
+                                f"template (the vector Gather takes 2- and 4-byte elements)")
+    else:
+        source, idx_list = node.args[0], node.args[1]
+        if len(idx_list) != 1 or idx_list[0] is None:
+            raise AnalysisError(f"advanced indexing with {len(idx_list)} index positions (source of shape "
+                                f"{_shape(source)}) is not covered by the index template (one index tensor on dim 0)")
+        index, dim = idx_list[0], 0
+    source, index = _root(source), _root(index)
+    placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
+    users = [n for n in placeholders if n.name in ep.graph_signature.user_inputs]
+    if source not in users or index not in users or len(users) != 2:
+        raise AnalysisError(f"aten.{base} with a source (shape {_shape(source)}) or indices that are not forward inputs "
+                            f"is not covered by the index template (pass a module's table as a forward input)")
+    sv, iv = source.meta["val"], index.meta["val"]
+    if iv.dtype not in (torch.int64, torch.int32) or str(sv.dtype).replace("torch.", "") not in SOURCE_DTYPES:
+        raise AnalysisError(f"{base} of a {str(sv.dtype).replace('torch.', '')} source with "
+                            f"{str(iv.dtype).replace('torch.', '')} indices is not covered by the index template")
+    return {"op": base, "dim": dim, "source_input": users.index(source),
+            "index_input": users.index(index), "dtypes": [str(u.meta["val"].dtype).replace("torch.", "") for u in users]}
+
+
+def render(kp: KernelParams) -> dict[str, str]:
+    e = kp.extra
+    snake = snake_case(kp.op_type)
+    src, idx, y = kp.inputs[e["source_input"]], kp.inputs[e["index_input"]], kp.outputs[0]
+    family = "gather" if e["op"] == "gather" else "index"
+    kernel = load(f"{family}_kernel.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", src_macro=src.name.upper(),
+        idx_macro=idx.name.upper(), kernel_name=snake, src_name=src.name, idx_name=idx.name, out_name=y.name,
+        kernel_args=", ".join(f"GM_ADDR {p.name}" for p in (*kp.inputs, y)))
+    params = opdef_params(kp.inputs, [y])
+    host = load(f"{family}_host.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params,
+        source_input=e["source_input"], index_input=e["index_input"], dim=e["dim"])
+    tiling = load(f"{family}_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
+    return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
+
+
+def plan_index(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
+    """The plan (or refusal) for a reference that gathers rows; None when it does not."""
+    read = read_cases(cases, mod, read_graph, CATEGORY)
+    if not isinstance(read, list):
+        return read
+    if len({(r["op"], r["dim"], r["source_input"], r["index_input"]) for r in read}) > 1:
+        return OwnPlan(CATEGORY, "the shape cases gather along different dimensions (one kernel must serve every case)")
+    combos: list[list[str]] = []
+    for r in read:
+        if r["dtypes"] not in combos:
+            combos.append(r["dtypes"])
+    r0 = read[0]
+    roles = ["x", "x"]
+    roles[r0["source_input"]] = "weight" if r0["op"] == "embedding" else "x"
+    roles[r0["index_input"]] = "indices"
+    src = r0["source_input"]
+    template = "gather" if r0["op"] == "gather" else "index"
+    kp = KernelParams(op_type=op_type, template=template,
+                      inputs=[TensorParam(roles[i], InputKind.FULL, [c[i] for c in combos]) for i in range(2)],
+                      outputs=[TensorParam("y", OutputKind.COL, [c[src] for c in combos])],
+                      summary=f"ops: {r0['op']} along dim {r0['dim']}", extra=dict(r0))
+    graphs = [OpGraph(inputs=[OpNode(roles[i], "input", [], {}, tuple(x.shape), str(x.dtype).replace("torch.", ""))
+                              for i, x in enumerate(ins)], init=list(init)) for init, ins in cases]
+    return OwnPlan(CATEGORY, template=template, params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))

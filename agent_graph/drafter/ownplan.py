@@ -1,0 +1,62 @@
+"""What a template with a planner of its own (pool, index, gather, resize) hands back to ``planner.plan``: the
+filled parameters and rendered files, or a refusal (``reason``). The planner turns it into its ``Plan`` or
+``Unsupported`` (this module imports nothing of the planner, so the planner can import these modules)."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from agent_graph.drafter.analysis import AnalysisError, OpGraph
+from agent_graph.drafter.codegen import GE
+from agent_graph.drafter.templates import KernelParams, TensorParam
+
+
+class Beside(AnalysisError):
+    """The reference holds ops the template does not take beside its own (a convolution before a pooling): the
+    reference goes on to the other planners (a fused template may take it; else they refuse naming an op)."""
+
+
+@dataclass
+class OwnPlan:
+    category: str                        # pooling | indexing | resize
+    reason: str = ""                     # one sentence naming the op or form when refused
+    template: str = ""
+    params: KernelParams | None = None
+    graphs: list[OpGraph] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    case_meta: list[dict] = field(default_factory=list)
+
+
+def case_meta(graphs: list[OpGraph]) -> list[dict]:
+    """Per case: the input shapes/dtypes and init arguments (the writer's kgen-task.toml)."""
+    return [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
+            for g in graphs]
+
+
+def read_cases(cases: list, mod: Any, reader: Callable[[Any, list], Any], category: str) -> list | OwnPlan | None:
+    """``reader(model, forward inputs)`` on every case: its results in case order; a refusal when it raises
+    ``AnalysisError``; None when a case holds none of the reader's ops or others beside them (``Beside``: the
+    reference goes to the other templates)."""
+    read = []
+    for init, ins in cases:
+        try:
+            r = reader(mod.Model(*copy.deepcopy(init)), ins)
+        except Beside:
+            return None
+        except AnalysisError as e:
+            return OwnPlan(category, str(e))
+        if r is None:
+            return None
+        read.append(r)
+    return read
+
+
+def opdef_params(inputs: list[TensorParam], outputs: list[TensorParam]) -> str:
+    """The OpDef's Input/Output lines: one dtype per dtype combination, ND format."""
+    lines = []
+    for kind, p in [("Input", p) for p in inputs] + [("Output", p) for p in outputs]:
+        dts = ", ".join(GE[d] for d in p.dtypes)
+        fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
+        lines.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    return "\n".join(lines)

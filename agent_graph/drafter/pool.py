@@ -1,0 +1,228 @@
+"""Pooling: max/avg pooling over 1-3 trailing dimensions (``nn.MaxPool1d/2d/3d``, ``nn.AvgPool1d/2d/3d``,
+``F.max_pool2d``, adaptive pooling to any output size) onto the ``pool`` template.
+
+The reference is read through the canonical front end's ``torch.export`` (core ATen keeps the pooling ops
+whole: ``max_pool2d_with_indices``, ``avg_pool2d``, ``avg_pool3d``, ``_adaptive_avg_pool2d``, ...; a 1-D pool
+is an ``unsqueeze`` -> 2-D pool -> ``squeeze``). The window's constants (kernel, stride, padding, dilation,
+ceil mode, count_include_pad, divisor_override, or an adaptive output size) become constants of the host's
+TilingFunc, which computes the output size from the runtime shape as PyTorch does; the kernel reads them from
+the tiling struct (``templates/pool_*.tmpl``).
+
+``plan_window(cases, mod, op_type)`` returns ``None`` when the reference holds no pooling op (the caller goes on
+with the other templates), else an ``OwnPlan``: the filled template, or a refusal naming what it does not take.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from agent_graph.drafter.canonical import _export
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
+from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
+from agent_graph.drafter.templates import KernelParams, TensorParam, load
+from bench_bridge.api import snake_case
+
+CATEGORY = "pooling"
+FLOATS = ("float32", "float16", "bfloat16")
+MAX_OPS = {"max_pool2d_with_indices": 2, "max_pool3d_with_indices": 3, "adaptive_max_pool2d": 2,
+           "adaptive_max_pool3d": 3}
+AVG_OPS = {"avg_pool2d": 2, "avg_pool3d": 3, "_adaptive_avg_pool2d": 2, "_adaptive_avg_pool3d": 3}
+VIEWS = {"unsqueeze", "squeeze", "view", "reshape", "_unsafe_view", "clone", "alias", "contiguous"}
+
+
+@dataclass(frozen=True)
+class Window:
+    """One pooling, as the host computes it: constants per (depth, height, width); 1s where the pooling has
+    fewer dimensions."""
+
+    average: bool
+    spatial: int                              # pooled trailing dimensions of the input (1-3)
+    kernel: tuple[int, int, int]
+    stride: tuple[int, int, int]
+    pad: tuple[int, int, int]
+    dilation: tuple[int, int, int]
+    ceil_mode: bool = False
+    count_include_pad: bool = True
+    divisor_override: int = 0
+    adaptive: tuple[int, int, int] | None = None   # output size of an adaptive pooling
+
+
+def _bind(node: torch.fx.Node) -> dict[str, Any]:
+    """The op's arguments by schema name, defaults filled in."""
+    schema = node.target._schema
+    out = {}
+    for i, a in enumerate(schema.arguments):
+        if i < len(node.args):
+            out[a.name] = node.args[i]
+        elif a.name in node.kwargs:
+            out[a.name] = node.kwargs[a.name]
+        else:
+            out[a.name] = a.default_value if a.has_default_value() else None
+    return out
+
+
+def _triple(v: Any, n: int, fill: int) -> tuple[int, ...]:
+    vals = [int(x) for x in (v if isinstance(v, (list, tuple)) else [v])]
+    if len(vals) == 1:
+        vals = vals * n
+    return tuple([fill] * (3 - n) + vals)
+
+
+def read_window(node: torch.fx.Node, x_shape: tuple[int, ...]) -> Window:
+    """The window of a core pooling node whose input is ``x`` (of ``x_shape``) seen through views."""
+    name = node.target.__name__.split(".")[0]
+    n = MAX_OPS.get(name) or AVG_OPS[name]
+    a = _bind(node)
+    pool_in = tuple(node.args[0].meta["val"].shape)
+    if "output_size" in a:
+        out = _triple(a["output_size"], n, 1)
+        ins = (1,) * (3 - n) + pool_in[-n:]
+        if any(o <= 0 for o in out):
+            raise AnalysisError(f"adaptive pooling from {list(pool_in[-n:])} to {list(out[-n:])} is not covered by "
+                                f"the pool template")
+        k = tuple(-(-i // o) + (1 if i % o else 0) for i, o in zip(ins, out))   # the widest window (UB sizing)
+        w = Window(name in AVG_OPS, n, k, (1, 1, 1), (0, 0, 0), (1, 1, 1), adaptive=out)
+    else:
+        k = _triple(a["kernel_size"], n, 1)
+        s = _triple(a["stride"], n, 1) if a["stride"] else k
+        w = Window(name in AVG_OPS, n, k, s, _triple(a["padding"], n, 0), _triple(a.get("dilation", 1), n, 1),
+                   bool(a["ceil_mode"]), bool(a.get("count_include_pad", True)), int(a.get("divisor_override") or 0))
+    return _trim(w, pool_in, x_shape)
+
+
+def _trim(w: Window, pool_in: tuple[int, ...], x_shape: tuple[int, ...]) -> Window:
+    """Drop leading window dimensions that do nothing (window 1, stride 1, no padding: a 1-D pool written as a
+    2-D one over an unsqueezed dimension); the rest must be the last dimensions of x itself."""
+    spatial = w.spatial
+    while spatial > 1:
+        i = 3 - spatial
+        if (w.kernel[i], w.stride[i], w.pad[i]) != (1, 1, 0) or (w.adaptive and pool_in[-spatial] != 1):
+            break   # an adaptive window of 1 is one only where the input has size 1 (in every case)
+        spatial -= 1
+    if len(x_shape) < spatial or tuple(x_shape[-spatial:]) != tuple(pool_in[-spatial:]):
+        raise AnalysisError(f"pooling over dimensions {list(pool_in[-spatial:])} of an input viewed as {list(pool_in)} "
+                            f"from {list(x_shape)} is not covered by the pool template")
+    if w.adaptive:
+        w = Window(**{**w.__dict__, "adaptive": (1,) * (3 - spatial) + w.adaptive[3 - spatial:],
+                      "kernel": (1,) * (3 - spatial) + w.kernel[3 - spatial:],
+                      "stride": (1,) * (3 - spatial) + w.stride[3 - spatial:]})
+    return Window(**{**w.__dict__, "spatial": spatial})
+
+
+def base_of(node: torch.fx.Node) -> str:
+    return node.target.__name__.split(".")[0]
+
+
+def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
+    """(window, input dtype, output dtype) of a reference that is one pooling of one input (views around it);
+    None when the exported graph holds no pooling op."""
+    ep = _export(model, ins)
+    calls = [n for n in ep.graph.nodes if n.op == "call_function"]
+    pools = [n for n in calls if hasattr(n.target, "_schema") and n.target.__name__.split(".")[0] in {**MAX_OPS, **AVG_OPS}]
+    if not pools:
+        return None
+    user_inputs = [n for n in ep.graph.nodes if n.op == "placeholder" and isinstance(n.meta.get("val"), torch.Tensor)]
+    node = pools[0]
+    x_shape = tuple(node.args[0].meta["val"].shape)
+    for n in calls:
+        base = n.target.__name__.split(".")[0] if hasattr(n.target, "_schema") else getattr(n.target, "__name__", str(n.target))
+        if n is node or base in VIEWS or (base == "getitem" and n.args[0] is node and n.args[1] == 0):
+            continue
+        if base == "getitem" and n.args[0] is node:
+            raise AnalysisError(f"the indices of {base_of(node)} (input of shape {list(x_shape)}) are not covered by "
+                                f"the pool template")
+        shape = list(n.args[0].meta["val"].shape) if n.args and isinstance(n.args[0], torch.fx.Node) else []
+        raise Beside(f"core op aten.{base} beside a pooling is not covered by the pool template "
+                            f"(input of shape {shape})")
+    if len(pools) > 1 or len(user_inputs) != 1:
+        raise AnalysisError(f"a pooling with {len(user_inputs)} tensor inputs and {len(pools)} pooling ops is not "
+                            f"covered by the pool template (one pooling of one input)")
+    x = user_inputs[0].meta["val"]
+    out = [o for o in ep.graph.output_node().args[0]]
+    if len(out) != 1:
+        raise AnalysisError("a pooling with several outputs (values and indices) is not covered by the pool template")
+    w = read_window(node, tuple(x.shape))
+    if x.dtype != node.args[0].meta["val"].dtype:
+        raise AnalysisError("a pooling of a cast input is not covered by the pool template")
+    y = out[0].meta["val"]
+    return w, str(x.dtype).replace("torch.", ""), str(y.dtype).replace("torch.", "")
+
+
+def render(kp: KernelParams) -> dict[str, str]:
+    """The three files of the pool template."""
+    w: Window = kp.extra["window"]
+    snake = snake_case(kp.op_type)
+    x, y = kp.inputs[0], kp.outputs[0]
+
+    def trio(v: tuple[int, int, int]) -> str:
+        return ", ".join(str(int(a)) for a in v)
+
+    kernel = load("pool_kernel.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=x.name.upper(),
+        out_macro=y.name.upper(), kernel_name=snake, in_name=x.name, out_name=y.name,
+        mode_doc="Average" if w.average else "Max", average="true" if w.average else "false",
+        pad_value="0.0f" if w.average else "-__builtin_inff()", combine="Add" if w.average else "Max",
+        count_include_pad="true" if w.count_include_pad else "false", divisor_override=f"{float(w.divisor_override)}f",
+        adaptive="true" if w.adaptive else "false")
+    params = opdef_params([x], [y])
+    host = load("pool_host.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=w.spatial,
+        kernel=trio(w.kernel), stride=trio(w.stride), pad=trio(w.pad), dilation=trio(w.dilation),
+        ceil_mode="true" if w.ceil_mode else "false", adaptive="true" if w.adaptive else "false",
+        output_size=trio(w.adaptive or (1, 1, 1)))
+    tiling = load("pool_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
+    return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
+
+
+def _describe(w: Window) -> str:
+    """The window in words for the generated files' summary line."""
+    dims = slice(3 - w.spatial, 3)
+    if w.adaptive:
+        return f"to output size {list(w.adaptive[dims])}"
+    words = [f"kernel {list(w.kernel[dims])}", f"stride {list(w.stride[dims])}", f"padding {list(w.pad[dims])}"]
+    if any(d != 1 for d in w.dilation):
+        words.append(f"dilation {list(w.dilation[dims])}")
+    if w.ceil_mode:
+        words.append("ceil mode")
+    if w.average and not w.count_include_pad:
+        words.append("padding not counted")
+    if w.divisor_override:
+        words.append(f"divisor {w.divisor_override}")
+    return " ".join(words)
+
+
+def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
+    """The plan (or refusal) for a reference that pools; None when it does not."""
+    read = read_cases(cases, mod, read_graph, CATEGORY)
+    if not isinstance(read, list):
+        return read
+    read = [(r, ins[0]) for r, (_, ins) in zip(read, cases)]
+    windows = {(r[0].average, r[0].spatial, r[0].kernel if not r[0].adaptive else None, r[0].stride if not r[0].adaptive else None,
+                r[0].pad, r[0].dilation, r[0].ceil_mode, r[0].count_include_pad, r[0].divisor_override, r[0].adaptive)
+               for r, _ in read}
+    if len(windows) > 1:
+        return OwnPlan(CATEGORY, "the shape cases pool with different windows (one kernel must serve every case)")
+    combos: list[tuple[str, str]] = []
+    for (w, dx, dy), _ in read:
+        for d in (dx, dy):
+            if d not in FLOATS:
+                return OwnPlan(CATEGORY, f"pooling of dtype {d} is not covered by the pool template")
+        if (dx, dy) not in combos:
+            combos.append((dx, dy))
+    w = read[0][0][0]
+    for (_, _, _), x in read:
+        row = x.shape[-1]
+        if (row + 16) * 12 + w.kernel[2] * (row // max(w.stride[2], 1) + 8) * 8 > 180 * 1024:
+            return OwnPlan(CATEGORY, f"a pooling row of {row} elements (input of shape {list(x.shape)}) does not fit "
+                                     f"in UB")
+    kind = ("avg" if w.average else "max") + f"_pool{w.spatial}d" + (" (adaptive)" if w.adaptive else "")
+    kp = KernelParams(op_type=op_type, template="pool",
+                      inputs=[TensorParam("x", InputKind.FULL, [c[0] for c in combos])],
+                      outputs=[TensorParam("y", OutputKind.COL, [c[1] for c in combos])],
+                      summary=f"ops: {kind} {_describe(w)}", extra={"window": w})
+    graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(x.shape), str(x.dtype).replace("torch.", ""))],
+                      init=list(init)) for (_, x), (init, _) in zip(read, cases)]
+    return OwnPlan(CATEGORY, template="pool", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))

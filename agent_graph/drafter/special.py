@@ -1,0 +1,52 @@
+"""Patterns with a template of their own, tried before the elementwise/row/col lowering: pooling (``pool.py``),
+row and element gathers (``index.py``) and nearest resize (``resize.py``).
+
+An eager run of the first case under a dispatch mode names the ATen ops the reference calls (no export); only a
+reference that calls a pooling or indexing op is read through ``torch.export`` by those modules.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from agent_graph.drafter import index, pool, resize
+from agent_graph.drafter.ownplan import OwnPlan
+
+INDEXING = {"index_select", "embedding", "index", "gather"}
+
+
+class _OpsSeen(TorchDispatchMode):
+    """Names of the ATen ops an eager run calls."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: set[str] = set()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.names.add(func.overloadpacket.__name__)
+        return func(*args, **(kwargs or {}))
+
+
+def ops_called(mod: Any, init: list, ins: list) -> set[str]:
+    seen = _OpsSeen()
+    try:
+        with torch.no_grad(), seen:
+            mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
+    except Exception:   # the reference ran before this; a failure under the mode leaves it to the other templates
+        return set()
+    return seen.names
+
+
+def plan(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
+    """The plan (or refusal) from a template of its own; None when the reference calls none of their ops."""
+    names = ops_called(mod, *cases[0])
+    if any("pool" in n for n in names):
+        return pool.plan_window(cases, mod, op_type)
+    if names & INDEXING:
+        return index.plan_index(cases, mod, op_type)
+    if any("upsample" in n for n in names):
+        return resize.plan_resize(cases, mod, op_type)
+    return None

@@ -1,0 +1,102 @@
+"""Pooling, gathers and nearest resize drafted onto their templates (pool, index, gather, resize), built and
+verified on every case (emulator), and the forms those templates refuse, each in one sentence naming what
+they do not take."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft, prebuild, write_project
+from bench_bridge.bench import BenchOptions, bench
+
+SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
+
+
+def _verified(spec: Path, out: Path, template: str) -> None:
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.template == template
+    project = write_project(d.plan, out)
+    builds = prebuild(project, jobs=2)
+    assert builds and all(b.ok for b in builds), [g.format() for b in builds for g in b.diagnostics][:3]
+    rep = bench(spec, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled and rep.correct and not bad, bad or rep.message
+    assert len(rep.cases) >= 2
+
+
+# a 1-D max pool with dilation (fp32/fp16/bf16, odd lengths) and a 2-D average pool with ceil mode and padding
+# left out of the divisor: between them every branch of the kernel (window rows skipped at the edges, taps in
+# the padding, per-column and per-row divisors)
+@pytest.mark.parametrize("name", ["maxpool1d_dilation", "avgpool2d_ceil"])
+def test_suite_pooling_is_verified(name, tmp_path):
+    _verified(SUITE / name / "kgen-task.toml", tmp_path / name, "pool")
+
+
+# x[rows] with negative rows and int64 indices; take_along_dim (expand + remainder around a gather, negative
+# indices); a 1-D nearest resize by a fractional factor (PyTorch's float index rule)
+@pytest.mark.parametrize("name,template", [("index_getitem", "index"), ("take_along_dim", "gather"),
+                                           ("interpolate_nearest1d", "resize")])
+def test_suite_gathers_and_resize_are_verified(name, template, tmp_path):
+    _verified(SUITE / name / "kgen-task.toml", tmp_path / name, template)
+
+
+def _spec(tmp: Path, name: str, forward: str, shapes: list[str], init: str = "", index: str = "") -> Path:
+    (tmp / "reference.py").write_text(textwrap.dedent(f"""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                {init or "pass"}
+
+            def forward(self, x{", idx" if index else ""}):
+                return {forward}
+        """))
+    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "float32" }}{index}]\n'
+                      for i, s in enumerate(shapes))
+    spec = tmp / "kgen-task.toml"
+    spec.write_text(f'name = "{name}"\nreference = "reference.py"\nseed = 0\n\n{cases}')
+    return spec
+
+
+def test_window_constants_given_to_init_are_read(tmp_path):
+    """KernelBench's spelling: the window's numbers reach the module through __init__ (get_init_inputs)."""
+    spec = _spec(tmp_path, "kb_style", "self.pool(x)", ["[2, 3, 12, 10]", "[1, 2, 7, 5]"],
+                 init="self.pool = nn.MaxPool2d(kernel_size=2, stride=2, padding=1, dilation=2, return_indices=False)")
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    host = next(t for p, t in d.plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    assert "WINDOW[3] = {1, 2, 2}" in host and "DILATION[3] = {1, 2, 2}" in host and "PAD[3] = {0, 1, 1}" in host
+
+
+@pytest.mark.parametrize("forward,shapes,says", [
+    # other ops beside the pooling: left to the other planners (a fused template may take them), which name an op
+    ("F.lp_pool2d(x, 2, 2)", ["[1, 2, 8, 8]"], "pool"),
+    ("torch.relu(F.max_pool2d(x, 2))", ["[1, 2, 8, 8]"], "max_pool2d"),
+    ("F.max_pool2d(x, 2, return_indices=True)[1]", ["[1, 2, 8, 8]"], "pool"),
+    ("F.avg_pool2d(x, 2) if x.shape[-1] > 6 else F.avg_pool2d(x, 3)", ["[1, 2, 8, 8]", "[1, 2, 6, 6]"],
+     "different windows"),
+])
+def test_pooling_outside_the_template_is_refused_by_name(forward, shapes, says, tmp_path):
+    d = draft(_spec(tmp_path, "refused", forward, shapes))
+    assert isinstance(d, Unsupported), "drafted a kernel for a form the pool template does not take"
+    assert says in d.reason and not d.user_error
+
+
+@pytest.mark.parametrize("forward,index,init,says", [
+    ("torch.gather(x, 0, idx)", ', { shape = [2, 6], dtype = "int64", range = [0, 4] }', "", "along dim 0"),
+    ("self.emb(idx)", ', { shape = [5], dtype = "int64", range = [0, 4] }', "self.emb = nn.Embedding(4, 6)",
+     "pass a module's table as a forward input"),
+    ("F.interpolate(x, scale_factor=2, mode='bilinear')", "", "", "nearest only"),
+])
+def test_gathers_and_resizes_outside_the_templates_are_refused_by_name(forward, index, init, says, tmp_path):
+    d = draft(_spec(tmp_path, "refused", forward, ["[1, 1, 4, 6]" if "interpolate" in forward else "[4, 6]"],
+                    init=init, index=index))
+    assert isinstance(d, Unsupported), "drafted a kernel for a form the templates do not take"
+    assert says in d.reason and not d.user_error
