@@ -131,6 +131,10 @@ def plan(task: Task) -> Plan | Unsupported:
                 mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
         except Exception as e:
             return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
+    from agent_graph.drafter.cubeplan import plan_cube   # lazy: import cycle (the cube planner builds this module's Plan)
+    cube = plan_cube(task, cases, mod)   # a matmul in the exported graph: the cube template, or a refusal naming it
+    if cube is not None:
+        return cube
     first = _plan_with(task, cases, mod, analyse)
     if isinstance(first, Plan):
         return first
