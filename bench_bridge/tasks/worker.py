@@ -123,6 +123,21 @@ def _make_case(task: Task, mod, prep, case, index: int):
     return init, inputs
 
 
+def module_tensors(model, init: list) -> list:
+    """The model's own floating-point parameters and buffers (parameters first, each in module order) that
+    are neither tensors given to ``__init__`` nor one value everywhere: a drafted op takes them as inputs
+    after the forward and init tensors (``nn.Linear``'s weight and bias)."""
+    inits = [t for t in init if isinstance(t, torch.Tensor)]
+    out = []
+    for _, t in [*model.named_parameters(), *model.named_buffers()]:
+        flat = t.detach().reshape(-1)
+        if (not t.is_floating_point() or (flat.numel() and bool(torch.all(flat == flat[0])))
+                or any(c.shape == t.shape and c.dtype == t.dtype and bool(torch.equal(c.detach(), t.detach())) for c in inits)):
+            continue
+        out.append(t.detach().clone())
+    return out
+
+
 def _record_call(mod, init: list, inputs: list) -> tuple[str, list] | None:
     """The operator call ModelNew makes: its name and arguments; None if there is no ModelNew."""
     if not hasattr(mod, "ModelNew"):
@@ -177,6 +192,7 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             with torch.no_grad():
                 ref = model(*copy.deepcopy(inputs))
             entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
+            entry["module"] = [_encode(v, cdir, f"module_{k}") for k, v in enumerate(module_tensors(model, init))]
             # refs are flat (one tensor each); ref_groups keeps the nesting of the reference's result:
             # per top-level item, the length of a tensor list, or 0 for a single tensor
             entry["refs"], entry["ref_groups"] = [], []
