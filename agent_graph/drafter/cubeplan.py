@@ -104,6 +104,9 @@ class CubeParams:
                 self.combos.append(combo)
                 self.progs[combo], self.kinds = lower_epilogue(cg)
                 self.c_round[combo] = cg.c_dtype if cg.c_dtype in CT else ""
+        self.direct = all(not p.body and p.outputs[0].val.expr == "XI0" for p in self.progs.values()) and \
+            not self.cg.epilogue_inputs
+        """No epilogue: the fixpipe writes the product straight to GM, rounded once to the output type."""
         self.attrs = [a.kwargs.get("param", a.name) for a in self.cg.graph.attrs]
         self.attr_defaults = [float(a.kwargs["value"]) for a in self.cg.graph.attrs]
         self.nslots = max(p.nslots for p in self.progs.values())
@@ -191,7 +194,9 @@ def _host(cp: CubeParams) -> str:
         op_type=cp.op_type, summary=cp.summary, op_snake=snake_case(cp.op_type), bytes_per_elem=per, budget_note=note,
         a_index=cp.inputs.index(cp.cg.a.name), b_index=cp.inputs.index(cp.cg.b.name),
         trans_a="true" if cp.cg.a.trans else "false", trans_b="true" if cp.cg.b.trans else "false",
-        attr_code="\n".join(attr_code), params="\n".join(params))
+        attr_code="\n".join(attr_code), params="\n".join(params),
+        c_type=("matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, CubeType(context->GetOutputDesc(0)->GetDataType())"
+                if cp.direct else "matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT"))
 
 
 def _kernel(cp: CubeParams) -> str:
@@ -271,7 +276,7 @@ def _kernel(cp: CubeParams) -> str:
     if cg.a.trans or cg.b.trans:
         trans_note = ", " + " and ".join(w for w, t in (("A transposed", cg.a.trans), ("B transposed", cg.b.trans)) if t)
     gm = [nm[x] for x in cp.inputs] + ["y"]
-    return load("mm_kernel.cpp.tmpl").substitute(
+    return load("mm_direct_kernel.cpp.tmpl" if cp.direct else "mm_kernel.cpp.tmpl").safe_substitute(
         op_type=cp.op_type, summary=cp.summary, trans_note=trans_note,
         type_aliases="\n".join(aliases) + ("\n\n" + load("mm_widen.tmpl").template if helpers else ""),
         init_params=", ".join(f"GM_ADDR {x}" for x in gm), a_name=nm[cg.a.name], b_name=nm[cg.b.name], y_name="y",

@@ -25,6 +25,7 @@ import torch
 from bench_bridge import tensorio
 from bench_bridge.perf.eager import nbytes, record_ops, tensors_in
 from bench_bridge.tasks import stubs
+from bench_bridge.tasks.weights import module_tensors
 from bench_bridge.tasks.csvcases import Row
 from bench_bridge.tasks.model import Task
 from bench_bridge.tasks.pymodule import load_module
@@ -121,21 +122,6 @@ def _make_case(task: Task, mod, prep, case, index: int):
         init = list(case.params.get("init", []))
         inputs = _spec_inputs(case.params, gen)
     return init, inputs
-
-
-def module_tensors(model, init: list) -> list:
-    """The model's own floating-point parameters and buffers (parameters first, each in module order) that
-    are neither tensors given to ``__init__`` nor one value everywhere: a drafted op takes them as inputs
-    after the forward and init tensors (``nn.Linear``'s weight and bias)."""
-    inits = [t for t in init if isinstance(t, torch.Tensor)]
-    out = []
-    for _, t in [*model.named_parameters(), *model.named_buffers()]:
-        flat = t.detach().reshape(-1)
-        if (not t.is_floating_point() or (flat.numel() and bool(torch.all(flat == flat[0])))
-                or any(c.shape == t.shape and c.dtype == t.dtype and bool(torch.equal(c.detach(), t.detach())) for c in inits)):
-            continue
-        out.append(t.detach().clone())
-    return out
 
 
 def _record_call(mod, init: list, inputs: list) -> tuple[str, list] | None:
