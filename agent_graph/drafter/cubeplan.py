@@ -10,6 +10,7 @@ scalar read once. Every value is float in UB; each 16-bit node is rounded where 
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
@@ -72,10 +73,10 @@ def lower_epilogue(cg: CubeGraph) -> tuple[Any, list[str]]:
         p = lower(eg)
     except LowerUnsupported as e:
         raise CubeUnsupported(f"{e} (in the epilogue of a matmul of shape {list(cg.out_shape)})") from None
-    if p.mode != "flat" or p.accs or p.nmasks:
+    if p.accs or p.nmasks or any(i.kind.value not in ("full", "scalar") for i in p.inputs):
         ops = [n.op for n in eg.nodes if n.op not in ("identity", "view")]
         raise CubeUnsupported(f"the epilogue after the matmul of shape {list(cg.out_shape)} ({' -> '.join(ops)}) is not "
-                              f"elementwise: row reductions, norms and comparisons after a matmul are not covered yet")
+                              f"covered: whole-tensor reductions and comparisons after a matmul are not covered yet")
     return p, kinds
 
 
@@ -107,6 +108,11 @@ class CubeParams:
         self.direct = all(not p.body and p.outputs[0].val.expr == "XI0" for p in self.progs.values()) and \
             not self.cg.epilogue_inputs
         """No epilogue: the fixpipe writes the product straight to GM, rounded once to the output type."""
+        modes = {p.mode for p in self.progs.values()}
+        if len(modes) > 1:
+            raise CubeUnsupported("the dtype combinations need different epilogue structures")
+        self.row = modes == {"row"}
+        """A row-wise epilogue (softmax, a row reduction): each base block spans whole rows of the result."""
         self.attrs = [a.kwargs.get("param", a.name) for a in self.cg.graph.attrs]
         self.attr_defaults = [float(a.kwargs["value"]) for a in self.cg.graph.attrs]
         self.nslots = max(p.nslots for p in self.progs.values())
@@ -170,7 +176,7 @@ def bytes_per_elem(cp: CubeParams) -> tuple[int, str]:
             widen = 4 if any(c[0][cp.inputs.index(name)] != "float32" for c in cp.combos) else 0
             total += 2 * size[name] + widen
             parts.append(f"{name} queue 2 x {size[name]}" + (f" + float copy {widen}" if widen else ""))
-    total += 4 * cp.nslots + 2 * len(cp.round_types)
+    total += 4 * cp.nslots + 2 * len(cp.round_types) + (4 if cp.row else 0)
     parts.append(f"{cp.nslots} float slots, {len(cp.round_types)} rounding tiles")
     return total, ", ".join(parts)
 
@@ -194,7 +200,7 @@ def _host(cp: CubeParams) -> str:
         op_type=cp.op_type, summary=cp.summary, op_snake=snake_case(cp.op_type), bytes_per_elem=per, budget_note=note,
         a_index=cp.inputs.index(cp.cg.a.name), b_index=cp.inputs.index(cp.cg.b.name),
         trans_a="true" if cp.cg.a.trans else "false", trans_b="true" if cp.cg.b.trans else "false",
-        attr_code="\n".join(attr_code), params="\n".join(params),
+        attr_code="\n".join(attr_code), params="\n".join(params), whole_rows="true" if cp.row else "false",
         c_type=("matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, CubeType(context->GetOutputDesc(0)->GetDataType())"
                 if cp.direct else "matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT"))
 
@@ -234,10 +240,18 @@ def _kernel(cp: CubeParams) -> str:
         if kind == "row":
             deq.append(f"for (uint32_t k = 1; k < rows; ++k) DataCopy(XI{i}[k * pitch], XI{i}, pitch);")
         free.append(f"inQ{i}_.FreeTensor(x{i});")
+    bodies = " ".join(" ".join(p.body) for p in cp.progs.values())
     for s in range(cp.nslots):
         init.append(f"pipe->InitBuffer(slot{s}_, tileElems_ * sizeof(float));")
         members.append(f"TBuf<TPosition::VECCALC> slot{s}_;")
-        deq.append(f"LocalTensor<float> S{s} = slot{s}_.Get<float>();")
+        if not cp.row:
+            deq.append(f"LocalTensor<float> S{s} = slot{s}_.Get<float>();")
+    if cp.row:
+        for name, buf, size in (("WK", "wk_", "tileElems_ * sizeof(float)"), ("SC0", "sc_", "64")):
+            if re.search(rf"\b{name}\b", bodies):
+                init.append(f"pipe->InitBuffer({buf}, {size});")
+                members.append(f"TBuf<TPosition::VECCALC> {buf};")
+                deq.append(f"LocalTensor<float> {name} = {buf}.Get<float>();")
     for dt in cp.round_types:
         ct = CT[dt]
         init.append(f"pipe->InitBuffer(rh_{ct}_, tileElems_ * sizeof({ct}));")
@@ -256,8 +270,16 @@ def _kernel(cp: CubeParams) -> str:
             ct = CT[cp.c_round[combo]]
             body += [f"Cast(RH_{ct}, XI0, RoundMode::CAST_RINT, n);   // the product rounded as PyTorch returns it",
                      f"Cast(XI0, RH_{ct}, RoundMode::CAST_NONE, n);"]
-        body += p.body
         res = p.outputs[0].val.expr
+        if cp.row:   # the row program once per row of the tile (row o of every tile-sized buffer)
+            slots = [f"    LocalTensor<float> S{s} = slot{s}_.Get<float>()[o];" for s in range(cp.nslots)
+                     if re.search(rf"\bS{s}\b", " ".join(p.body))]
+            body += ["for (uint32_t r = 0; r < rows; ++r) {", "    uint32_t o = r * pitch;", *slots,
+                     *["    " + ln for ln in p.body], "}"]
+            m = re.fullmatch(r"S(\d+)", res)
+            res = f"slot{m.group(1)}_.Get<float>()" if m else res.replace("[o]", "")
+        else:
+            body += p.body
         store = [f"StoreOut<TO>(o, {res}, n);"]
         if multi:
             cond = " && ".join(f"ORIG_DTYPE_{nm[x].upper()} == {GE[d].replace('ge::', '')}" for x, d in zip(cp.inputs, combo[0]))
@@ -283,7 +305,8 @@ def _kernel(cp: CubeParams) -> str:
         init_body=_ind(init, 8), a_offset="m0" if cg.a.trans else "static_cast<uint64_t>(m0) * t.Ka",
         b_offset="static_cast<uint64_t>(n0) * t.Ka" if cg.b.trans else "n0",
         trans_a="true" if cg.a.trans else "false", trans_b="true" if cg.b.trans else "false",
-        load_body=_ind(load_, 8), compute_body=_ind(compute, 8), store_body=_ind(stores + free, 8),
+        load_body=_ind(load_ + (["uint32_t cols_ = cols;   // the row programs' row length"] if cp.row else []), 8),
+        compute_body=_ind(compute, 8), store_body=_ind(stores + free, 8),
         members=_ind(members, 4), kernel_name=snake_case(cp.op_type), gm_params=", ".join(f"GM_ADDR {x}" for x in gm),
         gm_args=", ".join(gm))
 
