@@ -91,8 +91,8 @@ def _refusal(tmp: Path, body: str, sig: str, inputs: str) -> str:
 def test_refusals_name_the_op_and_the_shape(tmp_path):
     r = _refusal(tmp_path, "torch.relu(a) @ b", "a, b", "torch.randn(5, 7), torch.randn(7, 3)")
     assert "aten.relu" in r and "[5, 7]" in r and "before the matmul" in r
-    r = _refusal(tmp_path, "torch.softmax(a @ b, dim=-1)", "a, b", "torch.randn(5, 7), torch.randn(7, 3)")
-    assert "matmul of shape [5, 3]" in r and "softmax" in r
+    r = _refusal(tmp_path, "(a @ b).sum()", "a, b", "torch.randn(5, 7), torch.randn(7, 3)")
+    assert "matmul of shape [5, 3]" in r and "sum" in r and "whole-tensor reductions" in r
     r = _refusal(tmp_path, "(a @ b) @ c", "a, b, c", "torch.randn(5, 7), torch.randn(7, 3), torch.randn(3, 4)")
     assert "2 matmuls" in r and "[5, 3]" in r and "[5, 4]" in r
     r = _refusal(tmp_path, "a @ b.permute(1, 0, 2)", "a, b", "torch.randn(2, 5, 7), torch.randn(7, 2, 3)")
