@@ -22,6 +22,7 @@ import torch.nn as nn
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
 from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _init_index, _name, _perturbed
+from agent_graph.drafter.program import refs as _refs
 
 MM_OPS = ("mm", "bmm", "addmm", "mv")
 CHAIN = ("view", "_unsafe_view", "reshape", "expand", "permute", "t", "transpose", "clone", "contiguous", "alias",
@@ -210,16 +211,3 @@ def _addmm_nodes(r: _CubeReader, mm: fx.Node, res: fx.Node, shape: tuple, dtype:
     if res is not mm:
         r.alias[res.name] = name
 
-
-def _refs(n: OpNode) -> list[Ref]:
-    out: list[Ref] = []
-
-    def walk(a: Any) -> None:
-        if isinstance(a, Ref):
-            out.append(a)
-        elif isinstance(a, (list, tuple)):
-            for x in a:
-                walk(x)
-    walk(n.args)
-    walk(list(n.kwargs.values()))
-    return out

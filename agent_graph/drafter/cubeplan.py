@@ -313,10 +313,9 @@ def _kernel(cp: CubeParams) -> str:
 
 # ---- planner entry -------------------------------------------------------------------------------------
 
-def plan_cube(task: Any, cases: list, mod: Any) -> Any:
-    """The planner's cube hook: a ``Plan`` or ``Unsupported`` when the reference's export holds a matmul,
-    None otherwise (the vector front ends take it)."""
-    from agent_graph.drafter.planner import Plan, Unsupported, op_type_for   # lazy: import cycle (the planner calls this)
+def plan_cube(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_cls: Any, op_type: str) -> Any:
+    """The planner's cube hook: a ``plan_cls`` (the planner's ``Plan``) or ``unsupported_cls`` when the
+    reference's export holds a matmul, None otherwise (the vector front ends take it)."""
     init0, ins0 = cases[0]
     try:
         if not has_matmul(mod.Model(*copy.deepcopy(init0)), list(ins0)):
@@ -325,15 +324,14 @@ def plan_cube(task: Any, cases: list, mod: Any) -> Any:
         return None
     try:
         cgs = analyse_all([(mod.Model(*copy.deepcopy(init)), list(ins), list(init)) for init, ins in cases])
-        op_type = op_type_for(task.name)
         ops = [n.op for n in cgs[0].graph.nodes if n.op not in ("identity", "view")]
         summary = "ops: matmul" + "".join(f" -> {o}" for o in ops)
         cp = CubeParams(op_type, summary, cgs)
     except CubeUnsupported as e:
         op = str(e).split("core op aten.")[1].split(" ")[0].split(".")[0] if "core op aten." in str(e) else "matmul"
-        return Unsupported(task.name, str(e), op=op, category="matmul")
+        return unsupported_cls(task.name, str(e), op=op, category="matmul")
     kp = cp.kernel_params()
-    pl = Plan(task=task, op_type=op_type, category="matmul", template="cube", params=kp, graphs=[cg.graph for cg in cgs])
+    pl = plan_cls(task=task, op_type=op_type, category="matmul", template="cube", params=kp, graphs=[cg.graph for cg in cgs])
     pl.files = render(cp)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in cg.graph.inputs[1:]],
                      "args": [a.kwargs["value"] for a in cg.graph.attrs], "init": cg.graph.init} for cg in cgs]

@@ -17,6 +17,7 @@ import torch
 from agent_graph.drafter import codegen, rowreduce, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
+from agent_graph.drafter.cubeplan import plan_cube
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
 from agent_graph.drafter.operands import InputKind, OutputKind
@@ -131,8 +132,7 @@ def plan(task: Task) -> Plan | Unsupported:
                 mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
         except Exception as e:
             return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
-    from agent_graph.drafter.cubeplan import plan_cube   # lazy: import cycle (the cube planner builds this module's Plan)
-    cube = plan_cube(task, cases, mod)   # a matmul in the exported graph: the cube template, or a refusal naming it
+    cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name))   # a matmul: the cube template or its refusal
     if cube is not None:
         return cube
     first = _plan_with(task, cases, mod, analyse)
