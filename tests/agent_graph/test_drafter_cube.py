@@ -74,6 +74,7 @@ def test_linear_with_random_weights_and_an_activation_is_one_verified_mix_kernel
     assert "mm.SetTensorB(bGm_[static_cast<uint64_t>(b) * td.bBatchStride + static_cast<uint64_t>(n0) * t.Ka], true)" in kernel
 
 
+@pytest.mark.slow   # a second build (1-2 min on an idle machine); the suite covers it too
 def test_batched_half_matmul_with_broadcast_transposed_operand(tmp_path):
     # q @ k^T with k shared by the batch, fp16 in (fp32 accumulation, rounded to half as PyTorch returns it), + residual
     ref = _write(tmp_path, "qk_residual", "", "torch.matmul(q, k.transpose(-2, -1)) + r", "q, k, r",
