@@ -13,12 +13,14 @@ Refusals name the op and its shape.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 import torch
 import torch.fx as fx
 import torch.nn as nn
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
 from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _init_index, _name, _perturbed
@@ -48,14 +50,29 @@ class CubeGraph:
     epilogue_inputs: list[str] = field(default_factory=list)   # graph inputs the epilogue reads
 
 
+class NoMatmul(AnalysisError):
+    """The export holds no matmul (``torch.mv`` decomposes to a multiply and a row sum): not the cube's."""
+
+
+SPY = {"mm", "bmm", "addmm", "mv", "matmul", "linear", "baddbmm", "addmv"}
+
+
 def has_matmul(model: nn.Module, inputs: list[Any]) -> bool:
-    """Whether the reference's export holds a matmul (the cube planner's trigger). False when it cannot be
-    exported (the other front ends say why)."""
+    """Whether the reference dispatches a matmul when run once (cheap: no export). False when it fails."""
+    found: list[str] = []
+
+    class _Spy(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            packet = getattr(func, "overloadpacket", None)
+            if packet is not None and packet.__name__ in SPY:
+                found.append(packet.__name__)
+            return func(*args, **(kwargs or {}))
     try:
-        ep = _export(model, inputs)
-    except AnalysisError:
+        with torch.no_grad(), _Spy():
+            model(*copy.deepcopy(inputs))
+    except Exception:
         return False
-    return any(n.op == "call_function" and _name(n)[0] in MM_OPS for n in ep.graph.nodes)
+    return bool(found)
 
 
 class _CubeReader(_Reader):
@@ -143,6 +160,8 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
             other = None
     calls = [n for n in ep.graph.nodes if n.op == "call_function"]
     mms = [n for n in calls if _name(n)[0] in MM_OPS]
+    if not mms:
+        raise NoMatmul("no matmul in the exported graph")
     if len(mms) != 1:
         shapes = ", ".join(str(list(n.meta["val"].shape)) for n in mms)
         raise AnalysisError(f"{len(mms)} matmuls in one reference (results of shapes {shapes}): one matmul per kernel "

@@ -15,7 +15,7 @@ from typing import Any
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.codegen import GE
-from agent_graph.drafter.cube import C_NAME, CubeGraph, analyse_cube, has_matmul
+from agent_graph.drafter.cube import C_NAME, CubeGraph, NoMatmul, analyse_cube, has_matmul
 from agent_graph.drafter.lowering import lower
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from agent_graph.drafter.vecops import Unsupported as LowerUnsupported
@@ -133,6 +133,8 @@ def analyse_all(models_inputs: list[tuple[Any, list, list]]) -> list[CubeGraph]:
     for model, ins, init in models_inputs:
         try:
             out.append(analyse_cube(model, ins, init))
+        except NoMatmul:
+            raise
         except AnalysisError as e:
             raise CubeUnsupported(str(e)) from None
     sig = {repr(cg.graph.signature()) + repr((cg.a, cg.b)) for cg in out}
@@ -327,6 +329,8 @@ def plan_cube(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_cls: 
         ops = [n.op for n in cgs[0].graph.nodes if n.op not in ("identity", "view")]
         summary = "ops: matmul" + "".join(f" -> {o}" for o in ops)
         cp = CubeParams(op_type, summary, cgs)
+    except NoMatmul:
+        return None
     except CubeUnsupported as e:
         op = str(e).split("core op aten.")[1].split(" ")[0].split(".")[0] if "core op aten." in str(e) else "matmul"
         return unsupported_cls(task.name, str(e), op=op, category="matmul")
