@@ -177,6 +177,12 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         tb = True
     _check_operand(pa, ta, M, K, "left operand")
     _check_operand(pb, tb, K, N, "right operand")
+    batch = mm.meta["val"].numel() // (M * N)
+    for p, rows, cols, what in ((pa, M, K, "left"), (pb, K, N, "right")):
+        if p.meta["val"].numel() // (rows * cols) not in (1, batch):
+            raise AnalysisError(f"core op aten.{base} broadcasts its {what} operand of shape {list(p.meta['val'].shape)} "
+                                f"over part of the batch of {batch} (result of shape {list(mm.meta['val'].shape)}): only a "
+                                f"whole batch or one matrix for all is covered by the templates")
     da, db = _dtype_name(pa.meta["val"].dtype), _dtype_name(pb.meta["val"].dtype)
     if da != db or da not in ("float16", "bfloat16", "float32"):
         raise AnalysisError(f"core op aten.{base} of {da} x {db} (input of shape {list(av.shape)}) is not covered by "

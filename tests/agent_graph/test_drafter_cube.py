@@ -98,6 +98,10 @@ def test_refusals_name_the_op_and_the_shape(tmp_path):
     assert "2 matmuls" in r and "[5, 3]" in r and "[5, 4]" in r
     r = _refusal(tmp_path, "a @ b.permute(1, 0, 2)", "a, b", "torch.randn(2, 5, 7), torch.randn(7, 2, 3)")
     assert "permuted" in r and "[2, 7, 3]" in r
+    r = _refusal(tmp_path, "a @ b", "a, b", "torch.randn(2, 1, 5, 7), torch.randn(1, 3, 7, 4)")
+    assert "aten.bmm" in r and "[2, 1, 5, 7]" in r and "part of the batch" in r
+    r = _refusal(tmp_path, "a @ b + r", "a, b, r", "torch.randn(2, 5, 7), torch.randn(7, 4), torch.randn(5, 4)")
+    assert "input r of shape [5, 4]" in r and "[2, 5, 4]" in r
 
 
 def test_eager_matmul_is_one_cube_kernel_at_its_dtypes_rate():
