@@ -248,6 +248,19 @@ def render_host(kp: KernelParams, main_input: int) -> str:
     for j, a in enumerate(kp.attrs):
         attr_code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
                       f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0!r}f);"]
+    params = opdef_params(kp)
+    pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
+    if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):
+        pad = max(pad, 32)                               # a one-byte row's UB pitch must be whole 32-byte blocks
+    return load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=_cols_code(kp), 
+        op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
+        main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
+        ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
+        user_workspace=str(user_workspace(kp)), params="\n".join(params))
+
+
+def opdef_params(kp: KernelParams) -> list[str]:
+    """The OpDef's Input/Output/Attr lines: every tensor with its dtype per combination, float attrs."""
     params = []
     for kind, plist in (("Input", kp.inputs), ("Output", kp.outputs)):
         for p in plist:
@@ -257,14 +270,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
     for j, a in enumerate(kp.attrs):
         dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
         params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')
-    pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
-    if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):
-        pad = max(pad, 32)                               # a one-byte row's UB pitch must be whole 32-byte blocks
-    return load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=_cols_code(kp), 
-        op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
-        main_input=main_input, budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
-        ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
-        user_workspace=str(user_workspace(kp)), params="\n".join(params))
+    return params
 
 
 def _cols_code(kp: KernelParams) -> str:

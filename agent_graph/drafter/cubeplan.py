@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
-from agent_graph.drafter.codegen import GE
+from agent_graph.drafter.codegen import GE, opdef_params
 from agent_graph.drafter.cube import C_NAME, CubeGraph, NoMatmul, analyse_cube, has_matmul
 from agent_graph.drafter.lowering import lower
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
@@ -188,15 +188,7 @@ def _host(cp: CubeParams) -> str:
     for j in range(len(cp.attrs)):
         attr_code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
                       f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {cp.attr_defaults[j]!r}f);"]
-    params = []
-    kp = cp.kernel_params()
-    for kind, plist in (("Input", kp.inputs), ("Output", kp.outputs)):
-        for p in plist:
-            dts = ", ".join(GE[d] for d in p.dtypes)
-            fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
-            params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
-    for j, a in enumerate(cp.attrs):
-        params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({cp.attr_defaults[j]!r}f);')
+    params = opdef_params(cp.kernel_params())
     per, note = bytes_per_elem(cp)
     return load("mm_host.cpp.tmpl").substitute(
         op_type=cp.op_type, summary=cp.summary, op_snake=snake_case(cp.op_type), bytes_per_elem=per, budget_note=note,
