@@ -267,15 +267,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
                      f'        std::printf("{kp.op_type}: input {name} broadcasts over more than two groups of dimensions\\n");',
                      "        return ge::GRAPH_FAILED;", "    }"]
         map_code += [f"    tiling.set_{name}{fld}({name}Map[{k}]);" for k, fld in enumerate(operands.ROW_MAP_FIELDS)]
-    params = []
-    for kind, plist in (("Input", kp.inputs), ("Output", kp.outputs)):
-        for p in plist:
-            dts = ", ".join(GE[d] for d in p.dtypes)
-            fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
-            params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
-    for j, a in enumerate(kp.attrs):
-        dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
-        params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')
+    params = opdef_params(kp)
     pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
     if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):
         pad = max(pad, 32)                               # a one-byte row's UB pitch must be whole 32-byte blocks
@@ -289,6 +281,20 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         map_code="".join(x + "\n" for x in map_code),
         host_helpers=load("row_map_host.tmpl").template if map_code else "",
         user_workspace=str(user_workspace(kp)), params="\n".join(params))
+
+
+def opdef_params(kp: KernelParams) -> list[str]:
+    """The OpDef's Input/Output/Attr lines: every tensor with its dtype per combination, float attrs."""
+    params = []
+    for kind, plist in (("Input", kp.inputs), ("Output", kp.outputs)):
+        for p in plist:
+            dts = ", ".join(GE[d] for d in p.dtypes)
+            fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
+            params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    for j, a in enumerate(kp.attrs):
+        dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
+        params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')
+    return params
 
 
 def _cols_code(kp: KernelParams) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 import torch
 
 from agent_graph.drafter.planner import case_inputs
-from bench_bridge.api import build_project, describe_project, eager_baseline, profile, run_project
+from bench_bridge.api import build_project, describe_project, eager_baseline, module_tensors, profile, run_project
 
 
 def available() -> bool:
@@ -31,7 +31,10 @@ def modelled(task, project: Path, timeout: float = 600.0) -> dict:
         errs = [d.format() for d in op.diagnostics if d.severity == "error"]
         return {"error": "cannot read the op definition" + (f": {errs[0]}" if errs else "")}
     tensors = [t for t in ins if isinstance(t, torch.Tensor)]
-    scalars = [v for v in ins if not isinstance(v, torch.Tensor)] + list(init)
+    scalars = [v for v in ins if not isinstance(v, torch.Tensor)] + [v for v in init if not isinstance(v, torch.Tensor)]
+    for extra in ([v for v in init if isinstance(v, torch.Tensor)], module_tensors(model, init)):
+        if len(tensors) < len(op.inputs):   # init tensors, then the model's own weights, as the harness passes them
+            tensors += extra[:len(op.inputs) - len(tensors)]
     combo = op.match_combo([str(t.dtype).replace("torch.", "") for t in tensors])
     if combo is None:
         return {"error": "no dtype combination matches the largest case"}

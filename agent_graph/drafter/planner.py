@@ -17,6 +17,7 @@ import torch
 from agent_graph.drafter import codegen, rowreduce, special, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
+from agent_graph.drafter.cubeplan import plan_cube
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
 from agent_graph.drafter.operands import InputKind, OutputKind
@@ -131,6 +132,9 @@ def plan(task: Task) -> Plan | Unsupported:
                 mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
         except Exception as e:
             return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
+    cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name))   # a matmul: the cube template or its refusal
+    if cube is not None:
+        return cube
     own = special.plan(cases, mod, op_type_for(name))   # pooling, gathers, resize: own templates (special.py)
     if own is not None:
         return Unsupported(name, own.reason, _op_in(own.reason), own.category) if own.reason else Plan(

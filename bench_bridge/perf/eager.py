@@ -28,6 +28,10 @@ _FREE = {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided
          "_to_copy_noop", "resolve_conj", "resolve_neg", "_unsafe_view", "view", "_reshape_alias", "set_", "sym_size",
          "sym_numel", "sym_stride", "is_same_size", "_local_scalar_dense"}
 _MATMUL = {"mm", "bmm", "addmm", "baddbmm", "matmul", "linear", "addbmm"}
+_CUBE_RATE = {"float32": 0.5}
+"""The cube's rate per dtype relative to the fp16 peak (``cube_flops_per_cycle``): one 16 x 16 x (32 bytes of K)
+fractal product per cycle (``cube_fractal_cycles``, as the emulator counts a drafted kernel's Mmad repeats),
+so an fp32 product (K = 8 per fractal) runs at half the fp16 rate."""
 
 
 @dataclass
@@ -182,7 +186,7 @@ def op_time_us(op: EagerOp, costs: CostTable) -> float:
                                   [Stream(int(n), int(s)) for n, s in op.outs], r, costs, op.row)
     mem_bw = min(costs.peak_gm_bytes_per_s, costs.vector_cores * costs.mte2_gm_bytes_per_cycle * costs.clock_hz)
     mem_s = op.bytes / mem_bw
-    peak = costs.peak_cube_flops if op.cube else costs.peak_vector_flops
+    peak = costs.peak_cube_flops * _CUBE_RATE.get(op.dtype, 1.0) if op.cube else costs.peak_vector_flops
     comp_s = op.flops / peak
     startup_s = (costs.block_start_cycles + 2 * (costs.mte_latency_cycles + costs.mte_issue_cycles)) / costs.clock_hz
     return costs.launch_overhead_us + (max(mem_s, comp_s) + startup_s) * 1e6

@@ -25,6 +25,7 @@ import torch
 from bench_bridge import tensorio
 from bench_bridge.perf.eager import nbytes, record_ops, tensors_in
 from bench_bridge.tasks import stubs
+from bench_bridge.tasks.weights import module_tensors
 from bench_bridge.tasks.csvcases import Row
 from bench_bridge.tasks.model import Task
 from bench_bridge.tasks.pymodule import load_module
@@ -177,6 +178,7 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             with torch.no_grad():
                 ref = model(*copy.deepcopy(inputs))
             entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
+            entry["module"] = [_encode(v, cdir, f"module_{k}") for k, v in enumerate(module_tensors(model, init))]
             # refs are flat (one tensor each); ref_groups keeps the nesting of the reference's result:
             # per top-level item, the length of a tensor list, or 0 for a single tensor
             entry["refs"], entry["ref_groups"] = [], []

@@ -91,12 +91,12 @@ def _generate(ref: Path, out: Path) -> subprocess.CompletedProcess:
 
 
 def test_json_report_of_a_refusal(tmp_path):
-    ref = _write(tmp_path, "mm", "x @ y", "x, y", "torch.randn(4, 8), torch.randn(8, 4)")
+    ref = _write(tmp_path, "flip", "torch.flip(x, [0]) * y", "x, y", "torch.randn(4, 8), torch.randn(4, 8)")
     p = _generate(ref, tmp_path / "out")
     assert p.returncode == 3, p.stderr
     rep = json.loads(p.stdout)                    # a report object even though nothing was built
     assert rep["schema"] == "kgen.bench-report" and rep["outcome"] == "unsupported"
-    assert rep["compiled"] is False and rep["cases"] == [] and "aten.mm" in rep["message"]
+    assert rep["compiled"] is False and rep["cases"] == [] and "aten.flip" in rep["message"]
 
 
 def test_broken_reference_is_the_users_error(tmp_path):

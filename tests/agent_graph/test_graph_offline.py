@@ -88,14 +88,14 @@ def test_unsupported_reference_ends_as_unsupported_with_the_reason(tmp_path):
     spec = tmp_path / "t"
     spec.mkdir()
     (spec / "reference.py").write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-                                       "    def forward(self, a, b):\n        return torch.matmul(a, b)\n")
+                                       "    def forward(self, a, b):\n        return torch.flip(a, [0]) * b\n")
     (spec / "kgen-task.toml").write_text('reference = "reference.py"\n[[cases]]\n'
-                                         'inputs = [{ shape = [4, 8] }, { shape = [8, 4] }]\n')
+                                         'inputs = [{ shape = [4, 8] }, { shape = [4, 8] }]\n')
     model, agent = settings(tmp_path, None)
     events = []
     out = api.run(api.Request(task=str(spec / "kgen-task.toml"), output=tmp_path / "o"), model, agent,
                   on_event=events.append)
-    assert out.status == "unsupported" and "aten.mm" in out.message and "\n" not in out.message
+    assert out.status == "unsupported" and "aten.flip" in out.message and "\n" not in out.message
     assert out.project is None and out.report is None and not (tmp_path / "o").exists()
     assert events[-1].kind == "run_finished" and events[-1].status == "unsupported"
     assert "draft" not in [e.node for e in events if e.kind == "node_started"]

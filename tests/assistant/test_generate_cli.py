@@ -50,13 +50,13 @@ def test_generate_without_a_model_says_it_uses_the_drafter_and_unsupported_is_3(
     spec = tmp_path / "t"
     spec.mkdir()
     (spec / "reference.py").write_text("import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-                                       "    def forward(self, a, b):\n        return torch.matmul(a, b)\n")
+                                       "    def forward(self, a, b):\n        return torch.flip(a, [0]) * b\n")
     (spec / "kgen-task.toml").write_text('reference = "reference.py"\n[[cases]]\n'
-                                         'inputs = [{ shape = [4, 8] }, { shape = [8, 4] }]\n')
+                                         'inputs = [{ shape = [4, 8] }, { shape = [4, 8] }]\n')
     r = _kgen(tmp_path, str(spec / "kgen-task.toml"), "-o", str(tmp_path / "o"))
     assert "no model configured: using the offline drafter" in r.stderr
     assert r.returncode == 3
-    assert "core op aten.mm.default is not covered by the templates" in r.stderr   # the canonical front end names the core op
+    assert "core op aten.flip.default is not covered by the templates" in r.stderr   # the canonical front end names the core op
     assert "--llm URL" in r.stderr
     assert not (tmp_path / "o").exists()
 

@@ -1,0 +1,238 @@
+"""Cube front end: a reference whose exported graph holds a matmul -> ``CubeGraph`` (the matmul's operands
+and an elementwise epilogue ``OpGraph`` the flat lowering computes on each result tile).
+
+The reference is read through the canonical front end's export (``torch.export`` + core-ATen
+decompositions): ``torch.matmul``/``@``/``mm``/``bmm``/``F.linear``/``nn.Linear``/``addmm`` all arrive as
+``aten.mm``/``aten.bmm``/``aten.addmm`` whose operands are graph inputs behind views, expands and
+transposes. Each operand is walked back to its input (a forward tensor, a tensor given to ``__init__``,
+or a module parameter: ``nn.Linear``'s weight and bias become op inputs after the forward and init tensors,
+in the module's parameter order, as the harness passes them); a swap of the last two dimensions on the
+way is a transposed operand. What follows the matmul (``addmm``'s ``beta * bias + alpha * mm`` included)
+is read by the canonical reader into the epilogue graph, whose first input ``mmc`` is the fp32 result.
+Refusals name the op and its shape.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+import torch.fx as fx
+import torch.nn as nn
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
+from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _init_index, _name, _perturbed
+from agent_graph.drafter.program import refs as _refs
+
+MM_OPS = ("mm", "bmm", "addmm", "mv")
+CHAIN = ("view", "_unsafe_view", "reshape", "expand", "permute", "t", "transpose", "clone", "contiguous", "alias",
+         "unsqueeze", "squeeze", "lift_fresh_copy")
+RESULT_VIEWS = ("view", "_unsafe_view", "reshape")
+C_NAME = "mmc"
+
+
+@dataclass(frozen=True)
+class Operand:
+    name: str                 # the graph input it reads
+    trans: bool               # stored with its last two dimensions swapped ([K, M] for A, [N, K] for B)
+
+
+@dataclass
+class CubeGraph:
+    graph: OpGraph                       # op inputs (forward, init, module tensors) + the epilogue nodes
+    a: Operand
+    b: Operand
+    out_shape: tuple[int, ...]
+    mm_dtype: str                        # the matmul's input dtype
+    c_dtype: str                         # the dtype PyTorch rounds the product to before the epilogue
+    epilogue_inputs: list[str] = field(default_factory=list)   # graph inputs the epilogue reads
+
+
+class NoMatmul(AnalysisError):
+    """The export holds no matmul (``torch.mv`` decomposes to a multiply and a row sum): not the cube's."""
+
+
+SPY = {"mm", "bmm", "addmm", "mv", "matmul", "linear", "baddbmm", "addmv"}
+
+
+def has_matmul(model: nn.Module, inputs: list[Any]) -> bool:
+    """Whether the reference dispatches a matmul when run once (cheap: no export). False when it fails."""
+    found: list[str] = []
+
+    class _Spy(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            packet = getattr(func, "overloadpacket", None)
+            if packet is not None and packet.__name__ in SPY:
+                found.append(packet.__name__)
+            return func(*args, **(kwargs or {}))
+    try:
+        with torch.no_grad(), _Spy():
+            model(*copy.deepcopy(inputs))
+    except Exception:
+        return False
+    return bool(found)
+
+
+class _CubeReader(_Reader):
+    """The canonical reader with module parameters as op inputs and the matmul as the epilogue's input."""
+
+    def placeholders(self) -> None:
+        sig = self.ep.graph_signature
+        specs = {s.arg.name: s for s in sig.input_specs if hasattr(s.arg, "name")}
+        module: list[OpNode] = []
+        kept: dict[str, Any] = {}
+        init_tensors = [t for t in self.g.init if isinstance(t, torch.Tensor)]
+        taken: dict = {}
+        for n in self.ep.graph.nodes:
+            spec = specs.get(n.name)
+            if n.op != "placeholder" or spec is None or spec.kind.name == "USER_INPUT":
+                continue
+            t = self.ep.state_dict.get(spec.target) if spec.target in self.ep.state_dict else self.ep.constants.get(spec.target)
+            if not isinstance(t, torch.Tensor) or not t.is_floating_point():
+                continue
+            flat = t.detach().reshape(-1)
+            uniform = flat.numel() > 0 and bool(torch.all(flat == flat[0]))
+            if _init_index(t, init_tensors, taken) is None and not uniform:
+                module.append(OpNode(n.name, "input", [], {}, tuple(t.shape), _dtype_name(t.dtype)))
+                kept[spec.target] = t
+                self.ep.state_dict[spec.target] = torch.zeros_like(t)   # read as a constant below, then made an input
+        try:
+            super().placeholders()
+        finally:
+            self.ep.state_dict.update(kept)
+        for m in module:
+            self.consts.pop(m.name, None)
+        self.g.inputs += module
+        self.known.update(m.name for m in module)
+
+
+def _operand(n: Any, what: str) -> tuple[fx.Node, bool, list[str]]:
+    """(graph input, transposed, chain node names) of a matmul operand."""
+    chain: list[str] = []
+    trans = False
+    while isinstance(n, fx.Node) and n.op == "call_function":
+        base = _name(n)[0]
+        if base not in CHAIN:
+            raise AnalysisError(f"the matmul's {what} is computed by core op aten.{base} (of shape "
+                                f"{list(n.meta['val'].shape)}): an op before the matmul is not covered by the templates")
+        rank = len(n.meta["val"].shape)
+        if base == "permute":
+            dims = [int(d) % rank for d in n.args[1]]
+            if dims[:-2] != list(range(rank - 2)):
+                raise AnalysisError(f"the matmul's {what} is permuted by {dims} (of shape {list(n.meta['val'].shape)}): "
+                                    f"only a swap of the last two dimensions is covered by the templates")
+            trans ^= dims[-2:] == [rank - 1, rank - 2]
+        elif base in ("t", "transpose"):
+            d = sorted(int(x) % rank for x in n.args[1:3]) if base == "transpose" else [0, 1]
+            if rank >= 2 and d != sorted([rank - 2, rank - 1]) and d[0] != d[1]:
+                raise AnalysisError(f"the matmul's {what} swaps dimensions {d} (of shape {list(n.meta['val'].shape)}): "
+                                    f"only the last two are covered by the templates")
+            trans ^= d[0] != d[1]
+        chain.append(n.name)
+        n = n.args[0]
+    if not isinstance(n, fx.Node) or n.op != "placeholder":
+        raise AnalysisError(f"the matmul's {what} is not a tensor input of the reference")
+    return n, trans, chain
+
+
+def _check_operand(p: fx.Node, trans: bool, rows: int, cols: int, what: str) -> None:
+    """A stored operand [.., rows, cols] (transposed: [.., cols, rows]) of any batch count."""
+    shape = list(p.meta["val"].shape)
+    last = rows if trans else cols
+    numel = 1
+    for d in shape:
+        numel *= int(d)
+    if len(shape) < 1 or int(shape[-1]) != last or numel % (rows * cols):
+        raise AnalysisError(f"the matmul's {what} of shape {shape} is not a row-major [.., {rows}, {cols}] matrix "
+                            f"(transposed: {trans}) the templates read")
+
+
+def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) -> CubeGraph:
+    ep = _export(model, inputs)
+    floats = [isinstance(v, float) for v in inputs]
+    other = None
+    if any(floats):
+        try:
+            other = _export(model, [_perturbed(v) if fl else v for v, fl in zip(inputs, floats)])
+        except AnalysisError:
+            other = None
+    calls = [n for n in ep.graph.nodes if n.op == "call_function"]
+    mms = [n for n in calls if _name(n)[0] in MM_OPS]
+    if not mms:
+        raise NoMatmul("no matmul in the exported graph")
+    if len(mms) != 1:
+        shapes = ", ".join(str(list(n.meta["val"].shape)) for n in mms)
+        raise AnalysisError(f"{len(mms)} matmuls in one reference (results of shapes {shapes}): one matmul per kernel "
+                            f"is covered by the templates")
+    mm = mms[0]
+    base = _name(mm)[0]
+    a_arg, b_arg = (mm.args[1], mm.args[2]) if base == "addmm" else (mm.args[0], mm.args[1])
+    av, bv = a_arg.meta["val"], b_arg.meta["val"]
+    M, K, N = int(av.shape[-2]), int(av.shape[-1]), int(bv.shape[-1]) if bv.dim() > 1 else 1
+    pa, ta, ca = _operand(a_arg, "left operand")
+    pb, tb, cb = _operand(b_arg, "right operand")
+    if bv.dim() == 1:         # matrix @ vector: the vector is B stored as [N = 1, K]
+        tb = True
+    _check_operand(pa, ta, M, K, "left operand")
+    _check_operand(pb, tb, K, N, "right operand")
+    batch = mm.meta["val"].numel() // (M * N)
+    for p, rows, cols, what in ((pa, M, K, "left"), (pb, K, N, "right")):
+        if p.meta["val"].numel() // (rows * cols) not in (1, batch):
+            raise AnalysisError(f"core op aten.{base} broadcasts its {what} operand of shape {list(p.meta['val'].shape)} "
+                                f"over part of the batch of {batch} (result of shape {list(mm.meta['val'].shape)}): only a "
+                                f"whole batch or one matrix for all is covered by the templates")
+    da, db = _dtype_name(pa.meta["val"].dtype), _dtype_name(pb.meta["val"].dtype)
+    if da != db or da not in ("float16", "bfloat16", "float32"):
+        raise AnalysisError(f"core op aten.{base} of {da} x {db} (input of shape {list(av.shape)}) is not covered by "
+                            f"the templates (the cube takes two float16, bfloat16 or float32 operands)")
+    res = mm
+    skip = [*ca, *cb, mm.name]
+    while len(res.users) == 1 and _name(next(iter(res.users)))[0] in RESULT_VIEWS:
+        res = next(iter(res.users))
+        skip.append(res.name)
+    out_shape = tuple(int(d) for d in res.meta["val"].shape)
+    out_dtype = _dtype_name(mm.meta["val"].dtype)
+    r = _CubeReader(ep, other, inputs, init or [])
+    r.placeholders()
+    r.skip.update(skip)
+    addmm = base == "addmm"
+    c = OpNode(C_NAME, "input", [], {}, out_shape, "float32" if addmm and out_dtype != "float32" else out_dtype)
+    r.g.inputs.insert(0, c)
+    r.known.add(C_NAME)
+    if addmm:
+        _addmm_nodes(r, mm, res, out_shape, out_dtype)
+    else:
+        r.alias[res.name] = C_NAME
+    r.nodes()
+    r.outputs()
+    g = r.g
+    if len(g.outputs) != 1:
+        raise AnalysisError(f"a matmul whose reference returns {len(g.outputs)} tensors is not covered by the templates")
+    used = {a.name for n in g.nodes for a in _refs(n)} | set(g.outputs)
+    eps = [i.name for i in g.inputs[1:] if i.name in used]
+    for name in (pa.name, pb.name):
+        if name in eps:
+            raise AnalysisError(f"the matmul operand {name} is also read by the epilogue: not covered by the templates")
+    return CubeGraph(g, Operand(pa.name, ta), Operand(pb.name, tb), out_shape, da, c.dtype, eps)
+
+
+def _addmm_nodes(r: _CubeReader, mm: fx.Node, res: fx.Node, shape: tuple, dtype: str) -> None:
+    """addmm(bias, a, b, beta, alpha) = beta * bias + alpha * (a @ b), rounded once (one library call)."""
+    bias, _, _ = _operand(mm.args[0], "bias")
+    beta, alpha = float(mm.kwargs.get("beta", 1.0)), float(mm.kwargs.get("alpha", 1.0))
+    x: Any = Ref(C_NAME)
+    name = mm.name
+    if alpha != 1.0:
+        r.g.nodes.append(OpNode(f"{name}_alpha", "mul", [x, alpha], {}, shape, "float32"))
+        x = Ref(f"{name}_alpha")
+    b: Any = Ref(bias.name)
+    if beta != 1.0:
+        r.g.nodes.append(OpNode(f"{name}_beta", "mul", [b, beta], {}, shape, "float32"))
+        b = Ref(f"{name}_beta")
+    r.g.nodes.append(OpNode(name, "add", [x, b] if beta != 0.0 else [x, 0.0], {}, shape, dtype))
+    r.known.update({name, f"{name}_alpha", f"{name}_beta"})
+    if res is not mm:
+        r.alias[res.name] = name
+

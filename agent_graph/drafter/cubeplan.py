@@ -1,0 +1,334 @@
+"""Cube planner: a reference holding one matmul -> a MIX kernel (Matmul API on the cube core, the epilogue
+on the vector cores over UB tiles of the fp32 result), from ``cube.analyse_cube``'s graphs.
+
+The epilogue is lowered by the flat lowering (``lowering.lower``): its graph has the matmul result ``mmc``
+as input 0 (``XI0``, the tile GetTensorC hands over) and every other tensor it reads as a tile of the
+result's shape, loaded per base block: a tensor of the result's size as its rows x cols block, a
+last-dimension vector (a bias) as one row replicated over the tile's rows, a one-element tensor as a
+scalar read once. Every value is float in UB; each 16-bit node is rounded where PyTorch rounds it.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
+from agent_graph.drafter.codegen import GE, opdef_params
+from agent_graph.drafter.cube import C_NAME, CubeGraph, NoMatmul, analyse_cube, has_matmul
+from agent_graph.drafter.lowering import lower
+from agent_graph.drafter.templates import KernelParams, TensorParam, load
+from agent_graph.drafter.vecops import Unsupported as LowerUnsupported
+from bench_bridge.api import snake_case
+
+CT = {"float16": "half", "bfloat16": "bfloat16_t"}
+SIZE = {"float16": 2, "bfloat16": 2, "float32": 4}
+RESERVED = {"t", "td", "b", "n", "c", "o", "r", "w", "base", "item", "rows", "cols", "mi", "ni", "m0", "n0", "idx", "bm",
+            "bn", "perBatch", "pipe", "col0", "tiling", "workspace", "pitch", "mm", "op", "k"}
+
+
+class CubeUnsupported(Exception):
+    """The matmul reference is outside the cube template (the message names the op and shape)."""
+
+
+def _numel(shape: Any) -> int:
+    k = 1
+    for d in shape or ():
+        k *= int(d)
+    return k
+
+
+def _kind(node: OpNode, out: tuple) -> str:
+    if _numel(node.shape) == _numel(out) and tuple(node.shape)[-1:] == tuple(out)[-1:]:
+        return "full"
+    if _numel(node.shape) == 1:
+        return "scalar"
+    if tuple(node.shape)[-1:] == tuple(out)[-1:] and _numel(node.shape) == int(out[-1]):
+        return "row"
+    raise CubeUnsupported(f"input {node.name} of shape {list(node.shape)} against the matmul result of shape {list(out)}: "
+                          f"only equal shapes, a last-dimension vector and one-element tensors are covered by the templates")
+
+
+def epilogue_graph(cg: CubeGraph) -> tuple[OpGraph, list[str]]:
+    """The epilogue as a flat elementwise graph over result-shaped tiles, and each input's load kind."""
+    g = cg.graph
+    out = cg.out_shape
+    eg = OpGraph(attrs=list(g.attrs), outputs=list(g.outputs))
+    kinds = []
+    for n in [g.inputs[0]] + [g.node(x) for x in cg.epilogue_inputs]:
+        kind = "full" if n.name == C_NAME else _kind(n, out)
+        kinds.append(kind)
+        eg.inputs.append(OpNode(n.name, "input", [], {}, (1,) if kind == "scalar" else out, n.dtype))
+    for n in g.nodes:
+        m = copy.copy(n)
+        if m.shape is not None and _numel(m.shape) != 1:
+            m.shape = out
+        eg.nodes.append(m)
+    return eg, kinds
+
+
+def lower_epilogue(cg: CubeGraph) -> tuple[Any, list[str]]:
+    eg, kinds = epilogue_graph(cg)
+    try:
+        p = lower(eg)
+    except LowerUnsupported as e:
+        raise CubeUnsupported(f"{e} (in the epilogue of a matmul of shape {list(cg.out_shape)})") from None
+    if p.accs or p.nmasks or any(i.kind.value not in ("full", "scalar") for i in p.inputs):
+        ops = [n.op for n in eg.nodes if n.op not in ("identity", "view")]
+        raise CubeUnsupported(f"the epilogue after the matmul of shape {list(cg.out_shape)} ({' -> '.join(ops)}) is not "
+                              f"covered: whole-tensor reductions and comparisons after a matmul are not covered yet")
+    return p, kinds
+
+
+def names(cg: CubeGraph) -> dict[str, str]:
+    """Graph input name -> OpDef/kernel argument name."""
+    return {n.name: (f"{n.name}In" if n.name in RESERVED else n.name) for n in cg.graph.inputs[1:]}
+
+
+class CubeParams:
+    """What the cube templates need, gathered over the dtype combinations of every case."""
+
+    def __init__(self, op_type: str, summary: str, cgs: list[CubeGraph]):
+        self.op_type, self.summary = op_type, summary
+        self.cg = cgs[0]
+        self.names = names(self.cg)
+        self.inputs = [n.name for n in self.cg.graph.inputs[1:]]
+        self.combos: list[tuple[tuple[str, ...], str]] = []
+        self.progs: dict = {}
+        self.c_round: dict = {}
+        for cg in cgs:
+            combo = (tuple(n.dtype for n in cg.graph.inputs[1:]), cg.graph.node(cg.graph.outputs[0]).dtype)
+            for d in (*combo[0], combo[1]):
+                if d not in SIZE:
+                    raise CubeUnsupported(f"dtype {d} next to a matmul is not covered by the templates")
+            if combo not in self.combos:
+                self.combos.append(combo)
+                self.progs[combo], self.kinds = lower_epilogue(cg)
+                self.c_round[combo] = cg.c_dtype if cg.c_dtype in CT else ""
+        self.direct = all(not p.body and p.outputs[0].val.expr == "XI0" for p in self.progs.values()) and \
+            not self.cg.epilogue_inputs
+        """No epilogue: the fixpipe writes the product straight to GM, rounded once to the output type."""
+        modes = {p.mode for p in self.progs.values()}
+        if len(modes) > 1:
+            raise CubeUnsupported("the dtype combinations need different epilogue structures")
+        self.row = modes == {"row"}
+        """A row-wise epilogue (softmax, a row reduction): each base block spans whole rows of the result."""
+        self.attrs = [a.kwargs.get("param", a.name) for a in self.cg.graph.attrs]
+        self.attr_defaults = [float(a.kwargs["value"]) for a in self.cg.graph.attrs]
+        self.nslots = max(p.nslots for p in self.progs.values())
+        self.round_types = sorted(set().union(*[p.round_types for p in self.progs.values()]) |
+                                  {c for c in self.c_round.values() if c})
+
+    def kernel_params(self) -> KernelParams:
+        """The op interface in the drafter's common form (the writer's op description reads it)."""
+        ins = [TensorParam(self.names[n], "full", [c[0][i] for c in self.combos]) for i, n in enumerate(self.inputs)]
+        outs = [TensorParam("y", "vec", [c[1] for c in self.combos])]
+        return KernelParams(op_type=self.op_type, template="cube", inputs=ins, outputs=outs, attrs=self.attrs,
+                            attr_defaults=self.attr_defaults, summary=self.summary, nslots=self.nslots,
+                            round_types=self.round_types, extra={"cube": True})
+
+
+def analyse_all(models_inputs: list[tuple[Any, list, list]]) -> list[CubeGraph]:
+    out = []
+    for model, ins, init in models_inputs:
+        try:
+            out.append(analyse_cube(model, ins, init))
+        except NoMatmul:
+            raise
+        except AnalysisError as e:
+            raise CubeUnsupported(str(e)) from None
+    sig = {repr(cg.graph.signature()) + repr((cg.a, cg.b)) for cg in out}
+    by_dtype: dict = {}
+    for cg in out:
+        key = tuple(n.dtype for n in cg.graph.inputs)
+        if by_dtype.setdefault(key, repr(cg.graph.signature())) != repr(cg.graph.signature()):
+            raise CubeUnsupported("the shape cases trace to different op graphs (one kernel must serve every case)")
+    if len({(cg.a, cg.b, tuple(n.name for n in cg.graph.inputs)) for cg in out}) > 1 or not sig:
+        raise CubeUnsupported("the shape cases read the matmul's operands differently (one kernel must serve every case)")
+    return out
+
+
+# ---- rendering ---------------------------------------------------------------------------------------
+
+def _ind(lines: list[str], n: int) -> str:
+    return "\n".join(" " * n + ln if ln else "" for ln in lines)
+
+
+def render(cp: CubeParams) -> dict[str, str]:
+    snake = snake_case(cp.op_type)
+    return {f"op_host/{snake}.cpp": _host(cp), f"op_host/{snake}_tiling.h": _tiling(cp), f"op_kernel/{snake}.cpp": _kernel(cp)}
+
+
+def _tiling(cp: CubeParams) -> str:
+    fields = "".join(f"TILING_DATA_FIELD_DEF(float, attr{j});\n" for j in range(len(cp.attrs)))
+    if len(cp.attrs) % 2:
+        fields += "TILING_DATA_FIELD_DEF(float, attrPad);         // keeps the TCubeTiling 8-byte aligned\n"
+    return load("mm_tiling.h.tmpl").substitute(op_type=cp.op_type, guard=f"{snake_case(cp.op_type).upper()}_TILING_H",
+                                               attr_fields=fields)
+
+
+def bytes_per_elem(cp: CubeParams) -> tuple[int, str]:
+    """UB bytes per element of a result tile, as the kernel's InitBuffer calls add up (16-bit sizes as float
+    where any combination has a float)."""
+    size = {i: max(SIZE[c[0][k]] for c in cp.combos) for k, i in enumerate(cp.inputs)}
+    out = max(SIZE[c[1]] for c in cp.combos)
+    total, parts = 2 * 4 + 2 * out, ["result queue 2 x 4", f"output queue 2 x {out}"]
+    for name, kind in zip(cp.cg.epilogue_inputs, cp.kinds[1:]):
+        if kind != "scalar":
+            widen = 4 if any(c[0][cp.inputs.index(name)] != "float32" for c in cp.combos) else 0
+            total += 2 * size[name] + widen
+            parts.append(f"{name} queue 2 x {size[name]}" + (f" + float copy {widen}" if widen else ""))
+    total += 4 * cp.nslots + 2 * len(cp.round_types) + (4 if cp.row else 0)
+    parts.append(f"{cp.nslots} float slots, {len(cp.round_types)} rounding tiles")
+    return total, ", ".join(parts)
+
+
+def _host(cp: CubeParams) -> str:
+    attr_code = []
+    for j in range(len(cp.attrs)):
+        attr_code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
+                      f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {cp.attr_defaults[j]!r}f);"]
+    params = opdef_params(cp.kernel_params())
+    per, note = bytes_per_elem(cp)
+    return load("mm_host.cpp.tmpl").substitute(
+        op_type=cp.op_type, summary=cp.summary, op_snake=snake_case(cp.op_type), bytes_per_elem=per, budget_note=note,
+        a_index=cp.inputs.index(cp.cg.a.name), b_index=cp.inputs.index(cp.cg.b.name),
+        trans_a="true" if cp.cg.a.trans else "false", trans_b="true" if cp.cg.b.trans else "false",
+        attr_code="\n".join(attr_code), params="\n".join(params), whole_rows="true" if cp.row else "false",
+        c_type=("matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, CubeType(context->GetOutputDesc(0)->GetDataType())"
+                if cp.direct else "matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT"))
+
+
+def _kernel(cp: CubeParams) -> str:
+    cg = cp.cg
+    nm = cp.names
+    eps = cg.epilogue_inputs
+    aliases = [f"using TA = DTYPE_{nm[cg.a.name].upper()};", f"using TB = DTYPE_{nm[cg.b.name].upper()};",
+               "using TO = DTYPE_Y;"]
+    aliases += [f"using TI{i} = DTYPE_{nm[x].upper()};" for i, x in enumerate(eps, 1)]
+    init, members, load_, deq, free = [], [], [], [], []
+    for i, (x, kind) in enumerate(zip(eps, cp.kinds[1:]), 1):
+        init.append(f"xg{i}_.SetGlobalBuffer((__gm__ TI{i}*){nm[x]});")
+        members.append(f"GlobalTensor<TI{i}> xg{i}_;")
+        if kind == "scalar":
+            init.append(f"sv{i}_ = static_cast<float>(xg{i}_.GetValue(0));")
+            members.append(f"float sv{i}_ = 0.0f;")
+            continue
+        init.append(f"pipe->InitBuffer(inQ{i}_, BUFFER_NUM, tileElems_ * sizeof(TI{i}));")
+        members.append(f"TQue<QuePosition::VECIN, 1> inQ{i}_;")
+        widen = any(c[0][cp.inputs.index(x)] != "float32" for c in cp.combos)
+        if widen:
+            init.append(f"pipe->InitBuffer(f{i}_, tileElems_ * sizeof(float));")
+            members.append(f"TBuf<TPosition::VECCALC> f{i}_;")
+        load_ += [f"LocalTensor<TI{i}> x{i} = inQ{i}_.AllocTensor<TI{i}>();"]
+        if kind == "full":
+            load_.append(f"DataCopyPad(x{i}, xg{i}_[base], Block<TI{i}>(rows, cols, false), DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});")
+        else:   # one row of the last-dimension vector, replicated over the tile's rows below
+            load_.append(f"DataCopyPad(x{i}, xg{i}_[col0], DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof(TI{i})), 0, 0, 0}}, "
+                         f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});")
+        load_.append(f"inQ{i}_.EnQue(x{i});")
+        deq.append(f"x{i} = inQ{i}_.DeQue<TI{i}>();")
+        count = "n" if kind == "full" else "pitch"
+        deq.append(f"LocalTensor<float> XI{i} = Widen<TI{i}>(x{i}, f{i}_, {count});" if widen else
+                   f"LocalTensor<float> XI{i} = x{i};")
+        if kind == "row":
+            deq.append(f"for (uint32_t k = 1; k < rows; ++k) DataCopy(XI{i}[k * pitch], XI{i}, pitch);")
+        free.append(f"inQ{i}_.FreeTensor(x{i});")
+    bodies = " ".join(" ".join(p.body) for p in cp.progs.values())
+    for s in range(cp.nslots):
+        init.append(f"pipe->InitBuffer(slot{s}_, tileElems_ * sizeof(float));")
+        members.append(f"TBuf<TPosition::VECCALC> slot{s}_;")
+        if not cp.row:
+            deq.append(f"LocalTensor<float> S{s} = slot{s}_.Get<float>();")
+    if cp.row:
+        for name, buf, size in (("WK", "wk_", "tileElems_ * sizeof(float)"), ("SC0", "sc_", "64")):
+            if re.search(rf"\b{name}\b", bodies):
+                init.append(f"pipe->InitBuffer({buf}, {size});")
+                members.append(f"TBuf<TPosition::VECCALC> {buf};")
+                deq.append(f"LocalTensor<float> {name} = {buf}.Get<float>();")
+    for dt in cp.round_types:
+        ct = CT[dt]
+        init.append(f"pipe->InitBuffer(rh_{ct}_, tileElems_ * sizeof({ct}));")
+        members.append(f"TBuf<TPosition::VECCALC> rh_{ct}_;")
+        deq.append(f"LocalTensor<{ct}> RH_{ct} = rh_{ct}_.Get<{ct}>();")
+    for j in range(len(cp.attrs)):
+        init.append(f"attr{j}_ = td.attr{j};")
+        members.append(f"float attr{j}_ = 0.0f;")
+    compute = list(deq)
+    multi = len(cp.combos) > 1
+    stores = []
+    for k, combo in enumerate(cp.combos):
+        p = cp.progs[combo]
+        body = []
+        if cp.c_round[combo]:
+            ct = CT[cp.c_round[combo]]
+            body += [f"Cast(RH_{ct}, XI0, RoundMode::CAST_RINT, n);   // the product rounded as PyTorch returns it",
+                     f"Cast(XI0, RH_{ct}, RoundMode::CAST_NONE, n);"]
+        res = p.outputs[0].val.expr
+        if cp.row:   # the row program once per row of the tile (row o of every tile-sized buffer)
+            slots = [f"    LocalTensor<float> S{s} = slot{s}_.Get<float>()[o];" for s in range(cp.nslots)
+                     if re.search(rf"\bS{s}\b", " ".join(p.body))]
+            body += ["for (uint32_t r = 0; r < rows; ++r) {", "    uint32_t o = r * pitch;", *slots,
+                     *["    " + ln for ln in p.body], "}"]
+            m = re.fullmatch(r"S(\d+)", res)
+            res = f"slot{m.group(1)}_.Get<float>()" if m else res.replace("[o]", "")
+        else:
+            body += p.body
+        store = [f"StoreOut<TO>(o, {res}, n);"]
+        if multi:
+            cond = " && ".join(f"ORIG_DTYPE_{nm[x].upper()} == {GE[d].replace('ge::', '')}" for x, d in zip(cp.inputs, combo[0]))
+            head = "#if" if k == 0 else "#elif"
+            compute += [f"{head} {cond}", *body]
+            stores += [f"{head} {cond}", *store]
+        else:
+            compute += body
+            stores += store
+    if multi:
+        compute.append("#endif")
+        stores.append("#endif")
+    helpers = cp.combos and any(c[0][cp.inputs.index(x)] != "float32" for c in cp.combos for x, kd in
+                                zip(eps, cp.kinds[1:]) if kd != "scalar")
+    trans_note = ""
+    if cg.a.trans or cg.b.trans:
+        trans_note = ", " + " and ".join(w for w, t in (("A transposed", cg.a.trans), ("B transposed", cg.b.trans)) if t)
+    gm = [nm[x] for x in cp.inputs] + ["y"]
+    return load("mm_direct_kernel.cpp.tmpl" if cp.direct else "mm_kernel.cpp.tmpl").safe_substitute(
+        op_type=cp.op_type, summary=cp.summary, trans_note=trans_note,
+        type_aliases="\n".join(aliases) + ("\n\n" + load("mm_widen.tmpl").template if helpers else ""),
+        init_params=", ".join(f"GM_ADDR {x}" for x in gm), a_name=nm[cg.a.name], b_name=nm[cg.b.name], y_name="y",
+        init_body=_ind(init, 8), a_offset="m0" if cg.a.trans else "static_cast<uint64_t>(m0) * t.Ka",
+        b_offset="static_cast<uint64_t>(n0) * t.Ka" if cg.b.trans else "n0",
+        trans_a="true" if cg.a.trans else "false", trans_b="true" if cg.b.trans else "false",
+        load_body=_ind(load_ + (["uint32_t cols_ = cols;   // the row programs' row length"] if cp.row else []), 8),
+        compute_body=_ind(compute, 8), store_body=_ind(stores + free, 8),
+        members=_ind(members, 4), kernel_name=snake_case(cp.op_type), gm_params=", ".join(f"GM_ADDR {x}" for x in gm),
+        gm_args=", ".join(gm))
+
+
+# ---- planner entry -------------------------------------------------------------------------------------
+
+def plan_cube(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_cls: Any, op_type: str) -> Any:
+    """The planner's cube hook: a ``plan_cls`` (the planner's ``Plan``) or ``unsupported_cls`` when the
+    reference's export holds a matmul, None otherwise (the vector front ends take it)."""
+    init0, ins0 = cases[0]
+    try:
+        if not has_matmul(mod.Model(*copy.deepcopy(init0)), list(ins0)):
+            return None
+    except Exception:
+        return None
+    try:
+        cgs = analyse_all([(mod.Model(*copy.deepcopy(init)), list(ins), list(init)) for init, ins in cases])
+        ops = [n.op for n in cgs[0].graph.nodes if n.op not in ("identity", "view")]
+        summary = "ops: matmul" + "".join(f" -> {o}" for o in ops)
+        cp = CubeParams(op_type, summary, cgs)
+    except NoMatmul:
+        return None
+    except CubeUnsupported as e:
+        op = str(e).split("core op aten.")[1].split(" ")[0].split(".")[0] if "core op aten." in str(e) else "matmul"
+        return unsupported_cls(task.name, str(e), op=op, category="matmul")
+    kp = cp.kernel_params()
+    pl = plan_cls(task=task, op_type=op_type, category="matmul", template="cube", params=kp, graphs=[cg.graph for cg in cgs])
+    pl.files = render(cp)
+    pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in cg.graph.inputs[1:]],
+                     "args": [a.kwargs["value"] for a in cg.graph.attrs], "init": cg.graph.init} for cg in cgs]
+    return pl

@@ -1,0 +1,21 @@
+"""The model's own weights a drafted op takes as inputs (no torch import: the tensors bring their methods)."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def module_tensors(model: Any, init: list) -> list:
+    """The model's own floating-point parameters and buffers (parameters first, each in module order) that
+    are neither tensors given to ``__init__`` nor one value everywhere: a drafted op takes them as inputs
+    after the forward and init tensors (``nn.Linear``'s weight and bias), in the order ``torch.export``
+    lifts them."""
+    inits = [t for t in init if hasattr(t, "is_floating_point")]
+    out = []
+    for _, t in [*model.named_parameters(), *model.named_buffers()]:
+        flat = t.detach().reshape(-1)
+        if not t.is_floating_point() or (flat.numel() and bool((flat == flat[0]).all())):
+            continue
+        if any(c.shape == t.shape and c.dtype == t.dtype and bool(c.detach().equal(t.detach())) for c in inits):
+            continue
+        out.append(t.detach().clone())
+    return out
