@@ -91,6 +91,8 @@ class CaseRunner:
         cdir = self.work / e["dir"]
         tensors, scalars = self._arguments(e, cdir)
         n_in = len(self.op.inputs)
+        if len(tensors) < n_in and e.get("module_params") and len(tensors) + len(e["module_params"]) == n_in:
+            tensors += [_load_arg(a, cdir) for a in e["module_params"]]   # the op takes the module's parameters too
         if len(tensors) < n_in and scalars:
             tensors, scalars = self._scalars_as_inputs(e, cdir, n_in)
         if len(tensors) < n_in:

@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, rowreduce, splitrow
+from agent_graph.drafter import codegen, conv, rowreduce, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
@@ -131,6 +131,10 @@ def plan(task: Task) -> Plan | Unsupported:
                 mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
         except Exception as e:
             return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
+    if conv.mentions_conv(task):      # a convolution (and its epilogue) has its own planner
+        drafted = conv.plan_conv(task, cases, mod)
+        if drafted is not None:
+            return drafted
     first = _plan_with(task, cases, mod, analyse)
     if isinstance(first, Plan):
         return first
