@@ -45,7 +45,6 @@ class ConvSpec:
     stride: tuple[int, int]
     padding: tuple[int, int]
     dilation: tuple[int, int]
-    groups: int
     x: str
     w: str
     b: str | None
@@ -130,7 +129,7 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
     conv = calls[0]
     if _name(conv)[0] != "convolution":
         raise AnalysisError(f"core op aten.{_name(conv)[0]} before the convolution is not covered by the conv template")
-    x, w, b, stride, padding, dilation, transposed, _out_pad, groups = conv.args
+    x, w, b, stride, padding, dilation, transposed, _out_pad, _groups = conv.args   # groups: cin / the weight's
     rank = len(w.meta["val"].shape)
     shape = list(x.meta["val"].shape)
     if transposed:
@@ -150,7 +149,7 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
         if o.dtype not in DTYPES:
             raise AnalysisError(f"dtype {o.dtype} of the convolution's {o.name} (shape {list(o.shape)}) is not covered")
     operands = _operands(src, used, fwd, init_t, params)
-    spec = ConvSpec(pair(stride), pad, pair(dilation), int(groups), src[x.name].name, src[w.name].name,
+    spec = ConvSpec(pair(stride), pad, pair(dilation), src[x.name].name, src[w.name].name,
                     src[b.name].name if b is not None else None, stmts,
                     f"ops: convolution{rank - 2}d" + "".join(f" -> {o}" for o in ops))
     return operands, spec
@@ -259,7 +258,7 @@ def render_conv(kp: KernelParams) -> dict[str, str]:
     names = [p.name for p in kp.inputs]
     epi = "\n".join(f"            {s}" for s in spec.epilogue)
     conv = dict(sh=spec.stride[0], sw=spec.stride[1], ph=spec.padding[0], pw=spec.padding[1], dh=spec.dilation[0],
-                dw=spec.dilation[1], groups=spec.groups)
+                dw=spec.dilation[1])
     kernel = load("conv_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", kernel_name=snake, **conv,
         has_bias="true" if b else "false", x_macro=codegen._macro(x), w_macro=codegen._macro(w), y_macro=codegen._macro(y),
