@@ -256,7 +256,7 @@ def render_conv(kp: KernelParams) -> dict[str, str]:
     x, w, b = kp.extra["x"], kp.extra["w"], kp.extra["b"]
     y = kp.outputs[0].name
     names = [p.name for p in kp.inputs]
-    epi = "\n".join(f"            {s}" for s in spec.epilogue)
+    epi = "\n".join(f"            {s}\n            Round(acc);" for s in spec.epilogue)
     conv = dict(sh=spec.stride[0], sw=spec.stride[1], ph=spec.padding[0], pw=spec.padding[1], dh=spec.dilation[0],
                 dw=spec.dilation[1])
     kernel = load("conv_kernel.cpp.tmpl").substitute(
