@@ -60,13 +60,19 @@ def mentions_conv(task: Task) -> bool:
         return False
 
 
-def _unsupported(task: Task, reason: str, op: str | None = "convolution"):
-    from agent_graph.drafter.planner import Unsupported   # lazy: planner imports this module
-    return Unsupported(task.name, reason, op=op, category="convolution")
+@dataclass
+class _Out:
+    """The planner's result types (``planner.Plan``/``Unsupported``, passed in: the planner imports this module)."""
+
+    op_type: str
+    plan: Any
+    unsupported: Any
 
 
-def plan_conv(task: Task, cases: list, mod: Any):
-    """Plan | Unsupported for a reference holding a convolution; None when its graph holds none."""
+def plan_conv(task: Task, cases: list, mod: Any, op_type: str, plan_type: Any, unsupported_type: Any):
+    """``plan_type`` | ``unsupported_type`` for a reference holding a convolution; None when its graph holds none
+    (``cases``: (init, forward inputs) per shape case; ``op_type``: the op's CamelCase name)."""
+    out = _Out(op_type, plan_type, unsupported_type)
     specs, operands_per_case = [], []
     for init, ins in cases:
         model = mod.Model(*copy.deepcopy(init))
@@ -80,15 +86,19 @@ def plan_conv(task: Task, cases: list, mod: Any):
         try:
             ops, spec = _read(ep, model, ins, init)
         except AnalysisError as e:
-            return _unsupported(task, str(e))
+            return _refuse(out, task, str(e))
         specs.append(spec)
         operands_per_case.append(ops)
     if any(s != specs[0] for s in specs[1:]):
-        return _unsupported(task, "the shape cases trace to different convolutions (one kernel must serve every case)")
+        return _refuse(out, task, "the shape cases trace to different convolutions (one kernel must serve every case)")
     faces = {tuple((o.name, o.source, o.index) for o in ops) for ops in operands_per_case}
     if len(faces) > 1:
-        return _unsupported(task, "the shape cases pass different tensors to the convolution")
-    return _plan(task, specs[0], operands_per_case, cases)
+        return _refuse(out, task, "the shape cases pass different tensors to the convolution")
+    return _plan(out, task, specs[0], operands_per_case, cases)
+
+
+def _refuse(out: _Out, task: Task, reason: str) -> Any:
+    return out.unsupported(task.name, reason, op="convolution", category="convolution")
 
 
 def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, init: list) -> tuple[list[Operand], ConvSpec]:
@@ -214,8 +224,7 @@ def _operands(src: dict[str, Operand], used: list[Operand], fwd: list, init_t: l
     return out
 
 
-def _plan(task: Task, spec: ConvSpec, per_case: list[list[Operand]], cases: list):
-    from agent_graph.drafter.planner import Plan, op_type_for   # lazy: planner imports this module
+def _plan(out: _Out, task: Task, spec: ConvSpec, per_case: list[list[Operand]], cases: list) -> Any:
     ops0 = per_case[0]
     names = [o.name if o.name not in ("y", "workspace", "tiling", "t", "op") else f"{o.name}In" for o in ops0]
     rename = dict(zip([o.name for o in ops0], names))
@@ -229,15 +238,15 @@ def _plan(task: Task, spec: ConvSpec, per_case: list[list[Operand]], cases: list
     for c in combos:
         for d in c:
             if d not in DTYPES:
-                return _unsupported(task, f"dtype {d} is not covered by the conv template")
-    op_type = op_type_for(task.name)
+                return _refuse(out, task, f"dtype {d} is not covered by the conv template")
+    op_type = out.op_type
     kp = KernelParams(op_type=op_type, template="conv",
                       inputs=[TensorParam(names[i], InputKind.FULL, [c[i] for c in combos]) for i in range(len(ops0))],
                       outputs=[TensorParam(out_name, OutputKind.VEC, [c[ix] for c in combos])], summary=spec.summary,
                       extra={"conv": spec, "x": rename[spec.x], "w": rename[spec.w],
                              "b": rename[spec.b] if spec.b else None})
     g = OpGraph(inputs=[OpNode(o.name, "input", [], {}, o.shape, o.dtype) for o in ops0 if o.source == "input"])
-    pl = Plan(task=task, op_type=op_type, category="convolution", template="conv", params=kp, graphs=[g])
+    pl = out.plan(task=task, op_type=op_type, category="convolution", template="conv", params=kp, graphs=[g])
     pl.files = render_conv(kp)
     pl.case_meta = [{"inputs": [{"shape": list(o.shape), "dtype": o.dtype} for o in ops if o.source == "input"],
                      "args": [], "init": _plain(init)} for ops, (init, _ins) in zip(per_case, cases)]

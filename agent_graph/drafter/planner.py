@@ -132,7 +132,7 @@ def plan(task: Task) -> Plan | Unsupported:
         except Exception as e:
             return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
     if conv.mentions_conv(task):      # a convolution (and its epilogue) has its own planner
-        drafted = conv.plan_conv(task, cases, mod)
+        drafted = conv.plan_conv(task, cases, mod, op_type_for(task.name), Plan, Unsupported)
         if drafted is not None:
             return drafted
     first = _plan_with(task, cases, mod, analyse)
