@@ -49,6 +49,7 @@ class ConvSpec:
     w: str
     b: str | None
     epilogue: list[str] = field(default_factory=list)   # AscendC statements on acc
+    channel: list[tuple[str, bool]] = field(default_factory=list)   # epilogue tensors: (name, one value per channel)
     summary: str = ""
 
 
@@ -153,24 +154,46 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
                                 "only tensors passed in or held by the module are covered")
     pair = (lambda v: (1, int(v[0])) if rank == 3 else (int(v[0]), int(v[1])))
     pad = (0, int(padding[0])) if rank == 3 else (int(padding[0]), int(padding[1]))
-    stmts, ops = _epilogue(conv, calls[1:], shape)
-    used = [src[x.name], src[w.name]] + ([src[b.name]] if b is not None else [])
+    stmts, ops, chan = _epilogue(conv, calls[1:], shape, src)
+    used = [src[x.name], src[w.name]] + ([src[b.name]] if b is not None else []) + [src[c] for c, _ in chan]
     for o in used:
         if o.dtype not in DTYPES:
             raise AnalysisError(f"dtype {o.dtype} of the convolution's {o.name} (shape {list(o.shape)}) is not covered")
     operands = _operands(src, used, fwd, init_t, params)
     spec = ConvSpec(pair(stride), pad, pair(dilation), src[x.name].name, src[w.name].name,
-                    src[b.name].name if b is not None else None, stmts,
+                    src[b.name].name if b is not None else None, stmts, [(src[c].name, k) for c, k in chan],
                     f"ops: convolution{rank - 2}d" + "".join(f" -> {o}" for o in ops))
     return operands, spec
 
 
-def _epilogue(conv: fx.Node, rest: list[fx.Node], shape: list[int]) -> tuple[list[str], list[str]]:
-    """AscendC statements for the elementwise chain after the convolution (each op reads the previous one)."""
-    stmts, names, prev = [], [], conv
+def _epilogue(conv: fx.Node, rest: list[fx.Node], shape: list[int],
+              src: dict[str, Operand]) -> tuple[list[str], list[str], list[tuple[str, bool]]]:
+    """AscendC statements for the elementwise chain after the convolution (each op reads the previous one), the
+    op names, and the tensors it reads one value of per output channel (shape [C, 1, 1] / [C, 1]) or in all."""
+    stmts, names, chan, prev = [], [], [], conv
+    cout = int(conv.meta["val"].shape[1])
     for n in rest:
         base = _name(n)[0]
         args = list(n.args)
+        if base in ("add", "mul", "sub") and len(args) == 2 and args[1] is prev and isinstance(args[0], fx.Node):
+            args = [args[1], args[0]] if base != "sub" else args    # commutative: the other operand second
+        if base in ("add", "mul", "sub", "div") and len(args) == 2 and args[0] is prev and isinstance(args[1], fx.Node) \
+                and args[1].name in src and not n.kwargs.get("alpha"):
+            other = src[args[1].name]
+            numel = _per_channel(other.shape, cout, len(conv.meta["val"].shape))
+            if numel is None:
+                raise AnalysisError(f"core op aten.{base} of the convolution's output with a tensor of shape "
+                                    f"{list(other.shape)} is not covered by the conv template (only one value per "
+                                    "output channel or one in all)")
+            k = next((i for i, (c, _) in enumerate(chan) if c == args[1].name), len(chan))
+            if k == len(chan):
+                chan.append((args[1].name, numel > 1))
+            v = f"Scalar(e{k}g_.GetValue({'oc' if numel > 1 else '0'}))"
+            v = {"add": v, "sub": f"-{v}", "mul": v, "div": f"1.0f / {v}"}[base]
+            stmts.append(f"{'Muls' if base in ('mul', 'div') else 'Adds'}(acc, acc, {v}, ow_);")
+            names.append(base)
+            prev = n
+            continue
         if not args or args[0] is not prev or any(isinstance(a, fx.Node) for a in args[1:]):
             raise AnalysisError(f"core op aten.{base} after the convolution (output of shape {list(conv.meta['val'].shape)}) "
                                 "is not covered by the conv template (only an elementwise chain with scalars)")
@@ -193,7 +216,21 @@ def _epilogue(conv: fx.Node, rest: list[fx.Node], shape: list[int]) -> tuple[lis
                                 f"{list(conv.meta['val'].shape)}) is not covered by the conv template")
         names.append(base)
         prev = n
-    return stmts, names
+    return stmts, names, chan
+
+
+def _per_channel(shape: tuple[int, ...], cout: int, rank: int) -> int | None:
+    """cout when ``shape`` holds one value per output channel of a [N, C, ...] result, 1 for one value, else None."""
+    dims = list(shape)
+    numel = 1
+    for d in dims:
+        numel *= d
+    if numel == 1:
+        return 1
+    if len(dims) > rank or numel != cout:
+        return None
+    padded = [1] * (rank - len(dims)) + dims
+    return cout if padded[1] == cout else None
 
 
 def _bounds(base: str, args: list) -> tuple[Any, Any]:
@@ -244,7 +281,7 @@ def _plan(out: _Out, task: Task, spec: ConvSpec, per_case: list[list[Operand]], 
                       inputs=[TensorParam(names[i], InputKind.FULL, [c[i] for c in combos]) for i in range(len(ops0))],
                       outputs=[TensorParam(out_name, OutputKind.VEC, [c[ix] for c in combos])], summary=spec.summary,
                       extra={"conv": spec, "x": rename[spec.x], "w": rename[spec.w],
-                             "b": rename[spec.b] if spec.b else None})
+                             "b": rename[spec.b] if spec.b else None, "rename": rename})
     g = OpGraph(inputs=[OpNode(o.name, "input", [], {}, o.shape, o.dtype) for o in ops0 if o.source == "input"])
     pl = out.plan(task=task, op_type=op_type, category="convolution", template="conv", params=kp, graphs=[g])
     pl.files = render_conv(kp)
@@ -265,6 +302,8 @@ def render_conv(kp: KernelParams) -> dict[str, str]:
     x, w, b = kp.extra["x"], kp.extra["w"], kp.extra["b"]
     y = kp.outputs[0].name
     names = [p.name for p in kp.inputs]
+    chan = spec.channel
+    rename = kp.extra["rename"].get
     epi = "\n".join(f"            {s}\n            Round(acc);" for s in spec.epilogue)
     conv = dict(sh=spec.stride[0], sw=spec.stride[1], ph=spec.padding[0], pw=spec.padding[1], dh=spec.dilation[0],
                 dw=spec.dilation[1])
@@ -272,7 +311,12 @@ def render_conv(kp: KernelParams) -> dict[str, str]:
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", kernel_name=snake, **conv,
         has_bias="true" if b else "false", x_macro=codegen._macro(x), w_macro=codegen._macro(w), y_macro=codegen._macro(y),
         bias_type=f"DTYPE_{codegen._macro(b)}" if b else "float", epilogue=epi,
-        gm_args=", ".join(f"GM_ADDR {n}" for n in (*names, y)), x_arg=x, w_arg=w, b_arg=b or "nullptr", y_arg=y)
+        gm_args=", ".join(f"GM_ADDR {n}" for n in (*names, y)), x_arg=x, w_arg=w, b_arg=b or "nullptr", y_arg=y,
+        extra_params="".join(f", GM_ADDR e{k}" for k in range(len(chan))),
+        extra_init="".join(f"        e{k}g_.SetGlobalBuffer((__gm__ DTYPE_{codegen._macro(rename(c))}*)e{k}, {'cout' if n else 1});\n"
+                           for k, (c, n) in enumerate(chan)),
+        extra_members="".join(f"    GlobalTensor<DTYPE_{codegen._macro(rename(c))}> e{k}g_;\n" for k, (c, _) in enumerate(chan)),
+        extra_call="".join(f", {rename(c)}" for c, _ in chan))
     params = []
     for kind, p in [("Input", p) for p in kp.inputs] + [("Output", kp.outputs[0])]:
         dts = ", ".join(codegen.GE[d] for d in p.dtypes)
