@@ -17,9 +17,9 @@ from typing import Any, Literal
 import torch
 from torch import fx
 
-from agent_graph.drafter import codegen
+from agent_graph.drafter import codegen, vecops
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
-from agent_graph.drafter.canonical import _export, _name
+from agent_graph.drafter.canonical import _canonical, _export, _name
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import Task, snake_case
@@ -212,8 +212,7 @@ def _epilogue(conv: fx.Node, rest: list[fx.Node], shape: list[int],
             if hi is not None:
                 stmts.append(f"Mins(acc, acc, {float(hi)!r}f, ow_);")
         else:
-            raise AnalysisError(f"core op aten.{base} after the convolution (output of shape "
-                                f"{list(conv.meta['val'].shape)}) is not covered by the conv template")
+            stmts += _vector_unary(n, base, args, conv)
         names.append(base)
         prev = n
     return stmts, names, chan
@@ -231,6 +230,21 @@ def _per_channel(shape: tuple[int, ...], cout: int, rank: int) -> int | None:
         return None
     padded = [1] * (rank - len(dims)) + dims
     return cout if padded[1] == cout else None
+
+
+def _vector_unary(n: fx.Node, base: str, args: list, conv: fx.Node) -> list[str]:
+    """Statements of any other one-tensor op the flat lowering writes (sigmoid, tanh, gelu, silu, elu, ...):
+    tap = op(acc) with the scratch rows s0/s1, then acc = tap."""
+    scratch = iter(("s0", "s1"))
+    try:
+        op, _args, kw = _canonical(base, _name(n)[1], args, dict(n.kwargs))
+        lines = vecops.unary(op, "tap", "acc", "ow_", kw, lambda: next(scratch))
+    except (AnalysisError, vecops.Unsupported, StopIteration, KeyError, TypeError, ValueError):
+        lines = None
+    if not lines:
+        raise AnalysisError(f"core op aten.{base} after the convolution (output of shape "
+                            f"{list(conv.meta['val'].shape)}) is not covered by the conv template")
+    return lines + ["Adds(acc, tap, 0.0f, ow_);"]
 
 
 def _bounds(base: str, args: list) -> tuple[Any, Any]:
