@@ -28,6 +28,7 @@ Source = Literal["input", "init", "param"]
 DTYPES = ("float32", "float16", "bfloat16")
 SHAPE_OPS = {"view", "_unsafe_view", "reshape", "clone", "alias", "contiguous", "detach"}
 # epilogue ops on the float accumulator of one output row (acc, length ow_): (drafter name, statement)
+SIZES = {"channel": "cout", "one": "1", "full": "static_cast<uint64_t>(rows) * ow"}
 UNARY_EPILOGUE = {"relu": "Relu(acc, acc, ow_);", "abs": "Abs(acc, acc, ow_);", "exp": "Exp(acc, acc, ow_);"}
 
 
@@ -49,7 +50,7 @@ class ConvSpec:
     w: str
     b: str | None
     epilogue: list[str] = field(default_factory=list)   # AscendC statements on acc
-    channel: list[tuple[str, bool]] = field(default_factory=list)   # epilogue tensors: (name, one value per channel)
+    channel: list[tuple[str, str]] = field(default_factory=list)   # epilogue tensors: (name, channel | one | full)
     summary: str = ""
 
 
@@ -167,7 +168,7 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
 
 
 def _epilogue(conv: fx.Node, rest: list[fx.Node], shape: list[int],
-              src: dict[str, Operand]) -> tuple[list[str], list[str], list[tuple[str, bool]]]:
+              src: dict[str, Operand]) -> tuple[list[str], list[str], list[tuple[str, str]]]:
     """AscendC statements for the elementwise chain after the convolution (each op reads the previous one), the
     op names, and the tensors it reads one value of per output channel (shape [C, 1, 1] / [C, 1]) or in all."""
     stmts, names, chan, prev = [], [], [], conv
@@ -180,17 +181,22 @@ def _epilogue(conv: fx.Node, rest: list[fx.Node], shape: list[int],
         if base in ("add", "mul", "sub", "div") and len(args) == 2 and args[0] is prev and isinstance(args[1], fx.Node) \
                 and args[1].name in src and not n.kwargs.get("alpha"):
             other = src[args[1].name]
-            numel = _per_channel(other.shape, cout, len(conv.meta["val"].shape))
-            if numel is None:
+            full = tuple(other.shape) == tuple(conv.meta["val"].shape)
+            numel = None if full else _per_channel(other.shape, cout, len(conv.meta["val"].shape))
+            if numel is None and not full:
                 raise AnalysisError(f"core op aten.{base} of the convolution's output with a tensor of shape "
                                     f"{list(other.shape)} is not covered by the conv template (only one value per "
-                                    "output channel or one in all)")
+                                    "output channel, one in all, or a tensor of the output's shape)")
+            kind = "full" if full else ("channel" if numel > 1 else "one")
             k = next((i for i, (c, _) in enumerate(chan) if c == args[1].name), len(chan))
             if k == len(chan):
-                chan.append((args[1].name, numel > 1))
-            v = f"Scalar(e{k}g_.GetValue({'oc' if numel > 1 else '0'}))"
-            v = {"add": v, "sub": f"-{v}", "mul": v, "div": f"1.0f / {v}"}[base]
-            stmts.append(f"{'Muls' if base in ('mul', 'div') else 'Adds'}(acc, acc, {v}, ow_);")
+                chan.append((args[1].name, kind))
+            if full:   # the other tensor's row at the output row's place, in float
+                stmts.append(f"{base.capitalize()}(acc, acc, Full(e{k}g_, static_cast<uint64_t>(r) * ow_), ow_);")
+            else:
+                v = f"Scalar(e{k}g_.GetValue({'oc' if numel > 1 else '0'}))"
+                v = {"add": v, "sub": f"-{v}", "mul": v, "div": f"1.0f / {v}"}[base]
+                stmts.append(f"{'Muls' if base in ('mul', 'div') else 'Adds'}(acc, acc, {v}, ow_);")
             names.append(base)
             prev = n
             continue
@@ -300,13 +306,8 @@ def _plan(out: _Out, task: Task, spec: ConvSpec, per_case: list[list[Operand]], 
     pl = out.plan(task=task, op_type=op_type, category="convolution", template="conv", params=kp, graphs=[g])
     pl.files = render_conv(kp)
     pl.case_meta = [{"inputs": [{"shape": list(o.shape), "dtype": o.dtype} for o in ops if o.source == "input"],
-                     "args": [], "init": _plain(init)} for ops, (init, _ins) in zip(per_case, cases)]
+                     "args": [], "init": list(init)} for ops, (init, _ins) in zip(per_case, cases)]
     return pl
-
-
-def _plain(init: list) -> list:
-    return [v for v in init if isinstance(v, (int, float, bool, str))] if all(
-        isinstance(v, (int, float, bool, str, list, tuple)) for v in init) else []
 
 
 def render_conv(kp: KernelParams) -> dict[str, str]:
@@ -326,8 +327,9 @@ def render_conv(kp: KernelParams) -> dict[str, str]:
         has_bias="true" if b else "false", x_macro=codegen._macro(x), w_macro=codegen._macro(w), y_macro=codegen._macro(y),
         bias_type=f"DTYPE_{codegen._macro(b)}" if b else "float", epilogue=epi,
         gm_args=", ".join(f"GM_ADDR {n}" for n in (*names, y)), x_arg=x, w_arg=w, b_arg=b or "nullptr", y_arg=y,
+        has_full="true" if any(k == "full" for _, k in chan) else "false",
         extra_params="".join(f", GM_ADDR e{k}" for k in range(len(chan))),
-        extra_init="".join(f"        e{k}g_.SetGlobalBuffer((__gm__ DTYPE_{codegen._macro(rename(c))}*)e{k}, {'cout' if n else 1});\n"
+        extra_init="".join(f"        e{k}g_.SetGlobalBuffer((__gm__ DTYPE_{codegen._macro(rename(c))}*)e{k}, {SIZES[n]});\n"
                            for k, (c, n) in enumerate(chan)),
         extra_members="".join(f"    GlobalTensor<DTYPE_{codegen._macro(rename(c))}> e{k}g_;\n" for k, (c, _) in enumerate(chan)),
         extra_call="".join(f", {rename(c)}" for c, _ in chan))
