@@ -71,6 +71,8 @@ def _ref(tmp_path: Path, init: str, forward: str, inputs: str, init_inputs: str 
     ("self.c = nn.ConvTranspose2d(2, 3, 3)", "self.c(x)", "torch.randn(1, 2, 6, 6)", "transposed convolution (input of shape [1, 2, 6, 6])"),
     ("self.a, self.b = nn.Conv2d(2, 2, 3, groups=2), nn.Conv2d(2, 4, 1)", "self.b(self.a(x))", "torch.randn(1, 2, 6, 6)",
      "core op aten.convolution after the convolution"),
+    ("self.c = nn.Conv2d(2, 3, 3)", "torch.softmax(self.c(x), dim=1)", "torch.randn(1, 2, 6, 6)",
+     "core op aten._softmax after the convolution (output of shape [1, 3, 4, 4])"),
 ])
 def test_refusals_name_the_form_and_shape(tmp_path, init, forward, inputs, words):
     d = draft(_ref(tmp_path, init, forward, inputs))
