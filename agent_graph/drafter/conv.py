@@ -89,6 +89,8 @@ def plan_conv(task: Task, cases: list, mod: Any, op_type: str, plan_type: Any, u
             ops, spec = _read(ep, model, ins, init)
         except AnalysisError as e:
             return _refuse(out, task, str(e))
+        except (KeyError, IndexError, TypeError, ValueError, StopIteration) as e:
+            return _refuse(out, task, f"the convolution has a form the conv template does not take ({type(e).__name__}: {e})")
         specs.append(spec)
         operands_per_case.append(ops)
     if any(s != specs[0] for s in specs[1:]):
