@@ -21,6 +21,7 @@ from agent_graph.drafter import codegen, vecops
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import _canonical, _export, _name
 from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import Task, snake_case
 
@@ -343,4 +344,4 @@ def render_conv(kp: KernelParams) -> dict[str, str]:
     host = load("conv_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake, params="\n".join(params),
                                                  x_index=names.index(x), w_index=names.index(w), **conv)
     tiling = load("conv_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
-    return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
+    return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": prune(kernel)}
