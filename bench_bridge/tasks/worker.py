@@ -175,8 +175,11 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             entry["inputs"] = [_encode(v, cdir, f"in_{k}") for k, v in enumerate(inputs)]
             model = mod.Model(*copy.deepcopy(init))
             # the module's parameters (nn.Conv2d's weight, made in __init__): an op declaring more tensor
-            # inputs than the call passes takes them after the inputs and init tensors (bench_case)
-            entry["module_params"] = [_encode(p.detach(), cdir, f"param_{k}") for k, p in enumerate(model.parameters())]
+            # inputs than the call passes takes them after the inputs and init tensors (bench_case);
+            # saved up to 64 MiB a case (emulator-sized models)
+            params = list(model.parameters())
+            if sum(p.numel() * p.element_size() for p in params) <= 64 << 20:
+                entry["module_params"] = [_encode(p.detach(), cdir, f"param_{k}") for k, p in enumerate(params)]
             with torch.no_grad():
                 ref = model(*copy.deepcopy(inputs))
             entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
