@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, rowreduce, special, splitrow
+from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.cubeplan import plan_cube
@@ -135,6 +135,10 @@ def plan(task: Task) -> Plan | Unsupported:
     cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name))   # a matmul: the cube template or its refusal
     if cube is not None:
         return cube
+    if conv.mentions_conv(task):      # a convolution (and its epilogue) has its own planner
+        drafted = conv.plan_conv(task, cases, mod, op_type_for(task.name), Plan, Unsupported)
+        if drafted is not None:
+            return drafted
     own = special.plan(cases, mod, op_type_for(name))   # pooling, gathers, resize: own templates (special.py)
     if own is not None:
         return Unsupported(name, own.reason, _op_in(own.reason), own.category) if own.reason else Plan(

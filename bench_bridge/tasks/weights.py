@@ -9,13 +9,18 @@ def module_tensors(model: Any, init: list) -> list:
     are neither tensors given to ``__init__`` nor one value everywhere: a drafted op takes them as inputs
     after the forward and init tensors (``nn.Linear``'s weight and bias), in the order ``torch.export``
     lifts them."""
+    return [t for _, t in module_tensor_items(model, init)]
+
+
+def module_tensor_items(model: Any, init: list) -> list[tuple[str, Any]]:
+    """``module_tensors`` with their names (``conv.weight``), for a planner naming the op's inputs."""
     inits = [t for t in init if hasattr(t, "is_floating_point")]
     out = []
-    for _, t in [*model.named_parameters(), *model.named_buffers()]:
+    for name, t in [*model.named_parameters(), *model.named_buffers()]:
         flat = t.detach().reshape(-1)
         if not t.is_floating_point() or (flat.numel() and bool((flat == flat[0]).all())):
             continue
         if any(c.shape == t.shape and c.dtype == t.dtype and bool(c.detach().equal(t.detach())) for c in inits):
             continue
-        out.append(t.detach().clone())
+        out.append((name, t.detach().clone()))
     return out

@@ -178,7 +178,9 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             with torch.no_grad():
                 ref = model(*copy.deepcopy(inputs))
             entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
-            entry["module"] = [_encode(v, cdir, f"module_{k}") for k, v in enumerate(module_tensors(model, init))]
+            own = module_tensors(model, init)   # the model's own weights (nn.Linear's, nn.Conv2d's), up to 64 MiB a case
+            if sum(t.numel() * t.element_size() for t in own) <= 64 << 20:
+                entry["module"] = [_encode(v, cdir, f"module_{k}") for k, v in enumerate(own)]
             # refs are flat (one tensor each); ref_groups keeps the nesting of the reference's result:
             # per top-level item, the length of a tensor list, or 0 for a single tensor
             entry["refs"], entry["ref_groups"] = [], []
