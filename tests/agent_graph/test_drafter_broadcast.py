@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent_graph.drafter import Unsupported, draft, write_project
-from bench_bridge.bench import BenchOptions, bench
+from agent_graph.drafter import Unsupported, draft
+from tests.agent_graph.drafter_checks import assert_verified
 from tests.agent_graph.test_drafter_canonical import _write
 
 REFS = {
@@ -32,14 +32,7 @@ REFS = {
 
 @pytest.mark.parametrize("name", sorted(REFS))
 def test_broadcast_reference_drafts_a_verified_kernel(name, tmp_path):
-    ref = _write(tmp_path, name, *REFS[name])
-    d = draft(ref)
-    assert not isinstance(d, Unsupported), str(d)
-    project = write_project(d.plan, tmp_path / "project")
-    rep = bench(ref, BenchOptions(project=project, timeout=600))
-    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
-    assert rep.compiled, rep.message
-    assert rep.correct and not bad, bad or rep.message
+    assert_verified(_write(tmp_path, name, *REFS[name]), tmp_path)
 
 
 def test_the_row_map_is_computed_on_the_host_from_the_runtime_shape(tmp_path):

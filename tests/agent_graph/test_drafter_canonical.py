@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from agent_graph.drafter import Unsupported, draft, write_project
-from bench_bridge.bench import BenchOptions, bench
+from agent_graph.drafter import Unsupported, draft
+from tests.agent_graph.drafter_checks import assert_verified
 
 REFS = {
     "argmax_inner": ("torch.argmax(x, dim=1)", "x", "torch.randn(4, 37, 21)"),
@@ -68,14 +68,7 @@ def _write(tmp: Path, name: str, body: str, sig: str, inputs: str) -> Path:
 
 @pytest.mark.parametrize("name", sorted(REFS))
 def test_canonical_reference_drafts_a_verified_kernel(name, tmp_path):
-    ref = _write(tmp_path, name, *REFS[name])
-    d = draft(ref)
-    assert not isinstance(d, Unsupported), str(d)
-    project = write_project(d.plan, tmp_path / "project")
-    rep = bench(ref, BenchOptions(project=project, timeout=600))
-    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
-    assert rep.compiled, rep.message
-    assert rep.correct and not bad, bad or rep.message
+    assert_verified(_write(tmp_path, name, *REFS[name]), tmp_path)
 
 
 def test_refusal_names_the_core_op_and_shape(tmp_path):
@@ -159,9 +152,5 @@ def test_tensor_given_to_init_is_an_op_input(tmp_path):
             torch.manual_seed(2)
             return [torch.randn(96), 1e-6]
         """))
-    d = draft(ref)
-    assert not isinstance(d, Unsupported), str(d)
+    d = assert_verified(ref, tmp_path)
     assert [p.kind for p in d.plan.params.inputs] == ["full", "bvec"]
-    project = write_project(d.plan, tmp_path / "project")
-    rep = bench(ref, BenchOptions(project=project, timeout=600))
-    assert rep.correct, [(c.case_id, c.message) for c in rep.cases]

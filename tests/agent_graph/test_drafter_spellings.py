@@ -8,12 +8,10 @@ miss; every spelling is drafted, built and verified on the emulator against its 
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import pytest
 
-from agent_graph.drafter import Unsupported, draft, write_project
-from bench_bridge.bench import BenchOptions, bench
+from tests.agent_graph.drafter_checks import assert_verified
 
 HEADER = "import math\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 
@@ -123,10 +121,4 @@ def test_every_operator_has_three_spellings():
 def test_spelling_drafts_a_verified_kernel(op, spelling, tmp_path):
     ref = tmp_path / f"{op}_{spelling}.py"
     ref.write_text(textwrap.dedent(_reference(op, spelling)))
-    d = draft(ref)
-    assert not isinstance(d, Unsupported), str(d)
-    project = write_project(d.plan, tmp_path / "project")
-    rep = bench(ref, BenchOptions(project=project, timeout=600))
-    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
-    assert rep.compiled, rep.message
-    assert rep.correct and not bad, bad or rep.message
+    assert_verified(ref, tmp_path)

@@ -1,0 +1,20 @@
+"""What the drafter tests share: a reference drafted, written as a project, benched on the emulator and
+required correct on every case."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent_graph.drafter import Unsupported, draft, write_project
+from bench_bridge.bench import BenchOptions, bench
+
+
+def assert_verified(ref: Path, tmp_path: Path):
+    """Draft ``ref``, write the project under ``tmp_path/project``, bench it; every case must pass. The draft."""
+    d = draft(ref)
+    assert not isinstance(d, Unsupported), str(d)
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(ref, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled, rep.message
+    assert rep.correct and not bad, bad or rep.message
+    return d
