@@ -79,8 +79,9 @@ def test_wrong_results_of_a_dsl_program_get_a_dsl_repair(tmp_path):
 
 @pytest.mark.slow
 def test_auto_asks_for_the_dsl_when_no_template_covers_the_task(tmp_path):
-    # a matmul: the offline drafter has no template for it, so "auto" asks the model for a DSL program
-    ran, prompt, _ = _answer_with_example(tmp_path, "matmul", "auto")
+    # two matmuls (the second by the identity): the offline drafter takes one matmul per reference and refuses
+    # it, so "auto" asks the model for a DSL program, whose one cube block computes the same product
+    ran, prompt, _ = _answer_with_example(tmp_path, "matmul_identity", "auto")
     assert "```kgen-dsl" in prompt and "k.matmul" in prompt
 
 

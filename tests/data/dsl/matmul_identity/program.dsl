@@ -1,0 +1,6 @@
+# c = a @ b on the cube: C's base block is 64 x 64 (16 KB of float accumulators in L0C)
+k = Kernel("matmul")
+a = k.input(["float16", "float32"])
+b = k.input(["float16", "float32"])
+c = k.output(a)
+k.matmul(c, a, b, base_m=64, base_n=64)
