@@ -361,6 +361,9 @@ class _Reader:
             if base == "scalar_tensor":
                 self.consts[n.name] = self.conv(n.args[0], o.args[0] if o else None)
                 continue
+            if base == "full_like":   # zeros_like(x), full_like(x, v): its value, used as a number
+                self.consts[n.name] = self.conv(n.args[1], o.args[1] if o else None)
+                continue
             if base == "split_with_sizes" or base == "split" or base == "slice" or base == "select":
                 raise AnalysisError(f"core op aten.{base} (a slice of {self._shape_of(n.args[0])}) is not covered by the "
                                     f"templates")

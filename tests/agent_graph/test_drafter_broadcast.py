@@ -25,6 +25,8 @@ REFS = {
     "bool_and_channel": ("a & b", "a, b", "torch.rand(3, 6, 50) > 0.5, torch.rand(1, 6, 1) > 0.5"),
     "mutual_broadcast": ("torch.maximum(a, b) * 2", "a, b", "torch.randn(5, 1, 40), torch.randn(1, 3, 40)"),
     "mutual_row_values": ("a * b", "a, b", "torch.randn(6, 1, 33), torch.randn(1, 4, 1)"),
+    "where_zeros_like_cumsum_half": ("torch.where(m.unsqueeze(-1), x, torch.zeros_like(x)).cumsum(-1)", "x, m",
+                                     "torch.randn(4, 9, 31).half(), torch.rand(4, 9) > 0.5"),
     "row_bounds_clamp": ("torch.clamp(x, min=lo.view(-1, 1), max=hi.view(-1, 1))", "x, lo, hi",
                          "torch.randn(11, 30) * 3, -torch.rand(11), torch.rand(11)"),
 }
