@@ -307,14 +307,12 @@ def _kernel(cp: CubeParams) -> str:
 
 # ---- planner entry -------------------------------------------------------------------------------------
 
-def plan_cube(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_cls: Any, op_type: str) -> Any:
+def plan_cube(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_cls: Any, op_type: str,
+              names: set[str]) -> Any:
     """The planner's cube hook: a ``plan_cls`` (the planner's ``Plan``) or ``unsupported_cls`` when the
-    reference's export holds a matmul, None otherwise (the vector front ends take it)."""
-    init0, ins0 = cases[0]
-    try:
-        if not has_matmul(mod.Model(*copy.deepcopy(init0)), list(ins0)):
-            return None
-    except Exception:
+    reference's export holds a matmul, None otherwise (the vector front ends take it). ``names``: the ATen
+    ops the first case calls (a cheap test before exporting)."""
+    if not has_matmul(names):
         return None
     try:
         cgs = analyse_all([(mod.Model(*copy.deepcopy(init)), list(ins), list(init)) for init, ins in cases])

@@ -132,14 +132,15 @@ def plan(task: Task) -> Plan | Unsupported:
                 mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
         except Exception as e:
             return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
-    cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name))   # a matmul: the cube template or its refusal
+    names = special.ops_called(mod, *cases[0])   # the ATen ops one eager run calls: which planner is whose
+    cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name), names)   # a matmul: the cube template
     if cube is not None:
         return cube
     if conv.mentions_conv(task):      # a convolution (and its epilogue) has its own planner
         drafted = conv.plan_conv(task, cases, mod, op_type_for(task.name), Plan, Unsupported)
         if drafted is not None:
             return drafted
-    own = special.plan(cases, mod, op_type_for(name))   # pooling, gathers, resize: own templates (special.py)
+    own = special.plan(cases, mod, op_type_for(name), names)   # pooling, gathers, resize: own templates (special.py)
     if own is not None:
         return Unsupported(name, own.reason, _op_in(own.reason), own.category) if own.reason else Plan(
             task, own.params.op_type, own.category, own.template, own.params, own.graphs, own.files, own.case_meta)

@@ -40,9 +40,9 @@ def ops_called(mod: Any, init: list, ins: list) -> set[str]:
     return seen.names
 
 
-def plan(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
-    """The plan (or refusal) from a template of its own; None when the reference calls none of their ops."""
-    names = ops_called(mod, *cases[0])
+def plan(cases: list, mod: Any, op_type: str, names: set[str]) -> OwnPlan | None:
+    """The plan (or refusal) from a template of its own; None when the reference calls none of their ops
+    (``names``: the ATen ops its first case calls, ``ops_called``)."""
     if any("pool" in n for n in names):
         return pool.plan_window(cases, mod, op_type)
     if names & INDEXING:
