@@ -55,14 +55,6 @@ class ConvSpec:
     summary: str = ""
 
 
-def mentions_conv(task: Task) -> bool:
-    """Cheap test before exporting: the reference's text names a convolution."""
-    try:
-        return bool(re.search(r"conv", task.reference.read_text(), re.IGNORECASE))
-    except OSError:
-        return False
-
-
 @dataclass
 class _Out:
     """The planner's result types (``planner.Plan``/``Unsupported``, passed in: the planner imports this module)."""

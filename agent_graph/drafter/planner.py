@@ -136,7 +136,7 @@ def plan(task: Task) -> Plan | Unsupported:
     cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name), names)   # a matmul: the cube template
     if cube is not None:
         return cube
-    if conv.mentions_conv(task):      # a convolution (and its epilogue) has its own planner
+    if "convolution" in names:      # a convolution (and its epilogue) has its own planner
         drafted = conv.plan_conv(task, cases, mod, op_type_for(task.name), Plan, Unsupported)
         if drafted is not None:
             return drafted
