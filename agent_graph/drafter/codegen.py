@@ -3,6 +3,7 @@ from __future__ import annotations
 
 
 from agent_graph.drafter import operands, rowreduce, splitrow
+from agent_graph.drafter import sync
 from agent_graph.drafter.budget import UB_BUDGET, budget, operand_layout, split_budget, user_workspace
 from agent_graph.drafter.native import compute_type as _compute_type, direct_outputs as _direct_outputs, native_body as _native_body
 from agent_graph.drafter.operands import MAX_CORES
@@ -46,6 +47,7 @@ class _Kernel:
             mode_note=("Rows are split over the cores; each UB tile holds several rows at a pitch of colsPad."
                        if self.row else "The tensor is one run of elements split over the cores in 32-byte blocks."),
             type_aliases="\n".join(aliases), cls=f"Kernel{kp.op_type}",
+            wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"),
             init_params=", ".join(f"GM_ADDR {n}" for n in gm),
             attr_params="".join(f", float {a}" for a in self._attr_names()) + "".join(f", uint32_t {m}" for m in maps),
             attr_init=_ind([f"attr{j}_ = {a};" for j, a in enumerate(self._attr_names())], 8),
@@ -115,12 +117,12 @@ class _Kernel:
         na = len(kp.accs)
         L = ["LocalTensor<float> pb = pb_.Get<float>();"]
         L += [f"pb.SetValue({k}, {name});" for k, (name, _) in enumerate(kp.accs)]
-        L += ["PipeBarrier<PIPE_ALL>();",
+        L += [sync.SCALAR_TO_COPY_OUT,
               f"DataCopyPad(wsg_[static_cast<uint64_t>(GetBlockIdx()) * 8], pb, DataCopyExtParams{{1, {na * 4}, 0, 0, 0}});",
-              "PipeBarrier<PIPE_ALL>();", "SyncAll();", "if (GetBlockIdx() != 0) return;",
+              sync.COPY_OUT_DONE, "SyncAll();", "if (GetBlockIdx() != 0) return;",
               "uint32_t nb = GetBlockNum();",
               f"DataCopyPad(pb, wsg_, DataCopyExtParams{{static_cast<uint16_t>(nb), {na * 4}, {32 - na * 4}, 0, 0}}, "
-              "DataCopyPadExtParams<float>{false, 0, 0, 0});", "PipeBarrier<PIPE_ALL>();"]
+              "DataCopyPadExtParams<float>{false, 0, 0, 0});", sync.COPY_IN_TO_SCALAR]
         for k, (_, kind) in enumerate(kp.accs):
             comb = {"sum": f"G{k} += v;", "max": f"G{k} = v > G{k} ? v : G{k};", "min": f"G{k} = v < G{k} ? v : G{k};"}[kind]
             L += [f"float G{k} = pb.GetValue({k});", f"for (uint32_t b = 1; b < nb; ++b) {{",
@@ -130,8 +132,8 @@ class _Kernel:
         def one(v):
             out = list(v.final)
             for j, p in enumerate(kp.outputs):
-                out += [f"Duplicate(SC0, {v.out_exprs[j]}, 8);", "PipeBarrier<PIPE_ALL>();",
-                        f"LocalTensor<TO{j}> oh{j} = oh{j}_.Get<TO{j}>();", f"FromFloat(oh{j}, SC0, 8);", "PipeBarrier<PIPE_ALL>();",
+                out += [f"Duplicate(SC0, {v.out_exprs[j]}, 8);",
+                        f"LocalTensor<TO{j}> oh{j} = oh{j}_.Get<TO{j}>();", f"FromFloat(oh{j}, SC0, 8);", sync.VECTOR_TO_COPY_OUT,
                         f"DataCopyPad(yg{j}_, oh{j}, DataCopyExtParams{{1, static_cast<uint32_t>(sizeof(TO{j})), 0, 0, 0}});"]
             return out
         return L + _variants(kp, one)
@@ -175,7 +177,7 @@ class _Kernel:
             loop = ["for (uint32_t r = 0; r < n; ++r) {", "    uint32_t o = r * colsPad_;"]
             loop += [f"    LocalTensor<float> S{k} = B{k}[o];" for k in range(kp.nslots)]
             loop += ["    " + ln if not ln.startswith("#") else ln for ln in _variants(kp, lambda v: v.body + per_row_out(v))]
-            loop += ["}", "PipeBarrier<PIPE_ALL>();"]
+            loop += ["}", *dict.fromkeys(op.after_rows for op in self.outs if op.after_rows)]
             if self.lay.batched:   # every row of the tile reduced by two instructions (rowreduce.py)
                 loop = (["if (cols_ <= 512 && colsPad_ % 64 == 0) {"] + ["    " + x for x in rowreduce.compute(kp)]
                         + ["} else {"] + ["    " + x for x in loop] + ["}"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent_graph.drafter.analysis import OpNode
+from agent_graph.drafter import sync
 from agent_graph.drafter.program import Val, is_last_dim as _is_last_dim
 from agent_graph.drafter.vecops import Unsupported, f
 
@@ -132,9 +133,9 @@ class CompositeLowering:
             "for (uint32_t j = 0; j < cols_; ++j) {"
         body = [f"        {d.expr}.SetValue(j, run);", f"        {step}"] if exclusive else \
             [f"        {step}", f"        {d.expr}.SetValue(j, run);"]
-        self.p.body += ["PipeBarrier<PIPE_ALL>();", "{", f"    float run = {'1.0f' if prod else '0.0f'};",
+        self.p.body += [sync.VECTOR_TO_SCALAR, "{", f"    float run = {'1.0f' if prod else '0.0f'};",
                         *([] if prod else ["    float comp = 0.0f;   // the low-order part the running sum lost"]), f"    {loop}",
-                        *body, "    }", "}", "PipeBarrier<PIPE_ALL>();"]
+                        *body, "    }", "}", sync.SCALAR_TO_VECTOR]
         return d
 
     def _loss(self, node: OpNode) -> Val:

@@ -292,6 +292,8 @@ def _kernel(cp: CubeParams) -> str:
     if cg.a.trans or cg.b.trans:
         trans_note = ", " + " and ".join(w for w, t in (("A transposed", cg.a.trans), ("B transposed", cg.b.trans)) if t)
     gm = [nm[x] for x in cp.inputs] + ["y"]
+    if any("WaitPipe<" in ln for ln in compute + stores):   # a row epilogue reads a reduction's result
+        aliases += ["", load("wait_pipe.tmpl").template.rstrip("\n")]
     return load("mm_direct_kernel.cpp.tmpl" if cp.direct else "mm_kernel.cpp.tmpl").safe_substitute(
         op_type=cp.op_type, summary=cp.summary, trans_note=trans_note,
         type_aliases="\n".join(aliases) + ("\n\n" + load("mm_widen.tmpl").template if helpers else ""),

@@ -3,6 +3,7 @@ onto float vector statements: a mixin of ``lowering.Lowering`` (it uses its valu
 from __future__ import annotations
 
 from agent_graph.drafter.analysis import OpNode, Ref
+from agent_graph.drafter import sync
 from agent_graph.drafter.program import Val, is_number as _is_number, num as _num
 from agent_graph.drafter.vecops import S, Unsupported, V, binary, f, pow_const, scalar_binary, unary
 
@@ -95,7 +96,7 @@ class ElementwiseLowering:
         out.append(f"Duplicate(SC1, {a.expr}, 8);")
         tmps = iter(["SC2", "SC3", "SC4"])
         out += unary(op, "SC0", "SC1", "8", kw, lambda: next(tmps))
-        out += ["PipeBarrier<PIPE_ALL>();", f"float {name} = SC0.GetValue(0);"]
+        out += [sync.VECTOR_TO_SCALAR, f"float {name} = SC0.GetValue(0);"]
         return Val(a.kind if a.kind != "k" else "rs", name)
 
     def _elementwise(self, op: str, args: list[Val], kw: dict) -> Val:

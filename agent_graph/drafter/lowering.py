@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from agent_graph.drafter.analysis import OpGraph, OpNode, Ref
+from agent_graph.drafter import sync
 from agent_graph.drafter.composites import CompositeLowering
 from agent_graph.drafter.elementwise import CMP, ElementwiseLowering
 from agent_graph.drafter.program import (InputSpec, OutputSpec, Program, Val, ValKind, aliases as _aliases, is_last_dim as _is_last_dim,
@@ -259,7 +260,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         else:
             out = self.out(v)
             out += [f"Duplicate(SC0, {v.expr}, 8);", f"Cast(RS_{ct}, SC0, RoundMode::CAST_RINT, 8);",
-                    f"Cast(SC0, RS_{ct}, RoundMode::CAST_NONE, 8);", "PipeBarrier<PIPE_ALL>();", f"{v.expr} = SC0.GetValue(0);"]
+                    f"Cast(SC0, RS_{ct}, RoundMode::CAST_NONE, 8);", sync.VECTOR_TO_SCALAR, f"{v.expr} = SC0.GetValue(0);"]
 
     # ---- row reductions -------------------------------------------------------------------------
     def _row_reduce(self, kind: str, a: Val, dtype: str = "float32") -> Val:
@@ -269,12 +270,12 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             step = f"{name} * {a.expr}.GetValue(j)"
             if dtype in HALF:   # PyTorch multiplies 16-bit values one after another in their own type
                 step = f"static_cast<float>(static_cast<{HALF[dtype]}>({step}))"
-            self.p.body += ["PipeBarrier<PIPE_ALL>();", f"float {name} = 1.0f;", "for (uint32_t j = 0; j < cols_; ++j) {",
+            self.p.body += [sync.VECTOR_TO_SCALAR, f"float {name} = 1.0f;", "for (uint32_t j = 0; j < cols_; ++j) {",
                             f"    {name} = {step};", "}"]
             return Val("rs", name)
         api = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}[kind]
         self.p.cols_needed = True
-        self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, cols_);", "PipeBarrier<PIPE_ALL>();", f"float {name} = SC0.GetValue(0);"]
+        self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, cols_);", sync.VECTOR_TO_SCALAR, f"float {name} = SC0.GetValue(0);"]
         return Val("rs", name)
 
     def _global(self, kind: str, a: Val, mean: bool) -> Val:
@@ -282,7 +283,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         self.p.accs.append((acc, kind))
         if a.kind == "vec":
             api = {"sum": "ReduceSum", "max": "ReduceMax", "min": "ReduceMin"}[kind]
-            self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, {self.n});", "PipeBarrier<PIPE_ALL>();"]
+            self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, {self.n});", sync.VECTOR_TO_SCALAR]
             part = "SC0.GetValue(0)"
             count = "static_cast<float>(total_)"
         elif a.kind == "rs":
@@ -415,7 +416,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
     def _arg_index(self, kind: str, a: Val) -> Val:
         api = "ReduceMax" if kind == "max" else "ReduceMin"
         name = self.rs_name()
-        self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, cols_, true);", "PipeBarrier<PIPE_ALL>();",
+        self.p.body += [f"{api}<float>(SC0, {a.expr}, WK, cols_, true);", sync.VECTOR_TO_SCALAR,
                         f"float {name}f = SC0.GetValue(1);",
                         f"int64_t {name} = static_cast<int64_t>(*reinterpret_cast<uint32_t*>(&{name}f));"]
         return Val("idx", name)

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
+from agent_graph.drafter import sync
+
 if TYPE_CHECKING:
     from agent_graph.drafter.templates import KernelParams, TensorParam
 
@@ -260,8 +262,7 @@ class BcastInput(Input):
         lines = [f"LocalTensor<{t}> wst{i} = ws{i}_.Get<{t}>();",
                  f"DataCopyPad(wst{i}, xg{i}_, DataCopyExtParams{{1, static_cast<uint32_t>(cols * sizeof({t})), "
                  f"0, 0, 0}}, DataCopyPadExtParams<{t}>{{false, 0, 0, 0}});",
-                 "PipeBarrier<PIPE_ALL>();", f"W{i}_ = ToFloat(wst{i}, wb{i}_.Get<float>(), colsPad);",
-                 "PipeBarrier<PIPE_ALL>();"]
+                 sync.COPY_IN_TO_VECTOR, f"W{i}_ = ToFloat(wst{i}, wb{i}_.Get<float>(), colsPad);"]
         return ["if (chunkLen == 0) {", *["    " + x for x in lines], "}"] if self.lay.split else lines
 
     def view(self) -> list[str]:
@@ -382,6 +383,9 @@ class Output:
         """Row template: what the row loop writes for row ``r`` (``expr``: the output's value)."""
         return []
 
+    # the wait between per_row's scalar writes and what reads them after the row loop (None: no scalar writes)
+    after_rows: ClassVar[str | None] = None
+
     def after(self, expr: str, direct: bool) -> list[str]:
         """After the compute loop: the result enqueued for CopyOut (``direct``: flat, written in place)."""
         return []
@@ -445,6 +449,7 @@ ROWS16 = "(tileRows + 15) / 16 * 16"
 
 class RowScalarOutput(Output):
     kind = OutputKind.RS
+    after_rows = sync.SCALAR_TO_VECTOR     # RO, written with SetValue, is cast by the vector unit
 
     def members(self) -> list[str]:
         j = self.index
@@ -469,6 +474,7 @@ class RowScalarOutput(Output):
 
 class IndexOutput(Output):
     kind = OutputKind.IDX
+    after_rows = sync.SCALAR_TO_COPY_OUT   # the tile SetValue wrote goes straight to GM
 
     def members(self) -> list[str]:
         return super().members() + [f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{self.index}_;"]

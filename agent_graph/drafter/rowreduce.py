@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from agent_graph.drafter import sync
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.templates import KernelParams
 
@@ -38,7 +39,7 @@ def batched_kind(kp: KernelParams) -> tuple[str, bool] | None:
     found = set()
     for v in kp.variants:
         body = [ln.strip() for ln in v.body]
-        if len(body) not in (3, 4) or body[1] != "PipeBarrier<PIPE_ALL>();":
+        if len(body) not in (3, 4) or body[1] != sync.VECTOR_TO_SCALAR:
             return None
         m, g = _RED.match(body[0]), _GET.match(body[2])
         if not m or not g or v.out_exprs != [g.group(1)]:

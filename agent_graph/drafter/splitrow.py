@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from agent_graph.drafter import sync
 from agent_graph.drafter.operands import BYTE_DTYPES, InputKind, OutputKind
 
 RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_\);$")
@@ -97,7 +98,7 @@ def _scan(body: list[str], i: int, k: int) -> tuple[str, list[str], bool, int]:
             ln = re.sub(rf"\b{v}\b", f"{v}{k}", ln)
         return ln
     code = [rename(ln) for ln in [loop.replace("cols_", "cn"), *("    " + ln for ln in inner), "}"]]
-    block = "\n".join(["PipeBarrier<PIPE_ALL>();", *code, "PipeBarrier<PIPE_ALL>();"])
+    block = "\n".join([sync.VECTOR_TO_SCALAR, *code, sync.SCALAR_TO_VECTOR])
     return block, [rename(d) for d in decls], loop.startswith("for (int32_t"), j + 1
 
 
@@ -118,9 +119,9 @@ def analyse(body: list[str]) -> SplitProgram:
         ln = body[i].strip()
         if ln == "{" and i + 1 < len(body) and body[i + 1].strip().startswith("float run = "):
             block, decls, rev, i = _scan(body, i, sum(k == "C" for seg in segs for k, _ in seg))
-            if segs[-1] and segs[-1][-1] == ("S", "PipeBarrier<PIPE_ALL>();"):
+            if segs[-1] and segs[-1][-1] == ("S", sync.VECTOR_TO_SCALAR):
                 segs[-1].pop()                 # the block brings its own barriers into the chunk loop
-            if i < len(body) and body[i].strip() == "PipeBarrier<PIPE_ALL>();":
+            if i < len(body) and body[i].strip() == sync.SCALAR_TO_VECTOR:
                 i += 1
             segs[-1].append(("C", block))
             carries.extend(decls)
@@ -128,7 +129,7 @@ def analyse(body: list[str]) -> SplitProgram:
             continue
         m = RED.match(ln)
         if m:
-            if i + 2 >= len(body) or body[i + 1].strip() != "PipeBarrier<PIPE_ALL>();":
+            if i + 2 >= len(body) or body[i + 1].strip() != sync.VECTOR_TO_SCALAR:
                 raise NotSplittable(ln)
             nxt = body[i + 2].strip()
             rv = ROWVAL.match(nxt)
@@ -136,7 +137,7 @@ def analyse(body: list[str]) -> SplitProgram:
                 reds.append(Reduction(rv.group(1), m.group(1), m.group(2)))
                 segs.append([])
             elif "SC0.GetValue(0)" in nxt and nxt.startswith("acc"):
-                segs[-1].append(("G", "\n".join([_chunked(ln), "PipeBarrier<PIPE_ALL>();", nxt])))
+                segs[-1].append(("G", "\n".join([_chunked(ln), sync.VECTOR_TO_SCALAR, nxt])))
             else:
                 raise NotSplittable(nxt)
             i += 3
@@ -145,7 +146,7 @@ def analyse(body: list[str]) -> SplitProgram:
             raise NotSplittable(ln)
         if VCALL.match(ln):
             segs[-1].append(("V", _chunked(ln)))
-        elif ln == "PipeBarrier<PIPE_ALL>();" or ln in ("{", "}"):
+        elif ln in (sync.VECTOR_TO_SCALAR, sync.SCALAR_TO_VECTOR) or ln in ("{", "}"):
             segs[-1].append(("S", ln))
         else:
             segs[-1].append(("S", ln))
@@ -262,7 +263,7 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
             tail.append(f"{comb}(A{k}, A{k}, {red.src}, cn);")
         L += _chunk_loop(kp, sorted(inputs_read(p.vec, [r.src for r in p.reds])), p.vec, tail)
         for k, red in enumerate(p.reds):
-            L += [f"{red.api}<float>(SC0, A{k}, WK, cols_ < chunkLen_ ? cols_ : chunkLen_);", "PipeBarrier<PIPE_ALL>();",
+            L += [f"{red.api}<float>(SC0, A{k}, WK, cols_ < chunkLen_ ? cols_ : chunkLen_);", sync.VECTOR_TO_SCALAR,
                   f"float {red.name} = SC0.GetValue(0);"]
         for k, red in enumerate(p.reds):  # a row shared by several cores: combine their partial results
             L.append(f"if (rowCores_ > 1) {red.name} = RowCombine({red.name}, {slot * 8 + k}, {KIND[red.api]});")
@@ -280,7 +281,7 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
         L += _chunk_loop(kp, sorted(inputs_read(write, [out_exprs[j] for j in vec_outs])), write, tail, sp.reverse)
     for j, o in enumerate(kp.outputs):
         if o.kind == OutputKind.RS:
-            L += ["if (GetBlockIdx() % rowCores_ == 0) {", f"RO{j}.SetValue(0, {out_exprs[j]});", "PipeBarrier<PIPE_ALL>();",
+            L += ["if (GetBlockIdx() % rowCores_ == 0) {", f"RO{j}.SetValue(0, {out_exprs[j]});", sync.SCALAR_TO_VECTOR,
                   f"LocalTensor<TO{j}> yr{j} = oq{j}_.AllocTensor<TO{j}>();", f"FromFloat(yr{j}, RO{j}, 16);",
                   f"oq{j}_.EnQue(yr{j});", f"yr{j} = oq{j}_.DeQue<TO{j}>();",
                   f"DataCopyPad(yg{j}_[r], yr{j}, DataCopyExtParams{{1, static_cast<uint32_t>(sizeof(TO{j})), 0, 0, 0}});",
@@ -322,15 +323,15 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
     {
         LocalTensor<float> pb = pr_.Get<float>();
         pb.SetValue(0, v);
-        PipeBarrier<PIPE_ALL>();
+        WaitPipe<HardEvent::S_MTE3>();
         uint64_t mine = (static_cast<uint64_t>(slot / 8) * GetBlockNum() + GetBlockIdx()) * 8 * 8 + slot % 8 * 8;
         DataCopyPad(wsr_[mine], pb, DataCopyExtParams{1, 4, 0, 0, 0});
-        PipeBarrier<PIPE_ALL>();
+        WaitPipe<HardEvent::MTE3_S>();   // this core's partial is in GM before the cores meet
         SyncAll();
         uint64_t first = (static_cast<uint64_t>(slot / 8) * GetBlockNum() + GetBlockIdx() / rowCores_ * rowCores_) * 8 * 8 + slot % 8 * 8;
         DataCopyPad(pb, wsr_[first], DataCopyExtParams{static_cast<uint16_t>(rowCores_), 4, 252, 0, 0},
                     DataCopyPadExtParams<float>{false, 0, 0, 0});
-        PipeBarrier<PIPE_ALL>();
+        WaitPipe<HardEvent::MTE2_S>();
         float acc = pb.GetValue(0);
         for (uint32_t k = 1; k < rowCores_; ++k) {
             float x = pb.GetValue(k * 8);

@@ -1,9 +1,11 @@
-"""What a reviewer checks first in a drafted kernel: nothing declared that is not used.
+"""What a reviewer checks first in a drafted kernel: nothing declared that is not used, and no
+synchronisation wider than the two pipes it orders.
 
 Every suite reference is drafted (no build) and its kernel scanned by a checker written apart from the
 pruner (agent_graph/drafter/prune.py): each class member must be read somewhere other than where it is
 declared and set up (InitBuffer, SetGlobalBuffer, an assignment), each Init parameter must be read in
-Init, each top-level helper must be called.
+Init, each top-level helper must be called. No ``PipeBarrier<PIPE_ALL>`` anywhere (a full barrier stalls the
+copy engines too; the kernels wait on one HardEvent flag between the two pipes involved, sync.py).
 """
 from __future__ import annotations
 
@@ -45,11 +47,12 @@ def _unused(src: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", SPECS)
-def test_drafted_kernel_declares_nothing_unused(name):
+def test_drafted_kernel_declares_nothing_unused_and_syncs_narrowly(name):
     d = draft(SUITE / name / "kgen-task.toml")
     assert not isinstance(d, Unsupported), str(d)
     kernel = next(text for path, text in d.plan.files.items() if path.startswith("op_kernel/"))
     assert _unused(kernel) == []
+    assert "PIPE_ALL" not in kernel
     assert "__aicore__ inline void Init(" in kernel and "op.Init(" in kernel
 
 
