@@ -24,7 +24,7 @@ from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
-from bench_bridge.api import CaseRow, Task, install_stubs, load_module, snake_case
+from bench_bridge.api import CaseRow, Task, group_inputs, install_stubs, load_module, snake_case
 
 RESERVED = {"t", "op", "workspace", "tiling", "rows", "cols", "colsPad", "rowsPerCore", "tileRows", "total", "perCore",
             "tileLen", "base", "span", "tileElems", "pb", "nb", "v", "b", "n", "off", "r", "o", "cnt"}
@@ -99,7 +99,7 @@ def case_inputs(task: Task) -> list[tuple[list, list]]:
             ins = prep.get_inputs(row, device="cpu")
         elif task.format == "kernelbench":
             init = list(mod.get_init_inputs()) if hasattr(mod, "get_init_inputs") else []
-            ins = mod.get_inputs()
+            ins = group_inputs(mod, case.params["group"], task.seed) if "group" in case.params else mod.get_inputs()
         else:
             init = list(case.params.get("init", []))
             ins = _spec_inputs(case.params)

@@ -5,7 +5,8 @@ Formats:
   ``validation/prepare_inputs.py`` (``get_inputs(param, device)``), ``validation/test_cases.csv``,
   optional ``answer/N/`` projects (``answer/0`` is benched by default).
 - KernelBench / MultiKernelBench reference file: a ``.py`` with ``Model``, ``get_inputs()`` and
-  ``get_init_inputs()``; one case.
+  ``get_init_inputs()``; one case. Or, as MultiKernelBench's NPUKernelBench-level files, ``get_input_groups()``
+  instead of ``get_inputs()``: a case per line of the ``<stem>.json`` beside it (groups.py).
 - kgen spec: a ``.toml`` file (or a directory holding ``kgen-task.toml``); see docs/task-spec.md.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ import tomllib
 from pathlib import Path
 
 from bench_bridge.tasks.csvcases import read_cases
+from bench_bridge.tasks.groups import GROUPS_FN, group_cases
 from bench_bridge.tasks.model import TASK_FILE, CaseSpec, Task, TaskError
 
 DTYPES = {"float16", "bfloat16", "float32", "float", "float64", "int8", "uint8", "int16", "int32", "int64", "bool"}
@@ -87,12 +89,14 @@ def _load_npukernelbench(root: Path) -> Task:
 
 def _load_kernelbench(path: Path) -> Task:
     text = check_python(path)
+    groups = re.search(rf"^def\s+{GROUPS_FN}\s*\(", text, re.M) is not None
     missing = [n for n, pat in (("class Model", r"^class\s+Model\b"), ("get_inputs()", r"^def\s+get_inputs\s*\("))
-               if not re.search(pat, text, re.M)]
+               if not re.search(pat, text, re.M) and not (groups and n == "get_inputs()")]
     if missing:
         raise TaskError(f"{path}: not a KernelBench reference (missing {', '.join(missing)})")
+    uses_groups = groups and not re.search(r"^def\s+get_inputs\s*\(", text, re.M)
     return Task(name=path.stem, format="kernelbench", root=path.parent.resolve(), reference=path.resolve(),
-                cases=[CaseSpec(id="0", params={})])
+                cases=group_cases(path) if uses_groups else [CaseSpec(id="0", params={})])
 
 
 def load_spec(path: Path) -> Task:

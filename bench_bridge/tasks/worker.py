@@ -27,6 +27,7 @@ from bench_bridge.perf.eager import nbytes, record_ops, tensors_in
 from bench_bridge.tasks import stubs
 from bench_bridge.tasks.weights import module_tensors
 from bench_bridge.tasks.csvcases import Row
+from bench_bridge.tasks.groups import group_inputs
 from bench_bridge.tasks.model import Task
 from bench_bridge.tasks.pymodule import load_module
 
@@ -116,7 +117,8 @@ def _make_case(task: Task, mod, prep, case, index: int):
         inputs = as_list(prep.get_inputs(row, device="cpu"))
     elif task.format == "kernelbench":
         init = list(mod.get_init_inputs()) if hasattr(mod, "get_init_inputs") else []
-        inputs = as_list(mod.get_inputs())
+        inputs = (group_inputs(mod, case.params["group"], task.seed) if "group" in case.params
+                  else as_list(mod.get_inputs()))
     else:
         gen = torch.Generator().manual_seed(task.seed * 1000 + index)
         init = list(case.params.get("init", []))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent_graph.drafter import Unsupported, draft, write_project
+from bench_bridge.api import load_task
 from bench_bridge.bench import BenchOptions, bench
 
 
@@ -17,4 +18,5 @@ def assert_verified(ref: Path, tmp_path: Path):
     bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
     assert rep.compiled, rep.message
     assert rep.correct and not bad, bad or rep.message
+    assert len(rep.cases) == len(load_task(ref).cases)   # every case the task lists was run
     return d
