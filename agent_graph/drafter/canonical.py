@@ -28,6 +28,7 @@ from typing import Any, Callable
 import torch
 import torch.fx as fx
 import torch.nn as nn
+import torch.utils._pytree as pytree
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
 
@@ -264,10 +265,20 @@ class _Reader:
     def placeholders(self) -> None:
         sig = self.ep.graph_signature
         user = [s for s in sig.input_specs if s.kind.name == "USER_INPUT"]
-        if len(user) != len(self.inputs):
-            raise AnalysisError(f"forward takes {len(user)} arguments but the case gives {len(self.inputs)}")
+        # torch.export takes a tuple or list argument (permute's dims, pad's sizes) apart: one input an item
+        flat: list[tuple[Any, bool]] = []     # (value, taken from a tuple or list)
+        for k, v in enumerate(self.inputs):
+            if not isinstance(v, (tuple, list)):
+                flat.append((v, False))
+            elif any(isinstance(x, torch.Tensor) for x in pytree.tree_leaves(v)):
+                raise AnalysisError(f"forward argument {k} is a {type(v).__name__} of tensors (the templates take "
+                                    "tensors one argument each)")
+            else:
+                flat += [(x, True) for x in pytree.tree_leaves(v)]
+        if len(user) != len(flat):
+            raise AnalysisError(f"forward takes {len(user)} arguments but the case gives {len(flat)}")
         by_name = {s.arg.name: s for s in sig.input_specs if hasattr(s.arg, "name")}
-        values = iter(self.inputs)
+        values = iter(flat)
         init_tensors = [t for t in self.g.init if isinstance(t, torch.Tensor)]
         taken: dict[int, OpNode] = {}     # init tensor index -> the op input it becomes
         for n in self.ep.graph.nodes:
@@ -275,8 +286,10 @@ class _Reader:
                 continue
             spec = by_name.get(n.name)
             if spec is None or spec.kind.name == "USER_INPUT":
-                v = next(values)
-                if isinstance(v, torch.Tensor):
+                v, item = next(values)
+                if item and not isinstance(v, torch.Tensor):
+                    self.consts[n.name] = v   # an item of a sizes/dims argument: the graph is specialised on it
+                elif isinstance(v, torch.Tensor):
                     self.g.inputs.append(OpNode(n.name, "input", [], {}, tuple(v.shape), _dtype_name(v.dtype)))
                 elif isinstance(v, (int, float)) and not isinstance(v, bool):
                     self.g.attrs.append(OpNode(n.name, "attr", [], {"value": float(v), "param": n.name}, None, "float32"))

@@ -39,6 +39,8 @@ REFS = {
     "prod_inner_dim": ("torch.prod(x, dim=1)", "x", "torch.rand(4, 9, 30) + 0.5"),
     "prod_last_dim_half": ("x.prod(-1, keepdim=True) * 2", "x", "(torch.rand(7, 20) + 0.6).half()"),
     "sgd_inplace": ("w.sub_(g.mul(lr))", "w, g, lr: float", "torch.randn(20, 17), torch.randn(20, 17), 0.1"),
+    # a tuple argument (torch.export takes it apart, one input an item): its numbers are constants of the graph
+    "clamp_bounds_tuple": ("torch.clamp(x * 3.0, bounds[0], bounds[1])", "x, bounds", "torch.randn(7, 33), (-0.5, 0.75)"),
 }
 
 
@@ -76,6 +78,13 @@ def test_refusal_names_the_core_op_and_shape(tmp_path):
     d = draft(ref)
     assert isinstance(d, Unsupported) and not d.user_error
     assert "aten.split_with_sizes" in d.reason and "[4, 16]" in d.reason
+
+
+def test_a_list_of_tensors_argument_is_refused_naming_it(tmp_path):
+    ref = _write(tmp_path, "stack_sum", "torch.stack(xs).sum(0) * 2", "xs", "[torch.randn(4, 8), torch.randn(4, 8)]")
+    d = draft(ref)
+    assert isinstance(d, Unsupported) and not d.user_error
+    assert "forward argument 0 is a list of tensors" in d.reason
 
 
 def _generate(ref: Path, out: Path) -> subprocess.CompletedProcess:
