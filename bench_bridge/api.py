@@ -12,7 +12,7 @@ may use. Nothing outside bench_bridge imports its other modules (tests/test_arch
 - hardware facts: :func:`soc_facts` -> :class:`SocFacts` (the SoC table, ``soc.toml``), :data:`DEFAULT_SOC`;
 - names: :data:`TASK_FILE` (``kgen-task.toml``), :data:`LAUNCH_SUFFIXES` (kernel-launch programs);
 - running a task's own Python (in a child process only): :func:`load_module`, :class:`CaseRow`,
-  :func:`install_stubs`, :func:`group_inputs`.
+  :func:`install_stubs`, :func:`group_inputs`, :func:`npu_only_ops`.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from bench_bridge.tasks import LAUNCH_SUFFIXES, TASK_FILE, CaseSpec, Task, TaskE
 from bench_bridge.tasks.csvcases import Row as CaseRow
 from bench_bridge.tasks.groups import group_inputs
 from bench_bridge.tasks.pymodule import load_module
-from bench_bridge.tasks.stubs import install as install_stubs
+from bench_bridge.tasks.stubs import install as install_stubs, npu_only_message, npu_only_ops
 from bench_bridge.tasks.weights import module_tensor_items, module_tensors
 
 __all__ = [
@@ -50,7 +50,7 @@ __all__ = [
     "NpuUnavailable", "OpProject", "OutputCheck", "ParamInfo", "PerfReport", "PhaseStarted", "ProjectBuild",
     "ProjectRun", "ReportFormat", "RunResult", "SandboxUnavailable", "SocFacts", "TASK_FILE", "Task", "TaskError",
     "TaskFormat", "Verdict", "bench", "build", "build_project", "cache_root", "cann_op_json", "describe_project",
-    "debug", "dtype_of", "eager_baseline", "find_cann_env", "from_any", "function_macros", "group_inputs", "header_files", "install_stubs",
+    "debug", "dtype_of", "eager_baseline", "find_cann_env", "from_any", "function_macros", "group_inputs", "header_files", "install_stubs", "npu_only_message", "npu_only_ops",
     "load_costs", "load_module", "load_task", "module_tensor_items", "module_tensors", "npu_detect", "npu_plan", "preprocessed_source", "profile",
     "render_text",
     "require_sandbox", "run", "run_project", "snake_case", "soc_facts", "soc_names", "write_chrome_trace", "write_png",

@@ -24,7 +24,8 @@ from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
-from bench_bridge.api import CaseRow, Task, group_inputs, install_stubs, load_module, snake_case
+from bench_bridge.api import (CaseRow, Task, group_inputs, install_stubs, load_module, npu_only_message, npu_only_ops,
+                              snake_case)
 
 RESERVED = {"t", "op", "workspace", "tiling", "rows", "cols", "colsPad", "rowsPerCore", "tileRows", "total", "perCore",
             "tileLen", "base", "span", "tileElems", "pb", "nb", "v", "b", "n", "off", "r", "o", "cnt"}
@@ -126,12 +127,18 @@ def plan(task: Task) -> Plan | Unsupported:
         cases, mod = case_inputs(task)
     except Exception as e:  # the task's own code failed
         return Unsupported(name, f"the reference's input generator failed ({_one_line(e)})", user_error=True)
+    npu_only_ops()
     for k, (init, ins) in enumerate(cases):   # the reference must run as it is before it is read
         try:
             with torch.no_grad():
                 mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins))
         except Exception as e:
-            return Unsupported(name, f"the reference fails on case {k} as written ({_one_line(e)})", user_error=True)
+            npu = npu_only_ops()
+            return Unsupported(name, npu_only_message(npu) if npu else f"the reference fails on case {k} as written "
+                               f"({_one_line(e)})", user_error=True)
+        npu = npu_only_ops()
+        if npu:
+            return Unsupported(name, npu_only_message(npu), user_error=True)
     names = special.ops_called(mod, *cases[0])   # the ATen ops one eager run calls: which planner is whose
     cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name), names)   # a matmul: the cube template
     if cube is not None:

@@ -23,7 +23,27 @@ class _Anything(types.ModuleType):
         return child
 
     def __call__(self, *args: Any, **kwargs: Any) -> None:
+        if self.__name__.rsplit(".", 1)[-1].startswith("npu_"):
+            NPU_OPS_CALLED.append(self.__name__)
         return None
+
+
+NPU_OPS_CALLED: list[str] = []
+"""The torch_npu operators (``torch_npu.npu_*``) a reference called since the last :func:`npu_only_ops`: they
+have no CPU implementation, the stub returns None."""
+
+
+def npu_only_ops() -> list[str]:
+    """The distinct ``torch_npu.npu_*`` operators called since the last call (and forget them)."""
+    out = list(dict.fromkeys(NPU_OPS_CALLED))
+    NPU_OPS_CALLED.clear()
+    return out
+
+
+def npu_only_message(ops: list[str]) -> str:
+    """One sentence for a reference that computes with NPU-only operators."""
+    return (f"the reference computes with {', '.join(ops)}, an NPU-only operator (torch_npu) that has no CPU "
+            "implementation: kgen checks kernels against a reference that runs on the CPU (write its math in PyTorch ops)")
 
 
 class RecordedCall(Exception):

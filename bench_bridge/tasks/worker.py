@@ -177,8 +177,14 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             entry["init"] = [_encode(v, cdir, f"init_{k}") for k, v in enumerate(init)]
             entry["inputs"] = [_encode(v, cdir, f"in_{k}") for k, v in enumerate(inputs)]
             model = mod.Model(*copy.deepcopy(init))
-            with torch.no_grad():
-                ref = model(*copy.deepcopy(inputs))
+            stubs.npu_only_ops()
+            try:
+                with torch.no_grad():
+                    ref = model(*copy.deepcopy(inputs))
+            finally:
+                npu = stubs.npu_only_ops()
+            if npu:   # torch_npu's stubs returned None: there is no reference result to compare with
+                raise Unsupported(stubs.npu_only_message(npu))
             entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
             own = module_tensors(model, init)   # the model's own weights (nn.Linear's, nn.Conv2d's), up to 64 MiB a case
             if sum(t.numel() * t.element_size() for t in own) <= 64 << 20:

@@ -16,6 +16,7 @@ import pytest
 
 from agent_graph.drafter import Unsupported, draft
 from tests.agent_graph.drafter_checks import assert_verified
+from tests.bench_bridge.tasks.test_worker_stubs import NPU_ONLY_REF
 
 REFS = {
     "argmax_inner": ("torch.argmax(x, dim=1)", "x", "torch.randn(4, 37, 21)"),
@@ -85,6 +86,14 @@ def test_a_list_of_tensors_argument_is_refused_naming_it(tmp_path):
     d = draft(ref)
     assert isinstance(d, Unsupported) and not d.user_error
     assert "forward argument 0 is a list of tensors" in d.reason
+
+
+def test_an_npu_only_reference_is_the_users_to_fix(tmp_path):
+    ref = tmp_path / "rope.py"
+    ref.write_text(NPU_ONLY_REF)
+    d = draft(ref)
+    assert isinstance(d, Unsupported) and d.user_error
+    assert "torch_npu.npu_rotary_mul" in d.reason and "write its math in PyTorch ops" in d.reason
 
 
 def _generate(ref: Path, out: Path) -> subprocess.CompletedProcess:

@@ -47,3 +47,28 @@ def test_complex128_inputs_are_reported_as_unsupported(tmp_path):
     assert entries[0]["status"] == "error"
     assert entries[0]["message"].startswith("unsupported: complex128 tensors are not supported by the emulator")
     assert "reference failed" not in entries[0]["message"]
+
+
+NPU_ONLY_REF = (
+    "import torch\nimport torch.nn as nn\nimport torch_npu\n\n"
+    "class Model(nn.Module):\n    def forward(self, x, r1, r2):\n"
+    "        return torch_npu.npu_rotary_mul(x, r1, r2)\n\n"
+    "def get_inputs():\n    return [torch.randn(1, 1, 4, 8), torch.randn(1, 1, 4, 8), torch.randn(1, 1, 4, 8)]\n\n"
+    "def get_init_inputs():\n    return []\n")
+
+
+def test_a_reference_computing_with_an_npu_only_operator_is_named(tmp_path):
+    # the torch_npu stub returns None: no reference result exists on the CPU, and the case says why
+    from bench_bridge.tasks import load_task
+    from bench_bridge.tasks.worker import prepare
+
+    ref = tmp_path / "rope.py"
+    ref.write_text(NPU_ONLY_REF)
+    out = tmp_path / "out"
+    out.mkdir()
+    entries = prepare(load_task(ref), out)
+    assert entries[0]["status"] == "error"
+    assert entries[0]["message"].startswith("unsupported: the reference computes with torch_npu.npu_rotary_mul, "
+                                            "an NPU-only operator")
+    assert stubs.npu_only_ops() == []      # read once, then forgotten
+
