@@ -342,7 +342,8 @@ def render_col(kp: KernelParams) -> dict[str, str]:
         fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
         params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
     host = load("col_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake,
-                                                dim=int(kp.extra["dim"]), params="\n".join(params),
+                                                dim_first=int(kp.extra["dim"]), dim_last=int(kp.extra.get("dim_last", kp.extra["dim"])),
+                                                params="\n".join(params),
                                                 tile_align=64 if kp.extra.get("arg") else 16)
     tiling = load("col_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}

@@ -257,9 +257,9 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     return pl
 
 
-def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool] | str | None:
-    """(combine, dim, mean, arg) when the graph is one reduction over a non-last dimension (arg: argmax/argmin,
-    the index of the extreme); a reason string when it is such a reduction in a form the col template does
+def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool, int] | str | None:
+    """(combine, dim, mean, arg, last dim) when the graph is one reduction over a non-last dimension, or over
+    adjacent dimensions dim..last before the last one (arg: argmax/argmin, the index of the extreme); a reason string when it is such a reduction in a form the col template does
     not take; None otherwise."""
     found = None
     for g in graphs:
@@ -271,6 +271,13 @@ def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool] | str
         if isinstance(dim, (list, tuple)) and len(dim) == 1:
             dim = dim[0]
         rank = len(g.inputs[0].shape or ()) if g.inputs else 0
+        last = dim
+        if isinstance(dim, (list, tuple)) and rank >= 2 and all(isinstance(d, int) for d in dim):
+            # several adjacent dimensions before the last one reduce as one (their product is the reduced run)
+            ds = sorted({d % rank for d in dim})
+            if ds != list(range(ds[0], ds[-1] + 1)) or ds[-1] == rank - 1:
+                return None
+            dim, last = ds[0], ds[-1]
         if not isinstance(dim, int) or isinstance(dim, bool) or rank < 2 or dim % rank == rank - 1:
             return None
         if len(g.inputs) != 1 or len(g.outputs) != 1 or g.attrs:
@@ -290,14 +297,14 @@ def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool] | str
             return "prod of a 16-bit tensor over an inner dimension is not covered yet"
         comb = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min", "prod": "Mul",
                 "argmax": "Max", "argmin": "Min"}[red.op]
-        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean", arg)
+        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean", arg, last % rank - rank)
         if found is not None and found != cur:
             return "the shape cases reduce different dimensions"
         found = cur
     return found
 
 
-def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool], category: str, in_names: list[str],
+def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool, int], category: str, in_names: list[str],
               out_names: list[str]) -> Plan:
     combos: list[tuple[str, str]] = []
     for g in graphs:
@@ -312,7 +319,7 @@ def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool
     kp = KernelParams(op_type=op_type_for(task.name), template="col",
                       inputs=[TensorParam(in_names[0], InputKind.FULL, [c[0] for c in combos])],
                       outputs=[TensorParam(out_names[0], OutputKind.COL, [c[1] for c in combos])], summary=_summary(graphs[0]),
-                      extra={"combine": col[0], "dim": col[1], "mean": col[2], "arg": col[3]})
+                      extra={"combine": col[0], "dim": col[1], "mean": col[2], "arg": col[3], "dim_last": col[4]})
     pl = Plan(task=task, op_type=kp.op_type, category="reduction", template="col", params=kp, graphs=graphs)
     pl.files = render(kp)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}

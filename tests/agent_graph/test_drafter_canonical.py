@@ -1,6 +1,6 @@
 """What the canonical front end (core ATen through torch.export) adds to the drafter, each drafted, built
 and verified on the emulator against its own reference: arg-reductions over an inner dimension,
-cumprod and reversed/exclusive scans, norms over several trailing dimensions (layer, instance and group
+cumprod and reversed/exclusive scans, reductions over several adjacent inner dimensions, norms over several trailing dimensions (layer, instance and group
 norm), one-element tensor inputs, integer tensors and casts, comparisons returned as bool tensors, bool masks as inputs, in-place optimizer steps; and how the
 front end refuses (naming the core op) and how a broken reference is the user's error.
 """
@@ -40,6 +40,9 @@ REFS = {
     "prod_inner_dim": ("torch.prod(x, dim=1)", "x", "torch.rand(4, 9, 30) + 0.5"),
     "prod_last_dim_half": ("x.prod(-1, keepdim=True) * 2", "x", "(torch.rand(7, 20) + 0.6).half()"),
     "sgd_inplace": ("w.sub_(g.mul(lr))", "w, g, lr: float", "torch.randn(20, 17), torch.randn(20, 17), 0.1"),
+    # several adjacent dimensions before the last reduced at once (their product is one reduced run)
+    "sum_leading_dims": ("x.sum(dim=(0, 1))", "x", "torch.randn(5, 7, 33)"),
+    "mean_middle_dims_half": ("torch.mean(x, dim=[1, 2], keepdim=True)", "x", "torch.randn(3, 6, 5, 40).half()"),
     # a tuple argument (torch.export takes it apart, one input an item): its numbers are constants of the graph
     "clamp_bounds_tuple": ("torch.clamp(x * 3.0, bounds[0], bounds[1])", "x, bounds", "torch.randn(7, 33), (-0.5, 0.75)"),
 }
