@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PIPE_WORDS: dict[str, str] = {
-    "MTE2": "MTE2 bound (GM -> local copies)",
-    "MTE3": "MTE3 bound (local -> GM copies)",
-    "MTE1": "MTE1 bound (L1 -> L0 copies)",
+    "MTE2": "MTE2 bound",
+    "MTE3": "MTE3 bound",
+    "MTE1": "MTE1 bound",
     "V": "vector bound",
     "M": "cube bound",
     "FIX": "FIXPIPE bound",
     "S": "scalar bound",
-    "wait": "waiting (scalar issue, flags, queues, copy latency)",
+    "wait": "waiting (issue, flags, queues, copy latency)",
 }
 """How a hot line's pipe reads in a lens (bench_bridge/perf/events.PIPES and lines.WAIT_PIPE)."""
 
@@ -52,10 +52,9 @@ def _same_file(a: str, b: Path) -> bool:
         return False
 
 
-def lens_title(percent: float, us: float, pipe: str, apis: list[str], case_id: str | None) -> str:
+def lens_title(percent: float, us: float, pipe: str, case_id: str | None) -> str:
     where = f", case {case_id}" if case_id is not None else ""
-    calls = f" — {', '.join(apis[:3])}" if apis else ""
-    return f"kgen: {percent:.1f}% of modelled time ({us:.2f} us{where}), {PIPE_WORDS.get(pipe, f'{pipe} bound')}{calls}"
+    return f"kgen: {percent:.1f}% of modelled time ({us:.2f} us{where}), {PIPE_WORDS.get(pipe, f'{pipe} bound')}"
 
 
 def hot_line_lenses(report: dict | None, path: Path, min_percent: float = 1.0) -> list[HotLens]:
@@ -73,7 +72,7 @@ def hot_line_lenses(report: dict | None, path: Path, min_percent: float = 1.0) -
         pct = float(h.get("percent") or 0.0)
         if line <= 0 or pct < min_percent or not _same_file(h.get("file") or "", path):
             continue
-        title = lens_title(pct, float(h.get("us") or 0.0), str(h.get("pipe") or ""), list(h.get("apis") or []), case_id)
+        title = lens_title(pct, float(h.get("us") or 0.0), str(h.get("pipe") or ""), case_id)
         out.append(HotLens(line - 1, title, pct, str(case.get("case_id"))))
     out.sort(key=lambda x: x.line)
     return out

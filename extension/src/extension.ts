@@ -76,7 +76,7 @@ function showResults(rep: BenchReport, png: string | null): void {
   const pictures = timelines(rep, png);
   const roots = resourceRoots(pictures).map((d) => vscode.Uri.file(d));
   if (!panel) {
-    panel = vscode.window.createWebviewPanel("kgenResults", "kgen results", vscode.ViewColumn.Beside, {
+    panel = vscode.window.createWebviewPanel("kgenResults", "kgen results", { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: false,
       localResourceRoots: roots,
     });
@@ -103,16 +103,20 @@ function activeUri(): vscode.Uri | undefined {
 
 async function benchmarkCurrent(): Promise<void> {
   const uri = activeUri();
-  if (!uri) {
+  const editor = vscode.window.activeTextEditor;
+  if (!uri || !editor) {
     return;
   }
-  await vscode.window.activeTextEditor?.document.save();
+  await editor.document.save();
   const result = await runServerCommand("kgen.benchmark", [uri.toString()]);
   report("kgen.benchmark", result);
   if (result && result.report) {
     lastBench = summary(result.report as BenchReport);
     updateStatus();
     showResults(result.report as BenchReport, result.png ?? null);
+    // the kernel keeps the focus: VS Code asks for the hot-line code lenses (the server's refresh after a
+    // bench) of a focused editor, and the user goes on editing there with the results beside
+    await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
   }
 }
 

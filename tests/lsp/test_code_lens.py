@@ -36,7 +36,7 @@ def test_lenses_after_a_benchmark_sit_on_the_hot_lines(tmp_path):
     for line, title in got.items():
         h = hot[line]
         assert title.startswith(f"kgen: {h['percent']:.1f}% of modelled time ({h['us']:.2f} us)")
-        assert PIPE_WORDS[h["pipe"]] in title
+        assert title.endswith(PIPE_WORDS[h["pipe"]])
         # the lens is above the call that spent the time (the user's line, not the emulator's)
         assert any(api in text[line - 1] for api in h["apis"]), (line, text[line - 1], h["apis"])
     assert any("DataCopy" in text[ln - 1] for ln in got) and any("Add(" in text[ln - 1] for ln in got)
@@ -58,6 +58,6 @@ def test_lenses_show_the_slowest_case_and_only_this_file(tmp_path):
     ]}
     (lens,) = hot_line_lenses(report, k)
     assert lens.line == 11 and lens.case_id == "1"
-    assert lens.title == "kgen: 60.0% of modelled time (4.80 us, case 1), vector bound — Add"
+    assert lens.title == "kgen: 60.0% of modelled time (4.80 us, case 1), vector bound"
     assert hot_line_lenses({"cases": [{"case_id": "0", "status": "fail", "performance": None}]}, k) == []
     assert hot_line_lenses(None, k) == []
