@@ -5,7 +5,9 @@ two DataCopy calls of 2000 bytes, not a whole number of 32-byte blocks).
 What a user does and sees, in order: the language server's two ``datacopy-unaligned`` warnings in the
 Problems view; Ctrl+. on each offers "Use DataCopyPad" and applying it clears the warning (the saved
 file has the DataCopyPad calls); "kgen: Benchmark current file" opens the results view (the case passes
-on the emulator) and puts code lenses above the hot lines ("..% of modelled time .., MTE2 bound").
+on the emulator) and puts code lenses above the hot lines ("..% of modelled time .., MTE2 bound");
+"kgen: Debug current file on the emulator" with the cursor on the Muls line runs ``kgen sim debug`` in a
+terminal, and gdb stops there in an emulated core ("kgen: stopped in emulated core 3 of 8").
 
 Setup: ``scripts/vscode_e2e.sh`` (installs code-server, chromium, playwright; cached, idempotent) runs
 this test and writes its screenshots to docs/img/ (KGEN_E2E_SCREENSHOTS). Skipped with the reason when
@@ -16,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,7 +36,9 @@ BENCH_MS = 300_000
 
 @pytest.fixture()
 def vscode(tmp_path):
-    ws = tmp_path / "kernels"
+    # the workspace where the screenshots show it (paths in gdb's output): a short folder, not pytest's
+    top = Path(tempfile.mkdtemp(prefix="kgen-e2e-"))
+    ws = top / "kernels"
     ws.mkdir()
     shutil.copy(KERNEL, ws / KERNEL.name)
     cs = CodeServer(TOOLS, tmp_path / "code-server", ws)
@@ -42,6 +47,7 @@ def vscode(tmp_path):
         yield cs
     finally:
         cs.stop()
+        shutil.rmtree(top, ignore_errors=True)
 
 
 def _problems(page) -> list[tuple[str, int, int]]:
@@ -174,6 +180,20 @@ def test_diagnostic_quick_fix_benchmark_and_hot_line_lenses(vscode, tmp_path):
             _go_to(page, 33, 1)
             page.wait_for_timeout(500)
             page.screenshot(path=str(shots / "vscode-benchmark.png"))
+
+            # 4. kgen: Debug current file on the emulator, the cursor on the Muls line: gdb stops there in a core
+            _go_to(page, 41, 9)
+            _command(page, "kgen: Debug current file on the emulator")
+            term = page.locator(".terminal-wrapper .xterm-rows")
+            _wait(lambda: "(gdb)" in " ".join(term.all_inner_texts()), BENCH_MS, "the debug build and gdb's prompt")
+            assert re.search(r"Breakpoint 1 at .*scale\.asc, line 41", " ".join(term.all_inner_texts()))
+            page.keyboard.type("run\n")        # the terminal has the focus: gdb's own prompt
+            _wait(lambda: "stopped in emulated core" in " ".join(term.all_inner_texts()), WAIT_MS,
+                  "gdb to stop at the breakpoint in the terminal")
+            shown = " ".join(term.all_inner_texts())
+            assert re.search(r"kgen: stopped in emulated core \d+ of 8", shown), shown
+            assert "scale.asc:41" in shown, shown
+            page.screenshot(path=str(shots / "vscode-debug.png"))
         except Exception:
             page.screenshot(path=str(shots / "failure.png"))   # what the window showed when a step failed
             raise

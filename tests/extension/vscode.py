@@ -78,6 +78,7 @@ class CodeServer:
             "editor.minimap.enabled": False,
             "editor.stickyScroll.enabled": False,
             "workbench.activityBar.location": "hidden",
+            "terminal.integrated.gpuAcceleration": "off",     # the DOM renderer: the terminal's text is readable
             "chat.commandCenter.enabled": False,
         }
         (self.user / "User" / "settings.json").write_text(json.dumps(settings, indent=1))
