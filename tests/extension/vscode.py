@@ -38,6 +38,9 @@ def find_tools() -> Tools | str:
     for what, p in (("code-server", cs), ("the extension's .vsix", vsix), ("chromium", chromium)):
         if not p.exists():
             return f"{what} not found at {p} (scripts/vscode_e2e.sh installs it)"
+    sources = [ROOT / "extension" / "package.json", *(ROOT / "extension" / "src").rglob("*.ts")]
+    if "KGEN_E2E_VSIX" not in os.environ and any(f.stat().st_mtime > vsix.stat().st_mtime for f in sources):
+        return f"{vsix} is older than extension/src (scripts/vscode_e2e.sh --setup-only packages it again)"
     return Tools(cs, vsix, chromium)
 
 
