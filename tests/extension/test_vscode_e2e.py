@@ -15,6 +15,7 @@ code-server, chromium or playwright are missing.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -89,6 +90,19 @@ def _go_to(page, line: int, col: int) -> None:
     box.wait_for(state="hidden", timeout=WAIT_MS)
 
 
+def _open_kernel(page, url: str) -> None:
+    """The workbench at ``url``, the kernel open (Ctrl+P), the extension started, the side bar closed."""
+    page.goto(url)
+    page.wait_for_selector(".monaco-workbench .part.editor", timeout=WAIT_MS)
+    page.keyboard.press("Control+p")
+    page.locator(".quick-input-widget input.input").fill(KERNEL.name)
+    page.locator(".quick-input-list .monaco-list-row", has_text=KERNEL.name).first.wait_for(timeout=WAIT_MS)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f".tab.active >> text={KERNEL.name}", timeout=WAIT_MS)
+    page.wait_for_selector(".statusbar-item >> text=kgen sim", timeout=WAIT_MS)   # the extension is up
+    page.keyboard.press("Control+b")                                              # more room: no side bar
+
+
 def _quick_fixes(page, title: str):
     """Ctrl+. at the cursor until the code-action menu offers ``title``. Right after an edit VS Code can
     answer "No code actions available" while its request for the new version is still on the way (seen
@@ -128,15 +142,7 @@ def test_diagnostic_quick_fix_benchmark_and_hot_line_lenses(vscode, tmp_path):
         browser = p.chromium.launch(executable_path=str(TOOLS.chromium), args=["--no-sandbox"])
         try:
             page = browser.new_page(viewport={"width": 1600, "height": 900})
-            page.goto(vscode.url)
-            page.wait_for_selector(".monaco-workbench .part.editor", timeout=WAIT_MS)
-            page.keyboard.press("Control+p")
-            page.locator(".quick-input-widget input.input").fill(KERNEL.name)
-            page.locator(".quick-input-list .monaco-list-row", has_text=KERNEL.name).first.wait_for(timeout=WAIT_MS)
-            page.keyboard.press("Enter")
-            page.wait_for_selector(".tab.active >> text=scale.asc", timeout=WAIT_MS)
-            page.wait_for_selector(".statusbar-item >> text=kgen sim", timeout=WAIT_MS)   # the extension is up
-            page.keyboard.press("Control+b")                                              # more room: no side bar
+            _open_kernel(page, vscode.url)
 
             # 1. the language server's warnings in the Problems view
             page.keyboard.press("Control+Shift+m")
@@ -196,6 +202,34 @@ def test_diagnostic_quick_fix_benchmark_and_hot_line_lenses(vscode, tmp_path):
             page.screenshot(path=str(shots / "vscode-debug.png"))
         except Exception:
             page.screenshot(path=str(shots / "failure.png"))   # what the window showed when a step failed
+            raise
+        finally:
+            browser.close()
+
+
+def test_f5_runs_the_kgen_sim_debug_configuration(vscode, tmp_path):
+    """launch.json with the extension's snippet (breakLines: the copy-out line): F5 builds with debug info
+    and gdb stops on that line in an emulated core."""
+    from playwright.sync_api import sync_playwright
+
+    conf = {"type": "kgen-sim", "request": "launch", "name": "kgen: debug kernel on the emulator",
+            "program": "${file}", "breakLines": [47], "args": []}
+    (vscode.workspace / ".vscode").mkdir()
+    (vscode.workspace / ".vscode" / "launch.json").write_text(json.dumps({"version": "0.2.0", "configurations": [conf]}))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(TOOLS.chromium), args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 900})
+            _open_kernel(page, vscode.url)
+            page.keyboard.press("F5")
+            term = page.locator(".terminal-wrapper .xterm-rows")
+            _wait(lambda: "(gdb)" in " ".join(term.all_inner_texts()), BENCH_MS, "the debug build and gdb's prompt")
+            page.keyboard.type("run\n")
+            _wait(lambda: "stopped in emulated core" in " ".join(term.all_inner_texts()), WAIT_MS, "gdb's stop")
+            shown = " ".join(term.all_inner_texts())
+            assert re.search(r"hit Breakpoint 1, KernelScale::CopyOut .* at .*scale\.asc:47", shown), shown
+        except Exception:
+            page.screenshot(path=str(tmp_path / "failure.png"))
             raise
         finally:
             browser.close()
