@@ -11,6 +11,7 @@ from lsp.actions import Action
 from lsp.checks import Finding, Severity
 from lsp.completion import CLASS, FUNCTION, METHOD, Item
 from lsp.definition import Target
+from lsp.lenses import HotLens
 from lsp.parse import Unit
 from lsp.targets import SOURCE as SIM_SOURCE
 from lsp.targets import FileFinding
@@ -95,6 +96,12 @@ def location(uri: str, d: Target | None) -> T.Location | None:
     rng = T.Range(start=T.Position(line=d.start[0], character=d.start[1]),
                   end=T.Position(line=d.end[0], character=d.end[1]))
     return T.Location(uri=uri if d.path is None else Path(d.path).as_uri(), range=rng)
+
+
+def code_lens(lens: HotLens) -> T.CodeLens:
+    """A hot line's lens: a label (no command to run) at the start of its line."""
+    at = T.Position(line=lens.line, character=0)
+    return T.CodeLens(range=T.Range(start=at, end=at), command=T.Command(title=lens.title, command=""))
 
 
 def quick_fix(uri: str, unit: Unit, a: Action) -> T.CodeAction:

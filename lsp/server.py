@@ -16,13 +16,14 @@ from pathlib import Path
 from lsprotocol import types as T
 from pygls.lsp.server import LanguageServer
 
-from lsp import checks, commands, completion, definition, hover, jobs, onsave, overloads, protocol
+from lsp import checks, commands, completion, definition, hover, jobs, lenses, onsave, overloads, protocol
 from lsp.code_actions import code_actions
 from lsp.commands import CommandError
 from lsp.config import ServerSettings
 from lsp.guard import guarded, logged
 from lsp.parse import Unit, parse, reparse
 from lsp.protocol import CommandName
+from lsp.targets import saved_report, target_of
 from retrieval import symbols
 
 DEBOUNCE_S = 0.15
@@ -238,6 +239,32 @@ def on_definition(ls: KgenServer, params: T.DefinitionParams) -> T.Location | No
                                                         uri_path(uri)))
 
 
+@server.feature(T.TEXT_DOCUMENT_CODE_LENS)
+@guarded("code lens", lambda e: [])
+def on_code_lens(ls: KgenServer, params: T.CodeLensParams) -> list[T.CodeLens]:
+    """The modelled cost of the hot lines of the file's last benchmark (lsp.lenses)."""
+    path = uri_path(params.text_document.uri)
+    target = target_of(path) if path is not None else None
+    if target is None:
+        return []
+    report = ls.sim.reports.get(target.key) or saved_report(target)
+    return [protocol.code_lens(x) for x in lenses.hot_line_lenses(report, path)]
+
+
+def refresh_code_lenses(ls: KgenServer) -> None:
+    """Ask the client to ask again for code lenses (a bench changed them), when it can be asked."""
+    ws = ls.client_capabilities.workspace
+    if ws is not None and ws.code_lens is not None and ws.code_lens.refresh_support:
+        ls.workspace_code_lens_refresh(None)
+
+
+async def _benchmark(ls: KgenServer, args: list) -> dict:
+    result = await commands.benchmark(ls, ls.sim, args, None, republish(ls))
+    with logged("code lens refresh failed"):
+        refresh_code_lenses(ls)
+    return result
+
+
 @server.feature(T.SHUTDOWN)
 def on_shutdown(ls: KgenServer, params=None) -> None:
     """No build or bench outlives the server."""
@@ -258,7 +285,7 @@ def _command(name: CommandName, fn) -> None:
 
 
 _command(CommandName.BUILD_DIAGNOSTICS, lambda ls, a: commands.build_diagnostics(ls, ls.sim, a, None, republish(ls)))
-_command(CommandName.BENCHMARK, lambda ls, a: commands.benchmark(ls, ls.sim, a, None, republish(ls)))
+_command(CommandName.BENCHMARK, _benchmark)
 _command(CommandName.GENERATE, lambda ls, a: commands.generate(ls, a, None))
 _command(CommandName.FIX_WITH_ASSISTANT, lambda ls, a: commands.fix_with_assistant(ls, a, None))
 _command(CommandName.FIX_COMPILE_ERRORS, lambda ls, a: commands.fix_compile_errors(ls, a))

@@ -14,6 +14,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 
+import { DEBUG_TYPE, EditorBreakpoint, KgenDebugConfiguration, breakLines, debugCommand, initialConfiguration, problem } from "./debug";
 import { describe, generateRequest } from "./outcome";
 import { BenchReport, resourceRoots, resultsPage, summary, timelines } from "./report";
 import { KgenConfig, cliCommand, readConfig, serverCommand, serverSettings } from "./settings";
@@ -76,7 +77,7 @@ function showResults(rep: BenchReport, png: string | null): void {
   const pictures = timelines(rep, png);
   const roots = resourceRoots(pictures).map((d) => vscode.Uri.file(d));
   if (!panel) {
-    panel = vscode.window.createWebviewPanel("kgenResults", "kgen results", vscode.ViewColumn.Beside, {
+    panel = vscode.window.createWebviewPanel("kgenResults", "kgen results", { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: false,
       localResourceRoots: roots,
     });
@@ -103,16 +104,20 @@ function activeUri(): vscode.Uri | undefined {
 
 async function benchmarkCurrent(): Promise<void> {
   const uri = activeUri();
-  if (!uri) {
+  const editor = vscode.window.activeTextEditor;
+  if (!uri || !editor) {
     return;
   }
-  await vscode.window.activeTextEditor?.document.save();
+  await editor.document.save();
   const result = await runServerCommand("kgen.benchmark", [uri.toString()]);
   report("kgen.benchmark", result);
   if (result && result.report) {
     lastBench = summary(result.report as BenchReport);
     updateStatus();
     showResults(result.report as BenchReport, result.png ?? null);
+    // the kernel keeps the focus: VS Code asks for the hot-line code lenses (the server's refresh after a
+    // bench) of a focused editor, and the user goes on editing there with the results beside
+    await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
   }
 }
 
@@ -173,6 +178,59 @@ async function showDocs(): Promise<void> {
   });
 }
 
+function editorBreakpoints(): EditorBreakpoint[] {
+  return vscode.debug.breakpoints
+    .filter((b): b is vscode.SourceBreakpoint => b instanceof vscode.SourceBreakpoint && b.enabled)
+    .map((b) => ({ file: b.location.uri.fsPath, line: b.location.range.start.line + 1 }));
+}
+
+/** `kgen sim debug` in a terminal: the program built with debug info and run under gdb (gdb's prompt is
+ * the terminal's; a stop on a kernel line names the emulated core). */
+function startDebugTerminal(conf: Partial<KgenDebugConfiguration>): void {
+  const why = problem(conf);
+  if (why) {
+    vscode.window.showErrorMessage(why);
+    return;
+  }
+  const program = conf.program as string;
+  const cmd = debugCommand(config(), program, breakLines(conf, editorBreakpoints(), program), conf.args ?? []);
+  const term = vscode.window.createTerminal({
+    name: `kgen debug: ${path.basename(program)}`,
+    shellPath: cmd.command,
+    shellArgs: cmd.args,
+    cwd: path.dirname(program),
+  });
+  term.show();
+}
+
+/** The "kgen-sim" launch configurations: resolved into a terminal running `kgen sim debug` (undefined:
+ * VS Code starts no debug adapter of its own). */
+const debugProvider: vscode.DebugConfigurationProvider = {
+  provideDebugConfigurations: () => [initialConfiguration()],
+  resolveDebugConfiguration: (_folder, conf) => {
+    if (!conf.type && !conf.request && !conf.name) {
+      return initialConfiguration(); // F5 without a launch.json
+    }
+    return conf;
+  },
+  resolveDebugConfigurationWithSubstitutedVariables: (_folder, conf) => {
+    startDebugTerminal(conf as Partial<KgenDebugConfiguration>);
+    return undefined;
+  },
+};
+
+async function debugCurrent(): Promise<void> {
+  const uri = activeUri();
+  if (!uri) {
+    return;
+  }
+  await vscode.window.activeTextEditor?.document.save();
+  const line = (vscode.window.activeTextEditor?.selection.active.line ?? -1) + 1;
+  const hasOwn = editorBreakpoints().some((b) => path.resolve(b.file) === path.resolve(uri.fsPath));
+  // no breakpoint in the file: stop at the cursor's line
+  startDebugTerminal({ ...initialConfiguration(), program: uri.fsPath, breakLines: hasOwn || line < 1 ? [] : [line] });
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 50);
   status.command = "kgen.benchmarkCurrent";
@@ -184,6 +242,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("kgen.fixWithAssistantCurrent", () => fixWith("kgen.fixWithAssistant")),
     vscode.commands.registerCommand("kgen.fixCompileErrorsCurrent", () => fixWith("kgen.fixCompileErrors")),
     vscode.commands.registerCommand("kgen.showDocs", showDocs),
+    vscode.commands.registerCommand("kgen.debugCurrent", debugCurrent),
+    vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, debugProvider),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (!e.affectsConfiguration("kgen")) {
         return;
