@@ -2,8 +2,8 @@
 
 The templates are written for every program a template serves (row and flat layouts, scratch slots,
 split rows, runtime attrs); one program uses a part of them. This pass removes, until nothing changes:
-local declarations never read, class members never read (with their ``InitBuffer``/``SetGlobalBuffer``
-lines and assignments), ``Init`` parameters never read (and their arguments at the call), and helper
+local declarations never read in their scope, member functions with an empty body (and their calls), class
+members never read (with their ``InitBuffer``/``SetGlobalBuffer`` lines and assignments), ``Init`` parameters never read (and their arguments at the call), and helper
 functions never called. It only removes declarations whose initialiser has no effect (no ``AllocTensor``,
 ``DeQue``, ``EnQue``), so what remains computes exactly what the unpruned kernel computed.
 """
@@ -23,16 +23,42 @@ def _uses(name: str, text: str) -> int:
     return len(re.findall(rf"\b{re.escape(name)}\b", text))
 
 
+def _scope_end(lines: list[str], i: int) -> int:
+    """Index of the line closing the block a declaration on line ``i`` lives in (its scope ends there)."""
+    depth = 0
+    for j in range(i + 1, len(lines)):
+        depth += lines[j].count("{") - lines[j].count("}")
+        if depth < 0:
+            return j
+    return len(lines) - 1
+
+
 def _unused_locals(src: str) -> tuple[str, bool]:
     lines = src.split("\n")
     for i, line in enumerate(lines):
         m = _LOCAL.match(line)
-        if not m or any(e in m.group(2) for e in _EFFECTS):
-            continue
-        if _uses(m.group(1), "\n".join(lines[:i] + lines[i + 1:])) == 0:
+        if not m or ";" in m.group(2) or any(e in m.group(2) for e in _EFFECTS):
+            continue                          # (several statements on one line: not a plain declaration)
+        # read only after its declaration and inside its block (a same-named local of another method is another)
+        if _uses(m.group(1), "\n".join(lines[i + 1:_scope_end(lines, i) + 1])) == 0:
             del lines[i]
             return "\n".join(lines), True
     return src, False
+
+
+_EMPTY_METHOD = re.compile(r"^    __aicore__ inline void (\w+)\(([^)]*)\)\n    \{\n\s*\n?    \}\n", re.M)
+
+
+def _empty_methods(src: str) -> tuple[str, bool]:
+    """A member function with an empty body goes, with its calls (``Name(...);`` statements)."""
+    m = _EMPTY_METHOD.search(src)
+    if not m:
+        return src, False
+    name = m.group(1)
+    src = src[:m.start()] + src[m.end():]
+    src = re.sub(rf"\n[ \t]*{name}\([^;]*\);[ \t]*(?=\n)", "", src)
+    src = re.sub(r"\n\n\n+(    \S)", r"\n\n\1", src)   # no run of blank lines where it stood
+    return src, True
 
 
 def _member_names(decl: str) -> list[str]:
@@ -150,7 +176,7 @@ def _unused_helpers(src: str) -> tuple[str, bool]:
 def prune(src: str) -> str:
     """``src`` without the declarations, members, parameters and helpers nothing reads (to a fixed point)."""
     for _ in range(500):
-        for step in (_unused_locals, _unused_members, _unused_init_params, _unused_helpers):
+        for step in (_unused_locals, _empty_methods, _unused_members, _unused_init_params, _unused_helpers):
             src, changed = step(src)
             if changed:
                 break

@@ -116,3 +116,44 @@ def test_prune_removes_only_what_is_never_read():
     assert "void Init(uint32_t n)" in out and "op.Init(t.n);" in out
     assert _unused(out) == []
     assert _unused(KERNEL) != []                           # the checker sees what the pruner removes
+
+
+SCOPED = """\
+class K {
+public:
+    __aicore__ inline void Process()
+    {
+        LocalTensor<float> SC = sc_.Get<float>();
+        LocalTensor<float> SC1 = SC[8];
+        Compute();
+        Flush();
+    }
+
+    __aicore__ inline void Compute()
+    {
+        LocalTensor<float> SC = sc_.Get<float>();
+        LocalTensor<float> SC1 = SC[8];
+        float run = 0.0f;
+        for (uint32_t j = 0; j < 4; ++j) {
+            float y = SC.GetValue(j) - run; float t = run + y; run = t;
+        }
+        Adds(SC1, SC1, run, 8);
+    }
+
+    __aicore__ inline void Flush()
+    {
+
+    }
+
+    TBuf<TPosition::VECCALC> sc_;
+};
+"""
+
+
+def test_prune_scopes_locals_to_their_block_and_drops_empty_methods():
+    out = prune(SCOPED)
+    process = out[out.index("void Process()"):out.index("void Compute()")]
+    assert "SC1" not in process and "SC = sc_" not in process      # Compute's SC1 does not keep Process's alive
+    assert "LocalTensor<float> SC1 = SC[8];" in out[out.index("void Compute()"):]
+    assert "float y = SC.GetValue(j) - run; float t = run + y; run = t;" in out   # a line of statements stays
+    assert "Flush" not in out and "Compute();" in out               # the empty method and its call go
