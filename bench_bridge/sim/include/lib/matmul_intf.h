@@ -57,20 +57,6 @@ static constexpr bool kgen_matmul_cube_only = false;
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
     ::kgen::mm::regist_matmul(kgen_matmul_cube_only, tpipe, reinterpret_cast<void*>(workspace), __VA_ARGS__)
 
-namespace matmul {
-using AscendC::BatchMode;
-using AscendC::GetBasicConfig;
-using AscendC::GetBlockIdx;
-using AscendC::GetIBShareNormConfig;
-using AscendC::GetMDLConfig;
-using AscendC::GetMMConfig;
-using AscendC::GetNormalConfig;
-using AscendC::GetSpecialMDLConfig;
-using AscendC::IterateOrder;
-using AscendC::Matmul;
-using AscendC::MatmulCallBackFunc;
-using AscendC::MatmulConfig;
-using AscendC::MatmulConfigMode;
-using AscendC::MatmulType;
-using AscendC::ScheduleType;
-}  // namespace matmul
+// `matmul` is another name of the AscendC namespace (matmul::Matmul, matmul::GetBlockIdx, and under
+// `using namespace matmul;` every AscendC name, SyncAll included).
+namespace matmul = AscendC;

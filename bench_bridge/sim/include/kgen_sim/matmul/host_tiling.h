@@ -91,9 +91,9 @@ public:
     virtual ~MatmulApiTilingBase() = default;
 
     int32_t SetAType(TPosition pos, CubeFormat fmt, DataType t, bool isTrans = false) {
-        p_.a = to_elem(t); a_trans_ = isTrans; (void)pos; return fmt_ok(fmt); }
+        p_.a = to_elem(t); a_trans_ = isTrans; p_.a_whole = pos == TPosition::TSCM; return fmt_ok(fmt); }
     int32_t SetBType(TPosition pos, CubeFormat fmt, DataType t, bool isTrans = false) {
-        p_.b = to_elem(t); b_trans_ = isTrans; (void)pos; return fmt_ok(fmt); }
+        p_.b = to_elem(t); b_trans_ = isTrans; p_.b_whole = pos == TPosition::TSCM; return fmt_ok(fmt); }
     int32_t SetCType(TPosition pos, CubeFormat fmt, DataType t) { p_.c = to_elem(t); (void)pos; return fmt_ok(fmt); }
     int32_t SetBiasType(TPosition pos, CubeFormat fmt, DataType t) { p_.bias_t = to_elem(t); (void)pos; return fmt_ok(fmt); }
     int32_t SetShape(int32_t m, int32_t n, int32_t k) {

@@ -15,7 +15,9 @@
 //     singleCoreK = K; the split that uses
 //     the most cores ceil(M / singleCoreM) * ceil(N / singleCoreN) wins, then the smallest
 //     singleCoreM * singleCoreN, then the least A+B traffic K * (singleCoreM + singleCoreN), then the
-//     larger mDim (M is split first). SetSingleShape fixes singleCoreM/N/K instead.
+//     larger mDim (M is split first). SetSingleShape fixes singleCoreM/N/K instead. An A (B) in the TSCM
+//     position is kept whole on each core (the TSCM page: a TSCM operand is fully loaded), so M (N) is
+//     not split then.
 //  3. Base block: baseM = min(align16(singleCoreM), 128), baseN = min(align16(singleCoreN), 256)
 //     (halving the larger, by multiples of 16, until baseM * baseN * 4 bytes fit L0C);
 //     baseK = min(alignC0(singleCoreK), the largest multiple of C0 with baseM * baseK * sizeof(A) and
@@ -79,6 +81,7 @@ struct TilingProblem {
     int64_t cores = 1;
     bool multi_core = false;
     bool first_n = false;                                 // SetTraverse(FIRSTN)
+    bool a_whole = false, b_whole = false;                // A / B in TSCM: M / N not split over cores
     int64_t l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072;
 };
 
@@ -110,8 +113,9 @@ inline bool compute_tiling(const TilingProblem& in, TCubeTiling& t, std::string&
         }
     } else if (p.multi_core) {
         int64_t best_used = -1, best_area = 0, best_traffic = 0, best_md = 0;
-        for (int64_t md = 1; md <= p.cores && md <= ceil_div(p.m, 16); ++md) {
-            for (int64_t nd = 1; md * nd <= p.cores && nd <= ceil_div(p.n, 16); ++nd) {
+        const int64_t md_max = p.a_whole ? 1 : ceil_div(p.m, 16), nd_max = p.b_whole ? 1 : ceil_div(p.n, 16);
+        for (int64_t md = 1; md <= p.cores && md <= md_max; ++md) {
+            for (int64_t nd = 1; md * nd <= p.cores && nd <= nd_max; ++nd) {
                 int64_t cm = ceil_div(p.m, md), cn = ceil_div(p.n, nd);
                 int64_t used = ceil_div(p.m, cm) * ceil_div(p.n, cn), area = cm * cn, traffic = p.k * (cm + cn);
                 bool better = used > best_used || (used == best_used && (area < best_area || (area == best_area &&
