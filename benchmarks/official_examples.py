@@ -230,7 +230,10 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float,
                 row.reason = "gen_data.py failed: " + _tail(p.stderr or p.stdout)
                 return row
         var = scenario_var(example)
-        overrides = {"CMAKE_ASC_ARCHITECTURES": "dav-2201", **({var: scenario} if var and scenario else {})}
+        # the emulator is a CPU run: the CMake options take their cpu-mode branch (e.g. one launch instead of the
+        # npu mode's 10000-launch timing loop in matmul_ibshareAB)
+        overrides = {"CMAKE_ASC_ARCHITECTURES": "dav-2201", "CMAKE_ASC_RUN_MODE": "cpu",
+                     **({var: scenario} if var and scenario else {})}
         defines = [ARCH_DEFINE] + compile_definitions(example / "CMakeLists.txt", overrides)
         if scenario and not any(d.split("=", 1)[0] == var for d in defines):
             defines.append(f"{var}={scenario}")
