@@ -12,7 +12,8 @@
 //  2. Core split (MultiCoreMatmulTiling; MatmulApiTiling uses one core): for mDim * nDim <= SetDim,
 //     mDim <= ceil(M / 16), nDim <= ceil(N / 16) (a core takes at least one 16-row / 16-column fractal
 //     unless the dimension is smaller), singleCoreM = ceil(M / mDim), singleCoreN = ceil(N / nDim),
-//     singleCoreK = K; a split without a tail (singleCoreM divides M and singleCoreN divides N) that uses
+//     singleCoreK = K; a split into equal blocks of whole 16 x 16 fractals (singleCoreM divides M,
+//     singleCoreN divides N, both multiples of 16) that uses
 //     more than half as many cores as the best split wins over splits with a tail (kernels written for
 //     CANN's tiling often assume equal core blocks); then the split that uses
 //     the most cores ceil(M / singleCoreM) * ceil(N / singleCoreN) wins, then the smallest
@@ -125,7 +126,7 @@ inline bool compute_tiling(const TilingProblem& in, TCubeTiling& t, std::string&
             for (int64_t nd = 1; md * nd <= p.cores && nd <= nd_max; ++nd) {
                 int64_t cm = ceil_div(p.m, md), cn = ceil_div(p.n, nd);
                 int64_t used = ceil_div(p.m, cm) * ceil_div(p.n, cn), area = cm * cn, traffic = p.k * (cm + cn);
-                bool even = p.m % cm == 0 && p.n % cn == 0 && 2 * used > most;
+                bool even = p.m % cm == 0 && p.n % cn == 0 && cm % 16 == 0 && cn % 16 == 0 && 2 * used > most;
                 bool better = (even && !best_even) || (even == best_even && (used > best_used || (used == best_used &&
                               (area < best_area || (area == best_area && (traffic < best_traffic ||
                               (traffic == best_traffic && md > best_md)))))));
