@@ -83,3 +83,25 @@ def test_triangular_policy_writes_one_triangle_of_base_blocks(prog, policy):
 def test_core_split(prog, M, N, K, cores, tscm, want):
     res = prog.run("split", M=M, N=N, K=K, cores=cores, tscm=tscm)
     assert tuple(res.out("split", np.int32)) == want
+
+
+@pytest.mark.parametrize("case,c0", [("nz", 16), ("nz_split", 8)])
+def test_c_in_nz_and_channel_split(prog, case, c0):
+    M, N, K = 40, 48, 32                         # M padded to 48 rows in NZ
+    a, b = operands(M, N, K, seed=3)
+    rows = 48
+    res = prog.run(case, M=M, N=N, K=K, bm=16, bn=16, bk=32, a=a, b=b, out0=np.full(rows * N, -1, np.float32))
+    got = res.out("out", np.float32)
+    c = a.astype(np.float64) @ b.astype(np.float64)
+    want = np.full(rows * N, -1.0)
+    for r in range(M):
+        for col in range(N):
+            want[((col // c0) * rows + r) * c0 + col % c0] = c[r, col]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_gemv_vector_a(prog):
+    M, N, K = 1, 32, 256
+    a, b = operands(M, N, K, seed=4)
+    res = prog.run("gemv", M=M, N=N, K=K, bm=16, bn=32, bk=64, a=a, b=b, out0=np.zeros(N, np.float32))
+    np.testing.assert_array_equal(res.out("out", np.float32), (a.astype(np.float64) @ b.astype(np.float64))[0])

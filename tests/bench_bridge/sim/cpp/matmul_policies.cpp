@@ -1,5 +1,6 @@
 // Matmul strategies of the official Matmul examples, on one cube core: partial output (each Iterate one
-// baseK slice of K), Iterate into a CO1 tensor the kernel owns, the triangular MatmulPolicy templates, and
+// baseK slice of K), Iterate into a CO1 tensor the kernel owns, the triangular MatmulPolicy templates, C in NZ
+// (with channel split), A in the VECTOR (GEMV) format, and
 // the host tiling's core split (equal blocks, a TSCM operand kept whole).
 #include "kgen_test_io.h"
 #include "tiling/tiling_api.h"
@@ -90,6 +91,30 @@ __global__ __cube__ void triangle_mm(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTilin
     mm.End();
 }
 
+constexpr MatmulConfig channelSplitCfg() {
+    MatmulConfig c = CFG_NORM;
+    c.isEnableChannelSplit = true;
+    return c;
+}
+constexpr MatmulConfig kChannelSplitCfg = channelSplitCfg();
+
+// C in NZ in GM (16 x 16 fractals, or 16 x 8 with channel split); A in VECTOR (GEMV, M = 1) when asked
+template <CubeFormat AF, CubeFormat CF, const MatmulConfig& CFG>
+__global__ __cube__ void format_mm(GM_ADDR a, GM_ADDR b, GM_ADDR c, TCubeTiling t) {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, AF, half>, AT, MatmulType<TPosition::GM, CF, float>, CT, CFG> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    GlobalTensor<half> ag, bg;
+    GlobalTensor<float> cg;
+    ag.SetGlobalBuffer((__gm__ half*)a);
+    bg.SetGlobalBuffer((__gm__ half*)b);
+    cg.SetGlobalBuffer((__gm__ float*)c);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg);
+    mm.IterateAll(cg);
+    mm.End();
+}
+
 static void run_case(const char* which) {
     int32_t M = (int32_t)kt::param("M"), N = (int32_t)kt::param("N"), K = (int32_t)kt::param("K");
     TCubeTiling t = one_core_tiling(M, N, K, (int32_t)kt::param("bm"), (int32_t)kt::param("bn"), (int32_t)kt::param("bk"));
@@ -98,6 +123,10 @@ static void run_case(const char* which) {
     const std::string w = which;
     if (w == "partial") partial_mm<<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dout.gm(), t);
     else if (w == "co1") co1_mm<<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dout.gm(), t);
+    else if (w == "nz") format_mm<CubeFormat::ND, CubeFormat::NZ, CFG_NORM><<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dout.gm(), t);
+    else if (w == "nz_split")
+        format_mm<CubeFormat::ND, CubeFormat::NZ, kChannelSplitCfg><<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dout.gm(), t);
+    else if (w == "gemv") format_mm<CubeFormat::VECTOR, CubeFormat::ND, CFG_NORM><<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dout.gm(), t);
     else if (w == "upper") triangle_mm<Impl::Detail::TrianUpperMatmulPolicy><<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dout.gm(), t);
     else triangle_mm<Impl::Detail::TrianLowerMatmulPolicy><<<1, nullptr, nullptr>>>(da.gm(), db.gm(), dout.gm(), t);
     kt::save("out", dout.host());
@@ -105,6 +134,9 @@ static void run_case(const char* which) {
 
 KT_CASE(partial) { run_case("partial"); }
 KT_CASE(co1) { run_case("co1"); }
+KT_CASE(nz) { run_case("nz"); }
+KT_CASE(nz_split) { run_case("nz_split"); }
+KT_CASE(gemv) { run_case("gemv"); }
 KT_CASE(upper) { run_case("upper"); }
 KT_CASE(lower) { run_case("lower"); }
 

@@ -163,7 +163,9 @@ public:
     const kgen::mm::TilingProblem& problem() const { return p_; }
 
 protected:
-    static int32_t fmt_ok(CubeFormat f) { return (f == CubeFormat::ND || f == CubeFormat::NZ || f == CubeFormat::ND_ALIGN) ? 0 : -1; }
+    static int32_t fmt_ok(CubeFormat f) {
+        return (f == CubeFormat::ND || f == CubeFormat::NZ || f == CubeFormat::ND_ALIGN || f == CubeFormat::VECTOR) ? 0 : -1;
+    }
     template <class T>
     int64_t fill(T& out) {
         ::TCubeTiling t;

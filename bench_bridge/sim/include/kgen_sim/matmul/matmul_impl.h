@@ -34,6 +34,8 @@
 //    (mi, ni) of the single-core C with mi <= ni, TrianLowerMatmulPolicy those with mi >= ni (the others
 //    are left as they were); NBuffer33 and the default compute every block.
 //  * Iterate(enPartialSum, co1Tensor) puts the block into a CO1 tensor the kernel owns, NZ as Mmad does.
+//  * C in NZ (GM or local): 16 x 16 fractals over M padded to 16, or 16 x 8 with isEnableChannelSplit
+//    (float C only); A in VECTOR (GEMV, M = 1, not transposed) is read as the one row it is.
 //  * End() releases the object; SetWorkspace, SetLocalWorkspace, SetHF32, SetSubBlockIdx,
 //    SetUserDefInfo, SetSelfDefineData are accepted.
 // Emulator checks (each at the user's line): use before Init (`matmul-uninit`); a tiling with
@@ -107,10 +109,16 @@ public:
         std::string why = kgen::mm::check_types(kgen::mm::elem_of<SrcAT>(), kgen::mm::elem_of<SrcBT>(), kgen::mm::elem_of<DstT>(),
                                                 kgen::mm::elem_of<BiasT>(), t.isBias != 0);
         if (!why.empty()) kgen::fail("matmul-dtype", "Matmul types not supported by the cube unit: %s", why.c_str());
-        if ((A_TYPE::format != CubeFormat::ND && A_TYPE::format != CubeFormat::NZ) ||
+        if ((A_TYPE::format != CubeFormat::ND && A_TYPE::format != CubeFormat::NZ && A_TYPE::format != CubeFormat::VECTOR) ||
             (B_TYPE::format != CubeFormat::ND && B_TYPE::format != CubeFormat::NZ) ||
-            (C_TYPE::format != CubeFormat::ND && C_TYPE::format != CubeFormat::ND_ALIGN && C_TYPE::pos != TPosition::CO1))
-            kgen::fail("matmul-unsupported", "Matmul operand formats: the emulator implements A and B in ND or NZ, C in ND");
+            (C_TYPE::format != CubeFormat::ND && C_TYPE::format != CubeFormat::ND_ALIGN && C_TYPE::format != CubeFormat::NZ &&
+             C_TYPE::pos != TPosition::CO1))
+            kgen::fail("matmul-unsupported", "Matmul operand formats: the emulator implements A in ND, NZ or VECTOR, B in ND or NZ, "
+                       "C in ND, ND_ALIGN or NZ");
+        if (A_TYPE::format == CubeFormat::VECTOR && t.M != 1)
+            kgen::fail("matmul-unsupported", "Matmul with A in the VECTOR (GEMV) format needs M = 1, the tiling has M = %d", t.M);
+        if (kgen::mm::config_of(MM_CFG).isEnableChannelSplit && !(C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, float>))
+            kgen::fail("matmul-unsupported", "isEnableChannelSplit needs C in NZ of type float (MatmulConfig page)");
         t_ = t;
         inited_ = true;
         org_m_ = t.M; org_n_ = t.N; org_ka_ = t.Ka; org_kb_ = t.Kb > 0 ? t.Kb : t.Ka; org_kc_ = 0;
@@ -140,7 +148,13 @@ public:
         reset();
     }
 
-    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) { require_init("SetTensorA"); a_.set(gm, isTransposeA); reset(); }
+    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+        require_init("SetTensorA");
+        if (A_TYPE::format == CubeFormat::VECTOR && isTransposeA)
+            kgen::fail("matmul-unsupported", "SetTensorA: A in the VECTOR (GEMV) format cannot be transposed");
+        a_.set(gm, isTransposeA);
+        reset();
+    }
     void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false) {
         require_init("SetTensorA"); a_.set(leftMatrix, isTransposeA); reset(); }
     void SetTensorA(SrcAT aScalar) { require_init("SetTensorA"); a_.set_scalar(aScalar); reset(); }
@@ -423,10 +437,26 @@ private:
                 const float scale = quant_ == 2 ? kgen::cube::decode_quant(quant_vec_.raw()[b.n0 + c]).scale : one.scale;
                 for (uint32_t r = 0; r < b.rows; ++r) f.v[uint64_t(r) * b.cols + c] = float(b.v[uint64_t(r) * b.cols + c]) * scale;
             }
-            kgen::mm::write_block(f, base, local_size, gm, r0, c0, ld, atomic, pad, api);
+            put(f, base, local_size, gm, r0, c0, ld, atomic, pad, seq, api);
         } else {
-            kgen::mm::write_block(b, base, local_size, gm, r0, c0, ld, atomic, pad, api);
+            put(b, base, local_size, gm, r0, c0, ld, atomic, pad, seq, api);
         }
+    }
+    /// C in NZ (not sequential): element (r, c) at ((c / C0) * rows + r) * C0 + c % C0, rows = M padded to 16
+    /// (the whole original M in GM, the single-core M in a local tensor), C0 = 16 (16 x 16 fractals), or 8
+    /// with isEnableChannelSplit (16 x 8 fractals).
+    template <class B>
+    void put(const B& b, DstT* base, uint64_t local_size, const GlobalTensor<DstT>* gm, uint64_t r0, uint64_t c0, uint64_t ld,
+             int atomic, uint64_t pad, bool seq, const char* api) {
+        if constexpr (C_TYPE::format == CubeFormat::NZ) {
+            if (!seq) {
+                const uint64_t rows = (uint64_t(gm ? org_m_ : s_m_) + 15) / 16 * 16;
+                const uint64_t cz = kgen::mm::config_of(MM_CFG).isEnableChannelSplit ? 8 : 16;
+                kgen::mm::write_block_nz(b, base, local_size, gm, r0, c0, rows, cz, atomic, api);
+                return;
+            }
+        }
+        kgen::mm::write_block(b, base, local_size, gm, r0, c0, ld, atomic, pad, api);
     }
 
     TCubeTiling t_{};
