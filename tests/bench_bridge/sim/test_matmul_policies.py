@@ -49,6 +49,7 @@ def test_partial_output_gives_each_k_slice_of_each_block(prog):
 
 
 def test_iterate_into_co1_leaves_the_block_in_nz(prog):
+    # the kernel also calls SetFixPipeConfig(co1Float, true) first: the unit-flag form on an L0C tensor of any type
     M, N, K, bm, bn, bk = 40, 32, 48, 32, 32, 48   # M tail: the second block has 8 rows, padded to 16
     a, b = operands(M, N, K, seed=1)
     res = prog.run("co1", M=M, N=N, K=K, bm=bm, bn=bn, bk=bk, a=a, b=b, out0=np.zeros(2 * bm * bn, np.float32))

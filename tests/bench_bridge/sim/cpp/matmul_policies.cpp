@@ -66,6 +66,7 @@ __global__ __cube__ void co1_mm(GM_ADDR a, GM_ADDR b, GM_ADDR out, TCubeTiling t
     mm.SetTensorA(ag);
     mm.SetTensorB(bg);
     LocalTensor<float> co1 = co1Que.AllocTensor<float>();
+    SetFixPipeConfig(co1, true);  // the L0C form (clears unit flags) takes the accumulator type
     uint32_t block = 0;
     while (mm.Iterate(false, co1)) {
         for (uint32_t i = 0; i < blockElems; ++i) og.SetValue(block * blockElems + i, co1.GetValue(i));
