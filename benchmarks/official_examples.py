@@ -19,7 +19,8 @@ and prints one row per (example, scenario): build ok, run ok, verified, and the 
 
 Default selection: examples under 01_simd_cpp_api whose CMakeLists targets dav-2201, without cube
 (matrix/L0/L1/fixpipe), register-based (dav-3510 `reg_*`), SIMT, framework or advanced-API examples;
-`--all` lifts the content filters (the dav-2201 requirement stays).
+`--all` lifts the content filters (the dav-2201 requirement stays). With KGEN_OFFICIAL_KEEP=1 in the
+environment the staged copy of each example (its build/, input/, output/) is kept and its path printed.
 """
 from __future__ import annotations
 
@@ -229,7 +230,10 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float,
                 row.reason = "gen_data.py failed: " + _tail(p.stderr or p.stdout)
                 return row
         var = scenario_var(example)
-        overrides = {"CMAKE_ASC_ARCHITECTURES": "dav-2201", **({var: scenario} if var and scenario else {})}
+        # the emulator is a CPU run: the CMake options take their cpu-mode branch (e.g. one launch instead of the
+        # npu mode's 10000-launch timing loop in matmul_ibshareAB)
+        overrides = {"CMAKE_ASC_ARCHITECTURES": "dav-2201", "CMAKE_ASC_RUN_MODE": "cpu",
+                     **({var: scenario} if var and scenario else {})}
         defines = [ARCH_DEFINE] + compile_definitions(example / "CMakeLists.txt", overrides)
         if scenario and not any(d.split("=", 1)[0] == var for d in defines):
             defines.append(f"{var}={scenario}")
@@ -285,7 +289,10 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float,
         row.reason = f"timeout: {' '.join(map(str, e.cmd))[:80]}"
         return row
     finally:
-        shutil.rmtree(stage, ignore_errors=True)
+        if os.environ.get("KGEN_OFFICIAL_KEEP"):  # debugging: keep the staged copy (build/, input/, output/)
+            print(f"  staged in {stage}", file=sys.stderr)
+        else:
+            shutil.rmtree(stage, ignore_errors=True)
 
 
 def run_all(path: Path, pattern: str | None = None, include_all: bool = False, timeout: float = 120.0,

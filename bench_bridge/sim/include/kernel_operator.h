@@ -28,6 +28,7 @@
 #include "kgen_sim/vec_compound.h"    // Axpy, MulAddDst, FusedMulAdd, Duplicate
 #include "kgen_sim/cast.h"            // Cast and RoundMode
 #include "kgen_sim/compare_select.h"  // Compare, CompareScalar, Select
+#include "kgen_sim/tensor_operators.h" // dst = src0 + src1, dst = src0 < src1 (whole-tensor operator forms)
 #include "kgen_sim/reduce.h"          // ReduceSum/Max/Min, WholeReduce*, BlockReduce*, PairReduceSum, RepeatReduceSum
 #include "kgen_sim/gather_transpose.h"  // Gather, Transpose, Brcb, CreateVecIndex
 #include "kgen_sim/sort.h"            // Sort32, MrgSort, proposals

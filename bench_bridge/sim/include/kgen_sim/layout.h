@@ -6,8 +6,11 @@
 // MakeShape(...) / MakeStride(...); Layout<ShapeType, StrideType> is a tuple of one Shape and one
 // Stride, built by MakeLayout(shape, stride) or its constructor (both default to {}), with GetShape()
 // and GetStride(); Std::get<i>(shape) reads one dimension. An empty MakeStride() means "packed".
+// Coord<Ts...> (Coordinate page) is a tuple too, built by MakeCoord; Crd2Idx(coord, layout | shape,
+// stride) and layout(coord) give its index, the sum of coord_i * stride_i (the emulator takes
+// coordinates of the stride's rank; the delinearisation of a shorter coordinate is not emulated).
 //
-// @api Layout MakeLayout MakeShape MakeStride
+// @api Layout MakeLayout MakeShape MakeStride Coord MakeCoord Crd2Idx
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -43,10 +46,37 @@ struct Layout : Std::tuple<ShapeType, StrideType> {
     constexpr decltype(auto) GetStride() const {
         return std::get<1>(static_cast<const Std::tuple<ShapeType, StrideType>&>(*this));
     }
+    /// The index of a coordinate (Crd2Idx below).
+    template <typename CoordType>
+    constexpr auto operator()(const CoordType& coord) const;
 };
 
 template <typename ShapeType, typename StrideType>
 constexpr auto MakeLayout(const ShapeType& shape, const StrideType& stride) { return Layout<ShapeType, StrideType>(shape, stride); }
+
+template <typename ShapeType, typename StrideType>
+template <typename CoordType>
+constexpr auto Layout<ShapeType, StrideType>::operator()(const CoordType& coord) const { return Crd2Idx(coord, *this); }
+
+template <typename... Ts>
+using Coord = Std::tuple<Ts...>;
+template <typename... Ts>
+constexpr Coord<Ts...> MakeCoord(const Ts&... t) { return Coord<Ts...>(t...); }
+
+/// Crd2Idx(coord, shape, stride) = sum of coord_i * stride_i (flat coordinates of the stride's rank).
+template <typename CoordType, typename ShapeType, typename StrideType>
+constexpr auto Crd2Idx(const CoordType& coord, const ShapeType&, const StrideType& stride) {
+    static_assert(std::tuple_size<CoordType>::value == std::tuple_size<StrideType>::value,
+                  "Crd2Idx: the emulator takes a coordinate of the layout's rank (no delinearisation)");
+    return std::apply([&](const auto&... c) {
+        return std::apply([&](const auto&... s) { return (static_cast<int64_t>(0) + ... + (static_cast<int64_t>(c) * static_cast<int64_t>(s))); },
+                          stride);
+    }, coord);
+}
+template <typename CoordType, typename ShapeType, typename StrideType>
+constexpr auto Crd2Idx(const CoordType& coord, const Layout<ShapeType, StrideType>& layout) {
+    return Crd2Idx(coord, layout.GetShape(), layout.GetStride());
+}
 
 }  // namespace AscendC
 

@@ -9,7 +9,8 @@
 //    Cube positions have their own memories (tensor.h mem_of): A1/B1/C1 in L1 (512 KB,
 //    `l1-overflow`), A2 in L0A and B2 in L0B (64 KB each, buffers start on 512-byte fractal
 //    boundaries, `l0a-overflow` / `l0b-overflow`), CO1 in L0C (128 KB, `l0c-overflow`), C2 in the
-//    bias table (`bt-overflow`); each memory has its own allocation cursor.
+//    bias table (`bt-overflow`); each memory has its own allocation cursor. TSCM<pos, depth> is
+//    TQueBind<pos, TSCM, depth>: its buffers are in L1.
 //  * AllocTensor takes a free buffer of the queue; asking for more buffers than InitBuffer
 //    gave hangs the hardware (`alloc-exhausted`).
 //  * EnQue/DeQue pass a tensor between pipeline stages in FIFO order; DeQue on an empty
@@ -18,7 +19,7 @@
 //  * TBuf::Get gives scratch space with no queue discipline; TBufPool carves a region
 //    that queues and buffers can then be initialised in, and Reset reuses it.
 //
-// @api TPipe TQue TQueBind TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue
+// @api TPipe TQue TQueBind TSCM TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue
 // @api VacantInQue HasTensorInQue GetTensorCountInQue HasIdleBuffer Get GetWithOffset InitBufPool
 // @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID GetTPipePtr
 #pragma once
@@ -251,6 +252,11 @@ private:
 
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+/// A queue into the TSCM position (L1 of the cube core, fed from GM or VECIN): the documented alias
+/// TQueBind<pos, TPosition::TSCM, depth, mask>.
+template <TPosition pos, int32_t depth, auto mask = 0>
+using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
 
 /// Scratch buffer: one UB region, no queue discipline.
 template <TPosition pos = TPosition::VECCALC>

@@ -275,6 +275,9 @@ public:
     void SetShapeInfo(const ShapeInfo& s) { shape_ = s; }
     ShapeInfo GetShapeInfo() const { return shape_; }
     void SetAddrWithOffset(const LocalTensor& src, uint32_t offset) { *this = src[offset]; }
+    /// `dst = src0 + src1` and the other whole-tensor operator forms (kgen_sim/tensor_operators.h).
+    template <class Expr, class = typename Expr::kgen_tensor_expr>
+    void operator=(const Expr& e) { e.assign_to(*this); }
 
     /// The same bytes seen as another element type.
     template <typename U>

@@ -4,12 +4,13 @@
 // Documented behaviour followed (the type_traits utility pages and the 11_utils/type_traits example's
 // README): AscendC::Std provides the C++ standard type traits under their standard names and meaning
 // (is_same / is_same_v, is_void, is_integral, is_floating_point, is_pointer, is_reference, is_array,
-// is_const, add_/remove_ const / volatile / cv / pointer / reference, conditional, enable_if, ...),
+// is_const, add_/remove_ const / volatile / cv / pointer / reference, conditional, enable_if, ..., and
+// the utilities forward / move),
 // usable in device code; AscendC::Conditional<cond, T, F>::type is T when cond is true and F otherwise
 // (std::conditional's rule). One deviation from the standard library: Std::is_floating_point is also
 // true for the device's half type (half is a floating-point type in AscendC).
 //
-// @api Conditional Std::is_same Std::is_floating_point Std::remove_cv Std::add_const
+// @api Conditional Std::is_same Std::is_floating_point Std::remove_cv Std::add_const Std::forward Std::move
 #pragma once
 #include <type_traits>
 
@@ -84,6 +85,8 @@ using std::conditional_t;
 using std::enable_if;
 using std::enable_if_t;
 using std::declval;
+using std::forward;
+using std::move;
 
 /// Standard rule, plus the device's half type counts as floating point.
 template <typename T>

@@ -2,16 +2,17 @@
 //
 // Documented behaviour followed: `float16_t` / `float32_t` name the 16- and 32-bit float types;
 // AscendC::ToFloat / ToBfloat16 convert scalars between bfloat16_t and float (round to nearest
-// even); AscendC::DivCeil(a, b) = ceil(a / b) for integers; KERNEL_ERROR / KERNEL_LOG print a
+// even); AscendC::DivCeil(a, b) = ceil(a / b) for integers (also the Matmul library's Ceil / CeilAlign); KERNEL_ERROR / KERNEL_LOG print a
 // message from the kernel (no effect on the computation).
 // The device compiler also provides scalar min(a, b) / max(a, b) for integers and float at global
 // scope (official examples call them unqualified in kernel code); the emulator declares them as plain
 // overloads, so code that also sees std::min/std::max still picks one without ambiguity.
 //
-// @api float16_t float32_t ToFloat ToBfloat16 DivCeil AlignUp KERNEL_ERROR KERNEL_LOG
+// @api float16_t float32_t ToFloat ToBfloat16 DivCeil AlignUp Ceil CeilAlign KERNEL_ERROR KERNEL_LOG
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 
 #include "kgen_sim/half.h"
 
@@ -26,6 +27,11 @@ template <typename T, typename U>
 constexpr auto DivCeil(T a, U b) { return (a + b - 1) / b; }
 template <typename T, typename U>
 constexpr auto AlignUp(T a, U b) { return (a + b - 1) / b * b; }
+/// The Matmul library's integer helpers: Ceil(a, b) = ceil(a / b), CeilAlign(a, b) = Ceil(a, b) * b (b > 0).
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+constexpr T Ceil(T num1, T num2) { return (num1 + num2 - 1) / num2; }
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+constexpr T CeilAlign(T num1, T num2) { return Ceil(num1, num2) * num2; }
 }  // namespace AscendC
 
 #define KGEN_SCALAR_MIN_MAX(T)                                  \

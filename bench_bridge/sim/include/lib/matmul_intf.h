@@ -8,7 +8,9 @@
 //  * In a vector (MIX) kernel the Matmul computes on the cube core paired with each vector core:
 //    the kernel runs as KERNEL_TYPE_MIX_AIC_1_2 (numBlocks AIC + 2 * numBlocks AIV; see
 //    kgen_sim/launch.h), and the AIC cores leave the kernel here (their work is the Matmul's). With
-//    ASCENDC_CUBE_ONLY defined before this header the kernel runs on numBlocks AIC cores only.
+//    ASCENDC_CUBE_ONLY defined before this header the kernel runs on numBlocks AIC cores only; in a kernel
+//    declared __mix__ it keeps its AIV cores, and the AIC computes the Matmul where the kernel calls it
+//    (the kernel splits the work with ASCEND_IS_AIC / ASCEND_IS_AIV).
 // Emulator: the Matmul computes directly from the GM / Unified Buffer operands (kgen_sim/matmul/).
 //
 // @api REGIST_MATMUL_OBJ matmul_intf
@@ -36,7 +38,7 @@ inline void regist_matmul(bool cube_only, AscendC::TPipe* pipe, void* workspace,
     static_assert(sizeof...(A) <= 8, "REGIST_MATMUL_OBJ: at most 4 Matmul objects");
     (void)workspace;
     kgen::declare_kernel_kind(cube_only ? KernelKind::Aic : KernelKind::Mix12);
-    if (tls_launch_kind == KernelKind::Mix12 || tls_launch_kind == KernelKind::Mix11) {
+    if (!cube_only && (tls_launch_kind == KernelKind::Mix12 || tls_launch_kind == KernelKind::Mix11)) {
         if (::g_coreType == AscendC::AIC) throw KernelReturn{};
     }
     regist(pipe, objs...);
@@ -57,20 +59,6 @@ static constexpr bool kgen_matmul_cube_only = false;
 #define REGIST_MATMUL_OBJ(tpipe, workspace, ...) \
     ::kgen::mm::regist_matmul(kgen_matmul_cube_only, tpipe, reinterpret_cast<void*>(workspace), __VA_ARGS__)
 
-namespace matmul {
-using AscendC::BatchMode;
-using AscendC::GetBasicConfig;
-using AscendC::GetBlockIdx;
-using AscendC::GetIBShareNormConfig;
-using AscendC::GetMDLConfig;
-using AscendC::GetMMConfig;
-using AscendC::GetNormalConfig;
-using AscendC::GetSpecialMDLConfig;
-using AscendC::IterateOrder;
-using AscendC::Matmul;
-using AscendC::MatmulCallBackFunc;
-using AscendC::MatmulConfig;
-using AscendC::MatmulConfigMode;
-using AscendC::MatmulType;
-using AscendC::ScheduleType;
-}  // namespace matmul
+// `matmul` is another name of the AscendC namespace (matmul::Matmul, matmul::GetBlockIdx, and under
+// `using namespace matmul;` every AscendC name, SyncAll included).
+namespace matmul = AscendC;

@@ -113,10 +113,13 @@ inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = fa
     (void)isUnitFlag;
     if (preData.mem() == Mem::L0C) return;  // the form that only clears unit flags
     cube::require_mem(preData, "SetFixPipeConfig", "the quant table", {Mem::FB}, "C2PIPE2GM (fixpipe buffer)");
-    static_assert(sizeof(T) == 8, "SetFixPipeConfig: the quant table is uint64_t");
-    cube::FixpipeRegs& r = cube::fixpipe_regs();
-    r.quant_table = reinterpret_cast<const uint64_t*>(preData.raw());
-    r.quant_len = preData.GetSize();
+    if constexpr (sizeof(T) != 8) {  // the L0C (unit-flag) form above takes any type; a quant table is uint64_t
+        fail("fixpipe-param", "SetFixPipeConfig: the quant table is uint64_t, this tensor has %u-byte elements", unsigned(sizeof(T)));
+    } else {
+        cube::FixpipeRegs& r = cube::fixpipe_regs();
+        r.quant_table = reinterpret_cast<const uint64_t*>(preData.raw());
+        r.quant_len = preData.GetSize();
+    }
 }
 template <typename T>
 inline void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre, bool isUnitFlag = false) {

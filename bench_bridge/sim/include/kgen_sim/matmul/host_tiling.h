@@ -91,9 +91,9 @@ public:
     virtual ~MatmulApiTilingBase() = default;
 
     int32_t SetAType(TPosition pos, CubeFormat fmt, DataType t, bool isTrans = false) {
-        p_.a = to_elem(t); a_trans_ = isTrans; (void)pos; return fmt_ok(fmt); }
+        p_.a = to_elem(t); a_trans_ = isTrans; p_.a_whole = pos == TPosition::TSCM; return fmt_ok(fmt); }
     int32_t SetBType(TPosition pos, CubeFormat fmt, DataType t, bool isTrans = false) {
-        p_.b = to_elem(t); b_trans_ = isTrans; (void)pos; return fmt_ok(fmt); }
+        p_.b = to_elem(t); b_trans_ = isTrans; p_.b_whole = pos == TPosition::TSCM; return fmt_ok(fmt); }
     int32_t SetCType(TPosition pos, CubeFormat fmt, DataType t) { p_.c = to_elem(t); (void)pos; return fmt_ok(fmt); }
     int32_t SetBiasType(TPosition pos, CubeFormat fmt, DataType t) { p_.bias_t = to_elem(t); (void)pos; return fmt_ok(fmt); }
     int32_t SetShape(int32_t m, int32_t n, int32_t k) {
@@ -163,7 +163,9 @@ public:
     const kgen::mm::TilingProblem& problem() const { return p_; }
 
 protected:
-    static int32_t fmt_ok(CubeFormat f) { return (f == CubeFormat::ND || f == CubeFormat::NZ || f == CubeFormat::ND_ALIGN) ? 0 : -1; }
+    static int32_t fmt_ok(CubeFormat f) {
+        return (f == CubeFormat::ND || f == CubeFormat::NZ || f == CubeFormat::ND_ALIGN || f == CubeFormat::VECTOR) ? 0 : -1;
+    }
     template <class T>
     int64_t fill(T& out) {
         ::TCubeTiling t;

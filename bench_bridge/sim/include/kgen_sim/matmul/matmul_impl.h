@@ -16,6 +16,8 @@
 //    padding written as zeros) or, with enSequentialWrite, compactly as
 //    [baseM, baseN] at the start of the destination. Async mode (Iterate<false>) computes every block
 //    at once; each GetTensorC<false> then takes the next one in order.
+//  * isPartialOutput (MatmulConfig): each Iterate computes one baseK slice of K alone (no accumulation
+//    over K); the K slices of one block of C come one after another, then the next block.
 //  * IterateAll(gm, enAtomic) computes the whole singleM x singleN C into its place; IterateAll(local)
 //    writes it compactly ([singleM, singleN]). enAtomic 1/2/3 = add/max/min into the destination
 //    (so does a SetAtomicAdd/Max/Min in effect).
@@ -28,6 +30,12 @@
 //    is per batch ([batch, N]) unless the MatmulConfig has isBiasBatch = false.
 //  * The fifth template argument may be a MatmulApiStaticTiling (GetMatmulApiTiling): its constant fields
 //    replace the TCubeTiling's; a fully constant one needs no tiling at all (kgen_sim/matmul/static_tiling.h).
+//  * The MatmulPolicy template argument: TrianUpperMatmulPolicy computes and writes only the base blocks
+//    (mi, ni) of the single-core C with mi <= ni, TrianLowerMatmulPolicy those with mi >= ni (the others
+//    are left as they were); NBuffer33 and the default compute every block.
+//  * Iterate(enPartialSum, co1Tensor) puts the block into a CO1 tensor the kernel owns, NZ as Mmad does.
+//  * C in NZ (GM or local): 16 x 16 fractals over M padded to 16, or 16 x 8 with isEnableChannelSplit
+//    (float C only); A in VECTOR (GEMV, M = 1, not transposed) is read as the one row it is.
 //  * End() releases the object; SetWorkspace, SetLocalWorkspace, SetHF32, SetSubBlockIdx,
 //    SetUserDefInfo, SetSelfDefineData are accepted.
 // Emulator checks (each at the user's line): use before Init (`matmul-uninit`); a tiling with
@@ -56,11 +64,26 @@
 #include "kgen_sim/matmul/static_tiling.h"
 #include "kgen_sim/matmul/tcube_tiling.h"
 
+namespace kgen {
+namespace mm {
+/// Which base blocks of C a MatmulPolicy computes: all, or those on and above (TrianUpper) / on and below
+/// (TrianLower) the diagonal of the base-block grid (block row index vs block column index).
+enum class Triangle { All, Upper, Lower };
+template <template <const auto&, typename...> class P>
+inline constexpr Triangle triangle_of = Triangle::All;
+template <>
+inline constexpr Triangle triangle_of<AscendC::Impl::Detail::TrianUpperMatmulPolicy> = Triangle::Upper;
+template <>
+inline constexpr Triangle triangle_of<AscendC::Impl::Detail::TrianLowerMatmulPolicy> = Triangle::Lower;
+}  // namespace mm
+}  // namespace kgen
+
 namespace AscendC {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<>, class... POLICY>
-class Matmul : public kgen::mm::BatchApi<Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, POLICY...>, A_TYPE, B_TYPE, C_TYPE,
+          class MM_CB = MatmulCallBackFunc<>,
+          template <const auto&, typename...> class MATMUL_POLICY = Impl::Detail::MatmulPolicy>
+class Matmul : public kgen::mm::BatchApi<Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MATMUL_POLICY>, A_TYPE, B_TYPE, C_TYPE,
                                            BIAS_TYPE, MM_CFG> {
     friend class kgen::mm::BatchApi<Matmul, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG>;
 
@@ -86,10 +109,16 @@ public:
         std::string why = kgen::mm::check_types(kgen::mm::elem_of<SrcAT>(), kgen::mm::elem_of<SrcBT>(), kgen::mm::elem_of<DstT>(),
                                                 kgen::mm::elem_of<BiasT>(), t.isBias != 0);
         if (!why.empty()) kgen::fail("matmul-dtype", "Matmul types not supported by the cube unit: %s", why.c_str());
-        if ((A_TYPE::format != CubeFormat::ND && A_TYPE::format != CubeFormat::NZ) ||
+        if ((A_TYPE::format != CubeFormat::ND && A_TYPE::format != CubeFormat::NZ && A_TYPE::format != CubeFormat::VECTOR) ||
             (B_TYPE::format != CubeFormat::ND && B_TYPE::format != CubeFormat::NZ) ||
-            (C_TYPE::format != CubeFormat::ND && C_TYPE::format != CubeFormat::ND_ALIGN))
-            kgen::fail("matmul-unsupported", "Matmul operand formats: the emulator implements A and B in ND or NZ, C in ND");
+            (C_TYPE::format != CubeFormat::ND && C_TYPE::format != CubeFormat::ND_ALIGN && C_TYPE::format != CubeFormat::NZ &&
+             C_TYPE::pos != TPosition::CO1))
+            kgen::fail("matmul-unsupported", "Matmul operand formats: the emulator implements A in ND, NZ or VECTOR, B in ND or NZ, "
+                       "C in ND, ND_ALIGN or NZ");
+        if (A_TYPE::format == CubeFormat::VECTOR && t.M != 1)
+            kgen::fail("matmul-unsupported", "Matmul with A in the VECTOR (GEMV) format needs M = 1, the tiling has M = %d", t.M);
+        if (kgen::mm::config_of(MM_CFG).isEnableChannelSplit && !(C_TYPE::format == CubeFormat::NZ && std::is_same_v<DstT, float>))
+            kgen::fail("matmul-unsupported", "isEnableChannelSplit needs C in NZ of type float (MatmulConfig page)");
         t_ = t;
         inited_ = true;
         org_m_ = t.M; org_n_ = t.N; org_ka_ = t.Ka; org_kb_ = t.Kb > 0 ? t.Kb : t.Ka; org_kc_ = 0;
@@ -119,7 +148,13 @@ public:
         reset();
     }
 
-    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) { require_init("SetTensorA"); a_.set(gm, isTransposeA); reset(); }
+    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+        require_init("SetTensorA");
+        if (A_TYPE::format == CubeFormat::VECTOR && isTransposeA)
+            kgen::fail("matmul-unsupported", "SetTensorA: A in the VECTOR (GEMV) format cannot be transposed");
+        a_.set(gm, isTransposeA);
+        reset();
+    }
     void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false) {
         require_init("SetTensorA"); a_.set(leftMatrix, isTransposeA); reset(); }
     void SetTensorA(SrcAT aScalar) { require_init("SetTensorA"); a_.set_scalar(aScalar); reset(); }
@@ -136,14 +171,37 @@ public:
     bool Iterate(bool enPartialSum = false) {
         require_tensors("Iterate");
         if (!sync) return iterate_async();
+        while (cur_ < total() && !computed(cur_)) ++cur_;
         if (cur_ >= total()) { reset(); return false; }
         compute(cur_++, enPartialSum, blk_);
         have_ = true;
         return true;
     }
+    /// Iterate into a CO1 (L0C) tensor the kernel allocated: the block is written there in the layout an
+    /// Mmad leaves in L0C (NZ: 16 x 16 fractals, a column of fractals after another, rows padded to 16),
+    /// in the accumulator type (GetMmDstType); enPartialSum adds it to what the tensor holds.
     template <bool sync = true, typename T>
-    bool Iterate(bool, const LocalTensor<T>&) {
-        kgen::fail("matmul-unsupported", "Iterate into a user-managed CO1 tensor is not emulated (use GetTensorC)");
+    bool Iterate(bool enPartialSum, const LocalTensor<T>& co1) {
+        static_assert(std::is_same_v<T, Acc>, "Iterate into a CO1 tensor: its type must be the accumulator type (GetMmDstType)");
+        require_tensors("Iterate");
+        co1.live("Iterate");
+        if (co1.GetPosition() != TPosition::CO1)
+            kgen::fail("wrong-position", "Iterate(enPartialSum, tensor): the tensor must be in CO1 (L0C), not %s",
+                       position_name(co1.GetPosition()));
+        while (cur_ < total() && !computed(cur_)) ++cur_;
+        if (cur_ >= total()) { reset(); return false; }
+        compute(cur_++, false, blk_);
+        have_ = true;
+        const uint32_t m16 = (blk_.rows + 15) / 16 * 16, n16 = (blk_.cols + 15) / 16 * 16;
+        co1.check(0, uint64_t(m16) * n16, "Iterate (CO1 tensor)");
+        Acc* dst = co1.raw();
+        for (uint32_t c = 0; c < blk_.cols; ++c)
+            for (uint32_t r = 0; r < blk_.rows; ++r) {
+                Acc& d = dst[(uint64_t(c / 16) * m16 + r) * 16 + c % 16];
+                const Acc v = blk_.v[uint64_t(r) * blk_.cols + c];
+                d = enPartialSum ? Acc(d + v) : v;
+            }
+        return true;
     }
 
     template <bool sync = true, bool doPad = false>
@@ -172,9 +230,11 @@ public:
                     bool fakeMsg = false) {
         (void)waitIterateAll; (void)enSequentialWrite;
         require_tensors("IterateAll");
+        no_partial("IterateAll");
         if (fakeMsg) return;
         reset();
         for (int32_t i = 0; i < total(); ++i) {
+            if (!computed(i)) continue;
             compute(i, false, blk_);
             write_block(blk_, gm.raw(), 0, &gm, ldc(), false, enAtomic, "IterateAll");
         }
@@ -183,9 +243,11 @@ public:
     template <bool sync = true>
     void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0) {
         require_tensors("IterateAll");
+        no_partial("IterateAll");
         ubCmatrix.live("IterateAll");
         reset();
         for (int32_t i = 0; i < total(); ++i) {
+            if (!computed(i)) continue;
             compute(i, false, blk_);
             write_block(blk_, ubCmatrix.raw(), ubCmatrix.GetSize(), nullptr, uint64_t(s_n_), false, enAtomic, "IterateAll");
         }
@@ -236,15 +298,23 @@ private:
             kgen::fail("matmul-no-tensor", "Matmul %s before SetTensor%s: the %s matrix was never set", api, a_.ready() ? "B" : "A",
                        a_.ready() ? "right (B)" : "left (A)");
     }
+    void no_partial(const char* api) const {
+        if constexpr (kPartial)
+            kgen::fail("matmul-unsupported", "%s on a Matmul with isPartialOutput: the partial K blocks are only given by Iterate + "
+                       "GetTensorC (MatmulConfig page)", api);
+    }
     void check_bias() {
         require_init("SetBias");
         if (!bias_on_)
             kgen::fail("matmul-bias-disabled", "SetBias on a Matmul whose TCubeTiling has isBias = 0 (call EnableBias(true) / "
                        "SetBias(true) on the host tiling)");
     }
+    static constexpr bool kPartial = kgen::mm::config_of(MM_CFG).isPartialOutput;
     int32_t m_iters() const { return int32_t((s_m_ + t_.baseM - 1) / t_.baseM); }
     int32_t n_iters() const { return int32_t((s_n_ + t_.baseN - 1) / t_.baseN); }
-    int32_t total() const { return m_iters() * n_iters(); }
+    /// K blocks one Iterate outputs separately (isPartialOutput), else 1 (K accumulated in one Iterate).
+    int32_t k_iters() const { return kPartial ? int32_t((s_k_ + t_.baseK - 1) / t_.baseK) : 1; }
+    int32_t total() const { return m_iters() * n_iters() * k_iters(); }
     /// Row stride of C in GM: N (or orgKc), padded to 32 bytes for the ND_ALIGN format.
     uint64_t ldc() const {
         uint64_t n = uint64_t(org_kc_ > 0 ? org_kc_ : org_n_);
@@ -260,20 +330,36 @@ private:
     }
 
     /// Compute block `idx` of the single-core C (iteration order from the tiling) into `out`.
-    void compute(int32_t idx, bool partial, Block& out) {
-        int32_t mi, ni;
+    /// With isPartialOutput the K blocks of one block of C come one after another (block idx / k_iters()),
+    /// each computed alone from baseK columns of A and rows of B.
+    void block_of(int32_t idx, int32_t& mi, int32_t& ni, int32_t& ki) const {
+        ki = idx % k_iters();
+        idx /= k_iters();
         if (t_.iterateOrder == 1) { mi = idx / n_iters(); ni = idx % n_iters(); }
         else { mi = idx % m_iters(); ni = idx / m_iters(); }
+    }
+    /// False for a base block a triangular MatmulPolicy leaves out.
+    bool computed(int32_t idx) const {
+        constexpr kgen::mm::Triangle tri = kgen::mm::triangle_of<MATMUL_POLICY>;
+        if constexpr (tri == kgen::mm::Triangle::All) return true;
+        int32_t mi, ni, ki;
+        block_of(idx, mi, ni, ki);
+        return tri == kgen::mm::Triangle::Upper ? mi <= ni : mi >= ni;
+    }
+    void compute(int32_t idx, bool partial, Block& out) {
+        int32_t mi, ni, ki;
+        block_of(idx, mi, ni, ki);
         uint32_t m0 = uint32_t(mi) * t_.baseM, n0 = uint32_t(ni) * t_.baseN;
         uint32_t rows = std::min<uint32_t>(t_.baseM, uint32_t(s_m_) - m0), cols = std::min<uint32_t>(t_.baseN, uint32_t(s_n_) - n0);
-        uint64_t k = uint64_t(s_k_);
+        const uint64_t k0 = kPartial ? uint64_t(ki) * t_.baseK : 0;
+        uint64_t k = kPartial ? std::min<uint64_t>(t_.baseK, uint64_t(s_k_) - k0) : uint64_t(s_k_);
         set_nz(a_, A_TYPE::format, org_m_, "A");
         set_nz(b_, B_TYPE::format, org_kb_, "B");
         std::vector<Acc> a, b;
         uint64_t lda = ld_a_ ? ld_a_ : (a_.trans ? uint64_t(org_m_) : uint64_t(org_ka_));
         uint64_t ldb = ld_b_ ? ld_b_ : (b_.trans ? uint64_t(org_kb_) : uint64_t(org_n_));
-        kgen::mm::read_block(a_, lda, m0, rows, 0, k, a, "Matmul (A)");
-        kgen::mm::read_block(b_, ldb, 0, k, n0, cols, b, "Matmul (B)");
+        kgen::mm::read_block(a_, lda, m0, rows, k0, k, a, "Matmul (A)");
+        kgen::mm::read_block(b_, ldb, k0, k, n0, cols, b, "Matmul (B)");
         trace_block(mi, ni, rows, cols, k);
         bool accumulate = partial && out.rows == rows && out.cols == cols && !out.v.empty();
         std::vector<Acc> bias;
@@ -309,6 +395,7 @@ private:
         if (!async_) {
             pending_.clear();
             for (int32_t i = 0; i < total(); ++i) {
+                if (!computed(i)) continue;
                 pending_.emplace_back();
                 compute(i, false, pending_.back());
             }
@@ -350,10 +437,26 @@ private:
                 const float scale = quant_ == 2 ? kgen::cube::decode_quant(quant_vec_.raw()[b.n0 + c]).scale : one.scale;
                 for (uint32_t r = 0; r < b.rows; ++r) f.v[uint64_t(r) * b.cols + c] = float(b.v[uint64_t(r) * b.cols + c]) * scale;
             }
-            kgen::mm::write_block(f, base, local_size, gm, r0, c0, ld, atomic, pad, api);
+            put(f, base, local_size, gm, r0, c0, ld, atomic, pad, seq, api);
         } else {
-            kgen::mm::write_block(b, base, local_size, gm, r0, c0, ld, atomic, pad, api);
+            put(b, base, local_size, gm, r0, c0, ld, atomic, pad, seq, api);
         }
+    }
+    /// C in NZ (not sequential): element (r, c) at ((c / C0) * rows + r) * C0 + c % C0, rows = M padded to 16
+    /// (the whole original M in GM, the single-core M in a local tensor), C0 = 16 (16 x 16 fractals), or 8
+    /// with isEnableChannelSplit (16 x 8 fractals).
+    template <class B>
+    void put(const B& b, DstT* base, uint64_t local_size, const GlobalTensor<DstT>* gm, uint64_t r0, uint64_t c0, uint64_t ld,
+             int atomic, uint64_t pad, bool seq, const char* api) {
+        if constexpr (C_TYPE::format == CubeFormat::NZ) {
+            if (!seq) {
+                const uint64_t rows = (uint64_t(gm ? org_m_ : s_m_) + 15) / 16 * 16;
+                const uint64_t cz = kgen::mm::config_of(MM_CFG).isEnableChannelSplit ? 8 : 16;
+                kgen::mm::write_block_nz(b, base, local_size, gm, r0, c0, rows, cz, atomic, api);
+                return;
+            }
+        }
+        kgen::mm::write_block(b, base, local_size, gm, r0, c0, ld, atomic, pad, api);
     }
 
     TCubeTiling t_{};

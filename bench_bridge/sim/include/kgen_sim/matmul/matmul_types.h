@@ -12,6 +12,7 @@
 //
 // @api DEFAULT_C0_SIZE CubeFormat LayoutMode MatmulType MatmulConfig CFG_NORM CFG_MDL CFG_IBSHARE_NORM MM_CFG_BB
 // @api GetNormalConfig GetMDLConfig GetSpecialMDLConfig GetBasicConfig GetIBShareNormConfig GetMMConfig
+// @api GetMmDstType MatmulPolicy TrianUpperMatmulPolicy TrianLowerMatmulPolicy NBuffer33MatmulPolicy
 #pragma once
 #include <cstdint>
 
@@ -74,7 +75,7 @@ struct MatmulConfig {
     ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
     bool enableDoubleCache = false, isBiasBatch = true, enableStaticPadZeros = false, isPartialOutput = false;
     bool enableMixDualMaster = false, isA2B2Shared = false, isEnableChannelSplit = false, enableKdimReorderLoad = false;
-    bool isCO1Shared = false;
+    bool isCO1Shared = false, enableL1BankConflictOptimise = false;
     uint32_t sharedCO1BufferSize = 0;
     BatchOutMode batchOutMode = BatchOutMode::SINGLE_BATCH;
     MatmulConfigMode kgenMode = MatmulConfigMode::CONFIG_NORM;  // emulator: which preset built it
@@ -117,7 +118,15 @@ constexpr MatmulConfig GetBasicConfig(uint32_t basicM, uint32_t basicN, uint32_t
 struct MatmulShapeParams { uint32_t singleCoreM = 0, singleCoreN = 0, singleCoreK = 0, basicM = 0, basicN = 0, basicK = 0; };
 struct MatmulQuantParams { bool isPerTensor = false; bool hasAntiQuantOffset = false; };
 struct MatmulBatchParams { bool isBatch = false; BatchMode batchMode = BatchMode::NONE; bool isBiasBatch = true; };
-struct MatmulFuncParams { bool intrinsicsLimit = false; bool enVecND2NZ = false; bool enableDoubleCache = false; };
+/// The function switches of GetMMConfig, in the documented order (isPartialOutput is the tenth).
+struct MatmulFuncParams {
+    bool intrinsicsLimit = false, enVecND2NZ = false, enableDoubleCache = false, enableL1CacheUB = false;
+    uint32_t doMTE2Preload = 0;
+    IterateOrder iterateOrder = IterateOrder::UNDEF;
+    ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+    bool enableReuse = true, enableUBReuse = false, isPartialOutput = false, isA2B2Shared = false, isEnableChannelSplit = false;
+    bool enableKdimReorderLoad = false, enableL1BankConflictOptimise = false;
+};
 namespace kgen_mm {
 constexpr void apply(MatmulConfig& c, const MatmulShapeParams& p) {
     c.singleCoreM = p.singleCoreM; c.singleCoreN = p.singleCoreN; c.singleCoreK = p.singleCoreK;
@@ -125,7 +134,13 @@ constexpr void apply(MatmulConfig& c, const MatmulShapeParams& p) {
 }
 constexpr void apply(MatmulConfig& c, const MatmulQuantParams& p) { c.isPerTensor = p.isPerTensor; c.hasAntiQuantOffset = p.hasAntiQuantOffset; }
 constexpr void apply(MatmulConfig& c, const MatmulBatchParams& p) { c.isNBatch = p.isBatch; c.batchMode = p.batchMode; c.isBiasBatch = p.isBiasBatch; }
-constexpr void apply(MatmulConfig& c, const MatmulFuncParams& p) { c.intrinsicsCheck = p.intrinsicsLimit; c.enVecND2NZ = p.enVecND2NZ; c.enableDoubleCache = p.enableDoubleCache; }
+constexpr void apply(MatmulConfig& c, const MatmulFuncParams& p) {
+    c.intrinsicsCheck = p.intrinsicsLimit; c.enVecND2NZ = p.enVecND2NZ; c.enableDoubleCache = p.enableDoubleCache;
+    c.enableL1CacheUB = p.enableL1CacheUB; c.doMTE2Preload = p.doMTE2Preload; c.iterateOrder = p.iterateOrder;
+    c.scheduleType = p.scheduleType; c.enableReuse = p.enableReuse; c.enableUBReuse = p.enableUBReuse;
+    c.isPartialOutput = p.isPartialOutput; c.isA2B2Shared = p.isA2B2Shared; c.isEnableChannelSplit = p.isEnableChannelSplit;
+    c.enableKdimReorderLoad = p.enableKdimReorderLoad; c.enableL1BankConflictOptimise = p.enableL1BankConflictOptimise;
+}
 template <typename T>
 constexpr void apply(MatmulConfig&, const T&) {}
 }  // namespace kgen_mm
@@ -149,6 +164,30 @@ constexpr MatmulConfig CFG_NORM_DEFAULT = CFG_NORM;
 /// Callback hooks a Matmul may be given (accepted; the emulator does not call them).
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};
+
+/// The L0C (CO1) accumulator type of a Matmul input type: float for half / bfloat16 / float, int32 for int8.
+template <typename T>
+struct GetMmDstType { using Type = float; };
+template <>
+struct GetMmDstType<int8_t> { using Type = int32_t; };
+
+namespace Impl {
+/// Queue depth the Matmul library gives its CO1 / L1 queues.
+constexpr int32_t QUEUE_DEPTH = 1;
+namespace Detail {
+/// The MatmulPolicy template argument (the Matmul's seventh): which built-in strategy computes C. The
+/// emulator computes the same numbers for the default and NBuffer33 strategies; the triangular ones
+/// leave out the base blocks of the other triangle (kgen_sim/matmul/matmul_impl.h).
+template <const auto& MM_CFG, typename... Types>
+struct MatmulPolicy {};
+template <const auto& MM_CFG, typename... Types>
+struct NBuffer33MatmulPolicy : MatmulPolicy<MM_CFG, Types...> {};
+template <const auto& MM_CFG, typename... Types>
+struct TrianUpperMatmulPolicy : MatmulPolicy<MM_CFG, Types...> {};
+template <const auto& MM_CFG, typename... Types>
+struct TrianLowerMatmulPolicy : MatmulPolicy<MM_CFG, Types...> {};
+}  // namespace Detail
+}  // namespace Impl
 
 }  // namespace AscendC
 

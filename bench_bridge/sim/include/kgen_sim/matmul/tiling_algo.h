@@ -12,10 +12,15 @@
 //  2. Core split (MultiCoreMatmulTiling; MatmulApiTiling uses one core): for mDim * nDim <= SetDim,
 //     mDim <= ceil(M / 16), nDim <= ceil(N / 16) (a core takes at least one 16-row / 16-column fractal
 //     unless the dimension is smaller), singleCoreM = ceil(M / mDim), singleCoreN = ceil(N / nDim),
-//     singleCoreK = K; the split that uses
+//     singleCoreK = K; a split into equal blocks of whole 16 x 16 fractals (singleCoreM divides M,
+//     singleCoreN divides N, both multiples of 16) that uses
+//     more than half as many cores as the best split wins over splits with a tail (kernels written for
+//     CANN's tiling often assume equal core blocks); then the split that uses
 //     the most cores ceil(M / singleCoreM) * ceil(N / singleCoreN) wins, then the smallest
 //     singleCoreM * singleCoreN, then the least A+B traffic K * (singleCoreM + singleCoreN), then the
-//     larger mDim (M is split first). SetSingleShape fixes singleCoreM/N/K instead.
+//     larger mDim (M is split first). SetSingleShape fixes singleCoreM/N/K instead. An A (B) in the TSCM
+//     position is kept whole on each core (the TSCM page: a TSCM operand is fully loaded), so M (N) is
+//     not split then.
 //  3. Base block: baseM = min(align16(singleCoreM), 128), baseN = min(align16(singleCoreN), 256)
 //     (halving the larger, by multiples of 16, until baseM * baseN * 4 bytes fit L0C);
 //     baseK = min(alignC0(singleCoreK), the largest multiple of C0 with baseM * baseK * sizeof(A) and
@@ -79,6 +84,7 @@ struct TilingProblem {
     int64_t cores = 1;
     bool multi_core = false;
     bool first_n = false;                                 // SetTraverse(FIRSTN)
+    bool a_whole = false, b_whole = false;                // A / B in TSCM: M / N not split over cores
     int64_t l1 = 524288, l0a = 65536, l0b = 65536, l0c = 131072;
 };
 
@@ -109,14 +115,24 @@ inline bool compute_tiling(const TilingProblem& in, TCubeTiling& t, std::string&
             why = "SetSingleShape needs more cores than SetDim allows"; return false;
         }
     } else if (p.multi_core) {
+        const int64_t md_max = p.a_whole ? 1 : ceil_div(p.m, 16), nd_max = p.b_whole ? 1 : ceil_div(p.n, 16);
+        int64_t most = 0;  // the most cores any split uses
+        for (int64_t md = 1; md <= p.cores && md <= md_max; ++md)
+            for (int64_t nd = 1; md * nd <= p.cores && nd <= nd_max; ++nd)
+                most = std::max(most, ceil_div(p.m, ceil_div(p.m, md)) * ceil_div(p.n, ceil_div(p.n, nd)));
+        bool best_even = false;
         int64_t best_used = -1, best_area = 0, best_traffic = 0, best_md = 0;
-        for (int64_t md = 1; md <= p.cores && md <= ceil_div(p.m, 16); ++md) {
-            for (int64_t nd = 1; md * nd <= p.cores && nd <= ceil_div(p.n, 16); ++nd) {
+        for (int64_t md = 1; md <= p.cores && md <= md_max; ++md) {
+            for (int64_t nd = 1; md * nd <= p.cores && nd <= nd_max; ++nd) {
                 int64_t cm = ceil_div(p.m, md), cn = ceil_div(p.n, nd);
                 int64_t used = ceil_div(p.m, cm) * ceil_div(p.n, cn), area = cm * cn, traffic = p.k * (cm + cn);
-                bool better = used > best_used || (used == best_used && (area < best_area || (area == best_area &&
-                              (traffic < best_traffic || (traffic == best_traffic && md > best_md)))));
-                if (better) { best_used = used; best_area = area; best_traffic = traffic; best_md = md; sm = cm; sn = cn; }
+                bool even = p.m % cm == 0 && p.n % cn == 0 && cm % 16 == 0 && cn % 16 == 0 && 2 * used > most;
+                bool better = (even && !best_even) || (even == best_even && (used > best_used || (used == best_used &&
+                              (area < best_area || (area == best_area && (traffic < best_traffic ||
+                              (traffic == best_traffic && md > best_md)))))));
+                if (better) {
+                    best_even = even; best_used = used; best_area = area; best_traffic = traffic; best_md = md; sm = cm; sn = cn;
+                }
             }
         }
     }
