@@ -215,9 +215,11 @@ def analyse_attention(model: nn.Module, inputs: list[Any], fused: bool) -> AttnG
         raise NotAttention("not two matmuls around one softmax")
     for n in calls:
         if _base(n) in DROPOUT:
-            raise AttnUnsupported(f"dropout in training mode (core op aten.{_base(n)} on a tensor of shape "
-                                  f"{list(n.meta['val'].shape) if hasattr(n.meta.get('val'), 'shape') else []}) is not "
-                                  f"covered: the kernel is deterministic (use p=0 or eval mode)")
+            src = n.args[0] if n.args and isinstance(n.args[0], fx.Node) else n
+            shape = list(getattr(src.meta.get("val"), "shape", []))
+            p = f" p={n.args[1]}" if len(n.args) > 1 and isinstance(n.args[1], float) else ""
+            raise AttnUnsupported(f"dropout in training mode (core op aten.{_base(n)}{p} on attention weights of shape "
+                                  f"{shape}) is not covered: the kernel is deterministic (use p=0 or eval mode)")
     mm1, mm2 = sorted(mms, key=lambda n: list(ep.graph.nodes).index(n))
     sm = sms[0]
     if int(sm.args[1]) % len(sm.meta["val"].shape) != len(sm.meta["val"].shape) - 1:
