@@ -137,8 +137,8 @@ def plan_attention(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_
         f"op_host/{snake}.cpp": load("attn_host.cpp.tmpl").substitute(
             op_type=op_type, summary=kp.summary, op_snake=snake, layout_code=_layout_code(ag, max(heads_q), max(heads_kv)),
             causal_offset=offset, scale_code=scale_code, params="\n".join(opdef_params(kp))),
-        f"op_kernel/{snake}.cpp": _kernel(op_type, kp.summary, (q, k, v), causal, ag.round_scores and any(
-            a.dtype != "float32" for a in ags), causal_note),
+        f"op_kernel/{snake}.cpp": _kernel(op_type, kp.summary, (q, k, v), causal, any(a.round_scores for a in ags),
+                                               causal_note),
     }
     pl = plan_cls(task=task, op_type=op_type, category="attention", template="attention", params=kp, graphs=[])
     pl.files = files
@@ -183,4 +183,5 @@ def _kernel(op_type: str, summary: str, qkv: tuple[str, str, str], causal: bool,
     pieces["round_helper"] = ROUND_HELPER if round_scores else ""
     return load("attn_kernel.cpp.tmpl").substitute(
         op_type=op_type, summary=summary, q_name=qkv[0], k_name=qkv[1], v_name=qkv[2], y_name="y", q_upper=qkv[0].upper(),
-        causal="true" if causal else "false", causal_note=causal_note, kernel_name=snake_case(op_type), **pieces)
+        causal="true" if causal else "false", causal_note=causal_note, kernel_name=snake_case(op_type),
+        two_pass="!std::is_same_v<T, float>" if round_scores else "false", **pieces)
