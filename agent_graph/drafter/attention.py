@@ -109,6 +109,20 @@ def _walk(n: Any, what: str) -> tuple[fx.Node, list[fx.Node], float]:
     return n, chain[::-1], factor
 
 
+def _reaches(n: fx.Node, target: fx.Node) -> bool:
+    """Whether `target` is `n` or one of its inputs, transitively."""
+    seen, todo = set(), [n]
+    while todo:
+        x = todo.pop()
+        if x is target:
+            return True
+        if x.name in seen:
+            continue
+        seen.add(x.name)
+        todo += [a for a in x.all_input_nodes]
+    return False
+
+
 def _replay(x: torch.Tensor, chain: list[fx.Node]) -> torch.Tensor:
     """The chain's view/permute/expand ops applied to an index tensor (scalings and casts skipped)."""
     for n in chain:
@@ -246,10 +260,8 @@ def analyse_attention(model: nn.Module, inputs: list[Any], fused: bool) -> AttnG
         if base in SCALING and isinstance(n.args[1], (int, float)):
             fs = fs * float(n.args[1]) if base == "mul" else fs / float(n.args[1])
             n = n.args[0]
-        elif base in ("where", "add", "masked_fill"):
-            tensor_args = [a for a in n.args if isinstance(a, fx.Node) and isinstance(a.meta.get("val"), torch.Tensor)
-                           and a.meta["val"].numel() > 1 and a.meta["val"].dtype != torch.bool]
-            n = tensor_args[-1] if base == "where" else tensor_args[0]
+        elif base in ("where", "add", "masked_fill"):   # the mask: follow the argument that carries the scores
+            n = next((a for a in n.args if isinstance(a, fx.Node) and _reaches(a, mm1)), None)
         elif base in CHAIN or base == "_to_copy":
             n = n.args[0]
         else:
