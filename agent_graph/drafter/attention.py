@@ -225,6 +225,10 @@ def analyse_attention(model: nn.Module, inputs: list[Any], fused: bool) -> AttnG
     calls = [n for n in ep.graph.nodes if n.op == "call_function"]
     mms = [n for n in calls if _base(n) in MATMULS]
     sms = [n for n in calls if _base(n) in ("_softmax", "_safe_softmax")]
+    if len(sms) == 1 and len(mms) > 2 and any(_base(n) == "bmm" for n in mms):
+        shapes = ", ".join(str(list(n.meta["val"].shape)) for n in mms)
+        raise AttnUnsupported(f"an attention with projections ({len(mms)} matmuls, results of shapes {shapes}) is not covered: "
+                              f"the attention template takes q, k and v as inputs (project them in separate kernels)")
     if len(mms) != 2 or len(sms) != 1:
         raise NotAttention("not two matmuls around one softmax")
     for n in calls:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agent_graph.drafter.analysis import OpGraph, OpNode
 from agent_graph.drafter.attention import AttnGraph, AttnUnsupported, FUSED_SDPA, Layout, NotAttention, analyse_cases
 from agent_graph.drafter.codegen import opdef_params
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
@@ -140,7 +141,9 @@ def plan_attention(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_
         f"op_kernel/{snake}.cpp": _kernel(op_type, kp.summary, (q, k, v), causal, any(a.round_scores for a in ags),
                                                causal_note),
     }
-    pl = plan_cls(task=task, op_type=op_type, category="attention", template="attention", params=kp, graphs=[])
+    graphs = [OpGraph(inputs=[OpNode(x, "input", [], {}, tuple(shape), dt) for x, (_, shape, dt) in zip((q, k, v), a.inputs)],
+                      outputs=["y"]) for a in ags]   # the op's interface per case (the writer's spec reads it)
+    pl = plan_cls(task=task, op_type=op_type, category="attention", template="attention", params=kp, graphs=graphs)
     pl.files = files
     pl.case_meta = [{"inputs": [{"shape": list(s), "dtype": d} for _, s, d in a.inputs], "args": a.float_args, "init": []}
                     for a in ags]
