@@ -152,7 +152,7 @@ def plan_attention(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_
 
 def _summary(ag: AttnGraph, causal: bool) -> str:
     mask = "causal" if causal else "no mask"
-    gqa = f", {ag.heads // ag.kv_heads} query heads per key/value head" if ag.kv_heads != ag.heads else ""
+    gqa = ", query heads grouped over fewer key/value heads (GQA/MQA)" if ag.kv_heads != ag.heads else ""
     return f"ops: attention softmax(q k^T * scale) v, {mask}{gqa}"
 
 
