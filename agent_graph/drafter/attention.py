@@ -79,10 +79,12 @@ class AttnGraph:
     seq_k: int
     head_dim: int
     scale: float
-    causal_offset: int | None                           # None: no mask
+    causal_offset: int | None                           # None: no causal mask
     round_scores: bool                                  # 16-bit scores rounded as the reference's matmul does
     dtype: str
     float_args: list[float] = field(default_factory=list)
+    mask: tuple[str, tuple[int, ...], str] | None = None   # an additive float mask input: (name, shape, dtype)
+    mask_dims: tuple[int | None, int | None, int | None] = (None, None, None)  # its batch, head, row dims (None: broadcast)
 
 
 def _base(n: Any) -> str:
@@ -220,6 +222,29 @@ def _causal_offset(keep: torch.Tensor) -> int | None | str:
     return off
 
 
+def _mask_layout(mask: fx.Node, x: torch.Tensor, value: torch.Tensor) -> tuple[int | None, int | None, int | None]:
+    """(batch, head, row) dimensions of an added mask input (None: broadcast), right-aligned against the scores
+    [.., Sq, Sk]; its last dimension must be the keys."""
+    shape = tuple(value.shape)
+    if not isinstance(value, torch.Tensor) or not value.is_floating_point() or value.dim() < 1 or shape[-1] != x.shape[-1]:
+        raise AttnUnsupported(f"a mask input {mask.name} of shape {list(shape)} against scores of shape {list(x.shape)} "
+                              f"is not covered (an added float mask with a full key dimension is)")
+    try:
+        torch.broadcast_shapes(shape, tuple(x.shape))
+    except RuntimeError:
+        raise AttnUnsupported(f"a mask input of shape {list(shape)} does not broadcast to the scores {list(x.shape)}") from None
+    r, xr = len(shape), x.dim()
+    if r > xr or any(d != 1 for d in shape[: max(0, r - xr)]):
+        raise AttnUnsupported(f"a mask input of shape {list(shape)} with more dimensions than the scores {list(x.shape)}")
+    def dim(j_from_end: int) -> int | None:
+        j = r - j_from_end
+        return j if 0 <= j < r and shape[j] != 1 else None
+    lead = xr - 2      # the scores' leading dims: [B, H] (4-D), [N] (3-D) or none
+    batch = dim(4) if lead == 2 else dim(3) if lead == 1 else None
+    head = dim(3) if lead == 2 else None
+    return batch, head, dim(2)
+
+
 def analyse_attention(model: nn.Module, inputs: list[Any], fused: bool) -> AttnGraph:
     ep = _export(model, inputs)
     calls = [n for n in ep.graph.nodes if n.op == "call_function"]
@@ -249,7 +274,8 @@ def analyse_attention(model: nn.Module, inputs: list[Any], fused: bool) -> AttnG
     specs = {s.arg.name: s for s in ep.graph_signature.input_specs if hasattr(s.arg, "name")}
     user = [p for p in placeholders if specs[p.name].kind.name == "USER_INPUT"]
     tensors = [p for p in user if isinstance(p.meta.get("val"), torch.Tensor)]
-    if [p.name for p in tensors] != [q.name, k.name, v.name] or fv != 1.0:
+    mask = tensors[3] if len(tensors) == 4 else None
+    if [p.name for p in tensors][:3] != [q.name, k.name, v.name] or len(tensors) > 4 or fv != 1.0:
         names = ", ".join(f"{p.name} {list(p.meta['val'].shape)}" for p in tensors)
         raise AttnUnsupported(f"an attention whose tensor inputs ({names}) are not exactly q, k, v in that order "
                               f"(a mask passed as an input, an input used twice) is not covered yet")
@@ -265,6 +291,10 @@ def analyse_attention(model: nn.Module, inputs: list[Any], fused: bool) -> AttnG
             fs = fs * float(n.args[1]) if base == "mul" else fs / float(n.args[1])
             n = n.args[0]
         elif base in ("where", "add", "masked_fill"):   # the mask: follow the argument that carries the scores
+            other = [a for a in n.args if isinstance(a, fx.Node) and not _reaches(a, mm1)]
+            if mask is not None and any(_reaches(a, mask) for a in other) and base != "add":
+                raise AttnUnsupported(f"a mask input {mask.name} of shape {list(mask.meta['val'].shape)} used by core op "
+                                      f"aten.{base} (a boolean or fill mask) is not covered yet: an added float mask is")
             n = next((a for a in n.args if isinstance(a, fx.Node) and _reaches(a, mm1)), None)
         elif base in CHAIN or base == "_to_copy":
             n = n.args[0]
@@ -273,11 +303,18 @@ def analyse_attention(model: nn.Module, inputs: list[Any], fused: bool) -> AttnG
                                   f"softmax is not covered by the attention template")
     scale = fq * fk * fs
     scaled = fs * scores.reshape(x.shape)   # q and k carry their own factors into the product
-    keep = x > MASKED
     tol = 1e-2 if _dtype_name(env[mm1.name].dtype) != "float32" else 1e-5
+    mask_info = None
+    if mask is not None:   # an added float mask: the softmax sees fs * S + mask (broadcast)
+        mask_info = _mask_layout(mask, x, inputs[3])
+        scaled = scaled + torch.broadcast_to(inputs[3].to(torch.float64), x.shape)
+        both_inf = torch.isneginf(x) & torch.isneginf(scaled)
+        x = torch.where(both_inf, torch.zeros_like(x), x)
+        scaled = torch.where(both_inf, torch.zeros_like(scaled), scaled)
+    keep = x > MASKED
     if not torch.allclose(x[keep], scaled[keep], rtol=tol, atol=tol * max(1.0, float(scaled.abs().max()))):
         raise AttnUnsupported(f"an additive mask on the scores of shape {list(x.shape)} (other than -inf) is not covered yet")
-    off = _causal_offset(keep)
+    off = _causal_offset(keep) if mask is None else None
     if isinstance(off, str):
         raise AttnUnsupported(f"{off} is not covered by the attention template")
     probs = env[mm2.args[0].name]
@@ -325,6 +362,8 @@ def analyse_attention(model: nn.Module, inputs: list[Any], fused: bool) -> AttnG
         out_shape=out_shape, layouts={"q": lq, "k": lk, "v": lv, "y": ly}, batch=batch, heads=heads, kv_heads=lk.heads,
         seq_q=shape_q[1], seq_k=int(kt.shape[1]), head_dim=shape_q[2], scale=scale, causal_offset=off,
         round_scores=dt != "float32" and not fused, dtype=dt,
+        mask=None if mask is None else (mask.name, tuple(mask.meta["val"].shape), _dtype_name(mask.meta["val"].dtype)),
+        mask_dims=mask_info or (None, None, None),
         float_args=[float(a) for a in inputs if isinstance(a, float)])
 
 

@@ -126,8 +126,14 @@ def plan_attention(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_
     combos = [c for c in dict.fromkeys(a.dtype for a in ags)]
     names_io = [n for n, _, _ in ag.inputs]
     q, k, v = [f"{n}In" if n in ("y", "td", "tiling", "workspace", "pipe", "op") else n for n in names_io]
+    m = None
+    if ag.mask is not None:
+        if len({a.mask_dims for a in ags}) > 1 or any(a.mask is None or a.mask[2] != a.dtype for a in ags):
+            return unsupported_cls(task.name, "a mask input whose layout or dtype differs between the shape cases (or from "
+                                              "q) is not covered", op="scaled_dot_product_attention", category="attention")
+        m = "maskIn" if ag.mask[0] in ("y", "td", "tiling", "workspace", "pipe", "op", q, k, v) else ag.mask[0]
     kp = KernelParams(op_type=op_type, template="attention",
-                      inputs=[TensorParam(x, "full", combos) for x in (q, k, v)],
+                      inputs=[TensorParam(x, "full", combos) for x in (q, k, v) + ((m,) if m else ())],
                       outputs=[TensorParam("y", "vec", combos)], attrs=attrs, attr_defaults=defaults,
                       summary=_summary(ag, causal), extra={"attention": True})
     snake = snake_case(op_type)
@@ -137,21 +143,38 @@ def plan_attention(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_
         f"op_host/{snake}_tiling.h": load("attn_tiling.h.tmpl").substitute(op_type=op_type, guard=f"{snake.upper()}_TILING_H"),
         f"op_host/{snake}.cpp": load("attn_host.cpp.tmpl").substitute(
             op_type=op_type, summary=kp.summary, op_snake=snake, layout_code=_layout_code(ag, max(heads_q), max(heads_kv)),
-            causal_offset=offset, scale_code=scale_code, params="\n".join(opdef_params(kp))),
+            causal_offset=offset, scale_code=scale_code, params="\n".join(opdef_params(kp)), mask_code=_mask_code(ag)),
         f"op_kernel/{snake}.cpp": _kernel(op_type, kp.summary, (q, k, v), causal, any(a.round_scores for a in ags),
-                                               causal_note),
+                                               causal_note, m),
     }
-    graphs = [OpGraph(inputs=[OpNode(x, "input", [], {}, tuple(shape), dt) for x, (_, shape, dt) in zip((q, k, v), a.inputs)],
+    graphs = [OpGraph(inputs=[OpNode(x, "input", [], {}, tuple(shape), dt) for x, (_, shape, dt) in
+                              zip((q, k, v, m), a.inputs + ([a.mask] if a.mask else []))],
                       outputs=["y"]) for a in ags]   # the op's interface per case (the writer's spec reads it)
     pl = plan_cls(task=task, op_type=op_type, category="attention", template="attention", params=kp, graphs=graphs)
     pl.files = files
-    pl.case_meta = [{"inputs": [{"shape": list(s), "dtype": d} for _, s, d in a.inputs], "args": a.float_args, "init": []}
+    pl.case_meta = [{"inputs": [{"shape": list(s), "dtype": d} for _, s, d in a.inputs + ([a.mask] if a.mask else [])],
+                     "args": a.float_args, "init": []}
                     for a in ags]
     return pl
 
 
+def _mask_code(ag: AttnGraph) -> str:
+    """Host lines: the element strides (batch, head, row) of an added mask input (0 where it broadcasts)."""
+    if ag.mask is None:
+        return "    int64_t maskStrides[3] = {0, 0, 0};   // no mask input"
+    r = len(ag.mask[1])
+
+    def stride(dim: int | None) -> str:
+        if dim is None:
+            return "0"
+        later = [f"ms.GetDim({j})" for j in range(dim + 1, r)]
+        return " * ".join(later) if later else "1"
+    return ("    const gert::Shape& ms = context->GetInputShape(3)->GetStorageShape();   // the added mask\n"
+            f"    int64_t maskStrides[3] = {{{', '.join(stride(d) for d in ag.mask_dims)}}};   // batch, head, row (0: broadcast)")
+
+
 def _summary(ag: AttnGraph, causal: bool) -> str:
-    mask = "causal" if causal else "no mask"
+    mask = "causal" if causal else "an added mask input" if ag.mask else "no mask"
     gqa = ", query heads grouped over fewer key/value heads (GQA/MQA)" if ag.kv_heads != ag.heads else ""
     return f"ops: attention softmax(q k^T * scale) v, {mask}{gqa}"
 
@@ -167,6 +190,42 @@ ROUND_PIECES = {
 }
 
 
+MASK_PIECES = {
+    "mask_param": ", GM_ADDR MASK_NAME",
+    "mask_arg": ", MASK_NAME",
+    "mask_init": ("        maskGm_.SetGlobalBuffer((__gm__ T*)MASK_NAME);\n"
+                  "        pipe->InitBuffer(maskQ_, 1, BLOCK_Q * BLOCK_K * sizeof(T));\n"
+                  "        pipe->InitBuffer(maskWide_, BLOCK_Q * BLOCK_K * sizeof(float));\n"),
+    "mask_add": "        AddMask(s, q0, k0, rows, keys);\n",
+    "mask_base": "            maskBase_ = b * td.maskBatchStride + h * td.maskHeadStride;\n",
+    "mask_fn": ("    // the added mask's rows of this block on the scores (columns past `keys` are set to -inf by MaskScores)\n"
+                "    __aicore__ inline void AddMask(const LocalTensor<float>& s, uint32_t q0, uint32_t k0, uint32_t rows, uint32_t keys)\n"
+                "    {\n"
+                "        LocalTensor<T> m = maskQ_.AllocTensor<T>();\n"
+                "        uint64_t off = maskBase_ + static_cast<uint64_t>(q0) * td_->maskRowStride + k0;\n"
+                "        DataCopyExtParams row{1, static_cast<uint32_t>(keys * sizeof(T)), 0, 0, 0};\n"
+                "        for (uint32_t r = 0; r < rows; ++r) {   // row by row: a mask shared by all rows has row stride 0\n"
+                "            DataCopyPad(m[r * BLOCK_K], maskGm_[off + static_cast<uint64_t>(r) * td_->maskRowStride], row,\n"
+                "                        DataCopyPadExtParams<T>{false, 0, 0, 0});\n"
+                "        }\n"
+                "        maskQ_.EnQue(m);\n"
+                "        m = maskQ_.DeQue<T>();\n"
+                "        LocalTensor<float> wide = maskWide_.Get<float>();\n"
+                "        ToFloat(wide, m, rows * BLOCK_K);\n"
+                "        Add(s, s, wide, rows * BLOCK_K);\n"
+                "        maskQ_.FreeTensor(m);\n"
+                "    }\n\n"),
+    "mask_member": ("    GlobalTensor<T> maskGm_;\n"
+                    "    uint64_t maskBase_ = 0;                // the mask's offset for this item's (batch, head)\n"
+                    "    TQue<QuePosition::VECIN, 1> maskQ_;    // mask rows from GM\n"
+                    "    TBuf<TPosition::VECCALC> maskWide_;    // the mask rows in float\n"),
+    "mask_helper": ("\n// a tile of the input type widened to float (a float tile is copied)\n"
+                    "template <typename D>\n"
+                    "__aicore__ inline void ToFloat(const LocalTensor<float>& out, const LocalTensor<D>& val, uint32_t count)\n"
+                    "{\n    if constexpr (std::is_same_v<D, float>) {\n        DataCopy(out, val, count);\n"
+                    "    } else {\n        Cast(out, val, RoundMode::CAST_NONE, count);\n    }\n}\n"),
+}
+
 ROUND_HELPER = """
 // a float tile rounded to the 16-bit type D and back, through the staging buffer (float: unchanged)
 template <typename D>
@@ -181,8 +240,12 @@ __aicore__ inline void RoundTo(const LocalTensor<float>& val, TBuf<TPosition::VE
 """
 
 
-def _kernel(op_type: str, summary: str, qkv: tuple[str, str, str], causal: bool, round_scores: bool, causal_note: str) -> str:
+def _kernel(op_type: str, summary: str, qkv: tuple[str, str, str], causal: bool, round_scores: bool, causal_note: str,
+            mask: str | None) -> str:
     pieces = {k: (v if round_scores else "") for k, v in ROUND_PIECES.items()}
+    pieces.update({k: (v.replace("MASK_NAME", mask or "") if mask else "") for k, v in MASK_PIECES.items()})
+    if mask and round_scores:
+        pieces["mask_add"] += "        RoundScores(s, n);   // the masked scores in the input type, as the reference adds them\n"
     pieces["round_helper"] = ROUND_HELPER if round_scores else ""
     return load("attn_kernel.cpp.tmpl").substitute(
         op_type=op_type, summary=summary, q_name=qkv[0], k_name=qkv[1], v_name=qkv[2], y_name="y", q_upper=qkv[0].upper(),
