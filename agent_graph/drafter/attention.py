@@ -311,6 +311,9 @@ def analyse_attention(model: nn.Module, inputs: list[Any], fused: bool) -> AttnG
         both_inf = torch.isneginf(x) & torch.isneginf(scaled)
         x = torch.where(both_inf, torch.zeros_like(x), x)
         scaled = torch.where(both_inf, torch.zeros_like(scaled), scaled)
+        if bool(((x <= MASKED) & (scaled > MASKED)).any()):
+            raise AttnUnsupported(f"a mask input {mask.name} of shape {list(inputs[3].shape)} together with another mask "
+                                  f"(causal) on the scores of shape {list(x.shape)} is not covered yet")
     keep = x > MASKED
     if not torch.allclose(x[keep], scaled[keep], rtol=tol, atol=tol * max(1.0, float(scaled.abs().max()))):
         raise AttnUnsupported(f"an additive mask on the scores of shape {list(x.shape)} (other than -inf) is not covered yet")
