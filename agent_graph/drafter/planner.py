@@ -17,6 +17,7 @@ import torch
 from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
+from agent_graph.drafter.attnplan import plan_attention
 from agent_graph.drafter.cubeplan import plan_cube
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
@@ -140,6 +141,9 @@ def plan(task: Task) -> Plan | Unsupported:
         if npu:
             return Unsupported(name, npu_only_message(npu), user_error=True)
     names = special.ops_called(mod, *cases[0])   # the ATen ops one eager run calls: which planner is whose
+    attn = plan_attention(task, cases, mod, Plan, Unsupported, op_type_for(name), names)   # two matmuls around a softmax
+    if attn is not None:
+        return attn
     cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name), names)   # a matmul: the cube template
     if cube is not None:
         return cube

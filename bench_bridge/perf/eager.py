@@ -142,6 +142,32 @@ def _row_len(name: str, a: tuple, ins: list, outs: list) -> int:
     return 0
 
 
+def _attention_as_kernels(a: tuple, kw: dict) -> list[EagerOp]:
+    """A fused scaled-dot-product-attention call (the CPU's ``_scaled_dot_product_flash_attention_for_cpu``)
+    priced as eager mode on the NPU is modelled here: separate kernels for q k^T (cube), the scale, the mask
+    (causal or given), the row softmax and P v (cube), each moving its tensors through GM."""
+    q, k, v = a[0], a[1], a[2]
+    lead = [int(d) for d in q.shape[:-2]]
+    sq, d, sk, dv = int(q.shape[-2]), int(q.shape[-1]), int(k.shape[-2]), int(v.shape[-1])
+    n_s = sq * sk
+    for x in lead:
+        n_s *= x
+    n_o = n_s // sk * dv
+    es = q.element_size()
+    dt = _float_dtype([q])
+    s_t, o_t = [n_s, es], [n_o, es]
+    causal = bool(a[4]) if len(a) > 4 and isinstance(a[4], bool) else bool(kw.get("is_causal", False))
+    masked = causal or tensors_in(kw.get("attn_mask")) != []
+    ops = [EagerOp("bmm", nbytes(q) + nbytes(k), n_s * es, 2.0 * n_s * d, True, dt, [[int(q.numel()), es], [int(k.numel()), es]],
+                   [s_t]),
+           EagerOp("mul", n_s * es, n_s * es, float(n_s), False, dt, [s_t], [s_t])]
+    if masked:
+        ops.append(EagerOp("add", n_s * es, n_s * es, float(n_s), False, dt, [s_t], [s_t]))
+    ops += [EagerOp("_softmax", n_s * es, n_s * es, float(n_s), False, dt, [s_t], [s_t], sk),
+            EagerOp("bmm", n_s * es + nbytes(v), n_o * es, 2.0 * n_o * sk, True, dt, [s_t, [int(v.numel()), es]], [o_t])]
+    return ops
+
+
 def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
     """Run ``fn(*args, **kwargs)`` once and list the kernels eager mode would launch."""
     import torch  # optional: torch (only the reference worker, which has it, records eager ops)
@@ -155,6 +181,9 @@ def record_ops(fn: Callable, *args, **kwargs) -> tuple[list[EagerOp], Any]:
             res = func(*a, **kw)
             name = func.overloadpacket.__name__.rstrip("_") if hasattr(func, "overloadpacket") else str(func)
             if getattr(func, "is_view", False) or name in _FREE:
+                return res
+            if name.startswith("_scaled_dot_product") and len(a) >= 3:
+                ops.extend(_attention_as_kernels(a, kw))     # math-path kernels, as eager runs them on the NPU
                 return res
             if name == "gelu" and kw.get("approximate") == "tanh":
                 name = "gelu_tanh"          # a different kernel recipe (eager_ops)

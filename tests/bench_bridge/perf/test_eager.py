@@ -172,3 +172,26 @@ def test_a_row_reduction_of_long_rows_needs_block_then_whole_reduce():
     assert perf.eager_baseline(torch.relu, x).ops[0].row == 0
     assert perf.eager_baseline(lambda t: t.sum(0), x).ops[0].row == 0           # an inner dimension: column adds
     assert perf.eager_baseline(lambda t: torch.argmax(t, dim=-1), x).ops[0].row == 256
+
+
+def test_fused_sdpa_is_priced_as_the_eager_kernels_of_its_math():
+    """The CPU runs F.scaled_dot_product_attention as one fused call; eager mode on the NPU is modelled as
+    q k^T (cube), the scale, the causal mask, the row softmax and P v (cube), as a hand-written reference
+    records them, each kernel's bytes and flops from the shapes."""
+    import math
+
+    import torch
+    import torch.nn.functional as F
+
+    from bench_bridge.perf.eager import record_ops
+
+    q, k, v = torch.randn(2, 3, 40, 16), torch.randn(2, 3, 56, 16), torch.randn(2, 3, 56, 16)
+    ops, out = record_ops(lambda a, b, c: F.scaled_dot_product_attention(a, b, c, is_causal=True), q, k, v)
+    assert [o.name for o in ops] == ["bmm", "mul", "add", "_softmax", "bmm"]
+    assert [o.cube for o in ops] == [True, False, False, False, True]
+    scores = 2 * 3 * 40 * 56
+    assert ops[0].flops == 2.0 * scores * 16 and ops[0].write_bytes == scores * 4
+    assert ops[3].row == 56 and ops[3].ins == [[scores, 4]]
+    assert ops[4].flops == 2.0 * (2 * 3 * 40 * 16) * 56 and ops[4].write_bytes == out.numel() * 4
+    manual, _ = record_ops(lambda a, b, c: torch.softmax(a @ b.transpose(-2, -1) / math.sqrt(16), -1) @ c, q, k, v)
+    assert [o.flops for o in manual if o.cube] == [o.flops for o in ops if o.cube]
