@@ -93,10 +93,13 @@ def read_graph(model: Any, ins: list, init: list = ()) -> dict | None:
     placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
     users = [n for n in placeholders if n.name in ep.graph_signature.user_inputs]
     operands = _operands(ep, model, init, users, source, base)
-    if index not in users or source not in operands or len(operands) != 2:
+    if index not in users or source not in operands:
         raise AnalysisError(f"aten.{base} with a source (shape {_shape(source)}) or indices that are neither forward "
-                            f"inputs nor the module's own floating-point table, beside {len(operands) - 2} other "
-                            f"tensor(s), is not covered by the index template")
+                            f"inputs nor the module's own floating-point table is not covered by the index template")
+    if len(operands) != 2:
+        raise AnalysisError(f"aten.{base} of a table of shape {_shape(source)} beside {len(operands) - 2} other "
+                            f"forward or module tensor(s) is not covered by the index template (the indices and "
+                            f"the table only)")
     sv, iv = source.meta["val"], index.meta["val"]
     if iv.dtype not in (torch.int64, torch.int32) or str(sv.dtype).replace("torch.", "") not in SOURCE_DTYPES:
         raise AnalysisError(f"{base} of a {str(sv.dtype).replace('torch.', '')} source with "
