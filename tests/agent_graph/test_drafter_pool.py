@@ -99,7 +99,7 @@ def test_pooling_outside_the_template_is_refused_by_name(forward, shapes, says, 
     ("self.emb(idx)", ', { shape = [5], dtype = "int64", range = [0, 4] }',
      "self.pre = nn.Linear(3, 3); self.emb = nn.Embedding(4, 6)", "other forward or module tensor(s)"),
     ("x.scatter(0, idx, x)", ', { shape = [4, 6], dtype = "int64", range = [0, 4] }', "", "the last dimension"),
-    ("F.interpolate(x, scale_factor=2, mode='bicubic')", "", "", "nearest and bilinear only"),
+    ("F.interpolate(x, scale_factor=2, mode='bicubic')", "", "", "nearest, bilinear and trilinear only"),
 ])
 def test_gathers_and_resizes_outside_the_templates_are_refused_by_name(forward, index, init, says, tmp_path):
     d = draft(_spec(tmp_path, "refused", forward, ["[1, 1, 4, 6]" if "interpolate" in forward else "[4, 6]"],
