@@ -1,5 +1,6 @@
-"""Row gathers: ``index_select`` (any dimension), ``F.embedding``/``nn.Embedding`` with the table as a forward
-input, ``x[idx]`` (one integer index tensor on the first dimension) onto the ``index`` template.
+"""Row gathers: ``index_select`` (any dimension), ``F.embedding``/``nn.Embedding`` (the table a forward input or the
+module's own parameter/buffer, passed after the forward tensors as the harness does), ``x[idx]`` (one integer index
+tensor on the first dimension) onto the ``index`` template.
 
 The source is viewed as [outer, indexed, inner] and the output as [outer, picks, inner]: output row (o, k) is
 source row (o, index[k]) (a negative index counts from the end, as ``x[idx]`` allows). The kernel only moves
@@ -16,7 +17,7 @@ from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
-from bench_bridge.api import snake_case
+from bench_bridge.api import module_tensor_items, snake_case
 
 INDEX_OPS = ("index_select", "embedding", "index", "gather")
 PASS_THROUGH = {"expand", "remainder"}   # take_along_dim: idx.expand(same shape) % n around its gather
@@ -53,7 +54,7 @@ def _root(n: Any) -> Any:
     return n
 
 
-def read_graph(model: Any, ins: list) -> dict | None:
+def read_graph(model: Any, ins: list, init: list = ()) -> dict | None:
     """What the template needs from a reference that is one row gather (views around it); None when the
     exported graph holds no row gather."""
     ep = _export(model, ins)
@@ -91,15 +92,36 @@ def read_graph(model: Any, ins: list) -> dict | None:
     source, index = _root(source), _root(index)
     placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
     users = [n for n in placeholders if n.name in ep.graph_signature.user_inputs]
-    if source not in users or index not in users or len(users) != 2:
-        raise AnalysisError(f"aten.{base} with a source (shape {_shape(source)}) or indices that are not forward inputs "
-                            f"is not covered by the index template (pass a module's table as a forward input)")
+    operands = _operands(ep, model, init, users, source, base)
+    if index not in users or source not in operands:
+        raise AnalysisError(f"aten.{base} with a source (shape {_shape(source)}) or indices that are neither forward "
+                            f"inputs nor the module's own floating-point table is not covered by the index template")
+    if len(operands) != 2:
+        raise AnalysisError(f"aten.{base} of a table of shape {_shape(source)} beside {len(operands) - 2} other "
+                            f"forward or module tensor(s) is not covered by the index template (the indices and "
+                            f"the table only)")
     sv, iv = source.meta["val"], index.meta["val"]
     if iv.dtype not in (torch.int64, torch.int32) or str(sv.dtype).replace("torch.", "") not in SOURCE_DTYPES:
         raise AnalysisError(f"{base} of a {str(sv.dtype).replace('torch.', '')} source with "
                             f"{str(iv.dtype).replace('torch.', '')} indices is not covered by the index template")
-    return {"op": base, "dim": dim, "source_input": users.index(source),
-            "index_input": users.index(index), "dtypes": [str(u.meta["val"].dtype).replace("torch.", "") for u in users]}
+    return {"op": base, "dim": dim, "source_input": operands.index(source), "index_input": operands.index(index),
+            "dtypes": [str(u.meta["val"].dtype).replace("torch.", "") for u in operands],
+            "shapes": [_shape(u) for u in operands], "forward": len(users)}
+
+
+def _operands(ep: Any, model: Any, init: list, users: list, source: Any, base: str) -> list:
+    """The op's inputs in the harness's order: the forward tensors, then, when the source is the module's own
+    table (``nn.Embedding``'s weight, a parameter or floating-point buffer), the module tensors up to it."""
+    if source in users or source.op != "placeholder":
+        return users
+    sig = ep.graph_signature
+    target = sig.inputs_to_parameters.get(source.name) or sig.inputs_to_buffers.get(source.name)
+    names = [nm for nm, _ in module_tensor_items(model, init)]
+    if target not in names or any(hasattr(t, "shape") for t in init):
+        raise AnalysisError(f"aten.{base} reads the module tensor '{target}' (shape {_shape(source)}), which is not "
+                            f"one the harness passes (a floating-point parameter or buffer, no tensors given to "
+                            f"__init__), so it is not covered by the index template")
+    return users + [None] * names.index(target) + [source]
 
 
 def render(kp: KernelParams) -> dict[str, str]:
@@ -121,10 +143,11 @@ def render(kp: KernelParams) -> dict[str, str]:
 
 def plan_index(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     """The plan (or refusal) for a reference that gathers rows; None when it does not."""
-    read = read_cases(cases, mod, read_graph, CATEGORY)
+    init_of = {id(ins): init for init, ins in cases}   # the reader sees a case's forward inputs, not its init
+    read = read_cases(cases, mod, lambda model, ins: read_graph(model, ins, init_of[id(ins)]), CATEGORY)
     if not isinstance(read, list):
         return read
-    if len({(r["op"], r["dim"], r["source_input"], r["index_input"]) for r in read}) > 1:
+    if len({(r["op"], r["dim"], r["source_input"], r["index_input"], r["forward"]) for r in read}) > 1:
         return OwnPlan(CATEGORY, "the shape cases gather along different dimensions (one kernel must serve every case)")
     combos: list[list[str]] = []
     for r in read:
@@ -140,6 +163,8 @@ def plan_index(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
                       inputs=[TensorParam(roles[i], InputKind.FULL, [c[i] for c in combos]) for i in range(2)],
                       outputs=[TensorParam("y", OutputKind.COL, [c[src] for c in combos])],
                       summary=f"ops: {r0['op']} along dim {r0['dim']}", extra=dict(r0))
-    graphs = [OpGraph(inputs=[OpNode(roles[i], "input", [], {}, tuple(x.shape), str(x.dtype).replace("torch.", ""))
-                              for i, x in enumerate(ins)], init=list(init)) for init, ins in cases]
+    graphs = [OpGraph(inputs=[OpNode(roles[i], "input", [], {}, tuple(shape), dt)
+                              for i, (shape, dt) in enumerate(zip(r["shapes"], r["dtypes"])) if i < r["forward"]],
+                      init=list(init))
+              for r, (init, _) in zip(read, cases)]
     return OwnPlan(CATEGORY, template=template, params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))

@@ -1,8 +1,9 @@
-"""Nearest-neighbour resize: ``F.interpolate(mode="nearest")`` and ``nn.Upsample`` over the last 1 or 2
-dimensions, by a scale factor or to a size, onto the ``resize`` template.
+"""Nearest-neighbour resize (``F.interpolate(mode="nearest")``, ``nn.Upsample``) over the last 1 or 2 dimensions
+onto the ``resize`` template, and bilinear / trilinear resize (``mode="bilinear"`` / ``"trilinear"``, either
+``align_corners``) of the last 2 / 3 onto the ``resize_linear`` template, by a scale factor or to a size, up or down.
 
 Core ATen keeps the op whole (``upsample_nearest1d.vec`` / ``upsample_nearest2d.vec`` with an output size or
-scale factors). The host computes the output size (floor(input x factor)) and the source-index scale as PyTorch
+scale factors; ``upsample_bilinear2d.vec`` with align_corners between them). The host computes the output size (floor(input x factor)) and the source-index scale as PyTorch
 does (1 / factor when a factor was given, else input / output, in float); the kernel picks each output row's
 source row and gathers its columns.
 """
@@ -21,6 +22,8 @@ from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
 NEAREST = {"upsample_nearest1d": 1, "upsample_nearest2d": 2}
+LINEAR = {"upsample_bilinear2d": 2, "upsample_trilinear3d": 3}
+UB_LIMIT = 180 * 1024     # the linear host's limit (resize_linear_host.cpp.tmpl UbBytes), checked here to refuse early
 CATEGORY = "resize"
 VIEWS = {"view", "reshape", "_unsafe_view", "clone", "alias", "contiguous"}
 DTYPES = ("float32", "float16", "bfloat16")
@@ -54,9 +57,9 @@ def read_graph(model: Any, ins: list) -> dict | None:
     node = resizes[0]
     xv = node.args[0].meta["val"]
     shape = list(xv.shape)
-    if _base(node) not in NEAREST or not str(node.target).endswith(".vec"):
-        raise AnalysisError(f"core op aten.{_base(node)} (input of shape {shape}) is not covered by the resize template "
-                            f"(nearest only)")
+    if _base(node) not in {**NEAREST, **LINEAR} or not str(node.target).endswith(".vec"):
+        raise AnalysisError(f"core op aten.{_base(node)} (input of shape {shape}) is not covered by the resize templates "
+                            f"(nearest, bilinear and trilinear only)")
     for n in calls:
         if n is not node and _base(n) not in VIEWS:
             raise Beside(f"core op aten.{_base(n)} beside a resize is not covered by the resize template "
@@ -65,28 +68,51 @@ def read_graph(model: Any, ins: list) -> dict | None:
     if users != [node.args[0]] or str(xv.dtype).replace("torch.", "") not in DTYPES:
         raise AnalysisError(f"a resize of {len(users)} inputs or of dtype {xv.dtype} (input of shape {shape}) is not "
                             f"covered by the resize template")
-    spatial = NEAREST[_base(node)]
+    linear = _base(node) in LINEAR
+    spatial = (LINEAR if linear else NEAREST)[_base(node)]
+    at = 3 if linear else 2   # upsample_bi/trilinear.vec(input, output_size, align_corners, scale_factors)
     size, factors = (list(node.args[1]) if len(node.args) > 1 and node.args[1] else None,
-                     list(node.args[2]) if len(node.args) > 2 and node.args[2] else None)
+                     list(node.args[at]) if len(node.args) > at and node.args[at] else None)
+    out = _shape(node)
+    if linear and _ub_bytes(shape[-1], out[-1], 2 if spatial == 2 else 4) > UB_LIMIT:
+        raise AnalysisError(f"a linear resize of rows {shape[-1]} -> {out[-1]} wide (input of shape {shape}) does not "
+                            f"fit the resize_linear template's UB (two source rows and one output row at a time)")
     return {"spatial": spatial, "size": size, "factors": factors, "dtype": str(xv.dtype).replace("torch.", ""),
-            "shape": shape}
+            "shape": shape, "mode": ("bilinear" if spatial == 2 else "trilinear") if linear else "nearest",
+            "align_corners": bool(node.args[2]) if linear else False}
+
+
+def _shape(n: torch.fx.Node) -> list[int]:
+    return list(n.meta["val"].shape)
+
+
+def _ub_bytes(in_w: int, out_w: int, rows: int) -> int:
+    """UB bytes of the linear kernel blending ``rows`` source rows in_w -> out_w wide (4-byte worst case;
+    resize_linear_host UbBytes)."""
+    row, out = -(-in_w // 16) * 16, -(-out_w // 16) * 16
+    return 2 * rows * row * 4 + rows * row * 4 + 2 * out * 4 + (rows + 1) * out * 4 + 4 * out * 4
 
 
 def render(kp: KernelParams) -> dict[str, str]:
     e = kp.extra
     snake = snake_case(kp.op_type)
     x, y = kp.inputs[0], kp.outputs[0]
-    pad = 2 - e["spatial"]
-    size = [0] * pad + [int(v) for v in e["size"]] if e["size"] else [0, 0]
-    factors = [0.0] * pad + [float(v) for v in e["factors"]] if e["factors"] else [0.0, 0.0]
-    kernel = load("resize_kernel.cpp.tmpl").substitute(
+    linear = e["mode"] != "nearest"
+    family = "resize_linear" if linear else "resize"
+    dims = 3 if linear else 2   # the linear host takes [depth, height, width], the nearest one [height, width]
+    pad = dims - e["spatial"]
+    size = [0] * pad + [int(v) for v in e["size"]] if e["size"] else [0] * dims
+    factors = [0.0] * pad + [float(v) for v in e["factors"]] if e["factors"] else [0.0] * dims
+    kernel = load(f"{family}_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=x.name.upper(), kernel_name=snake,
-        in_name=x.name, out_name=y.name)
+        in_name=x.name, out_name=y.name, wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"),
+        volume="true" if e["spatial"] == 3 else "false")
     params = opdef_params([x], [y])
-    host = load("resize_host.cpp.tmpl").substitute(
+    host = load(f"{family}_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=e["spatial"],
-        output_size=", ".join(str(v) for v in size), scale_factor=", ".join(repr(v) for v in factors))
-    tiling = load("resize_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
+        output_size=", ".join(str(v) for v in size), scale_factor=", ".join(repr(v) for v in factors),
+        align_corners="true" if e["align_corners"] else "false")
+    tiling = load(f"{family}_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
 
@@ -95,15 +121,18 @@ def plan_resize(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     read = read_cases(cases, mod, read_graph, CATEGORY)
     if not isinstance(read, list):
         return read
-    if len({(r["spatial"], repr(r["size"]), repr(r["factors"])) for r in read}) > 1:
+    if len({(r["mode"], r["align_corners"], r["spatial"], repr(r["size"]), repr(r["factors"])) for r in read}) > 1:
         return OwnPlan(CATEGORY, "the shape cases resize to different sizes or by different factors (one kernel must "
                                  "serve every case)")
     combos = list(dict.fromkeys(r["dtype"] for r in read))
     r0 = read[0]
     how = f"to {r0['size']}" if r0["size"] else f"by {r0['factors']}"
-    kp = KernelParams(op_type=op_type, template="resize", inputs=[TensorParam("x", InputKind.FULL, combos)],
+    template = "resize" if r0["mode"] == "nearest" else "resize_linear"
+    corners = " (align_corners)" if r0["align_corners"] else ""
+    kp = KernelParams(op_type=op_type, template=template, inputs=[TensorParam("x", InputKind.FULL, combos)],
                       outputs=[TensorParam("y", OutputKind.COL, combos)],
-                      summary=f"ops: nearest resize of the last {r0['spatial']} dimension(s) {how}", extra=dict(r0))
+                      summary=f"ops: {r0['mode']} resize{corners} of the last {r0['spatial']} dimension(s) {how}",
+                      extra=dict(r0))
     graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(r["shape"]), r["dtype"])], init=list(init))
               for r, (init, _) in zip(read, cases)]
-    return OwnPlan(CATEGORY, template="resize", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
+    return OwnPlan(CATEGORY, template=template, params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))

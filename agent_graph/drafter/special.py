@@ -1,5 +1,5 @@
 """Patterns with a template of their own, tried before the elementwise/row/col lowering: pooling (``pool.py``),
-row and element gathers (``index.py``) and nearest resize (``resize.py``).
+row and element gathers (``index.py``), row updates (``putrows.py``), scatters (``scatter.py``) and nearest resize (``resize.py``).
 
 An eager run of the first case under a dispatch mode names the ATen ops the reference calls (no export); only a
 reference that calls a pooling or indexing op is read through ``torch.export`` by those modules.
@@ -12,7 +12,7 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from agent_graph.drafter import index, pool, resize
+from agent_graph.drafter import index, pool, putrows, resize, scatter
 from agent_graph.drafter.ownplan import OwnPlan
 
 INDEXING = {"index_select", "embedding", "index", "gather"}
@@ -45,6 +45,10 @@ def plan(cases: list, mod: Any, op_type: str, names: set[str]) -> OwnPlan | None
     (``names``: the ATen ops its first case calls, ``ops_called``)."""
     if any("pool" in n for n in names):
         return pool.plan_window(cases, mod, op_type)
+    if names & scatter.SCATTER_OPS or any(n.startswith("scatter_reduce") for n in names):
+        return scatter.plan_scatter(cases, mod, op_type)
+    if names & putrows.PUT_OPS:
+        return putrows.plan_put(cases, mod, op_type)
     if names & INDEXING:
         return index.plan_index(cases, mod, op_type)
     if any("upsample" in n for n in names):

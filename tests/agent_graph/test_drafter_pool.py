@@ -1,4 +1,5 @@
-"""Pooling, gathers and nearest resize drafted onto their templates (pool, index, gather, resize), built and
+"""Pooling, gathers, row updates, scatters and resize drafted onto their templates (pool, index, gather,
+index_put, scatter, resize, resize_linear), built and
 verified on every case (emulator), and the forms those templates refuse, each in one sentence naming what
 they do not take."""
 from __future__ import annotations
@@ -36,9 +37,13 @@ def test_suite_pooling_is_verified(name, tmp_path):
 
 
 # x[rows] with negative rows and int64 indices; take_along_dim (expand + remainder around a gather, negative
-# indices); a 1-D nearest resize by a fractional factor (PyTorch's float index rule)
+# indices); a 1-D nearest resize by a fractional factor (PyTorch's float index rule); index_add with duplicate
+# rows (fp32, bf16 summed in float); scatter_add along dim -1 with many duplicates (3-D fp32, fp16); a bilinear
+# resize with aligned corners to a fixed size, up (fp32) and down (fp16)
 @pytest.mark.parametrize("name,template", [("index_getitem", "index"), ("take_along_dim", "gather"),
-                                           ("interpolate_nearest1d", "resize")])
+                                           ("interpolate_nearest1d", "resize"), ("index_add_rows", "index_put"),
+                                           ("scatter_add_last", "scatter"),
+                                           ("resize_bilinear_corners_size", "resize_linear")])
 def test_suite_gathers_and_resize_are_verified(name, template, tmp_path):
     _verified(SUITE / name / "kgen-task.toml", tmp_path / name, template)
 
@@ -91,9 +96,10 @@ def test_pooling_outside_the_template_is_refused_by_name(forward, shapes, says, 
 
 @pytest.mark.parametrize("forward,index,init,says", [
     ("torch.gather(x, 0, idx)", ', { shape = [2, 6], dtype = "int64", range = [0, 4] }', "", "along dim 0"),
-    ("self.emb(idx)", ', { shape = [5], dtype = "int64", range = [0, 4] }', "self.emb = nn.Embedding(4, 6)",
-     "pass a module's table as a forward input"),
-    ("F.interpolate(x, scale_factor=2, mode='bilinear')", "", "", "nearest only"),
+    ("self.emb(idx)", ', { shape = [5], dtype = "int64", range = [0, 4] }',
+     "self.pre = nn.Linear(3, 3); self.emb = nn.Embedding(4, 6)", "other forward or module tensor(s)"),
+    ("x.scatter(0, idx, x)", ', { shape = [4, 6], dtype = "int64", range = [0, 4] }', "", "the last dimension"),
+    ("F.interpolate(x, scale_factor=2, mode='bicubic')", "", "", "nearest, bilinear and trilinear only"),
 ])
 def test_gathers_and_resizes_outside_the_templates_are_refused_by_name(forward, index, init, says, tmp_path):
     d = draft(_spec(tmp_path, "refused", forward, ["[1, 1, 4, 6]" if "interpolate" in forward else "[4, 6]"],

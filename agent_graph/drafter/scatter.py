@@ -1,0 +1,120 @@
+"""Element scatters along the last dimension: ``scatter`` (src) and ``scatter_add`` (``aten.scatter.src``,
+``aten.scatter_add.default``) onto the ``scatter`` template: y = x, then y[r, index[r, k]] = (or +=) src[r, k].
+
+The index and src share a shape whose leading dimensions are x's (the usual ``x.scatter(1, idx, src)``). With
+duplicate indices a ``scatter`` keeps the last write in index order (PyTorch's CPU loop; PyTorch documents the
+choice as undefined), a ``scatter_add`` sums them all in index order."""
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
+from agent_graph.drafter.canonical import _export
+from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
+from agent_graph.drafter.templates import KernelParams, TensorParam, load
+from bench_bridge.api import snake_case
+
+SCATTER_OPS = {"scatter", "scatter_add", "scatter_"}   # eager names (special.ops_called)
+CATEGORY = "indexing"
+VIEWS = {"view", "reshape", "_unsafe_view", "clone", "alias", "contiguous"}
+DTYPES = ("float32", "float16", "bfloat16")
+UB_LIMIT = 180 * 1024   # scatter_host.cpp.tmpl's limit, checked here to refuse early
+
+
+def _base(n: torch.fx.Node) -> str:
+    return n.target.__name__.split(".")[0] if hasattr(n.target, "_schema") else str(n.target)
+
+
+def _shape(a: Any) -> list[int]:
+    return list(a.meta["val"].shape) if isinstance(a, torch.fx.Node) and isinstance(a.meta.get("val"), torch.Tensor) else []
+
+
+def _root(n: Any) -> Any:
+    while isinstance(n, torch.fx.Node) and n.op == "call_function" and _base(n) in VIEWS and _shape(n) == _shape(n.args[0]):
+        n = n.args[0]
+    return n
+
+
+def read_graph(model: Any, ins: list) -> dict | None:
+    """x, index and src positions and whether the scatter adds; None when the exported graph holds no scatter."""
+    ep = _export(model, ins)
+    calls = [n for n in ep.graph.nodes if n.op == "call_function"]
+    nodes = [n for n in calls if str(n.target) in ("aten.scatter.src", "aten.scatter_add.default")]
+    if not nodes:
+        others = [n for n in calls if _base(n).startswith("scatter")]
+        if others:
+            raise AnalysisError(f"core op {others[0].target} (x of shape {_shape(others[0].args[0])}) is not covered by "
+                                f"the scatter template (scatter with a src tensor and scatter_add are)")
+        return None
+    node = nodes[0]
+    x, dim, index, src = node.args[0], int(node.args[1]), node.args[2], node.args[3]
+    shape, picks = _shape(x), _shape(index)
+    for n in calls:
+        if n is not node and _base(n) not in VIEWS:
+            raise Beside(f"core op aten.{_base(n)} beside a scatter is not covered by the scatter template "
+                         f"(x of shape {shape})")
+    rank = len(shape)
+    if rank == 0 or dim % rank != rank - 1 or picks[:-1] != shape[:-1] or _shape(src) != picks:
+        raise AnalysisError(f"{node.target} along dim {dim} of x of shape {shape} with index {picks} and src "
+                            f"{_shape(src)} is not covered by the scatter template (the last dimension, index and src "
+                            f"of one shape sharing x's leading dimensions)")
+    if (-(-shape[-1] // 8) * 8 + 8) * 4 * 3 + (-(-picks[-1] // 8) * 8 + 8) * 4 * 2 > UB_LIMIT:
+        raise AnalysisError(f"{node.target} of rows {shape[-1]} long with {picks[-1]} picks (x of shape {shape}) does "
+                            f"not fit the scatter template's UB (one row at a time)")
+    x, index, src = _root(x), _root(index), _root(src)
+    users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
+    if len(users) != 3 or {x, index, src} != set(users):
+        raise AnalysisError(f"{node.target} whose x (shape {shape}), index or src are not the forward inputs is not "
+                            f"covered by the scatter template")
+    dtypes = [str(u.meta["val"].dtype).replace("torch.", "") for u in users]
+    xd, idd = dtypes[users.index(x)], dtypes[users.index(index)]
+    if xd not in DTYPES or idd not in ("int32", "int64") or dtypes[users.index(src)] != xd:
+        raise AnalysisError(f"{node.target} of {xd} x (shape {shape}) with {idd} indices is not covered by the scatter "
+                            f"template")
+    return {"add": _base(node) == "scatter_add", "x_input": users.index(x), "index_input": users.index(index),
+            "values_input": users.index(src), "dtypes": dtypes, "shapes": [_shape(u) for u in users]}
+
+
+def render(kp: KernelParams) -> dict[str, str]:
+    e = kp.extra
+    snake = snake_case(kp.op_type)
+    x, idx, values, y = kp.inputs[e["x_input"]], kp.inputs[e["index_input"]], kp.inputs[e["values_input"]], kp.outputs[0]
+    verb, rule = ("+=", "duplicates all add") if e["add"] else ("=", "of duplicates the last wins")
+    kernel = load("scatter_kernel.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", x_macro=x.name.upper(),
+        idx_macro=idx.name.upper(), kernel_name=snake, x_name=x.name, idx_name=idx.name, values_name=values.name,
+        out_name=y.name, verb=verb, rule=rule, accumulate="true" if e["add"] else "false",
+        wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"),
+        kernel_args=", ".join(f"GM_ADDR {p.name}" for p in (*kp.inputs, y)))
+    host = load("scatter_host.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=opdef_params(kp.inputs, [y]),
+        x_input=e["x_input"], index_input=e["index_input"])
+    tiling = load("scatter_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
+    return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
+
+
+def plan_scatter(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
+    """The plan (or refusal) for a reference that scatters along its last dimension; None when it does not."""
+    read = read_cases(cases, mod, read_graph, CATEGORY)
+    if not isinstance(read, list):
+        return read
+    if len({(r["add"], r["x_input"], r["index_input"], r["values_input"]) for r in read}) > 1:
+        return OwnPlan(CATEGORY, "the shape cases scatter differently (one kernel must serve every case)")
+    combos: list[list[str]] = []
+    for r in read:
+        if r["dtypes"] not in combos:
+            combos.append(r["dtypes"])
+    r0 = read[0]
+    roles = ["x", "x", "x"]
+    roles[r0["index_input"]], roles[r0["values_input"]] = "indices", "src"
+    kp = KernelParams(op_type=op_type, template="scatter",
+                      inputs=[TensorParam(roles[i], InputKind.FULL, [c[i] for c in combos]) for i in range(3)],
+                      outputs=[TensorParam("y", OutputKind.COL, [c[r0["x_input"]] for c in combos])],
+                      summary=f"ops: {'scatter_add' if r0['add'] else 'scatter'} along the last dimension",
+                      extra=dict(r0))
+    graphs = [OpGraph(inputs=[OpNode(roles[i], "input", [], {}, tuple(s), d) for i, (s, d) in
+                              enumerate(zip(r["shapes"], r["dtypes"]))], init=list(init)) for r, (init, _) in zip(read, cases)]
+    return OwnPlan(CATEGORY, template="scatter", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
