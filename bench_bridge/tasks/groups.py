@@ -53,7 +53,7 @@ _CACHE = "__kgen_input_groups__"
 def group_inputs(mod: Any, index: int, seed: int) -> list:
     """The forward inputs of case ``index``: ``mod.get_input_groups()`` made once per loaded module (seeded),
     kept on the module object (a fresh load of the reference makes them anew)."""
-    import torch
+    import torch  # optional: torch (only a reference worker or the drafter calls this; importing the module must not)
 
     groups = getattr(mod, _CACHE, None)
     if groups is None:
