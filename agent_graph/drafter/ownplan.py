@@ -7,6 +7,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import torch
+
 from agent_graph.drafter.analysis import AnalysisError, OpGraph
 from agent_graph.drafter.codegen import GE
 from agent_graph.drafter.templates import KernelParams, TensorParam
@@ -60,3 +62,22 @@ def opdef_params(inputs: list[TensorParam], outputs: list[TensorParam]) -> str:
         fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
         lines.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
     return "\n".join(lines)
+
+
+# ---- reading an exported graph (the planners that read core ATen themselves: putrows, scatter) -------
+
+def aten_base(n: torch.fx.Node) -> str:
+    """The ATen op's base name ("index_put" for aten.index_put_.default), else the target as text."""
+    return n.target.__name__.split(".")[0] if hasattr(n.target, "_schema") else str(n.target)
+
+
+def fx_shape(a: Any) -> list[int]:
+    """The shape of a node's example value; [] for a non-tensor."""
+    return list(a.meta["val"].shape) if isinstance(a, torch.fx.Node) and isinstance(a.meta.get("val"), torch.Tensor) else []
+
+
+def view_root(n: Any, views: set[str]) -> Any:
+    """The node a chain of shape-keeping views (``views``: their base names) starts from."""
+    while isinstance(n, torch.fx.Node) and n.op == "call_function" and aten_base(n) in views and fx_shape(n) == fx_shape(n.args[0]):
+        n = n.args[0]
+    return n

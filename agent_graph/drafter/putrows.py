@@ -12,7 +12,8 @@ import torch
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
+from agent_graph.drafter.ownplan import (Beside, OwnPlan, aten_base, case_meta, fx_shape, opdef_params, read_cases,
+                                         view_root)
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -22,47 +23,33 @@ VIEWS = {"view", "reshape", "_unsafe_view", "clone", "alias", "contiguous", "cop
 DTYPES = ("float32", "float16", "bfloat16")
 
 
-def _base(n: torch.fx.Node) -> str:
-    return n.target.__name__.split(".")[0] if hasattr(n.target, "_schema") else str(n.target)
-
-
-def _shape(a: Any) -> list[int]:
-    return list(a.meta["val"].shape) if isinstance(a, torch.fx.Node) and isinstance(a.meta.get("val"), torch.Tensor) else []
-
-
-def _root(n: Any) -> Any:
-    while isinstance(n, torch.fx.Node) and n.op == "call_function" and _base(n) in VIEWS and _shape(n) == _shape(n.args[0]):
-        n = n.args[0]
-    return n
-
-
 def read_graph(model: Any, ins: list) -> dict | None:
     """x, index and values positions, the indexed dimension and accumulate of a reference that is one row update;
     None when the exported graph holds none."""
     ep = _export(model, ins)
     calls = [n for n in ep.graph.nodes if n.op == "call_function"]
-    puts = [n for n in calls if _base(n) == "index_put"]
+    puts = [n for n in calls if aten_base(n) == "index_put"]
     if not puts:
         return None
     node = puts[0]
     x, positions, values = node.args[0], node.args[1], node.args[2]
     accumulate = bool(node.args[3]) if len(node.args) > 3 else False
-    shape = _shape(x)
+    shape = fx_shape(x)
     for n in calls:
-        if n is not node and _base(n) not in VIEWS:
-            raise Beside(f"core op aten.{_base(n)} beside a row update is not covered by the index_put template "
+        if n is not node and aten_base(n) not in VIEWS:
+            raise Beside(f"core op aten.{aten_base(n)} beside a row update is not covered by the index_put template "
                          f"(input of shape {shape})")
     tensors = [i for i in positions if i is not None]
     if len(tensors) != 1 or any(i is not None for i in positions[positions.index(tensors[0]) + 1:]):
         raise AnalysisError(f"index_put with {len(tensors)} index tensors (x of shape {shape}) is not covered by the "
                             f"index_put template (one index tensor on one dimension)")
     dim = positions.index(tensors[0])
-    index = _root(tensors[0])
-    x, values = _root(x), _root(values)
-    picks = _shape(index)
+    index = view_root(tensors[0], VIEWS)
+    x, values = view_root(x, VIEWS), view_root(values, VIEWS)
+    picks = fx_shape(index)
     want = shape[:dim] + [int(torch.tensor(picks).prod())] + shape[dim + 1:]
-    if len(picks) != 1 or _shape(values) != want:
-        raise AnalysisError(f"index_put of values of shape {_shape(values)} at indices of shape {picks} into x of shape "
+    if len(picks) != 1 or fx_shape(values) != want:
+        raise AnalysisError(f"index_put of values of shape {fx_shape(values)} at indices of shape {picks} into x of shape "
                             f"{shape} is not covered by the index_put template (one row of values per index, no "
                             f"broadcast)")
     users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
@@ -75,7 +62,7 @@ def read_graph(model: Any, ins: list) -> dict | None:
         raise AnalysisError(f"index_put of {xd} x (shape {shape}) with {idd} indices is not covered by the index_put "
                             f"template")
     return {"dim": dim, "accumulate": accumulate, "x_input": users.index(x), "index_input": users.index(index),
-            "values_input": users.index(values), "dtypes": dtypes, "shapes": [_shape(u) for u in users]}
+            "values_input": users.index(values), "dtypes": dtypes, "shapes": [fx_shape(u) for u in users]}
 
 
 def render(kp: KernelParams) -> dict[str, str]:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import torch
-
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
+from agent_graph.drafter.ownplan import (Beside, OwnPlan, aten_base, case_meta, fx_shape, opdef_params, read_cases,
+                                         view_root)
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -24,47 +23,33 @@ DTYPES = ("float32", "float16", "bfloat16")
 UB_LIMIT = 180 * 1024   # scatter_host.cpp.tmpl's limit, checked here to refuse early
 
 
-def _base(n: torch.fx.Node) -> str:
-    return n.target.__name__.split(".")[0] if hasattr(n.target, "_schema") else str(n.target)
-
-
-def _shape(a: Any) -> list[int]:
-    return list(a.meta["val"].shape) if isinstance(a, torch.fx.Node) and isinstance(a.meta.get("val"), torch.Tensor) else []
-
-
-def _root(n: Any) -> Any:
-    while isinstance(n, torch.fx.Node) and n.op == "call_function" and _base(n) in VIEWS and _shape(n) == _shape(n.args[0]):
-        n = n.args[0]
-    return n
-
-
 def read_graph(model: Any, ins: list) -> dict | None:
     """x, index and src positions and whether the scatter adds; None when the exported graph holds no scatter."""
     ep = _export(model, ins)
     calls = [n for n in ep.graph.nodes if n.op == "call_function"]
     nodes = [n for n in calls if str(n.target) in ("aten.scatter.src", "aten.scatter_add.default")]
     if not nodes:
-        others = [n for n in calls if _base(n).startswith("scatter")]
+        others = [n for n in calls if aten_base(n).startswith("scatter")]
         if others:
-            raise AnalysisError(f"core op {others[0].target} (x of shape {_shape(others[0].args[0])}) is not covered by "
+            raise AnalysisError(f"core op {others[0].target} (x of shape {fx_shape(others[0].args[0])}) is not covered by "
                                 f"the scatter template (scatter with a src tensor and scatter_add are)")
         return None
     node = nodes[0]
     x, dim, index, src = node.args[0], int(node.args[1]), node.args[2], node.args[3]
-    shape, picks = _shape(x), _shape(index)
+    shape, picks = fx_shape(x), fx_shape(index)
     for n in calls:
-        if n is not node and _base(n) not in VIEWS:
-            raise Beside(f"core op aten.{_base(n)} beside a scatter is not covered by the scatter template "
+        if n is not node and aten_base(n) not in VIEWS:
+            raise Beside(f"core op aten.{aten_base(n)} beside a scatter is not covered by the scatter template "
                          f"(x of shape {shape})")
     rank = len(shape)
-    if rank == 0 or dim % rank != rank - 1 or picks[:-1] != shape[:-1] or _shape(src) != picks:
+    if rank == 0 or dim % rank != rank - 1 or picks[:-1] != shape[:-1] or fx_shape(src) != picks:
         raise AnalysisError(f"{node.target} along dim {dim} of x of shape {shape} with index {picks} and src "
-                            f"{_shape(src)} is not covered by the scatter template (the last dimension, index and src "
+                            f"{fx_shape(src)} is not covered by the scatter template (the last dimension, index and src "
                             f"of one shape sharing x's leading dimensions)")
     if (-(-shape[-1] // 8) * 8 + 8) * 4 * 3 + (-(-picks[-1] // 8) * 8 + 8) * 4 * 2 > UB_LIMIT:
         raise AnalysisError(f"{node.target} of rows {shape[-1]} long with {picks[-1]} picks (x of shape {shape}) does "
                             f"not fit the scatter template's UB (one row at a time)")
-    x, index, src = _root(x), _root(index), _root(src)
+    x, index, src = view_root(x, VIEWS), view_root(index, VIEWS), view_root(src, VIEWS)
     users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
     if len(users) != 3 or {x, index, src} != set(users):
         raise AnalysisError(f"{node.target} whose x (shape {shape}), index or src are not the forward inputs is not "
@@ -74,8 +59,8 @@ def read_graph(model: Any, ins: list) -> dict | None:
     if xd not in DTYPES or idd not in ("int32", "int64") or dtypes[users.index(src)] != xd:
         raise AnalysisError(f"{node.target} of {xd} x (shape {shape}) with {idd} indices is not covered by the scatter "
                             f"template")
-    return {"add": _base(node) == "scatter_add", "x_input": users.index(x), "index_input": users.index(index),
-            "values_input": users.index(src), "dtypes": dtypes, "shapes": [_shape(u) for u in users]}
+    return {"add": aten_base(node) == "scatter_add", "x_input": users.index(x), "index_input": users.index(index),
+            "values_input": users.index(src), "dtypes": dtypes, "shapes": [fx_shape(u) for u in users]}
 
 
 def render(kp: KernelParams) -> dict[str, str]:
