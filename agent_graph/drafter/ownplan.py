@@ -81,3 +81,21 @@ def view_root(n: Any, views: set[str]) -> Any:
     while isinstance(n, torch.fx.Node) and n.op == "call_function" and aten_base(n) in views and fx_shape(n) == fx_shape(n.args[0]):
         n = n.args[0]
     return n
+
+
+def update_inputs(ep: Any, x: Any, index: Any, values: Any, what: str, template: str, shape: list[int],
+                  dtypes_ok: tuple[str, ...]) -> dict:
+    """Positions and dtypes of the three forward inputs of a row update (x, an int32/int64 index, values of x's
+    dtype): ``x_input`` / ``index_input`` / ``values_input``, ``dtypes``, ``shapes``; an AnalysisError naming
+    ``what`` and ``template`` otherwise."""
+    users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
+    if len(users) != 3 or {x, index, values} != set(users):
+        raise AnalysisError(f"{what} whose x (shape {shape}), indices or values are not the forward inputs is not "
+                            f"covered by the {template} template")
+    dtypes = [str(u.meta["val"].dtype).replace("torch.", "") for u in users]
+    xd, idd = dtypes[users.index(x)], dtypes[users.index(index)]
+    if xd not in dtypes_ok or idd not in ("int32", "int64") or dtypes[users.index(values)] != xd:
+        raise AnalysisError(f"{what} of {xd} x (shape {shape}) with {idd} indices is not covered by the {template} "
+                            f"template")
+    return {"x_input": users.index(x), "index_input": users.index(index), "values_input": users.index(values),
+            "dtypes": dtypes, "shapes": [fx_shape(u) for u in users]}

@@ -13,7 +13,7 @@ from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.ownplan import (Beside, OwnPlan, aten_base, case_meta, fx_shape, opdef_params, read_cases,
-                                         view_root)
+                                         update_inputs, view_root)
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -52,18 +52,8 @@ def read_graph(model: Any, ins: list) -> dict | None:
         raise AnalysisError(f"index_put of values of shape {fx_shape(values)} at indices of shape {picks} into x of shape "
                             f"{shape} is not covered by the index_put template (one row of values per index, no "
                             f"broadcast)")
-    users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
-    if len(users) != 3 or {x, index, values} != set(users):
-        raise AnalysisError(f"index_put whose x (shape {shape}), indices or values are not the forward inputs is not "
-                            f"covered by the index_put template")
-    dtypes = [str(u.meta["val"].dtype).replace("torch.", "") for u in users]
-    xd, idd = dtypes[users.index(x)], dtypes[users.index(index)]
-    if xd not in DTYPES or idd not in ("int32", "int64") or dtypes[users.index(values)] != xd:
-        raise AnalysisError(f"index_put of {xd} x (shape {shape}) with {idd} indices is not covered by the index_put "
-                            f"template")
-    return {"dim": dim, "accumulate": accumulate, "x_input": users.index(x), "index_input": users.index(index),
-            "values_input": users.index(values), "dtypes": dtypes, "shapes": [fx_shape(u) for u in users]}
-
+    return {"dim": dim, "accumulate": accumulate,
+            **update_inputs(ep, x, index, values, "index_put", "index_put", shape, DTYPES)}
 
 def render(kp: KernelParams) -> dict[str, str]:
     e = kp.extra

@@ -12,7 +12,7 @@ from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.ownplan import (Beside, OwnPlan, aten_base, case_meta, fx_shape, opdef_params, read_cases,
-                                         view_root)
+                                         update_inputs, view_root)
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -50,18 +50,8 @@ def read_graph(model: Any, ins: list) -> dict | None:
         raise AnalysisError(f"{node.target} of rows {shape[-1]} long with {picks[-1]} picks (x of shape {shape}) does "
                             f"not fit the scatter template's UB (one row at a time)")
     x, index, src = view_root(x, VIEWS), view_root(index, VIEWS), view_root(src, VIEWS)
-    users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
-    if len(users) != 3 or {x, index, src} != set(users):
-        raise AnalysisError(f"{node.target} whose x (shape {shape}), index or src are not the forward inputs is not "
-                            f"covered by the scatter template")
-    dtypes = [str(u.meta["val"].dtype).replace("torch.", "") for u in users]
-    xd, idd = dtypes[users.index(x)], dtypes[users.index(index)]
-    if xd not in DTYPES or idd not in ("int32", "int64") or dtypes[users.index(src)] != xd:
-        raise AnalysisError(f"{node.target} of {xd} x (shape {shape}) with {idd} indices is not covered by the scatter "
-                            f"template")
-    return {"add": aten_base(node) == "scatter_add", "x_input": users.index(x), "index_input": users.index(index),
-            "values_input": users.index(src), "dtypes": dtypes, "shapes": [fx_shape(u) for u in users]}
-
+    return {"add": aten_base(node) == "scatter_add",
+            **update_inputs(ep, x, index, src, str(node.target), "scatter", shape, DTYPES)}
 
 def render(kp: KernelParams) -> dict[str, str]:
     e = kp.extra
