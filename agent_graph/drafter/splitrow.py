@@ -323,15 +323,15 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
     {
         LocalTensor<float> pb = pr_.Get<float>();
         pb.SetValue(0, v);
-        WaitPipe<HardEvent::S_MTE3>();
+        """ + sync.SCALAR_TO_COPY_OUT + """
         uint64_t mine = (static_cast<uint64_t>(slot / 8) * GetBlockNum() + GetBlockIdx()) * 8 * 8 + slot % 8 * 8;
         DataCopyPad(wsr_[mine], pb, DataCopyExtParams{1, 4, 0, 0, 0});
-        WaitPipe<HardEvent::MTE3_S>();   // this core's partial is in GM before the cores meet
+        """ + sync.COPY_OUT_DONE + """   // this core's partial is in GM before the cores meet
         SyncAll();
         uint64_t first = (static_cast<uint64_t>(slot / 8) * GetBlockNum() + GetBlockIdx() / rowCores_ * rowCores_) * 8 * 8 + slot % 8 * 8;
         DataCopyPad(pb, wsr_[first], DataCopyExtParams{static_cast<uint16_t>(rowCores_), 4, 252, 0, 0},
                     DataCopyPadExtParams<float>{false, 0, 0, 0});
-        WaitPipe<HardEvent::MTE2_S>();
+        """ + sync.COPY_IN_TO_SCALAR + """
         float acc = pb.GetValue(0);
         for (uint32_t k = 1; k < rowCores_; ++k) {
             float x = pb.GetValue(k * 8);
