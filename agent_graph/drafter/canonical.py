@@ -384,8 +384,8 @@ class _Reader:
             kw = {key: self.conv(a, o.kwargs.get(key) if o else None) for key, a in n.kwargs.items()}
             if base in BOOL_LOGIC and all(_is_bool(a) for a in n.args if isinstance(a, fx.Node)):
                 op, args, kw = BOOL_LOGIC[base](args)
-            elif base == "nll_loss_forward":
-                op, args, kw = self._cross_entropy(n, args)
+            elif base in ("nll_loss", "nll_loss_forward"):
+                op, args, kw = self._nll_loss(n, base, args)
             elif base in BATCH_NORMS or base == "native_group_norm":
                 op, args, kw = self._norm(n, base, args)
             else:
@@ -459,16 +459,22 @@ class _Reader:
                                 f"{shape}) is not covered by the templates")
         return "layer_norm", [args[0], shape[2:], args[1], args[2], eps], {}
 
-    def _cross_entropy(self, n: fx.Node, args: list) -> tuple[str, list, dict]:
-        """nll_loss_forward(log_softmax(x, 1), target, None, reduction, -100) is cross_entropy(x, target)."""
+    def _nll_loss(self, n: fx.Node, base: str, args: list) -> tuple[str, list, dict]:
+        """``nll_loss(log_probs, target, weight=None, reduction=mean, ignore_index=-100)`` (and its
+        ``nll_loss_forward`` form): ``nll_loss(log_softmax(x, 1), target)`` with no weight and the default
+        ignore index is ``cross_entropy(x, target)``; any other is the ``nll_loss`` composite (a per-row pick
+        of the target's log-probability, weighted, ignored rows left out of sum and mean)."""
+        args = list(args) + [None, 1, -100][len(args) - 2:]          # the schema's defaults
+        weight, red, ignore = args[2], REDUCTION_NAMES.get(args[3], args[3]), int(args[4])
         logp = n.args[0]
-        if not (isinstance(logp, fx.Node) and _name(logp)[0] == "_log_softmax" and args[2] is None
-                and args[4] == -100 and len(logp.users) == 1):
-            raise AnalysisError(f"core op aten.nll_loss_forward (input of shape {self._shape_of(logp)}) is not covered "
-                                f"by the templates (only as part of cross_entropy without weights)")
-        x = logp.args[0]
-        self.g.nodes = [m for m in self.g.nodes if m.name != logp.name]
-        return "cross_entropy", [self.conv(x), args[1]], {"reduction": REDUCTION_NAMES.get(args[3], args[3])}
+        if (isinstance(logp, fx.Node) and _name(logp)[0] == "_log_softmax" and weight is None and ignore == -100
+                and len(logp.users) == 1):
+            self.g.nodes = [m for m in self.g.nodes if m.name != logp.name]
+            return "cross_entropy", [self.conv(logp.args[0]), args[1]], {"reduction": red}
+        if len(self._shape_of(logp)) != 2:
+            raise AnalysisError(f"core op aten.{base} over input of shape {self._shape_of(logp)} is not covered by the "
+                                f"templates (log-probabilities [N, C] and class indices [N] are)")
+        return "nll_loss", [args[0], args[1], weight], {"reduction": red, "ignore_index": ignore}
 
     def _shape_of(self, a: Any) -> list:
         v = a.meta.get("val") if isinstance(a, fx.Node) else None

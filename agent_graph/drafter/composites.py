@@ -170,3 +170,30 @@ class CompositeLowering:
         if red == "none":
             return v
         return self._global("sum", v, red == "mean")
+
+    def _nll_loss(self, node: OpNode) -> Val:
+        """``nll_loss(logp, target, weight)``: each row's loss is ``-weight[t] * logp[t]`` (PyTorch's nll_loss
+        page); a row whose target is ``ignore_index`` adds nothing to the sum and no weight to the mean,
+        which divides by the sum of the picked weights (the row count without weights)."""
+        red, ignore = node.kwargs.get("reduction", "mean"), int(node.kwargs.get("ignore_index", -100))
+        if red not in ("none", "sum", "mean"):
+            raise Unsupported(f"nll_loss with reduction={red!r}")
+        x, t = self._arg(node.args[0]), self._arg(node.args[1])
+        w = self._arg(node.args[2]) if node.args[2] is not None else None
+        if self.rank != 2 or x.kind != "vec" or t.kind != "idx" or (w is not None and w.kind != "bvec"):
+            raise Unsupported("nll_loss: the template takes log-probabilities [N, C], class indices [N] and an "
+                              "optional class weight [C]")
+        cls, wt, nll = "nllClass", "nllWeight", "nllLoss"     # one nll_loss per kernel: plain names
+        pick = f"{w.expr}.GetValue(static_cast<uint32_t>({cls}))" if w is not None else "1.0f"
+        self.p.body += [sync.VECTOR_TO_SCALAR,
+                        f"const int64_t {cls} = {t.expr};",
+                        f"float {wt} = {cls} == {ignore} ? 0.0f : {pick};",
+                        f"float {nll} = {cls} == {ignore} ? 0.0f : -{wt} * {x.expr}.GetValue(static_cast<uint32_t>({cls}));"]
+        v = self.new_val("rs", nll)
+        if red == "none":
+            return v
+        total = self._global("sum", v, False)
+        if red == "mean":
+            weights = self._global("sum", self.new_val("rs", wt), False)
+            self.p.final.append(f"{total.expr} = {total.expr} / {weights.expr};")
+        return total

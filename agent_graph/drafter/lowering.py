@@ -190,7 +190,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 return True
         for n in self.g.nodes:
             if n.op in ("softmax", "log_softmax", "layer_norm", "rms_norm", "normalize", "cumsum", "cumprod", "logsumexp",
-                        "cross_entropy", "argmax", "argmin"):
+                        "cross_entropy", "nll_loss", "argmax", "argmin"):
                 return True
             if n.op in ("sum", "mean", "amax", "amin", "max", "min", "prod") and _reduce_dim(n) is not None:
                 return True
@@ -407,6 +407,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             return self._loss(node)
         if op == "cross_entropy":
             return self._cross_entropy(node)
+        if op == "nll_loss":
+            return self._nll_loss(node)
         if op in CMP:
             return self._compare(node)
         if op == "where":

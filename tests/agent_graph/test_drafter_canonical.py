@@ -45,6 +45,9 @@ REFS = {
     "mean_middle_dims_half": ("torch.mean(x, dim=[1, 2], keepdim=True)", "x", "torch.randn(3, 6, 5, 40).half()"),
     # a tuple argument (torch.export takes it apart, one input an item): its numbers are constants of the graph
     "clamp_bounds_tuple": ("torch.clamp(x * 3.0, bounds[0], bounds[1])", "x, bounds", "torch.randn(7, 33), (-0.5, 0.75)"),
+    # nll_loss on log-probabilities the reference was given (not cross_entropy): aten.nll_loss, its defaults
+    "nll_loss_sum_ignored": ("F.nll_loss(logp, target, reduction='sum', ignore_index=ign)", "logp, target, ign: int",
+                             "torch.randn(30, 5).log_softmax(1), torch.randint(0, 5, (30,)), 1"),
 }
 
 
@@ -82,6 +85,14 @@ def test_refusal_names_the_core_op_and_shape(tmp_path):
     d = draft(ref)
     assert isinstance(d, Unsupported) and not d.user_error
     assert "aten.split_with_sizes" in d.reason and "[4, 16]" in d.reason
+
+
+def test_nll_loss_over_spatial_positions_is_refused_naming_its_shape(tmp_path):
+    ref = _write(tmp_path, "nll3d", "F.nll_loss(logp, target)", "logp, target",
+                 "torch.randn(2, 5, 7).log_softmax(1), torch.randint(0, 5, (2, 7))")
+    d = draft(ref)
+    assert isinstance(d, Unsupported) and not d.user_error
+    assert "aten.nll_loss2d_forward" in d.reason and "[2, 5, 1, 7]" in d.reason   # PyTorch views [N, C, d] as 4-D
 
 
 def test_a_list_of_tensors_argument_is_refused_naming_it(tmp_path):
