@@ -5,7 +5,8 @@ from __future__ import annotations
 from agent_graph.drafter.analysis import OpNode, Ref
 from agent_graph.drafter import sync
 from agent_graph.drafter.program import Val, is_number as _is_number, num as _num
-from agent_graph.drafter.vecops import S, Unsupported, V, binary, f, pow_const, scalar_binary, unary
+from agent_graph.drafter.vecops import (SIXTEEN_BIT_CXX, S, Unsupported, V, as_dtype, binary, f, pow_const,
+                                        scalar_binary, unary)
 
 
 CMP = {"gt": "GT", "lt": "LT", "ge": "GE", "le": "LE", "eq": "EQ", "ne": "NE"}
@@ -128,7 +129,19 @@ class ElementwiseLowering:
                 if args[0].kind == "k" and args[1].kind in ("vec", "bvec"):
                     self.p.body += binary("pow", d.expr, S(args[0].expr), V(args[1].expr), self.n, self.tmp)
                     return d
-                raise Unsupported("pow with a tensor or runtime exponent is not covered by the templates")
+                if args[0].kind in ("vec", "bvec") and args[1].kind in ("vec", "bvec", "k"):
+                    # a tensor (or runtime) exponent: the Power advanced API, element by element as std::pow
+                    # (a negative base with an integral exponent is defined, as in torch.pow)
+                    ex = args[1].expr
+                    if args[1].kind == "k":
+                        value = args[1].expr
+                        if "exponent_type" in kw:     # as PyTorch: the exponent in the tensor's 16-bit type
+                            value = f"static_cast<float>(static_cast<{kw['exponent_type']}>({value}))"
+                        ex = self.tmp()
+                        self.p.body.append(f"Duplicate({ex}, {value}, {self.n});")
+                    self.p.body.append(f"Power({d.expr}, {args[0].expr}, {ex}, {self.n});")
+                    return d
+                raise Unsupported("pow with a per-row exponent is not covered by the templates")
             self.p.body += pow_const(d.expr, args[0].expr, _num(args[1].expr), self.n, self.tmp)
         else:
             ops = [V(a.expr) if a.kind in ("vec", "bvec") else S(a.expr) for a in args]
@@ -167,6 +180,11 @@ class ElementwiseLowering:
             return self._elementwise("add", [a, self._elementwise("mul", [w, d], {})], {})
         if op == "pow" and "exponent" in kw:
             args = [args[0], kw.pop("exponent")]
+        if op == "pow" and node.dtype in SIXTEEN_BIT_CXX:   # a number exponent takes the tensor's dtype first
+            if isinstance(args[1], (int, float)) and not isinstance(args[1], bool):
+                args = [args[0], as_dtype(float(args[1]), node.dtype)]
+            elif isinstance(args[1], Ref):
+                kw["exponent_type"] = SIXTEEN_BIT_CXX[node.dtype]
         pos = [self._arg(a) for a in args if isinstance(a, (Ref, int, float)) and not isinstance(a, bool)]
         extra = {k: v for k, v in kw.items()}
         for k, name in (("negative_slope", 1), ("alpha", 1), ("min_val", 1), ("max_val", 2)):

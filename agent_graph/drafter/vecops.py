@@ -6,6 +6,8 @@ is float; the caller rounds to half/bfloat16 where the reference does.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from dataclasses import dataclass
 from typing import Callable
 
@@ -150,6 +152,22 @@ def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
             lines += [f"Mul({d}, {d}, {a}, {n});"]
         return lines
     raise Unsupported(f"elementwise op {op} is not covered by the templates")
+
+
+SIXTEEN_BIT_CXX = {"float16": "half", "bfloat16": "bfloat16_t"}
+"""The C++ scalar type of each 16-bit float dtype."""
+
+
+def as_dtype(c: float, dtype: str | None) -> float:
+    """``c`` rounded to ``dtype`` (nearest even) when that is a 16-bit float: PyTorch casts a Python-number
+    exponent to the tensor's dtype before ``pow`` (``x.pow(1.7)`` of a bfloat16 tensor raises to 1.703125)."""
+    if dtype == "float16":
+        return float(np.float16(c))
+    if dtype == "bfloat16":
+        bits = int(np.float32(c).view(np.uint32))
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+        return float(np.uint32(bits).view(np.float32))
+    return c
 
 
 def pow_const(d: str, a: str, c: float, n: str, tmp: Tmp) -> list[str]:

@@ -45,6 +45,12 @@ REFS = {
     "mean_middle_dims_half": ("torch.mean(x, dim=[1, 2], keepdim=True)", "x", "torch.randn(3, 6, 5, 40).half()"),
     # a tuple argument (torch.export takes it apart, one input an item): its numbers are constants of the graph
     "clamp_bounds_tuple": ("torch.clamp(x * 3.0, bounds[0], bounds[1])", "x, bounds", "torch.randn(7, 33), (-0.5, 0.75)"),
+    # pow: a tensor exponent (negative bases with integral exponents are defined), and a number exponent of a
+    # 16-bit tensor, which PyTorch rounds to the tensor's dtype first (1.7 -> 1.703125 in bfloat16)
+    "pow_tensor_exponent": ("torch.pow(x, e) - 1.0", "x, e",
+                            "torch.randn(11, 45), torch.randint(-2, 4, (11, 45)).float()"),
+    "pow_number_exponent_bf16": ("x.abs().pow(p) + x.abs() ** 1.3", "x, p: float",
+                                 "torch.randn(9, 40, dtype=torch.bfloat16), 1.7"),
     # nll_loss on log-probabilities the reference was given (not cross_entropy): aten.nll_loss, its defaults
     "nll_loss_sum_ignored": ("F.nll_loss(logp, target, reduction='sum', ignore_index=ign)", "logp, target, ign: int",
                              "torch.randn(30, 5).log_softmax(1), torch.randint(0, 5, (30,)), 1"),
