@@ -103,10 +103,13 @@ def snapshot(c: Candidate) -> dict:
 
 
 def update_best(best: dict | None, c: Candidate) -> dict | None:
-    """``best`` replaced by ``c`` when ``c`` ranks strictly higher (the earlier candidate wins ties)."""
+    """``best`` replaced by ``c`` when ``c`` ranks strictly higher (the earlier candidate wins ties), or when
+    ``best`` is ``c``'s own earlier snapshot (the same candidate and round, taken when it was built): its
+    verification's report, case counts and verdict must reach the final report even when no case passed."""
     if not c.get("files"):
         return best
-    if best is None or best_key(c) > best_key(best):
+    same = best is not None and (best.get("id"), best.get("round")) == (c.get("id"), c.get("round"))
+    if best is None or same or best_key(c) > best_key(best):
         return snapshot(c)
     return best
 

@@ -131,6 +131,18 @@ def test_two_samples_keep_the_verified_one(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_kernel_wrong_on_every_case_reports_its_run_not_a_build_failure(tmp_path):
+    wrong = sk.files(add="AscendC::Sub")         # compiles, runs, every value wrong
+    with ScriptedOpenAI(default=sk.reply(wrong)) as srv:
+        ran = run_agent(tmp_path, srv.url, correctness_repairs=0)
+    assert ran.outcome.status == "failed"
+    assert "best candidate compiled, 0/2 cases correct" in ran.outcome.message, ran.outcome.message
+    rep = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert rep["compiled"] is True and rep["correct"] is False
+    assert [c["status"] for c in rep["cases"]] == ["fail", "fail"]
+
+
+@pytest.mark.slow
 def test_build_repairs_are_bounded(tmp_path):
     with ScriptedOpenAI(default=sk.reply(sk.HALLUCINATED)) as srv:
         ran = run_agent(tmp_path, srv.url, build_repairs=1)
