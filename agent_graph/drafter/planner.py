@@ -14,13 +14,14 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow
+from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.attnplan import plan_attention
 from agent_graph.drafter.cubeplan import plan_cube
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
+from agent_graph.drafter.program import refs
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
@@ -140,6 +141,17 @@ def plan(task: Task) -> Plan | Unsupported:
         npu = npu_only_ops()
         if npu:
             return Unsupported(name, npu_only_message(npu), user_error=True)
+    first = _plan_cases(task, cases, mod)
+    if isinstance(first, Unsupported) and len(cases) > 1 and variants.needs_variants(first.reason):
+        keyed = variants.plan_keyed(task, cases, mod, lambda idx: _plan_cases(task, [cases[i] for i in idx], mod))
+        if keyed is not None:
+            return keyed
+    return first
+
+
+def _plan_cases(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
+    """The plan of one kernel serving ``cases`` (a subset of the task's, in order), or why not."""
+    name = task.name
     names = special.ops_called(mod, *cases[0])   # the ATen ops one eager run calls: which planner is whose
     attn = plan_attention(task, cases, mod, Plan, Unsupported, op_type_for(name), names)   # two matmuls around a softmax
     if attn is not None:
@@ -284,7 +296,8 @@ def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool, int] 
             dim, last = ds[0], ds[-1]
         if not isinstance(dim, int) or isinstance(dim, bool) or rank < 2 or dim % rank == rank - 1:
             return None
-        if len(g.inputs) != 1 or len(g.outputs) != 1 or g.attrs:
+        used = {r.name for n in g.nodes for r in refs(n)}
+        if len(g.inputs) != 1 or len(g.outputs) != 1 or any(a.name in used for a in g.attrs):
             return "a reduction over an inner dimension with more than one input or output"
         rest = nodes[1:]
         if red.op in ("max", "min"):

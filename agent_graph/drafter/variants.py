@@ -1,0 +1,443 @@
+"""One op for shape cases that need different kernels: a kernel per structure, chosen by tiling key.
+
+NPUKernelBench-kind tasks change an attribute or a pattern from case to case (``torch.sum(x, dim)`` over the last
+dimension in one case and an inner one in the next, ``gelu`` exact then tanh, ``add`` broadcasting in some cases
+only). One kernel cannot serve them, so the op carries one kernel per structure, as CANN kernels do:
+
+* the cases are grouped by the plan they need (a case joins the first group whose plan still serves it);
+* each group is planned by the ordinary planners, unchanged;
+* the host's TilingFunc reads the structure of the call (input ranks, which dimensions are 1, dtypes, the values
+  of the attributes that differ between groups: only the features that tell the groups apart), calls that
+  group's TilingFunc and sets the tiling key (``SetTilingKey``);
+* the kernel entry runs the group's kernel under ``TILING_KEY_IS(key)``; each group's kernel and tiling struct
+  live in their own namespace / under their own name (``GET_TILING_DATA_WITH_STRUCT``), helpers the kernels
+  share are written once.
+
+The key is computed from structure, never from sizes: a new case of a known structure takes its kernel.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import torch
+
+from agent_graph.drafter import codegen
+
+MAX_KERNELS = 6
+STRUCTURE_REASONS = ("trace to different op graphs", "need different kernel structures", "with different windows",
+                     "along different dimensions", "different convolutions", "pass different tensors",
+                     "different inputs or outputs")
+"""Refusals that mean "the cases need different kernels" (the planners' own words)."""
+KEYABLE_TEMPLATES = {"flat", "row", "col", "pool", "gather", "index", "index_put", "scatter", "resize",
+                     "resize_linear", "conv"}
+"""Templates whose projects merge (vector kernels: one ``extern "C"`` entry, no cube task type)."""
+
+
+def needs_variants(reason: str) -> bool:
+    return any(r in reason for r in STRUCTURE_REASONS)
+
+
+@dataclass
+class Feature:
+    """One structural fact the host reads from a call: its C++ name and expression, and its value per case."""
+
+    name: str
+    expr: str
+    what: str                        # words for the comment
+    values: list[Any]
+
+    def cxx(self, v: Any) -> str:
+        if isinstance(v, str) and v.startswith("ge::"):
+            return v
+        if isinstance(v, str):
+            return f'"{v}"'
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return str(v)
+
+    def test(self, v: Any) -> str:
+        if isinstance(v, str) and not v.startswith("ge::"):
+            return f"std::strcmp({self.name}, {self.cxx(v)}) == 0"
+        return f"{self.name} == {self.cxx(v)}"
+
+
+def plan_keyed(task: Any, cases: list, mod: Any, plan_subset: Callable[[list[int]], Any]) -> Any:
+    """A Plan whose project serves every case through one kernel per group of cases, or an Unsupported naming
+    what stops it, or None when grouping does not apply (one group would do, or a planner refuses a case alone)."""
+    from agent_graph.drafter.planner import Plan, Unsupported    # lazy: the planner imports this module
+    groups: list[list[int]] = []
+    plans: list[Any] = []
+    for k in range(len(cases)):
+        for g, members in enumerate(groups):
+            trial = plan_subset(members + [k])
+            if isinstance(trial, Plan):
+                members.append(k)
+                plans[g] = trial
+                break
+        else:
+            alone = plan_subset([k])
+            if not isinstance(alone, Plan):
+                return None if not groups else Unsupported(task.name, f"case {k}: {alone.reason}", alone.op, alone.category)
+            groups.append([k])
+            plans.append(alone)
+    if len(groups) < 2:
+        return None
+    if len(groups) > MAX_KERNELS:
+        return Unsupported(task.name, f"the shape cases need {len(groups)} different kernels (at most {MAX_KERNELS} in one op)")
+    bad = next((p for p in plans if p.template not in KEYABLE_TEMPLATES), None)
+    if bad is not None:
+        return Unsupported(task.name, f"the shape cases need different kernels, and template '{bad.template}' "
+                                      "does not take a tiling-key dispatch yet", category=bad.category)
+    try:
+        return _merge(task, cases, mod, groups, plans, Plan)
+    except MergeError as e:
+        return Unsupported(task.name, f"the shape cases need different kernels: {e}", category=plans[0].category)
+
+
+class MergeError(Exception):
+    pass
+
+
+# ---- features: what tells the groups apart ------------------------------------------------------------------
+
+def _scalars(mod: Any, ins: list) -> list[tuple[str, Any]]:
+    """The forward's non-tensor arguments the harness passes as the op's attributes (name, value), in order."""
+    try:
+        names = [p for p in inspect.signature(mod.Model.forward).parameters][1:]
+    except (TypeError, ValueError):
+        names = []
+    out = []
+    for i, a in enumerate(ins):
+        if isinstance(a, (bool, int, float, str)):
+            out.append((names[i] if i < len(names) else f"arg{i}", a))
+    return out
+
+
+def _declared(plans: list[Any]) -> dict[str, str]:
+    """The kind each group's OpDef gives an attribute (a front end may read an int forward argument as a float)."""
+    kinds: dict[str, str] = {}
+    for pl in plans:
+        o = _OPS.search(_files(pl)[1])
+        for a in _ATTR.finditer(o.group(1) if o else ""):
+            m = re.search(r"\.(Float|Int|Bool|String)\(", a.group(0))
+            if m:
+                kinds.setdefault(a.group(1), {"Float": "float", "Int": "int", "Bool": "bool", "String": "str"}[m.group(1)])
+    return kinds
+
+
+def _features(cases: list, mod: Any, declared: dict[str, str]) -> tuple[list[Feature], list[tuple[str, Any]]]:
+    tensors = [[a for a in ins if isinstance(a, torch.Tensor)] for _, ins in cases]
+    scal = [_scalars(mod, ins) for _, ins in cases]
+    if len({len(t) for t in tensors}) > 1 or len({tuple(n for n, _ in s) for s in scal}) > 1:
+        raise MergeError("the cases pass different numbers of tensors or attributes")
+    attrs = scal[0]
+    feats: list[Feature] = []
+    for j, (name, v0) in enumerate(attrs):      # attributes first: the usual reason for another kernel
+        vals = [s[j][1] for s in scal]
+        kind = _attr_kind(vals)
+        have = declared.get(name, kind)
+        get = {"int": "GetInt", "float": "GetFloat", "bool": "GetBool", "str": "GetStr"}[have]
+        expr = f"{'' if have == 'str' else '*'}attrs->{get}({j})"
+        if have == "float" and kind == "int":      # declared float by a kernel that reads it as a number
+            expr = f"static_cast<int64_t>({expr})"
+        elif have != kind and not (have == "float" and kind == "float"):
+            raise MergeError(f"attribute '{name}' is declared {have} but its values are {kind}")
+        feats.append(Feature(_ident(name), expr, f"attribute '{name}'", vals))
+        if kind == "int" and re.search(r"dim|axis", name) and tensors[0]:
+            ranks = [t[0].dim() for t in tensors]
+            feats.insert(len(feats) - 1, Feature(
+                f"{_ident(name)}Norm", f"({_ident(name)}Raw % rank0 + rank0) % rank0",
+                f"attribute '{name}' as a dimension of input 0 (0..rank-1)",
+                [((v % r) + r) % r if r else 0 for v, r in zip(vals, ranks)]))
+    for i in range(len(tensors[0])):
+        feats.append(Feature(f"rank{i}", f"static_cast<int64_t>(context->GetInputShape({i})->GetStorageShape().GetDimNum())",
+                             f"the rank of input {i}", [t[i].dim() for t in tensors]))
+    for i in range(len(tensors[0])):
+        feats.append(Feature(f"dtype{i}", f"context->GetInputDesc({i})->GetDataType()", f"the dtype of input {i}",
+                             [codegen.GE.get(str(t[i].dtype).replace("torch.", ""), "ge::DT_UNDEFINED") for t in tensors]))
+    for i in range(len(tensors[0])):
+        feats.append(Feature(f"unitDims{i}", f"UnitDims(context->GetInputShape({i})->GetStorageShape())",
+                             f"the dimensions of size 1 of input {i} (bit d: dimension d)",
+                             [sum(1 << d for d, s in enumerate(t[i].shape) if s == 1) for t in tensors]))
+    return feats, attrs
+
+
+def _attr_kind(vals: list) -> str:
+    if all(isinstance(v, bool) for v in vals):
+        return "bool"
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+        return "int"
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        return "float"
+    if all(isinstance(v, str) for v in vals):
+        return "str"
+    raise MergeError("an attribute changes type between cases")
+
+
+def _ident(name: str) -> str:
+    parts = [p for p in re.split(r"\W+", name) if p]
+    s = parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:]) if parts else "attr"
+    return s if s[0].isalpha() else "a" + s
+
+
+def _choose(feats: list[Feature], group_of: list[int]) -> list[Feature]:
+    """The fewest features (greedy) under which no two cases of different groups look alike."""
+    chosen: list[Feature] = []
+    n = len(group_of)
+
+    def clashes(fs: list[Feature]) -> list[tuple[int, int]]:
+        return [(a, b) for a in range(n) for b in range(a + 1, n) if group_of[a] != group_of[b]
+                and all(f.values[a] == f.values[b] for f in fs)]
+    pending = clashes(chosen)
+    while pending:
+        best = max(feats, key=lambda f: sum(f.values[a] != f.values[b] for a, b in pending))
+        if all(best.values[a] == best.values[b] for a, b in pending):
+            raise MergeError("cases that need different kernels look alike to the host (same ranks, dtypes, "
+                             "unit dimensions and attributes)")
+        chosen.append(best)
+        pending = clashes(chosen)
+    return chosen
+
+
+# ---- merging the groups' projects ---------------------------------------------------------------------------
+
+_ENTRY = re.compile(r'extern "C" __global__ __aicore__ void (\w+)\(([^)]*)\)\s*\{(.*)\}\s*$', re.S)
+_OPTILING = re.compile(r"namespace optiling \{\n(.*?)\n\}  // namespace optiling", re.S)
+_OPS = re.compile(r"namespace ops \{\n(.*?)\n\}  // namespace ops", re.S)
+_IO = re.compile(r'this->(Input|Output)\("(\w+)"\)\.ParamType\((\w+)\)\.DataType\(\{([^}]*)\}\)\.Format\(\{([^}]*)\}\);')
+_ATTR = re.compile(r'this->Attr\("(\w+)"\)[^;]*;')
+_TILING_DEF = re.compile(r"BEGIN_TILING_DATA_DEF\((\w+)\)\n(.*?)END_TILING_DATA_DEF;", re.S)
+
+
+def _files(plan: Any) -> tuple[str, str, str, str, str]:
+    snake = next(p for p in plan.files if p.startswith("op_kernel/"))[len("op_kernel/"):-len(".cpp")]
+    return (snake, plan.files[f"op_host/{snake}.cpp"], plan.files[f"op_host/{snake}_tiling.h"],
+            plan.files[f"op_kernel/{snake}.cpp"], plan.op_type)
+
+
+def _merge(task: Any, cases: list, mod: Any, groups: list[list[int]], plans: list[Any], plan_type: Any) -> Any:
+    group_of = [next(g for g, m in enumerate(groups) if k in m) for k in range(len(cases))]
+    feats, attrs = _features(cases, mod, _declared(plans))
+    chosen = _choose(feats, group_of)
+    snake, _, _, _, op = _files(plans[0])
+    struct = f"{op}TilingData"
+    names = {tuple(p.name for p in pl.params.inputs) for pl in plans} if all(pl.params for pl in plans) else {None}
+    if len(names) > 1:
+        raise MergeError("the groups' kernels take different inputs")
+    summaries = [pl.params.summary if pl.params else pl.template for pl in plans]
+    keys = list(range(1, len(plans) + 1))
+    host = _merge_host(plans, keys, op, struct, chosen, feats, attrs, group_of, summaries)
+    header = _merge_tiling(plans, keys, op, struct, snake)
+    kernel = _merge_kernel(plans, keys, op, struct, summaries, groups)
+    files = {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": header, f"op_kernel/{snake}.cpp": kernel}
+    meta: list[dict] = [{}] * len(cases)
+    graphs: list[Any] = []
+    for members, pl in zip(groups, plans):
+        for k, m in zip(members, pl.case_meta):
+            meta[k] = m
+        graphs += list(pl.graphs)
+    p0 = plans[0]
+    return plan_type(task=task, op_type=op, category=p0.category, template="keyed", params=p0.params,
+                     graphs=graphs, files=files, case_meta=meta)
+
+
+def _merge_tiling(plans: list[Any], keys: list[int], op: str, struct: str, snake: str) -> str:
+    defs = []
+    for k, pl in zip(keys, plans):
+        m = _TILING_DEF.search(_files(pl)[2])
+        if not m or m.group(1) != struct:
+            raise MergeError(f"the tiling header of template '{pl.template}' has another form")
+        defs.append(f"// key {k}\nBEGIN_TILING_DATA_DEF({struct}{k})\n{m.group(2)}END_TILING_DATA_DEF;\n")
+    guard = f"{snake.upper()}_TILING_H"
+    regs = [f"REGISTER_TILING_DATA_CLASS({op}, {struct}{keys[0]})"] + \
+           [f"REGISTER_TILING_DATA_CLASS({op}_{k}, {struct}{k})" for k in keys]
+    return (f"// {op} tiling data (generated by the kgen offline drafter): one struct per kernel, by tiling key.\n"
+            f"#ifndef {guard}\n#define {guard}\n#include \"register/tilingdata_base.h\"\n\nnamespace optiling {{\n"
+            + "\n".join(defs) + "\n" + "\n".join(regs) + "\n}  // namespace optiling\n#endif\n")
+
+
+def _merge_host(plans, keys, op, struct, chosen, feats, attrs, group_of, summaries) -> str:
+    includes: list[str] = ["#include <cstdint>", "#include <cstdio>", "#include <cstring>"]
+    bodies, opdefs = [], []
+    for k, pl in zip(keys, plans):
+        text = _files(pl)[1]
+        for ln in text.splitlines():
+            if ln.startswith("#include") and ln not in includes:
+                includes.append(ln)
+        m, o = _OPTILING.search(text), _OPS.search(text)
+        if not m or not o:
+            raise MergeError(f"the host file of template '{pl.template}' has another form")
+        body = re.sub(rf"\b{struct}\b", f"{struct}{k}", m.group(1))
+        own = [a.group(1) for a in _ATTR.finditer(o.group(1))]
+        names = [n for n, _ in attrs]
+        for j, a in enumerate(own):                       # the group's attribute j is the op's attribute names.index(a)
+            if a not in names:
+                raise MergeError(f"attribute '{a}' of one kernel is not a forward argument")
+            body = re.sub(rf"(GetAttrPointer<\w+>|Get(?:Int|Float|Bool|Str))\({j}\)", rf"\g<1>(@{names.index(a)}@)", body)
+        body = re.sub(r"\(@(\d+)@\)", r"(\1)", body)
+        bodies.append(f"// key {k}: {summaries[k - 1]}\nnamespace key{k} {{\n{body}\n}}  // namespace key{k}\n")
+        opdefs.append(o.group(1))
+    dispatch = _dispatch(op, keys, chosen, feats, group_of)
+    return (f"// {op}: host side generated by the kgen offline drafter: its shape cases need {len(keys)} different\n"
+            f"// kernels; TilingFunc reads the structure of the call, runs that kernel's tiling and sets its tiling key.\n"
+            + "\n".join(includes) + "\n\nnamespace optiling {\n" + "\n".join(bodies) + "\n" + dispatch
+            + "}  // namespace optiling\n\nnamespace ops {\n" + _merge_opdef(opdefs, attrs) + "\n}  // namespace ops\n")
+
+
+def _dispatch(op: str, keys: list[int], chosen: list[Feature], feats: list[Feature], group_of: list[int]) -> str:
+    by_name = {f.name: f for f in feats}
+    lines = [f"static ge::graphStatus {op}Tiling(gert::TilingContext* context)", "{"]
+    needs = {f.name for f in chosen}
+    if any(f.name.endswith("Norm") for f in chosen):
+        needs |= {"rank0"}
+    if any(n.startswith("unitDims") for n in needs):
+        lines[0:0] = ["// bit d set: dimension d of the shape is 1 (a broadcast dimension)",
+                      "static uint32_t UnitDims(const gert::Shape& shape)", "{", "    uint32_t bits = 0;",
+                      "    for (size_t d = 0; d < shape.GetDimNum() && d < 32; ++d) {",
+                      "        if (shape.GetDim(d) == 1) bits |= 1U << d;", "    }", "    return bits;", "}", ""]
+    if any("attrs->" in f.expr or f.name.endswith("Norm") for f in chosen):
+        lines.append("    const gert::RuntimeAttrs* attrs = context->GetAttrs();")
+    for name in ("rank0",):
+        if name in needs and name not in {f.name for f in chosen}:
+            lines.append(f"    const int64_t {name} = {by_name[name].expr};   // {by_name[name].what}")
+    for f in chosen:
+        if f.name.endswith("Norm"):
+            raw = by_name[f.name.removesuffix("Norm")]
+            lines.append(f"    const int64_t {raw.name}Raw = {raw.expr};")
+            lines.append(f"    const int64_t {f.name} = rank0 > 0 ? {f.expr} : 0;   // {f.what}")
+            continue
+        ctype = "const char*" if f.expr.startswith("attrs->GetStr") else (
+            "const ge::DataType" if f.name.startswith("dtype") else "const int64_t" if "Int(" in f.expr or
+            "static_cast<int64_t>" in f.expr or f.name.startswith(("rank", "unitDims")) else "const auto")
+        lines.append(f"    {ctype} {f.name} = {f.expr};   // {f.what}")
+    lines.append("    uint32_t key = 0;   // the kernel this structure needs (0: none)")
+    for k in keys:
+        seen = []
+        for c, g in enumerate(group_of):
+            if g == k - 1:
+                conj = " && ".join(f.test(f.values[c]) for f in chosen)
+                if conj not in seen:
+                    seen.append(conj)
+        cond = " || ".join(f"({s})" for s in seen) if len(seen) > 1 else seen[0]
+        lines.append(f"    {'if' if k == keys[0] else 'else if'} ({cond}) {{")
+        lines.append(f"        key = {k};")
+        lines.append("    }")
+    lines += ["    if (key == 0) {",
+              f'        std::printf("{op}: no kernel for this structure ({", ".join(f.name + "=%lld" if not f.expr.startswith("attrs->GetStr") else f.name + "=%s" for f in chosen)})\\n", '
+              + ", ".join(f.name if f.expr.startswith("attrs->GetStr") else f"static_cast<long long>({f.name})" for f in chosen) + ");",
+              "        return ge::GRAPH_FAILED;", "    }", "    context->SetTilingKey(key);", "    switch (key) {"]
+    lines += [f"        case {k}: return key{k}::{op}Tiling(context);" for k in keys]
+    lines += ["        default: return ge::GRAPH_FAILED;", "    }", "}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def _merge_opdef(opdefs: list[str], attrs: list[tuple[str, Any]]) -> str:
+    """One OpDef: the groups' dtype combinations together, every forward attribute declared in order."""
+    io: dict[str, tuple[str, str, list[list[str]]]] = {}
+    order: list[str] = []
+    attr_lines: dict[str, str] = {}
+    combos: list[tuple] = []
+    for text in opdefs:
+        rows = _IO.findall(text)
+        if not rows:
+            raise MergeError("an OpDef of another form")
+        width = len(rows[0][3].split(","))
+        for j in range(width):
+            combo = tuple(r[3].split(",")[j].strip() for r in rows)
+            if combo not in combos:
+                combos.append(combo)
+        for r in rows:
+            if r[1] not in io:
+                io[r[1]] = (r[0], r[2], [])
+                order.append(r[1])
+        for a in _ATTR.finditer(text):
+            attr_lines.setdefault(a.group(1), a.group(0))
+        fmts = {f.strip() for r in rows for f in r[4].split(",")}
+        if fmts != {"ge::FORMAT_ND"}:
+            raise MergeError("an OpDef with a format other than ND")
+    head = re.search(r"(class \w+ : public OpDef \{.*?\{\n)", opdefs[0], re.S)
+    tail = re.search(r"(\s*this->AICore\(\)\.SetTiling.*)", opdefs[0], re.S)
+    if not head or not tail or len(order) != len(combos[0]):
+        raise MergeError("an OpDef of another form")
+    out = [head.group(1).rstrip("\n")]
+    for i, name in enumerate(order):
+        kind, ptype, _ = io[name]
+        types = ", ".join(c[i] for c in combos)
+        fmts = ", ".join(["ge::FORMAT_ND"] * len(combos))
+        out.append(f'        this->{kind}("{name}").ParamType({ptype}).DataType({{{types}}}).Format({{{fmts}}});')
+    for name, v in attrs:
+        if name in attr_lines:
+            out.append("        " + attr_lines[name])
+            continue
+        kind = _attr_kind([v])
+        decl = {"bool": f"Bool({'true' if v else 'false'})", "int": f"Int({v})", "float": f"Float({float(v)!r}f)",
+                "str": f'String("{v}")'}[kind]
+        out.append(f'        this->Attr("{name}").AttrType(OPTIONAL).{decl};   // chooses the kernel')
+    return "\n".join(out) + tail.group(1).rstrip() + ""
+
+
+def _chunks(text: str) -> list[str]:
+    """Top-level blocks of C++: split at blank lines outside any braces."""
+    out, cur, depth = [], [], 0
+    for ln in text.splitlines():
+        if not ln.strip() and depth == 0:
+            if cur:
+                out.append("\n".join(cur))
+            cur = []
+            continue
+        cur.append(ln)
+        code = ln.split("//")[0]
+        depth += code.count("{") - code.count("}")
+    if cur:
+        out.append("\n".join(cur))
+    return [c for c in out if c.strip()]
+
+
+def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
+    heads, bodies, entries = [], [], []
+    for pl in plans:
+        text = _files(pl)[3]
+        at = text.index("using namespace AscendC;") + len("using namespace AscendC;")
+        m = _ENTRY.search(text)
+        if not m:
+            raise MergeError(f"the kernel of template '{pl.template}' has another form")
+        heads.append(text[:at])
+        bodies.append(text[at:m.start()])
+        entries.append(m)
+    sig = {m.group(2) for m in entries}
+    if len(sig) > 1:
+        raise MergeError("the groups' kernels take different arguments")
+    shared: list[str] = []
+    per: list[list[str]] = []
+    for b in bodies:
+        per.append(_chunks(b))
+    for chunks in per:          # a block every kernel holds the same is written once, before the namespaces
+        for c in chunks:
+            if c not in shared and all(c in other for other in per) and "class " not in c:
+                shared.append(c)
+    includes = []
+    for h in heads:
+        for ln in h.splitlines():
+            if ln.startswith("#include") and ln not in includes:
+                includes.append(ln)
+    parts = [f"// {op}: kernels generated by the kgen offline drafter, one per structure its shape cases need;",
+             "// the host's TilingFunc chooses one with the tiling key (TILING_KEY_IS below).",
+             *[f"//   key {k}: {s} (cases {', '.join(map(str, g))})" for k, s, g in zip(keys, summaries, groups)],
+             *includes, "using namespace AscendC;", "", *[c + "\n" for c in shared]]
+    args = [a.strip().split()[-1] for a in entries[0].group(2).split(",")]
+    for k, chunks, m in zip(keys, per, entries):
+        own = [c for c in chunks if c not in shared]
+        body = re.sub(r"GET_TILING_DATA\((\w+),\s*(\w+)\)", rf"GET_TILING_DATA_WITH_STRUCT({struct}{k}, \1, \2)", m.group(3))
+        parts += [f"namespace key{k} {{", "", *[c + "\n" for c in own],
+                  f"__aicore__ inline void Run({m.group(2)})", "{" + body.rstrip() + "\n}", "",
+                  f"}}  // namespace key{k}", ""]
+    name = entries[0].group(1)
+    parts += [f'extern "C" __global__ __aicore__ void {name}({entries[0].group(2)})', "{"]
+    for k in keys:
+        parts += [f"    {'if' if k == keys[0] else '} else if'} (TILING_KEY_IS({k})) {{",
+                  f"        key{k}::Run({', '.join(args)});"]
+    parts += ["    }", "}", ""]
+    return "\n".join(parts)
