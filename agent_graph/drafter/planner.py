@@ -143,7 +143,8 @@ def plan(task: Task) -> Plan | Unsupported:
             return Unsupported(name, npu_only_message(npu), user_error=True)
     first = _plan_cases(task, cases, mod)
     if isinstance(first, Unsupported) and len(cases) > 1 and variants.needs_variants(first.reason):
-        keyed = variants.plan_keyed(task, cases, mod, lambda idx: _plan_cases(task, [cases[i] for i in idx], mod))
+        keyed = variants.plan_keyed(task, cases, mod, lambda idx: _plan_cases(task, [cases[i] for i in idx], mod),
+                                    Plan, Unsupported)
         if keyed is not None:
             return keyed
     return first

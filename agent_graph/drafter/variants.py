@@ -64,10 +64,11 @@ class Feature:
         return f"{self.name} == {self.cxx(v)}"
 
 
-def plan_keyed(task: Any, cases: list, mod: Any, plan_subset: Callable[[list[int]], Any]) -> Any:
-    """A Plan whose project serves every case through one kernel per group of cases, or an Unsupported naming
-    what stops it, or None when grouping does not apply (one group would do, or a planner refuses a case alone)."""
-    from agent_graph.drafter.planner import Plan, Unsupported    # lazy: the planner imports this module
+def plan_keyed(task: Any, cases: list, mod: Any, plan_subset: Callable[[list[int]], Any], Plan: type,
+               Unsupported: type) -> Any:
+    """A ``Plan`` whose project serves every case through one kernel per group of cases, or an ``Unsupported``
+    naming what stops it, or None when grouping does not apply (one group would do, or a planner refuses a case
+    alone). ``Plan``/``Unsupported``: the planner's result types (passed in: the planner imports this module)."""
     groups: list[list[int]] = []
     plans: list[Any] = []
     for k in range(len(cases)):
