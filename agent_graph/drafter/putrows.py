@@ -65,6 +65,7 @@ def render(kp: KernelParams) -> dict[str, str]:
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", x_macro=x.name.upper(),
         idx_macro=idx.name.upper(), kernel_name=snake, x_name=x.name, idx_name=idx.name, values_name=values.name,
         out_name=y.name, verb=verb, rule=rule, accumulate="true" if e["accumulate"] else "false",
+        round_each=e.get("round_each", "false"),
         kernel_args=", ".join(f"GM_ADDR {p.name}" for p in (*kp.inputs, y)))
     host = load("index_put_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=opdef_params(kp.inputs, [y]),
@@ -73,8 +74,9 @@ def render(kp: KernelParams) -> dict[str, str]:
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
 
-def plan_put(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
-    """The plan (or refusal) for a reference that updates rows at indices; None when it does not."""
+def plan_put(cases: list, mod: Any, op_type: str, names: set[str] = frozenset()) -> OwnPlan | None:
+    """The plan (or refusal) for a reference that updates rows at indices; None when it does not (``names``: the
+    ATen ops its eager run calls)."""
     read = read_cases(cases, mod, read_graph, CATEGORY)
     if not isinstance(read, list):
         return read
@@ -88,6 +90,10 @@ def plan_put(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     roles = ["x", "x", "x"]
     roles[r0["index_input"]], roles[r0["values_input"]] = "indices", "values"
     how = "index_add" if r0["accumulate"] else "index_copy"
+    # PyTorch's CPU kernels add 16-bit rows in their own type, rounding every sum, except index_add of a tensor
+    # of rank 2 or more, which adds in float and rounds once (measured against torch 2.x; both in pick order)
+    rank = len(read[0]["shapes"][r0["x_input"]])
+    r0 = dict(r0, round_each="true" if r0["accumulate"] and not ("index_add" in names and rank >= 2) else "false")
     kp = KernelParams(op_type=op_type, template="index_put",
                       inputs=[TensorParam(roles[i], InputKind.FULL, [c[i] for c in combos]) for i in range(3)],
                       outputs=[TensorParam("y", OutputKind.COL, [c[r0["x_input"]] for c in combos])],

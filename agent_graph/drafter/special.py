@@ -48,7 +48,7 @@ def plan(cases: list, mod: Any, op_type: str, names: set[str]) -> OwnPlan | None
     if names & scatter.SCATTER_OPS or any(n.startswith("scatter_reduce") for n in names):
         return scatter.plan_scatter(cases, mod, op_type)
     if names & putrows.PUT_OPS:
-        return putrows.plan_put(cases, mod, op_type)
+        return putrows.plan_put(cases, mod, op_type, names)
     if names & INDEXING:
         return index.plan_index(cases, mod, op_type)
     if any("upsample" in n for n in names):

@@ -374,8 +374,8 @@ def _merge_opdef(opdefs: list[str], attrs: list[tuple[str, Any]]) -> str:
             out.append("        " + attr_lines[name])
             continue
         kind = _attr_kind([v])
-        decl = {"bool": f"Bool({'true' if v else 'false'})", "int": f"Int({v})", "float": f"Float({float(v)!r}f)",
-                "str": f'String("{v}")'}[kind]
+        decl = (f"Bool({'true' if v else 'false'})" if kind == "bool" else f"Int({v})" if kind == "int" else
+                f'String("{v}")' if kind == "str" else f"Float({float(v)!r}f)")
         out.append(f'        this->Attr("{name}").AttrType(OPTIONAL).{decl};   // chooses the kernel')
     return "\n".join(out) + tail.group(1).rstrip() + ""
 
