@@ -415,7 +415,7 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
     per: list[list[str]] = []
     for b in bodies:
         per.append(_chunks(b))
-    for chunks in per:          # a block every kernel holds the same is written once, before the namespaces
+    for chunks in per:          # a block every kernel holds the same (a helper) is written once, before the namespaces
         for c in chunks:
             if c not in shared and all(c in other for other in per) and "class " not in c:
                 shared.append(c)

@@ -1,0 +1,51 @@
+"""Shape cases that need different kernels (NPUKernelBench-kind tasks whose cases change an attribute or a
+broadcast pattern): one op, a kernel per structure, the host choosing it by tiling key."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agent_graph.drafter import variants
+from agent_graph.drafter.variants import Feature, MergeError
+from bench_bridge.bench import BenchOptions, bench
+from tests.agent_graph.drafter_checks import assert_verified
+
+KEYED = Path(__file__).resolve().parents[1] / "data" / "tasks" / "keyed"
+
+
+def test_sum_over_a_dim_that_changes_per_case_gets_a_kernel_per_structure(tmp_path):
+    d = assert_verified(KEYED / "sum_dim.py", tmp_path)
+    assert d.plan.template == "keyed"
+    kernel = next(v for k, v in d.files.items() if k.startswith("op_kernel/"))
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    assert "TILING_KEY_IS(1)" in kernel and "TILING_KEY_IS(2)" in kernel and "GET_TILING_DATA_WITH_STRUCT" in kernel
+    assert "context->SetTilingKey(key);" in host and 'this->Attr("dim")' in host and 'this->Attr("keepdim")' in host
+    # new sizes, the same structures (a last-dim sum of rank 1 and 2, an inner-dim sum of rank 2 and 3): the host
+    # picks each kernel from the structure, not from the shapes it was drafted on
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(KEYED / "sum_dim.py", other / "sum_dim.py")
+    rows = [([101], "float32", 0, False), ([3, 96], "float16", -2, True), ([2, 5, 70], "float32", 1, False),
+            ([7, 31], "float32", 1, False)]
+    (other / "sum_dim.json").write_text("".join(json.dumps({"inputs": [
+        {"name": "x", "type": "tensor", "dtype": dt, "shape": s}, {"name": "dim", "type": "attr", "dtype": "int", "value": dim},
+        {"name": "keepdim", "type": "attr", "dtype": "bool", "value": keep}]}) + "\n" for s, dt, dim, keep in rows))
+    rep = bench(other / "sum_dim.py", BenchOptions(project=tmp_path / "project", timeout=600))
+    assert rep.correct and [c.status for c in rep.cases] == ["pass"] * 4, [(c.case_id, c.message) for c in rep.cases]
+
+
+def test_add_broadcast_in_some_cases_only(tmp_path):
+    d = assert_verified(KEYED / "add_bcast.py", tmp_path)
+    assert d.plan.template == "keyed"
+
+
+def test_the_host_reads_only_what_tells_the_groups_apart():
+    rank = Feature("rank0", "", "", [1, 2, 2, 3])
+    dim = Feature("dim", "", "", [0, -1, -2, 1])
+    unit = Feature("unitDims0", "", "", [0, 0, 0, 0])
+    assert [f.name for f in variants._choose([dim, rank, unit], [0, 0, 1, 1])] == ["dim"]
+    with pytest.raises(MergeError, match="look alike"):
+        variants._choose([unit], [0, 1, 0, 1])
