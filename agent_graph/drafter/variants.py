@@ -81,7 +81,8 @@ def plan_keyed(task: Any, cases: list, mod: Any, plan_subset: Callable[[list[int
         else:
             alone = plan_subset([k])
             if not isinstance(alone, Plan):
-                return None if not groups else Unsupported(task.name, f"case {k}: {alone.reason}", alone.op, alone.category)
+                return Unsupported(task.name, f"the shape cases need different kernels, and case {k} alone is not "
+                                              f"covered: {alone.reason}", alone.op, alone.category)
             groups.append([k])
             plans.append(alone)
     if len(groups) < 2:
