@@ -193,9 +193,17 @@ def _choose(feats: list[Feature], group_of: list[int]) -> list[Feature]:
     def clashes(fs: list[Feature]) -> list[tuple[int, int]]:
         return [(a, b) for a in range(n) for b in range(a + 1, n) if group_of[a] != group_of[b]
                 and all(f.values[a] == f.values[b] for f in fs)]
+    def tier(f: Feature) -> int:   # structure first; a float attribute (a value, seldom a structure) last
+        if "GetFloat" in f.expr:
+            return 2
+        return 1 if "attrs->" in f.expr else 0
+
     pending = clashes(chosen)
     while pending:
-        best = max(feats, key=lambda f: sum(f.values[a] != f.values[b] for a, b in pending))
+        def score(f: Feature) -> tuple:
+            sep = sum(f.values[a] != f.values[b] for a, b in pending)
+            return (sep > 0, -tier(f), sep)
+        best = max(feats, key=score)
         if all(best.values[a] == best.values[b] for a, b in pending):
             raise MergeError("cases that need different kernels look alike to the host (same ranks, dtypes, "
                              "unit dimensions and attributes)")
