@@ -49,3 +49,9 @@ def test_the_host_reads_only_what_tells_the_groups_apart():
     assert [f.name for f in variants._choose([dim, rank, unit], [0, 0, 1, 1])] == ["dim"]
     with pytest.raises(MergeError, match="look alike"):
         variants._choose([unit], [0, 1, 0, 1])
+
+
+def test_a_mode_one_kernel_serves_stays_one_kernel(tmp_path):
+    # gelu's approximation read at run time by one elementwise kernel: no key dispatch where none is needed
+    d = assert_verified(KEYED / "gelu_mode.py", tmp_path)
+    assert d.plan.template == "flat"
