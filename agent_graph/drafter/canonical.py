@@ -380,6 +380,9 @@ class _Reader:
             if base == "split_with_sizes" or base == "split" or base == "slice" or base == "select":
                 raise AnalysisError(f"core op aten.{base} (a slice of {self._shape_of(n.args[0])}) is not covered by the "
                                     f"templates")
+            if base == "expand" and _materialised(n):
+                raise AnalysisError(f"core op aten.expand copied into a tensor of its own (repeat_interleave, repeat: "
+                                    f"input of shape {self._shape_of(n.args[0])}) is not covered by the templates")
             args = [self.conv(a, o.args[i] if o and i < len(o.args) else None) for i, a in enumerate(n.args)]
             kw = {key: self.conv(a, o.kwargs.get(key) if o else None) for key, a in n.kwargs.items()}
             if base in BOOL_LOGIC and all(_is_bool(a) for a in n.args if isinstance(a, fx.Node)):
@@ -572,6 +575,14 @@ def collapse_rows(g: OpGraph) -> None:
         elif n.op in ROW_OPS and isinstance(n.kwargs.get("dim"), list):
             n.kwargs["dim"] = -1
     g.row_dims, g.row_div = k, div
+
+
+def _materialised(n: fx.Node) -> bool:
+    """An expand whose copies become data (cloned, reshaped, returned) rather than a broadcast operand: the
+    templates read an expand as a view, which holds only for a broadcasting consumer."""
+    return any(u.op == "output" or (u.op == "call_function" and _name(u)[0] in
+                                    {"clone", "contiguous", "view", "_unsafe_view", "reshape", "flatten"})
+               for u in n.users)
 
 
 def _numel(shape: Any) -> int:

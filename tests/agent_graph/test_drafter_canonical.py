@@ -101,6 +101,14 @@ def test_nll_loss_over_spatial_positions_is_refused_naming_its_shape(tmp_path):
     assert "aten.nll_loss2d_forward" in d.reason and "[2, 5, 1, 7]" in d.reason   # PyTorch views [N, C, d] as 4-D
 
 
+def test_repeat_interleave_is_refused_not_drafted_as_a_view(tmp_path):
+    # aten.expand then a reshape materialises copies: read as a view it drafted an elementwise copy of the wrong size
+    ref = _write(tmp_path, "rep", "torch.repeat_interleave(x, 2, dim=0) * 2", "x", "torch.randn(6, 5)")
+    d = draft(ref)
+    assert isinstance(d, Unsupported) and not d.user_error
+    assert "aten.expand copied into a tensor of its own" in d.reason and "[6, 1, 5]" in d.reason
+
+
 def test_a_list_of_tensors_argument_is_refused_naming_it(tmp_path):
     ref = _write(tmp_path, "stack_sum", "torch.stack(xs).sum(0) * 2", "xs", "[torch.randn(4, 8), torch.randn(4, 8)]")
     d = draft(ref)
