@@ -12,7 +12,7 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from agent_graph.drafter import index, pool, putrows, resize, scatter
+from agent_graph.drafter import index, pool, putrows, resize, scatter, sort
 from agent_graph.drafter.ownplan import OwnPlan
 
 INDEXING = {"index_select", "embedding", "index", "gather"}
@@ -47,6 +47,8 @@ def plan(cases: list, mod: Any, op_type: str, names: set[str]) -> OwnPlan | None
         return pool.plan_window(cases, mod, op_type)
     if names & scatter.SCATTER_OPS or any(n.startswith("scatter_reduce") for n in names):
         return scatter.plan_scatter(cases, mod, op_type)
+    if names & sort.SORT_OPS:
+        return sort.plan_sort(cases, mod, op_type)
     if names & putrows.PUT_OPS:
         return putrows.plan_put(cases, mod, op_type, names)
     if names & INDEXING:

@@ -1,0 +1,53 @@
+"""Sorting along the last dimension (template sort): topk values and indices, sort, argsort, smallest first;
+refusals name the op, the dimension and the shape."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft
+from tests.agent_graph.drafter_checks import assert_verified
+
+SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
+
+
+@pytest.mark.parametrize("name", ["topk_values_indices", "argsort_rows"])
+def test_sort_references_verify_on_every_case(name, tmp_path):
+    d = assert_verified(SUITE / name / "kgen-task.toml", tmp_path)
+    assert d.plan.template == "sort"
+    kernel = next(v for k, v in d.files.items() if k.startswith("op_kernel/"))
+    assert "Sort<float, true>" in kernel and "PIPE_ALL" not in kernel
+
+
+def _ref(tmp: Path, body: str, inputs: str) -> Path:
+    p = tmp / "ref.py"
+    p.write_text(textwrap.dedent(f"""\
+        import torch
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                return {body}
+
+
+        def get_inputs():
+            return [{inputs}]
+
+
+        def get_init_inputs():
+            return []
+        """))
+    return p
+
+
+@pytest.mark.parametrize("body, inputs, words", [
+    ("torch.sort(x, dim=0).values", "torch.randn(8, 5)", "aten.sort along dim 0 of x of shape [8, 5]"),
+    ("torch.topk(x, 3, sorted=False).values", "torch.randn(4, 50)", "topk with sorted=False"),
+    ("x.topk(2).values", "torch.randn(2, 5000)", "rows 5000 long"),
+])
+def test_refusals_name_the_op_and_shape(body, inputs, words, tmp_path):
+    d = draft(_ref(tmp_path, body, inputs))
+    assert isinstance(d, Unsupported) and not d.user_error
+    assert words in d.reason, d.reason
