@@ -206,7 +206,7 @@ def _choose(feats: list[Feature], group_of: list[int]) -> list[Feature]:
         best = max(feats, key=score)
         if all(best.values[a] == best.values[b] for a, b in pending):
             raise MergeError("cases that need different kernels look alike to the host (same ranks, dtypes, "
-                             "unit dimensions and attributes)")
+                             "unit dimensions and attributes: the choice would depend on sizes)")
         chosen.append(best)
         pending = clashes(chosen)
     return chosen
