@@ -25,7 +25,7 @@ from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import Task, module_tensor_items, snake_case
 
-Source = Literal["input", "init", "param"]
+Source = Literal["input", "init", "param", "const"]
 DTYPES = ("float32", "float16", "bfloat16")
 SHAPE_OPS = {"view", "_unsafe_view", "reshape", "clone", "alias", "contiguous", "detach"}
 # epilogue ops on the float accumulator of one output row (acc, length ow_): (drafter name, statement)
@@ -40,19 +40,24 @@ class Operand:
     index: int                 # position among the forward tensors / init tensors / module parameters
     shape: tuple[int, ...]
     dtype: str
+    value: float | None = None   # a "const": a module tensor whose elements are all this value (the harness passes
+                                 # no such tensor; the kernel writes the number)
 
 
 @dataclass
 class ConvSpec:
-    stride: tuple[int, int]
-    padding: tuple[int, int]
-    dilation: tuple[int, int]
+    stride: tuple[int, int, int]       # (D, H, W); 1 / 0 for the dimensions a 1-D or 2-D convolution lacks
+    padding: tuple[int, int, int]
+    dilation: tuple[int, int, int]
     x: str
     w: str
     b: str | None
     epilogue: list[str] = field(default_factory=list)   # AscendC statements on acc
     channel: list[tuple[str, str]] = field(default_factory=list)   # epilogue tensors: (name, channel | one | full)
     summary: str = ""
+    transposed: bool = False
+    output_padding: tuple[int, int, int] = (0, 0, 0)
+    groups: int = 1                    # read by the host of a transposed convolution (its weight does not say)
 
 
 @dataclass
@@ -127,6 +132,12 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
             src[n.name] = Operand(f"init{k}", "init", k, tuple(t.shape), dt)
             continue
         k = next((i for i, (nm, _) in enumerate(params) if nm == spec.target), None)
+        flat = t.detach().reshape(-1)
+        if k is None and t.is_floating_point() and flat.numel() and bool((flat == flat[0]).all()):
+            # a module tensor of one value throughout (a norm's ones, a scale filled with 0.5): the harness does
+            # not pass it; the kernel writes the number
+            src[n.name] = Operand(re.sub(r"\W", "_", spec.target), "const", -1, tuple(t.shape), dt, float(flat[0]))
+            continue
         if k is None:
             raise AnalysisError(f"the convolution reads the module {spec.kind.name.lower()} '{spec.target}' of shape "
                                 f"{list(t.shape)}, which is not a parameter (pass it as a forward input)")
@@ -136,29 +147,38 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
     conv = calls[0]
     if _name(conv)[0] != "convolution":
         raise AnalysisError(f"core op aten.{_name(conv)[0]} before the convolution is not covered by the conv template")
-    x, w, b, stride, padding, dilation, transposed, _out_pad, _groups = conv.args   # groups: cin / the weight's
+    x, w, b, stride, padding, dilation, transposed, out_pad, groups = conv.args
     rank = len(w.meta["val"].shape)
     shape = list(x.meta["val"].shape)
-    if transposed:
-        raise AnalysisError(f"a transposed convolution (input of shape {shape}) is not covered by the conv template")
-    if rank not in (3, 4):
+    if rank not in (3, 4, 5):
         raise AnalysisError(f"a {rank - 2}-D convolution (input of shape {shape}) is not covered by the conv template "
-                            "(1-D and 2-D are)")
+                            "(1-D, 2-D and 3-D are)")
     for a, what in ((x, "input"), (w, "weight"), (b, "bias")):
         if a is not None and (not isinstance(a, fx.Node) or a.name not in src):
             raise AnalysisError(f"the convolution's {what} is computed by other ops (input of shape {shape}); "
                                 "only tensors passed in or held by the module are covered")
-    pair = (lambda v: (1, int(v[0])) if rank == 3 else (int(v[0]), int(v[1])))
-    pad = (0, int(padding[0])) if rank == 3 else (int(padding[0]), int(padding[1]))
+    def triple(v: Any, fill: int) -> tuple[int, int, int]:   # (D, H, W), missing dimensions filled
+        vals = [int(a) for a in v] if isinstance(v, (list, tuple)) else [int(v)]
+        if len(vals) == 1:
+            vals = vals * (rank - 2)
+        return tuple([fill] * (3 - len(vals)) + vals)
+    for n in (w,) + ((b,) if b is not None else ()):
+        if src.get(n.name) is not None and src[n.name].source == "const":
+            raise AnalysisError(f"the convolution's {'weight' if n is w else 'bias'} holds one value throughout "
+                                "(not covered: pass it as a forward input)")
     stmts, ops, chan = _epilogue(conv, calls[1:], shape, src)
     used = [src[x.name], src[w.name]] + ([src[b.name]] if b is not None else []) + [src[c] for c, _ in chan]
+    if src[x.name].source == "const":
+        raise AnalysisError(f"the convolution's input holds one value throughout (shape {shape}): not covered")
     for o in used:
         if o.dtype not in DTYPES:
             raise AnalysisError(f"dtype {o.dtype} of the convolution's {o.name} (shape {list(o.shape)}) is not covered")
     operands = _operands(src, used, fwd, init_t, params)
-    spec = ConvSpec(pair(stride), pad, pair(dilation), src[x.name].name, src[w.name].name,
+    kind = "conv_transpose" if transposed else "convolution"
+    spec = ConvSpec(triple(stride, 1), triple(padding, 0), triple(dilation, 1), src[x.name].name, src[w.name].name,
                     src[b.name].name if b is not None else None, stmts, [(src[c].name, k) for c, k in chan],
-                    f"ops: convolution{rank - 2}d" + "".join(f" -> {o}" for o in ops))
+                    f"ops: {kind}{rank - 2}d" + "".join(f" -> {o}" for o in ops), bool(transposed),
+                    triple(out_pad, 0), int(groups) if transposed else 1)
     return operands, spec
 
 
@@ -176,6 +196,12 @@ def _epilogue(conv: fx.Node, rest: list[fx.Node], shape: list[int],
         if base in ("add", "mul", "sub", "div") and len(args) == 2 and args[0] is prev and isinstance(args[1], fx.Node) \
                 and args[1].name in src and not n.kwargs.get("alpha"):
             other = src[args[1].name]
+            if other.source == "const":   # one value throughout: a number in the statement
+                v = {"add": other.value, "sub": -other.value, "mul": other.value, "div": 1.0 / other.value}[base]
+                stmts.append(f"{'Muls' if base in ('mul', 'div') else 'Adds'}(acc, acc, {v!r}f, ow_);")
+                names.append(base)
+                prev = n
+                continue
             full = tuple(other.shape) == tuple(conv.meta["val"].shape)
             numel = None if full else _per_channel(other.shape, cout, len(conv.meta["val"].shape))
             if numel is None and not full:
@@ -315,8 +341,9 @@ def render_conv(kp: KernelParams) -> dict[str, str]:
     chan = spec.channel
     rename = kp.extra["rename"].get
     epi = "\n".join(f"            {s}\n            Round(acc);" for s in spec.epilogue)
-    conv = dict(sh=spec.stride[0], sw=spec.stride[1], ph=spec.padding[0], pw=spec.padding[1], dh=spec.dilation[0],
-                dw=spec.dilation[1])
+    (sd, sh, sw), (pd, ph, pw), (dd, dh, dw) = spec.stride, spec.padding, spec.dilation
+    conv = dict(sd=sd, sh=sh, sw=sw, pd=pd, ph=ph, pw=pw, dd=dd, dh=dh, dw=dw,
+                transposed="true" if spec.transposed else "false")
     kernel = load("conv_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", kernel_name=snake, **conv,
         has_bias="true" if b else "false", x_macro=codegen._macro(x), w_macro=codegen._macro(w), y_macro=codegen._macro(y),
@@ -334,6 +361,8 @@ def render_conv(kp: KernelParams) -> dict[str, str]:
         fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
         params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
     host = load("conv_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake, params="\n".join(params),
-                                                 x_index=names.index(x), w_index=names.index(w), **conv)
+                                                 x_index=names.index(x), w_index=names.index(w), **conv,
+                                                 opd=spec.output_padding[0], oph=spec.output_padding[1],
+                                                 opw=spec.output_padding[2], tgroups=spec.groups)
     tiling = load("conv_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": prune(kernel)}

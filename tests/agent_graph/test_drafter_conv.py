@@ -40,6 +40,26 @@ def test_functional_conv1d_with_epilogue_in_bf16(tmp_path):
     _verified(SUITE / "conv1d_leaky_clamp" / "kgen-task.toml", tmp_path)
 
 
+@pytest.mark.parametrize("name, inputs", [
+    ("conv_transpose1d_groups", ["x", "weight", "bias"]),
+    ("conv_transpose2d_hardtanh", ["x", "up_weight", "up_bias"]),
+    ("conv3d_tanh_scale", ["x", "conv_weight", "conv_bias"]),        # the scale of one value is not an input
+    ("conv_transpose3d_bias_hardswish", ["x", "bias", "up_weight"]),   # the module's parameter order
+])
+def test_transposed_and_3d_convolutions(name, inputs, tmp_path):
+    """Transposed convolutions (weight [cin, cout / groups, ...], output padding, stride larger than one: each
+    output reads the inputs whose stride divides exactly) and 3-D convolutions, checked against PyTorch; a module
+    tensor of one value throughout is a number in the kernel, not an op input."""
+    spec = SUITE / name / "kgen-task.toml"
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    assert [p.name for p in d.plan.params.inputs] == inputs
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(spec, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled and rep.correct and not bad, bad or rep.message
+
+
 def _ref(tmp_path: Path, init: str, forward: str, inputs: str, init_inputs: str = "[]") -> Path:
     p = tmp_path / "ref.py"
     p.write_text(textwrap.dedent(f"""\
@@ -67,8 +87,10 @@ def _ref(tmp_path: Path, init: str, forward: str, inputs: str, init_inputs: str 
 
 
 @pytest.mark.parametrize("init, forward, inputs, words", [
-    ("self.c = nn.Conv3d(2, 3, 3)", "self.c(x)", "torch.randn(1, 2, 5, 6, 6)", "3-D convolution (input of shape [1, 2, 5, 6, 6])"),
-    ("self.c = nn.ConvTranspose2d(2, 3, 3)", "self.c(x)", "torch.randn(1, 2, 6, 6)", "transposed convolution (input of shape [1, 2, 6, 6])"),
+    ("self.w = nn.Parameter(torch.randn(3, 2, 3, 3))", "nn.functional.conv2d(x, self.w * 2)", "torch.randn(1, 2, 6, 6)",
+     "core op aten.mul before the convolution"),
+    ("self.w = nn.Parameter(torch.ones(3, 2, 3))", "nn.functional.conv1d(x, self.w)", "torch.randn(1, 2, 6)",
+     "the convolution's weight holds one value throughout"),
     ("self.a, self.b = nn.Conv2d(2, 2, 3, groups=2), nn.Conv2d(2, 4, 1)", "self.b(self.a(x))", "torch.randn(1, 2, 6, 6)",
      "core op aten.convolution after the convolution"),
     ("self.c = nn.Conv2d(2, 3, 3)", "torch.softmax(self.c(x), dim=1)", "torch.randn(1, 2, 6, 6)",
