@@ -58,6 +58,7 @@ class ConvSpec:
     transposed: bool = False
     output_padding: tuple[int, int, int] = (0, 0, 0)
     groups: int = 1                    # read by the host of a transposed convolution (its weight does not say)
+    last: str = ""                     # the graph node whose value the op writes (the convolution or its epilogue's last)
 
 
 @dataclass
@@ -69,9 +70,12 @@ class _Out:
     unsupported: Any
 
 
-def plan_conv(task: Task, cases: list, mod: Any, op_type: str, plan_type: Any, unsupported_type: Any):
+def plan_conv(task: Task, cases: list, mod: Any, op_type: str, plan_type: Any, unsupported_type: Any,
+              prefix: bool | int = False):
     """``plan_type`` | ``unsupported_type`` for a reference holding a convolution; None when its graph holds none
-    (``cases``: (init, forward inputs) per shape case; ``op_type``: the op's CamelCase name)."""
+    (``cases``: (init, forward inputs) per shape case; ``op_type``: the op's CamelCase name; ``prefix``: the first
+    stage of a staged op (``stages.py``): True, the convolution and the longest epilogue chain it takes; a number,
+    that many of the ops after it; the result of the last is the op's output)."""
     out = _Out(op_type, plan_type, unsupported_type)
     specs, operands_per_case = [], []
     for init, ins in cases:
@@ -84,7 +88,7 @@ def plan_conv(task: Task, cases: list, mod: Any, op_type: str, plan_type: Any, u
         if not convs:
             return None
         try:
-            ops, spec = _read(ep, model, ins, init)
+            ops, spec = _read(ep, model, ins, init, prefix)
         except AnalysisError as e:
             return _refuse(out, task, str(e))
         except (KeyError, IndexError, TypeError, ValueError, StopIteration) as e:
@@ -103,7 +107,7 @@ def _refuse(out: _Out, task: Task, reason: str) -> Any:
     return out.unsupported(task.name, reason, op="convolution", category="convolution")
 
 
-def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, init: list) -> tuple[list[Operand], ConvSpec]:
+def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, init: list, prefix: bool | int = False) -> tuple[list[Operand], ConvSpec]:
     sig = ep.graph_signature
     by_name = {s.arg.name: s for s in sig.input_specs if hasattr(s.arg, "name")}
     fwd = [t for t in ins if isinstance(t, torch.Tensor)]
@@ -166,7 +170,19 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
         if src.get(n.name) is not None and src[n.name].source == "const":
             raise AnalysisError(f"the convolution's {'weight' if n is w else 'bias'} holds one value throughout "
                                 "(not covered: pass it as a forward input)")
-    stmts, ops, chan = _epilogue(conv, calls[1:], shape, src)
+    rest = calls[1:]
+    if prefix is True:     # the longest chain the epilogue takes; the ops after it are a second stage's
+        take = 0
+        while take < len(rest):
+            try:
+                _epilogue(conv, rest[:take + 1], shape, src)
+            except AnalysisError:
+                break
+            take += 1
+        rest = rest[:take]
+    elif prefix is not False:
+        rest = rest[:int(prefix)]
+    stmts, ops, chan = _epilogue(conv, rest, shape, src)
     used = [src[x.name], src[w.name]] + ([src[b.name]] if b is not None else []) + [src[c] for c, _ in chan]
     if src[x.name].source == "const":
         raise AnalysisError(f"the convolution's input holds one value throughout (shape {shape}): not covered")
@@ -178,7 +194,7 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
     spec = ConvSpec(triple(stride, 1), triple(padding, 0), triple(dilation, 1), src[x.name].name, src[w.name].name,
                     src[b.name].name if b is not None else None, stmts, [(src[c].name, k) for c, k in chan],
                     f"ops: {kind}{rank - 2}d" + "".join(f" -> {o}" for o in ops), bool(transposed),
-                    triple(out_pad, 0), int(groups) if transposed else 1)
+                    triple(out_pad, 0), int(groups) if transposed else 1, (rest[-1] if rest else conv).name)
     return operands, spec
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow, variants
+from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.attnplan import plan_attention
@@ -162,6 +162,11 @@ def _plan_cases(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
         return cube
     if "convolution" in names:      # a convolution (and its epilogue) has its own planner
         drafted = conv.plan_conv(task, cases, mod, op_type_for(task.name), Plan, Unsupported)
+        if isinstance(drafted, Unsupported) and "after the convolution" in drafted.reason:
+            staged = stages.plan_staged(task, cases, mod, op_type_for(task.name), Plan, Unsupported, _plan_cases,
+                                        conv.plan_conv)   # the convolution, then the rest as a second stage
+            if staged is not None:
+                return staged
         if drafted is not None:
             return drafted
     own = special.plan(cases, mod, op_type_for(name), names)   # pooling, gathers, resize: own templates (special.py)
