@@ -566,6 +566,8 @@ def collapse_rows(g: OpGraph) -> None:
             return lead + (cols,)
         if len(shape) == r and all(d == 1 for d in shape[-k:]):     # a kept-dims reduction result
             return (lead[:-1] + (lead[-1] * div,) if div > 1 and lead else lead) + (1,)
+        if len(shape) < r and div == 1 and all(d == 1 for d in shape[-k:]):   # one value per row, broadcast ([C, 1, 1])
+            return lead + (1,)
         return shape
     for n in (*g.inputs, *g.nodes):
         n.shape = rows(n.shape)

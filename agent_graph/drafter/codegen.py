@@ -265,7 +265,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
     for i, kept in sorted(kp.extra.get("row_maps", {}).items()):
         name = kp.inputs[i].name
         map_code += [f"    uint32_t {name}Map[7];   // input '{name}' holds the output dimensions of mask {kept:#x} (from the end)",
-                     f"    if (!RowMapOf(xs, {kept:#x}U, {name}Map)) {{",
+                     f"    if (!RowMapOf(xs, {kept:#x}U, {name}Map, {int(kp.extra.get('row_dims', 1))})) {{",
                      f'        std::printf("{kp.op_type}: input {name} broadcasts over more than two groups of dimensions\\n");',
                      "        return ge::GRAPH_FAILED;", "    }"]
         map_code += [f"    tiling.set_{name}{fld}({name}Map[{k}]);" for k, fld in enumerate(operands.ROW_MAP_FIELDS)]

@@ -136,6 +136,8 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
             src[n.name] = Operand(f"init{k}", "init", k, tuple(t.shape), dt)
             continue
         k = next((i for i, (nm, _) in enumerate(params) if nm == spec.target), None)
+        if k is None and not t.is_floating_point():
+            continue           # an integer buffer (a batch norm's num_batches_tracked): not a convolution operand
         flat = t.detach().reshape(-1)
         if k is None and t.is_floating_point() and flat.numel() and bool((flat == flat[0]).all()):
             # a module tensor of one value throughout (a norm's ones, a scale filled with 0.5): the harness does

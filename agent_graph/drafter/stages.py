@@ -134,18 +134,18 @@ def _conv_result(gm: fx.GraphModule, conv: fx.Node, ins: list) -> torch.Tensor:
     class Capture(fx.Interpreter):
         def run_node(self, n: fx.Node) -> Any:
             out = super().run_node(n)
-            if n is conv:
+            if n.name == conv.name:
                 seen["conv"] = out
             return out
 
-    Capture(gm).run(*copy.deepcopy(ins))
+    Capture(copy.deepcopy(gm)).run(*copy.deepcopy(ins))   # a copy: a batch norm in training mode updates its buffers
     return seen["conv"].detach().clone()
 
 
 def stage_module(splits: list[Split]) -> Any:
     """A module namespace the planners read like a reference's: ``Model(k)`` is case k's second stage."""
     def Model(k: int) -> fx.GraphModule:       # noqa: N802 (the planners call mod.Model(*init))
-        return splits[k].module
+        return copy.deepcopy(splits[k].module)   # a fresh one each time: a batch norm in training mode updates its buffers
     Model.forward = type(splits[0].module).forward   # variants read the forward's signature
     return types.SimpleNamespace(Model=Model)
 

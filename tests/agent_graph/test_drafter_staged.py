@@ -1,0 +1,94 @@
+"""Staged ops (``agent_graph/drafter/stages.py``): a convolution with the epilogue chain its template takes, then
+the rest of the reference (a pool, a norm, a reduction over the spatial dimensions) planned as a second stage by
+the ordinary planners, in one kernel; built and verified on the emulator against PyTorch, and the refusals."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft, write_project
+from agent_graph.drafter.stages import split_after
+from bench_bridge.bench import BenchOptions, bench
+
+SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
+
+
+@pytest.mark.parametrize("name, first, second", [
+    ("staged_conv2d_relu_maxpool", "convolution2d -> relu", "max_pool2d kernel [2, 2]"),   # relu: the conv's epilogue
+    ("staged_conv2d_groupnorm", "convolution2d", "layer_norm -> tanh"),   # groups as rows; default affine: constants
+    ("staged_convt2d_mean_bias", "conv_transpose2d", "mean -> add"),      # a [C, 1, 1] parameter only stage 2 reads
+    ("staged_conv1d_bf16_layernorm", "convolution1d", "layer_norm"),      # bf16: the intermediate in bf16, as PyTorch
+])
+def test_staged_ops_verify(name, first, second, tmp_path):
+    spec = SUITE / name / "kgen-task.toml"
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.template == "staged"
+    kernel = d.files[next(p for p in d.files if p.startswith("op_kernel/"))]
+    assert f"stage 1: ops: {first}: " in kernel and f"stage 2: ops: {second}" in kernel and "SyncAll();" in kernel
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(spec, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled and rep.correct and not bad, bad or rep.message
+    assert len(rep.cases) == 2
+
+
+def _ref(tmp_path: Path, body: str) -> Path:
+    p = tmp_path / "ref.py"
+    p.write_text(textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.conv = nn.Conv2d(2, 4, 3)
+                self.scale = nn.Parameter(torch.randn(4, 1, 1))
+
+            def forward(self, x):
+        """) + textwrap.indent(textwrap.dedent(body), " " * 8) + textwrap.dedent("""
+
+        def get_inputs():
+            return [torch.randn(2, 2, 8, 9)]
+
+
+        def get_init_inputs():
+            return []
+        """))
+    return p
+
+
+def test_second_stage_module_reads_the_intermediate_first(tmp_path):
+    """The split: the ops after the node as a module whose input 0 is its value, the module tensors it reads
+    (not of one value) as further inputs, in order."""
+    import importlib.util
+    path = _ref(tmp_path, "y = self.conv(x)\nreturn F.avg_pool2d(y * self.scale, 2)")
+    spec = importlib.util.spec_from_file_location("ref", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    model = mod.Model()
+    x = mod.get_inputs()[0]
+    split = split_after(model, [x], "convolution")
+    assert [k for k, _ in split.sources] == ["inter", "param"] and split.sources[1][1] == "scale"
+    inter, scale = split.inputs
+    assert list(inter.shape) == [2, 4, 6, 7]
+    import torch
+    with torch.no_grad():
+        want = model(x)
+        got = split.module(inter, scale)
+    got = got[0] if isinstance(got, (tuple, list)) else got
+    assert torch.allclose(got, want)
+
+
+@pytest.mark.parametrize("body, words", [
+    ("return torch.softmax(self.conv(x), dim=1)", "after the convolution: softmax over dimension 1"),
+    ("return torch.logsumexp(self.conv(x), dim=1)", "after the convolution: logsumexp over dimension 1"),
+])
+def test_refusals_name_the_second_stage(tmp_path, body, words):
+    d = draft(_ref(tmp_path, body))
+    assert isinstance(d, Unsupported)
+    assert words in str(d) and not d.user_error
