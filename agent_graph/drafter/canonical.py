@@ -540,10 +540,17 @@ def collapse_rows(g: OpGraph) -> None:
         if n.op == "layer_norm":
             ks.add(len(n.args[1]))
             div = max(div, int(n.kwargs.get("groups", 1)))
-        elif n.op in ROW_OPS and isinstance(n.kwargs.get("dim"), list):
+        elif n.op in ROW_OPS and isinstance(n.kwargs.get("dim"), (list, int)) and not isinstance(n.kwargs["dim"], bool):
             rank = len(g.node(n.args[0].name).shape or ()) if isinstance(n.args[0], Ref) else r
-            dims = sorted({int(d) % rank for d in n.kwargs["dim"]})
+            dim = n.kwargs["dim"]
+            if rank == 0:
+                continue
+            dims = sorted({int(d) % rank for d in (dim if isinstance(dim, list) else [dim])})
             if rank != r or dims != list(range(r - len(dims), r)):
+                multi = [m for m in g.nodes if m.op == "layer_norm" and (len(m.args[1]) > 1 or m.kwargs.get("groups", 1) > 1)]
+                if multi:           # a group/instance norm's rows are not this reduction's: two kernel structures
+                    raise AnalysisError(f"a norm over several trailing dimensions and a {n.op} over dimension(s) "
+                                        f"{dims} in one reference are not covered by the templates")
                 return              # not trailing: left to the lowering, which says what it covers
             ks.add(len(dims))
     if not ks or ks == {1} and div == 1:

@@ -101,6 +101,19 @@ def test_nll_loss_over_spatial_positions_is_refused_naming_its_shape(tmp_path):
     assert "aten.nll_loss2d_forward" in d.reason and "[2, 5, 1, 7]" in d.reason   # PyTorch views [N, C, d] as 4-D
 
 
+@pytest.mark.parametrize("body, words", [
+    # a group norm's rows (each group's channels and positions) and a reduction over the channels: it used to
+    # plan one row kernel that reduced the wrong elements
+    ("torch.logsumexp(F.group_norm(x, 2) + x, dim=1, keepdim=True)", "a logsumexp over dimension(s) [1]"),
+    ("torch.softmax(F.instance_norm(x), dim=-1)", "reductions over different sets of trailing dimensions"),
+])
+def test_a_norm_over_several_dims_with_another_reduction_is_refused(tmp_path, body, words):
+    ref = _write(tmp_path, "gn_lse", body, "x", "torch.randn(2, 4, 5, 6)")
+    d = draft(ref)
+    assert isinstance(d, Unsupported) and not d.user_error
+    assert words in d.reason
+
+
 def test_repeat_interleave_is_refused_not_drafted_as_a_view(tmp_path):
     # aten.expand then a reshape materialises copies: read as a view it drafted an elementwise copy of the wrong size
     ref = _write(tmp_path, "rep", "torch.repeat_interleave(x, 2, dim=0) * 2", "x", "torch.randn(6, 5)")
