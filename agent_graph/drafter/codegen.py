@@ -332,9 +332,18 @@ def render_col(kp: KernelParams) -> dict[str, str]:
     snake = snake_case(kp.op_type)
     x, y = kp.inputs[0], kp.outputs[0]
     finish = "            Muls(acc, acc, 1.0f / static_cast<float>(reduce_), len);" if kp.extra.get("mean") else ""
+    epilogue = kp.extra.get("epilogue") or []
+    if epilogue:   # elementwise ops on the reduced values: tap and two scratch rows of the tile
+        finish += ("\n            // the ops after the reduction, on the reduced values\n"
+                   "            LocalTensor<float> tap = scr_.Get<float>();\n"
+                   "            LocalTensor<float> s0 = tap[tile_];\n"
+                   "            LocalTensor<float> s1 = tap[2 * tile_];\n"
+                   + "\n".join(f"            {st}" for st in epilogue))
     kernel = load("col_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name), out_macro=_macro(y.name),
         finish=finish, combine=kp.extra["combine"], kernel_name=snake, in_name=x.name, out_name=y.name,
+        epilogue_init="        pipe_.InitBuffer(scr_, 3 * tile * sizeof(float));   // the epilogue's tap and scratch rows\n"
+                      if epilogue else "", epilogue_members=", scr_" if epilogue else "",
         arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE")
     params = []
     for kind, p in (("Input", x), ("Output", y)):
@@ -344,6 +353,9 @@ def render_col(kp: KernelParams) -> dict[str, str]:
     host = load("col_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake,
                                                 dim_first=int(kp.extra["dim"]), dim_last=int(kp.extra.get("dim_last", kp.extra["dim"])),
                                                 params="\n".join(params),
-                                                tile_align=64 if kp.extra.get("arg") else 16)
+                                                tile_align=64 if kp.extra.get("arg") else 16,
+                                                batch_kib=72 if epilogue else 120,
+                                                batch_note="48 KiB of UB left for the epilogue's three rows of the tile"
+                                                if epilogue else "input batches")
     tiling = load("col_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}

@@ -14,8 +14,8 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow, stages, variants
-from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
+from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow, stages, variants, vecops
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, Ref, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.attnplan import plan_attention
 from agent_graph.drafter.cubeplan import plan_cube
@@ -306,25 +306,71 @@ def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool, int] 
         if len(g.inputs) != 1 or len(g.outputs) != 1 or any(a.name in used for a in g.attrs):
             return "a reduction over an inner dimension with more than one input or output"
         rest = nodes[1:]
+        prev = red.name
         if red.op in ("max", "min"):
-            if not rest or rest[0].op != "getitem" or len(rest) > 1:
+            if not rest or rest[0].op != "getitem":
                 return f"{red.op} over an inner dimension returning values and indices is not covered yet"
             arg = rest[0].args[1] == 1
-            rest = []
+            prev = rest[0].name
+            rest = rest[1:]
         else:
             arg = red.op in ("argmax", "argmin")
-        if rest:
-            return "a reduction over an inner dimension combined with other ops is not covered yet"
+        epilogue = _col_epilogue(rest, prev, g) if rest else []
+        if isinstance(epilogue, str):
+            return epilogue
+        if epilogue and (arg or red.dtype in ("float16", "bfloat16")):
+            return "a reduction over an inner dimension followed by other ops is covered for float32 values only"
         if red.op == "prod" and red.dtype in ("float16", "bfloat16"):
             # PyTorch multiplies 16-bit values one after another in their own type; the col template combines in float
             return "prod of a 16-bit tensor over an inner dimension is not covered yet"
         comb = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min", "prod": "Mul",
                 "argmax": "Max", "argmin": "Min"}[red.op]
-        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean", arg, last % rank - rank)
+        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean", arg, last % rank - rank, tuple(epilogue))
         if found is not None and found != cur:
             return "the shape cases reduce different dimensions"
         found = cur
     return found
+
+
+def _col_epilogue(rest: list, prev: str, g: OpGraph) -> list[str] | str:
+    """AscendC statements on the reduced values ``acc`` (``len`` of them) for a chain of elementwise ops after an
+    inner-dimension reduction, each reading the one before and numbers; a reason when the chain is another form."""
+    out: list[str] = []
+    names = {m.name: m for m in g.nodes}
+
+    def source(a: Any) -> Any:          # through views, copies and casts
+        while isinstance(a, Ref) and a.name in names and names[a.name].op in ("identity", "view", "cast"):
+            a = names[a.name].args[0]
+        return a
+    for n in rest:
+        args = list(n.args)
+        if args:
+            args[0] = source(args[0])
+        if not args or not isinstance(args[0], Ref) or args[0].name != prev or \
+                any(isinstance(a, Ref) for a in args[1:]) or any(isinstance(v, Ref) for v in n.kwargs.values()):
+            return "a reduction over an inner dimension combined with other tensors is not covered yet"
+        if n.op in ("mul", "add", "sub", "div") and len(args) == 2 and isinstance(args[1], (int, float)) and not n.kwargs:
+            v = float(args[1])
+            if n.op == "div" and v == 0.0:
+                return "a division by zero after an inner-dimension reduction"
+            v = {"mul": v, "add": v, "sub": -v, "div": 1.0 / v}[n.op]
+            out.append(f"{'Muls' if n.op in ('mul', 'div') else 'Adds'}(acc, acc, {v!r}f, len);")
+        elif n.op == "clamp":
+            if n.kwargs.get("min") is not None:
+                out.append(f"Maxs(acc, acc, {float(n.kwargs['min'])!r}f, len);")
+            if n.kwargs.get("max") is not None:
+                out.append(f"Mins(acc, acc, {float(n.kwargs['max'])!r}f, len);")
+        else:
+            scratch = iter(("s0", "s1"))
+            try:
+                lines = vecops.unary(n.op, "tap", "acc", "len", dict(n.kwargs), lambda: next(scratch))
+            except (vecops.Unsupported, StopIteration, KeyError, TypeError, ValueError):
+                lines = None
+            if not lines:
+                return f"{n.op} after a reduction over an inner dimension is not covered yet"
+            out += lines + ["Adds(acc, tap, 0.0f, len);"]
+        prev = n.name
+    return out
 
 
 def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool, int], category: str, in_names: list[str],
@@ -342,7 +388,8 @@ def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool
     kp = KernelParams(op_type=op_type_for(task.name), template="col",
                       inputs=[TensorParam(in_names[0], InputKind.FULL, [c[0] for c in combos])],
                       outputs=[TensorParam(out_names[0], OutputKind.COL, [c[1] for c in combos])], summary=_summary(graphs[0]),
-                      extra={"combine": col[0], "dim": col[1], "mean": col[2], "arg": col[3], "dim_last": col[4]})
+                      extra={"combine": col[0], "dim": col[1], "mean": col[2], "arg": col[3], "dim_last": col[4],
+                             "epilogue": list(col[5])})
     pl = Plan(task=task, op_type=kp.op_type, category="reduction", template="col", params=kp, graphs=graphs)
     pl.files = render(kp)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}

@@ -92,3 +92,33 @@ def test_refusals_name_the_second_stage(tmp_path, body, words):
     d = draft(_ref(tmp_path, body))
     assert isinstance(d, Unsupported)
     assert words in str(d) and not d.user_error
+
+
+def test_inner_reduction_with_an_elementwise_epilogue(tmp_path):
+    """torch.min over the channels (values only), then tanh, clamp and a scale on the reduced values (col
+    template, the epilogue before the store); a 16-bit epilogue is refused (PyTorch rounds after every op)."""
+    spec = SUITE / "col_min_tanh_scale" / "kgen-task.toml"
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.template == "col"
+    kernel = d.files[next(p for p in d.files if p.startswith("op_kernel/"))]
+    assert "Maxs(acc, acc, -0.5f, len);" in kernel and "Muls(acc, acc, 3.0f, len);" in kernel
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(spec, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled and rep.correct and not bad, bad or rep.message
+    ref = tmp_path / "half.py"
+    ref.write_text(textwrap.dedent("""\
+        import torch
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                return torch.sigmoid(x.amax(dim=1))
+
+
+        def get_inputs():
+            return [torch.randn(2, 5, 16).half()]
+        """))
+    refused = draft(ref)
+    assert isinstance(refused, Unsupported) and "float32 values only" in refused.reason
