@@ -13,6 +13,7 @@ with the other templates), else an ``OwnPlan``: the filled template, or a refusa
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,8 @@ class Window:
     count_include_pad: bool = True
     divisor_override: int = 0
     adaptive: tuple[int, int, int] | None = None   # output size of an adaptive pooling
+    prologue: tuple[str, ...] = ()            # elementwise statements on each input row before pooling (rowF, inW_)
+    epilogue: tuple[str, ...] = ()            # ... and on each output row after it (acc, outW_)
 
 
 def _bind(node: torch.fx.Node) -> dict[str, Any]:
@@ -127,9 +130,10 @@ def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
     user_inputs = [n for n in ep.graph.nodes if n.op == "placeholder" and isinstance(n.meta.get("val"), torch.Tensor)]
     node = pools[0]
     x_shape = tuple(node.args[0].meta["val"].shape)
+    pre, post = _chains(calls, node, user_inputs)
     for n in calls:
         base = n.target.__name__.split(".")[0] if hasattr(n.target, "_schema") else getattr(n.target, "__name__", str(n.target))
-        if n is node or base in VIEWS or (base == "getitem" and n.args[0] is node and n.args[1] == 0):
+        if n is node or base in VIEWS or (base == "getitem" and n.args[0] is node and n.args[1] == 0) or n in pre or n in post:
             continue
         if base == "getitem" and n.args[0] is node:
             raise AnalysisError(f"the indices of {base_of(node)} (input of shape {list(x_shape)}) are not covered by "
@@ -145,6 +149,12 @@ def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
     if len(out) != 1:
         raise AnalysisError("a pooling with several outputs (values and indices) is not covered by the pool template")
     w = read_window(node, tuple(x.shape))
+    if pre or post:
+        if x.dtype != torch.float32:
+            raise AnalysisError("elementwise ops around a pooling of a 16-bit tensor are not covered by the pool template "
+                                "(PyTorch rounds after every op)")
+        w = Window(**{**w.__dict__, "prologue": tuple(_statements(pre, "rowF", "inW_")),
+                      "epilogue": tuple(_statements(post, "acc", "outW_"))})
     if x.dtype != node.args[0].meta["val"].dtype:
         raise AnalysisError("a pooling of a cast input is not covered by the pool template")
     y = out[0].meta["val"]
@@ -166,7 +176,10 @@ def render(kp: KernelParams) -> dict[str, str]:
         mode_doc="Average" if w.average else "Max", average="true" if w.average else "false",
         pad_value="0.0f" if w.average else "-__builtin_inff()", combine="Add" if w.average else "Max",
         count_include_pad="true" if w.count_include_pad else "false", divisor_override=f"{float(w.divisor_override)}f",
-        adaptive="true" if w.adaptive else "false")
+        adaptive="true" if w.adaptive else "false",
+        chains="true" if (w.prologue or w.epilogue) else "false",
+        prologue=_block(w.prologue, "        ", "the ops before the pooling, on the input row"),
+        epilogue=_block(w.epilogue, "            ", "the ops after the pooling, on the output row"))
     params = opdef_params([x], [y])
     host = load("pool_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=w.spatial,
@@ -194,6 +207,61 @@ def _describe(w: Window) -> str:
     return " ".join(words)
 
 
+def _chains(calls: list, pool: torch.fx.Node, user_inputs: list) -> tuple[list, list]:
+    """The elementwise chain from the input to the pooling and the one from the pooling to the output (each node
+    reads the one before, views aside); empty when there is none."""
+    def through_views(n: Any) -> Any:
+        while isinstance(n, torch.fx.Node) and n.op == "call_function" and base_of(n) in VIEWS:
+            n = n.args[0]
+        return n
+    pre: list = []
+    cur = through_views(pool.args[0])
+    while isinstance(cur, torch.fx.Node) and cur.op == "call_function" and cur not in user_inputs:
+        pre.insert(0, cur)
+        cur = through_views(cur.args[0]) if cur.args else None
+    if pre and cur not in user_inputs:
+        return [], []
+    post: list = []
+    head = next((u for u in pool.users if base_of(u) == "getitem" and u.args[1] == 0), pool)
+    cur = head
+    while True:
+        users = [u for u in cur.users if u.op == "call_function"]
+        if len(users) != 1:
+            break
+        nxt = users[0]
+        if base_of(nxt) in VIEWS:
+            cur = nxt
+            continue
+        post.append(nxt)
+        cur = nxt
+    return pre, post
+
+
+def _statements(chain: list, vec: str, count: str) -> list[str]:
+    """AscendC statements for an elementwise chain on one float row ``vec`` of ``count`` elements (the conv
+    epilogue's vocabulary: numbers, unary ops; scratch rows tap, s0, s1)."""
+    if not chain:
+        return []
+    from agent_graph.drafter import conv   # the convolution epilogue's reader: the same ops, the same statements
+    try:
+        stmts, _, chan = conv._epilogue(chain[0].args[0], chain, [], {})
+    except (AnalysisError, KeyError, IndexError, TypeError, ValueError) as e:
+        raise AnalysisError(f"core op aten.{base_of(chain[0])} beside a pooling is not covered by the pool template "
+                            f"({str(e).split(' (')[0]})") from e
+    if chan:
+        raise AnalysisError("a tensor read beside a pooling is not covered by the pool template")
+    return [re.sub(r"\bow_\b", count, re.sub(r"\bacc\b", vec, st)) for st in stmts]
+
+
+def _block(stmts: tuple[str, ...], indent: str, what: str) -> str:
+    if not stmts:
+        return ""
+    head = [f"// {what}", "LocalTensor<float> tap = chainBuf_.Get<float>();", "LocalTensor<float> s0 = tap[chainRow_];",
+            "LocalTensor<float> s1 = tap[2 * chainRow_];"]
+    used = [h for h in head if not h.startswith("LocalTensor<float> s") or any(h.split()[1] in st for st in stmts)]
+    return "".join(f"{indent}{ln}\n" for ln in (*used, *stmts))
+
+
 def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     """The plan (or refusal) for a reference that pools; None when it does not."""
     read = read_cases(cases, mod, read_graph, CATEGORY)
@@ -201,7 +269,8 @@ def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
         return read
     read = [(r, ins[0]) for r, (_, ins) in zip(read, cases)]
     windows = {(r[0].average, r[0].spatial, r[0].kernel if not r[0].adaptive else None, r[0].stride if not r[0].adaptive else None,
-                r[0].pad, r[0].dilation, r[0].ceil_mode, r[0].count_include_pad, r[0].divisor_override, r[0].adaptive)
+                r[0].pad, r[0].dilation, r[0].ceil_mode, r[0].count_include_pad, r[0].divisor_override, r[0].adaptive,
+                r[0].prologue, r[0].epilogue)
                for r, _ in read}
     if len(windows) > 1:
         return OwnPlan(CATEGORY, "the shape cases pool with different windows (one kernel must serve every case)")
@@ -215,7 +284,8 @@ def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     w = read[0][0][0]
     for (_, _, _), x in read:
         row = x.shape[-1]
-        if (row + 16) * 12 + w.kernel[2] * (row // max(w.stride[2], 1) + 8) * 8 > 180 * 1024:
+        extra = 3 * (row + 16) * 4 if (w.prologue or w.epilogue) else 0   # the chains' tap and scratch rows
+        if (row + 16) * 12 + w.kernel[2] * (row // max(w.stride[2], 1) + 8) * 8 + extra > 180 * 1024:
             return OwnPlan(CATEGORY, f"a pooling row of {row} elements (input of shape {list(x.shape)}) does not fit "
                                      f"in UB")
     kind = ("avg" if w.average else "max") + f"_pool{w.spatial}d" + (" (adaptive)" if w.adaptive else "")

@@ -122,3 +122,18 @@ def test_inner_reduction_with_an_elementwise_epilogue(tmp_path):
         """))
     refused = draft(ref)
     assert isinstance(refused, Unsupported) and "float32 values only" in refused.reason
+
+
+def test_pooling_with_elementwise_chains_before_and_after(tmp_path):
+    """hardswish(x - shift) before a max pool with padding (the padding stays -inf: the chain runs on the row's
+    elements only), mish and a scale after it; checked against PyTorch."""
+    spec = SUITE / "pool_hardswish_max_mish" / "kgen-task.toml"
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.template == "pool"
+    kernel = d.files[next(p for p in d.files if p.startswith("op_kernel/"))]
+    assert "// the ops before the pooling" in kernel and "// the ops after the pooling" in kernel
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(spec, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled and rep.correct and not bad, bad or rep.message
