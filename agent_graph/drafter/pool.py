@@ -116,7 +116,7 @@ def _trim(w: Window, pool_in: tuple[int, ...], x_shape: tuple[int, ...]) -> Wind
 
 
 def base_of(node: torch.fx.Node) -> str:
-    return node.target.__name__.split(".")[0]
+    return getattr(node.target, "__name__", str(node.target)).split(".")[0]
 
 
 def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
@@ -222,11 +222,12 @@ def _chains(calls: list, pool: torch.fx.Node, user_inputs: list) -> tuple[list, 
     if pre and cur not in user_inputs:
         return [], []
     post: list = []
-    head = next((u for u in pool.users if base_of(u) == "getitem" and u.args[1] == 0), pool)
+    head = next((u for u in pool.users if u.op == "call_function" and getattr(u.target, "__name__", "") == "getitem"
+                 and u.args[1] == 0), pool)
     cur = head
-    while True:
+    while isinstance(cur.meta.get("val"), torch.Tensor):
         users = [u for u in cur.users if u.op == "call_function"]
-        if len(users) != 1:
+        if len(users) != 1 or base_of(users[0]) == "getitem" or not users[0].args or users[0].args[0] is not cur:
             break
         nxt = users[0]
         if base_of(nxt) in VIEWS:
