@@ -342,6 +342,7 @@ def render_col(kp: KernelParams) -> dict[str, str]:
     kernel = load("col_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name), out_macro=_macro(y.name),
         finish=finish, combine=kp.extra["combine"], kernel_name=snake, in_name=x.name, out_name=y.name,
+        mode=int(kp.extra.get("mode", 0)),
         epilogue_init="        pipe_.InitBuffer(scr_, 3 * tile * sizeof(float));   // the epilogue's tap and scratch rows\n"
                       if epilogue else "", epilogue_members=", scr_" if epilogue else "",
         arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE")
@@ -354,8 +355,9 @@ def render_col(kp: KernelParams) -> dict[str, str]:
                                                 dim_first=int(kp.extra["dim"]), dim_last=int(kp.extra.get("dim_last", kp.extra["dim"])),
                                                 params="\n".join(params),
                                                 tile_align=64 if kp.extra.get("arg") else 16,
-                                                batch_kib=72 if epilogue else 120,
+                                                batch_kib=72 if epilogue else 80 if kp.extra.get("mode") in (1, 2) else 120,
                                                 batch_note="48 KiB of UB left for the epilogue's three rows of the tile"
-                                                if epilogue else "input batches")
+                                                if epilogue else "a third for the output rows and the sum / term rows"
+                                                if kp.extra.get("mode") in (1, 2) else "input batches")
     tiling = load("col_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}

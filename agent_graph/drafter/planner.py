@@ -286,7 +286,8 @@ def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool, int] 
     found = None
     for g in graphs:
         nodes = [n for n in g.nodes if n.op not in ("identity", "view", "cast")]
-        if not nodes or nodes[0].op not in ("sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "prod"):
+        if not nodes or nodes[0].op not in ("sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "prod",
+                                            "softmax", "log_softmax", "logsumexp"):
             return None
         red = nodes[0]
         dim = red.kwargs.get("dim", red.args[1] if len(red.args) > 1 else None)
@@ -320,12 +321,15 @@ def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool, int] 
             return epilogue
         if epilogue and (arg or red.dtype in ("float16", "bfloat16")):
             return "a reduction over an inner dimension followed by other ops is covered for float32 values only"
+        mode = {"softmax": 1, "log_softmax": 2, "logsumexp": 3}.get(red.op, 0)
+        if epilogue and mode in (1, 2):
+            return f"{red.op} over an inner dimension followed by other ops is not covered yet"
         if red.op == "prod" and red.dtype in ("float16", "bfloat16"):
             # PyTorch multiplies 16-bit values one after another in their own type; the col template combines in float
             return "prod of a 16-bit tensor over an inner dimension is not covered yet"
         comb = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min", "prod": "Mul",
-                "argmax": "Max", "argmin": "Min"}[red.op]
-        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean", arg, last % rank - rank, tuple(epilogue))
+                "argmax": "Max", "argmin": "Min", "softmax": "Max", "log_softmax": "Max", "logsumexp": "Max"}[red.op]
+        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean", arg, last % rank - rank, tuple(epilogue), mode)
         if found is not None and found != cur:
             return "the shape cases reduce different dimensions"
         found = cur
@@ -389,7 +393,7 @@ def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool
                       inputs=[TensorParam(in_names[0], InputKind.FULL, [c[0] for c in combos])],
                       outputs=[TensorParam(out_names[0], OutputKind.COL, [c[1] for c in combos])], summary=_summary(graphs[0]),
                       extra={"combine": col[0], "dim": col[1], "mean": col[2], "arg": col[3], "dim_last": col[4],
-                             "epilogue": list(col[5])})
+                             "epilogue": list(col[5]), "mode": col[6]})
     pl = Plan(task=task, op_type=kp.op_type, category="reduction", template="col", params=kp, graphs=graphs)
     pl.files = render(kp)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}

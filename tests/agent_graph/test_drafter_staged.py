@@ -85,13 +85,28 @@ def test_second_stage_module_reads_the_intermediate_first(tmp_path):
 
 
 @pytest.mark.parametrize("body, words", [
-    ("return torch.softmax(self.conv(x), dim=1)", "after the convolution: softmax over dimension 1"),
-    ("return torch.logsumexp(self.conv(x), dim=1)", "after the convolution: logsumexp over dimension 1"),
+    ("return torch.softmax(self.conv(x), dim=1) * 2.0",
+     "after the convolution: softmax over an inner dimension followed by other ops is not covered yet"),
+    ("return torch.cumsum(self.conv(x), dim=1)", "after the convolution: cumsum over dimension 1"),
 ])
 def test_refusals_name_the_second_stage(tmp_path, body, words):
     d = draft(_ref(tmp_path, body))
     assert isinstance(d, Unsupported)
     assert words in str(d) and not d.user_error
+
+
+@pytest.mark.parametrize("name", ["col_softmax_channels", "col_logsumexp_relu"])
+def test_softmax_and_logsumexp_over_an_inner_dimension(name, tmp_path):
+    """Softmax / logsumexp over the channels (not the last dimension): the col template's passes for the maximum,
+    the sum of exp(x - max) and the values, vectorised along the positions; checked against PyTorch (fp32, fp16)."""
+    spec = SUITE / name / "kgen-task.toml"
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.template == "col" and d.plan.params.extra["mode"] in (1, 3)
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(spec, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled and rep.correct and not bad, bad or rep.message
 
 
 def test_inner_reduction_with_an_elementwise_epilogue(tmp_path):
