@@ -17,6 +17,7 @@ from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.codegen import GE, opdef_params
 from agent_graph.drafter.cube import C_NAME, CubeGraph, NoMatmul, analyse_cube, has_matmul
 from agent_graph.drafter.lowering import lower
+from agent_graph.drafter.operands import OutputKind
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from agent_graph.drafter.vecops import Unsupported as LowerUnsupported
 from bench_bridge.api import snake_case
@@ -69,6 +70,10 @@ def epilogue_graph(cg: CubeGraph) -> tuple[OpGraph, list[str]]:
 
 def lower_epilogue(cg: CubeGraph) -> tuple[Any, list[str]]:
     eg, kinds = epilogue_graph(cg)
+    grouped = next((n for n in eg.nodes if n.op == "layer_norm" and int(n.kwargs.get("groups", 1) or 1) > 1), None)
+    if grouped is not None:
+        raise CubeUnsupported(f"a group norm ({grouped.kwargs['groups']} groups) in the epilogue of a matmul of shape "
+                              f"{list(cg.out_shape)} is not covered yet")
     try:
         p = lower(eg)
     except LowerUnsupported as e:
@@ -77,6 +82,11 @@ def lower_epilogue(cg: CubeGraph) -> tuple[Any, list[str]]:
         ops = [n.op for n in eg.nodes if n.op not in ("identity", "view")]
         raise CubeUnsupported(f"the epilogue after the matmul of shape {list(cg.out_shape)} ({' -> '.join(ops)}) is not "
                               f"covered: whole-tensor reductions and comparisons after a matmul are not covered yet")
+    if any(o.kind == OutputKind.VEC and o.val.kind != "vec" for o in p.outputs) or \
+            any(o.kind != OutputKind.VEC for o in p.outputs):
+        raise CubeUnsupported(f"a result of one value per row (a reduction over the matmul's rows, shape "
+                              f"{list(cg.graph.node(cg.graph.outputs[0]).shape or [])}) after a matmul of shape "
+                              f"{list(cg.out_shape)} is not covered yet")
     return p, kinds
 
 
