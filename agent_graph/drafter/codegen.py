@@ -265,7 +265,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
     for i, kept in sorted(kp.extra.get("row_maps", {}).items()):
         name = kp.inputs[i].name
         map_code += [f"    uint32_t {name}Map[7];   // input '{name}' holds the output dimensions of mask {kept:#x} (from the end)",
-                     f"    if (!RowMapOf(xs, {kept:#x}U, {name}Map, {int(kp.extra.get('row_dims', 1))})) {{",
+                     f"    if (!RowMapOf(xs, {kept:#x}U, {name}Map{_row_dims_arg(kp)})) {{",
                      f'        std::printf("{kp.op_type}: input {name} broadcasts over more than two groups of dimensions\\n");',
                      "        return ge::GRAPH_FAILED;", "    }"]
         map_code += [f"    tiling.set_{name}{fld}({name}Map[{k}]);" for k, fld in enumerate(operands.ROW_MAP_FIELDS)]
@@ -283,6 +283,12 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         map_code="".join(x + "\n" for x in map_code),
         host_helpers=load("row_map_host.tmpl").template if map_code else "",
         user_workspace=str(user_workspace(kp)), params="\n".join(params))
+
+
+def _row_dims_arg(kp: KernelParams) -> str:
+    """RowMapOf's rowDims argument when a row holds several trailing dimensions (default 1: written only then)."""
+    k = int(kp.extra.get("row_dims", 1))
+    return f", {k}" if k != 1 else ""
 
 
 def opdef_params(kp: KernelParams) -> list[str]:

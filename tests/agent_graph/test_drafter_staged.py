@@ -15,6 +15,22 @@ from bench_bridge.bench import BenchOptions, bench
 SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
 
 
+def _drafted(name: str, template: str) -> tuple:
+    """The suite reference's spec, its draft (of ``template``) and the drafted kernel's text."""
+    spec = SUITE / name / "kgen-task.toml"
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.template == template
+    return spec, d, d.files[next(p for p in d.files if p.startswith("op_kernel/"))]
+
+
+def _verified(spec: Path, d, tmp_path: Path) -> None:
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(spec, BenchOptions(project=project, timeout=600))
+    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+    assert rep.compiled and rep.correct and not bad, bad or rep.message
+
+
 @pytest.mark.parametrize("name, first, second", [
     ("staged_conv2d_relu_maxpool", "convolution2d -> relu", "max_pool2d kernel [2, 2]"),   # relu: the conv's epilogue
     ("staged_conv2d_groupnorm", "convolution2d", "layer_norm -> tanh"),   # groups as rows; default affine: constants
@@ -22,17 +38,9 @@ SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
     ("staged_conv1d_bf16_layernorm", "convolution1d", "layer_norm"),      # bf16: the intermediate in bf16, as PyTorch
 ])
 def test_staged_ops_verify(name, first, second, tmp_path):
-    spec = SUITE / name / "kgen-task.toml"
-    d = draft(spec)
-    assert not isinstance(d, Unsupported), str(d)
-    assert d.plan.template == "staged"
-    kernel = d.files[next(p for p in d.files if p.startswith("op_kernel/"))]
+    spec, d, kernel = _drafted(name, "staged")
     assert f"stage 1: ops: {first}: " in kernel and f"stage 2: ops: {second}" in kernel and "SyncAll();" in kernel
-    project = write_project(d.plan, tmp_path / "project")
-    rep = bench(spec, BenchOptions(project=project, timeout=600))
-    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
-    assert rep.compiled and rep.correct and not bad, bad or rep.message
-    assert len(rep.cases) == 2
+    _verified(spec, d, tmp_path)
 
 
 def _ref(tmp_path: Path, body: str) -> Path:
@@ -99,29 +107,17 @@ def test_refusals_name_the_second_stage(tmp_path, body, words):
 def test_softmax_and_logsumexp_over_an_inner_dimension(name, tmp_path):
     """Softmax / logsumexp over the channels (not the last dimension): the col template's passes for the maximum,
     the sum of exp(x - max) and the values, vectorised along the positions; checked against PyTorch (fp32, fp16)."""
-    spec = SUITE / name / "kgen-task.toml"
-    d = draft(spec)
-    assert not isinstance(d, Unsupported), str(d)
-    assert d.plan.template == "col" and d.plan.params.extra["mode"] in (1, 3)
-    project = write_project(d.plan, tmp_path / "project")
-    rep = bench(spec, BenchOptions(project=project, timeout=600))
-    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
-    assert rep.compiled and rep.correct and not bad, bad or rep.message
+    spec, d, _ = _drafted(name, "col")
+    assert d.plan.params.extra["mode"] in (1, 3)
+    _verified(spec, d, tmp_path)
 
 
 def test_inner_reduction_with_an_elementwise_epilogue(tmp_path):
     """torch.min over the channels (values only), then tanh, clamp and a scale on the reduced values (col
     template, the epilogue before the store); a 16-bit epilogue is refused (PyTorch rounds after every op)."""
-    spec = SUITE / "col_min_tanh_scale" / "kgen-task.toml"
-    d = draft(spec)
-    assert not isinstance(d, Unsupported), str(d)
-    assert d.plan.template == "col"
-    kernel = d.files[next(p for p in d.files if p.startswith("op_kernel/"))]
+    spec, d, kernel = _drafted("col_min_tanh_scale", "col")
     assert "Maxs(acc, acc, -0.5f, len);" in kernel and "Muls(acc, acc, 3.0f, len);" in kernel
-    project = write_project(d.plan, tmp_path / "project")
-    rep = bench(spec, BenchOptions(project=project, timeout=600))
-    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
-    assert rep.compiled and rep.correct and not bad, bad or rep.message
+    _verified(spec, d, tmp_path)
     ref = tmp_path / "half.py"
     ref.write_text(textwrap.dedent("""\
         import torch
@@ -142,13 +138,6 @@ def test_inner_reduction_with_an_elementwise_epilogue(tmp_path):
 def test_pooling_with_elementwise_chains_before_and_after(tmp_path):
     """hardswish(x - shift) before a max pool with padding (the padding stays -inf: the chain runs on the row's
     elements only), mish and a scale after it; checked against PyTorch."""
-    spec = SUITE / "pool_hardswish_max_mish" / "kgen-task.toml"
-    d = draft(spec)
-    assert not isinstance(d, Unsupported), str(d)
-    assert d.plan.template == "pool"
-    kernel = d.files[next(p for p in d.files if p.startswith("op_kernel/"))]
+    spec, d, kernel = _drafted("pool_hardswish_max_mish", "pool")
     assert "// the ops before the pooling" in kernel and "// the ops after the pooling" in kernel
-    project = write_project(d.plan, tmp_path / "project")
-    rep = bench(spec, BenchOptions(project=project, timeout=600))
-    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
-    assert rep.compiled and rep.correct and not bad, bad or rep.message
+    _verified(spec, d, tmp_path)
