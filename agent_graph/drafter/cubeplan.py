@@ -82,8 +82,7 @@ def lower_epilogue(cg: CubeGraph) -> tuple[Any, list[str]]:
         ops = [n.op for n in eg.nodes if n.op not in ("identity", "view")]
         raise CubeUnsupported(f"the epilogue after the matmul of shape {list(cg.out_shape)} ({' -> '.join(ops)}) is not "
                               f"covered: whole-tensor reductions and comparisons after a matmul are not covered yet")
-    if any(o.kind == OutputKind.VEC and o.val.kind != "vec" for o in p.outputs) or \
-            any(o.kind != OutputKind.VEC for o in p.outputs):
+    if any(o.val.kind not in ("vec", "rs") for o in p.outputs) or (p.mode != "row" and any(o.val.kind != "vec" for o in p.outputs)):
         raise CubeUnsupported(f"a result of one value per row (a reduction over the matmul's rows, shape "
                               f"{list(cg.graph.node(cg.graph.outputs[0]).shape or [])}) after a matmul of shape "
                               f"{list(cg.out_shape)} is not covered yet")
@@ -280,11 +279,16 @@ def _kernel(cp: CubeParams) -> str:
                      if re.search(rf"\bS{s}\b", " ".join(p.body))]
             body += ["for (uint32_t r = 0; r < rows; ++r) {", "    uint32_t o = r * pitch;", *slots,
                      *["    " + ln for ln in p.body], "}"]
+            if p.outputs[0].val.kind == "rs":   # one value per row: collected, then stored as a column
+                body[-1:-1] = [f"    rowRes.SetValue(r, {res});"]
+                body[:0] = ["LocalTensor<float> rowRes = rowRes_.Get<float>();"]
+                body.append("WaitPipe<HardEvent::S_V>();   // the vector unit reads the values the scalar unit wrote")
+                res = "rowRes"
             m = re.fullmatch(r"S(\d+)", res)
             res = f"slot{m.group(1)}_.Get<float>()" if m else res.replace("[o]", "")
         else:
             body += p.body
-        store = [f"StoreOut<TO>(o, {res}, n);"]
+        store = [f"StoreOut<TO>(o, {res}, {'(rows + 7) / 8 * 8' if res == 'rowRes' else 'n'});"]
         if multi:
             cond = " && ".join(f"ORIG_DTYPE_{nm[x].upper()} == {GE[d].replace('ge::', '')}" for x, d in zip(cp.inputs, combo[0]))
             head = "#if" if k == 0 else "#elif"
@@ -301,6 +305,10 @@ def _kernel(cp: CubeParams) -> str:
     trans_note = ""
     if cg.a.trans or cg.b.trans:
         trans_note = ", " + " and ".join(w for w, t in (("A transposed", cg.a.trans), ("B transposed", cg.b.trans)) if t)
+    per_row = any(p.outputs[0].val.kind == "rs" for p in cp.progs.values())
+    if per_row:
+        init.append("pipe->InitBuffer(rowRes_, tileElems_ * sizeof(float));   // one value per row of the tile")
+        members.append("TBuf<TPosition::VECCALC> rowRes_;")
     gm = [nm[x] for x in cp.inputs] + ["y"]
     if any("WaitPipe<" in ln for ln in compute + stores):   # a row epilogue reads a reduction's result
         aliases += ["", load("wait_pipe.tmpl").template.rstrip("\n")]
@@ -313,6 +321,8 @@ def _kernel(cp: CubeParams) -> str:
         trans_a="true" if cg.a.trans else "false", trans_b="true" if cg.b.trans else "false",
         load_body=_ind(load_ + (["uint32_t cols_ = cols;   // the row programs' row length"] if cp.row else []), 8),
         compute_body=_ind(compute, 8), store_body=_ind(stores + free, 8),
+        copy_out=("DataCopyPad(yGm_[base / td_->mm.N], o, DataCopyExtParams{1, static_cast<uint32_t>(rows * sizeof(TO)), 0, 0, 0});"
+                  "   // one value per row: y is [.., M, 1]" if per_row else "DataCopyPad(yGm_[base], o, Block<TO>(rows, cols, true));"),
         members=_ind(members, 4), kernel_name=snake_case(cp.op_type), gm_params=", ".join(f"GM_ADDR {x}" for x in gm),
         gm_args=", ".join(gm))
 
