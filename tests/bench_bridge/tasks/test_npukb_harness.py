@@ -162,6 +162,23 @@ def test_an_output_named_like_an_input_starts_with_its_data():
     np.testing.assert_array_equal(r.outputs[0], want)
 
 
+def test_an_in_place_output_list_shares_the_input_lists_memory():
+    # ScatterList's kernel writes through its *input* list: CANN binds an output named like an input to
+    # that input's device memory, instance by instance. Three same-sized tensors with different data: the
+    # output list must be the inputs, with only tensor 1 negated (computed here in numpy)
+    p = describe_project(ROOT / "tests" / "data" / "projects" / "list_negate_one")
+    assert p.ok, "\n".join(d.format() for d in p.diagnostics)
+    b = build_project(p, 0)
+    assert b.ok, "\n".join(d.format() for d in b.diagnostics)
+    vs = [np.arange(24, dtype=np.float32).reshape(4, 6) * (k + 1) + k for k in range(3)]
+    r = run_project(b, [vs, np.array([1], dtype=np.int32)], [[((4, 6), np.float32)] * 3])
+    assert r.ok, "\n".join(d.format() for d in r.diagnostics)
+    got = r.outputs[0]
+    np.testing.assert_array_equal(got[0], vs[0])
+    np.testing.assert_array_equal(got[1], -vs[1])
+    np.testing.assert_array_equal(got[2], vs[2])
+
+
 TENSOR_ATTR_TASK = ROOT / "tests" / "data" / "tasks" / "kernelbench_masked_scale_tensor_attr.py"
 
 

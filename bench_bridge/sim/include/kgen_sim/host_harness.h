@@ -258,6 +258,21 @@ inline void write_summary(const std::string& path, const Summary& s) {
     _exit(kgen::EXIT_KERNEL_ERROR);
 }
 
+/// The input whose device memory output `k` of `job` shares: the input of the same name (for a DYNAMIC
+/// parameter, the instance at the same position in its list) and the same size, already placed in GM;
+/// nullptr when the output is not an in-place one.
+inline const JobTensor* in_place_input(const Job& job, size_t k) {
+    const JobTensor& out = job.outputs[k];
+    size_t nth = 0;   // which instance of its name this output is
+    for (size_t j = 0; j < k; ++j) nth += job.outputs[j].name == out.name;
+    for (const JobTensor& in : job.inputs) {
+        if (in.name != out.name) continue;
+        if (nth-- > 0) continue;
+        return in.bytes == out.bytes && in.gm ? &in : nullptr;
+    }
+    return nullptr;
+}
+
 inline int run(const char* job_path) {
     kgen::install_crash_handlers();
     Job job;
@@ -448,18 +463,20 @@ inline int run(const char* job_path) {
         if (a == "a") { flush_list(); args.push_back(nullptr); continue; }
         const bool input = a[0] == 'i';
         JobTensor& t = input ? job.inputs[in_k++] : job.outputs[out_k++];
-        void* p = nullptr;
-        if (aclrtMalloc(&p, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
-            job_error(sum, job.summary, "oom", "cannot allocate " + std::to_string(t.bytes) + " bytes of GM for " + t.name);
-        if (input && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
-        if (!input && t.bytes && job.zero_outputs) std::memset(p, 0, t.bytes);
-        if (!input && t.bytes) {
-            // an output named like an input (OpDef Input("y") + Output("y")) is that tensor updated in
-            // place: it starts with the input's data (the kernel may write only part of it)
-            for (const JobTensor& in : job.inputs)
-                if (in.name == t.name && in.bytes == t.bytes && !in.host.empty()) std::memcpy(p, in.host.data(), t.bytes);
+        // an output named like an input (OpDef Input("y") + Output("y")) is that tensor updated in place:
+        // CANN binds the output to the input's device memory, so both arguments (both tensor lists, instance
+        // by instance) address the same GM and a kernel may write through either (ScatterList writes
+        // through its input list)
+        if (const JobTensor* in = input ? nullptr : in_place_input(job, out_k - 1)) {
+            t.gm = in->gm;
+        } else {
+            void* p = nullptr;
+            if (aclrtMalloc(&p, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+                job_error(sum, job.summary, "oom", "cannot allocate " + std::to_string(t.bytes) + " bytes of GM for " + t.name);
+            if (input && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
+            if (!input && t.bytes && job.zero_outputs) std::memset(p, 0, t.bytes);
+            t.gm = static_cast<uint8_t*>(p);
         }
-        t.gm = static_cast<uint8_t*>(p);
         bool dynamic = false;
         if (def) {
             const auto& params = input ? def->inputs_ : def->outputs_;
