@@ -10,6 +10,7 @@ import numpy as np
 
 from bench_bridge import tensorio
 from bench_bridge.report import OutputCheck
+from bench_bridge.sandbox import own_python_env
 from bench_bridge.sim import run as sim_run
 from bench_bridge.verify import compare
 
@@ -49,7 +50,7 @@ def custom_check(work: Path, entry: dict, outs: list[np.ndarray], out_dtypes: li
         metas.append({"file": f"kout_{k}.npy", "dtype": dt})
     (cdir / "kout.json").write_text(json.dumps(metas))
     r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "check", str(work / "task.json"), str(work), str(entry["index"])],
-                cwd=work, timeout=timeout, memory_mb=16384, reads=reads)
+                cwd=work, timeout=timeout, memory_mb=16384, reads=reads, env=own_python_env())
     try:
         return json.loads(r.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):

@@ -179,6 +179,26 @@ def test_an_in_place_output_list_shares_the_input_lists_memory():
     np.testing.assert_array_equal(got[2], vs[2])
 
 
+def test_the_combination_whose_output_type_is_the_references_is_built(tmp_path):
+    # cast_out declares float32 -> float16 and float32 -> int32 (CastMath's shape of OpDef); the reference
+    # returns int32, so the second combination runs (the first would fail its TilingFunc). The values are
+    # checked against the reference's own x.to(torch.int32) by the bench, and here against numpy's
+    # truncation of the same inputs
+    import os
+
+    import torch
+
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(ROOT / "tests" / "data" / "tasks" / "kernelbench_cast_int32.py"),
+                        "--project", str(ROOT / "tests" / "data" / "projects" / "cast_out"), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=1200, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    (case,) = json.loads(r.stdout)["cases"]
+    assert case["status"] == "pass", case.get("message")
+    assert case["outputs"][0]["dtype"] == "int32" and case["outputs"][0]["total"] == 40
+    x = (torch.randn(40, generator=torch.Generator().manual_seed(3)) * 50).numpy()
+    assert np.trunc(x).astype(np.int32).tolist() == torch.from_numpy(x).to(torch.int32).tolist()
+
+
 TENSOR_ATTR_TASK = ROOT / "tests" / "data" / "tasks" / "kernelbench_masked_scale_tensor_attr.py"
 
 
