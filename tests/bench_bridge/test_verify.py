@@ -44,3 +44,25 @@ def test_multidimensional_first_mismatch_and_shape_errors():
     assert c.first_mismatch == [1, 2]
     bad = compare(ref, np.zeros(5, np.float32), "float32")
     assert not bad.passed and "shape mismatch" in bad.reason
+
+
+def test_a_float16_output_of_a_float32_reference_is_held_to_the_float16_threshold(tmp_path):
+    # scipy's spence returns float32 for float16 inputs (NPUKernelBench Spence): the op's float16 output
+    # cannot hold 1e-5, so its threshold is float16's 1e-3; a float32 output keeps 1e-5
+    import numpy as np
+
+    from bench_bridge import tensorio
+    from bench_bridge.bench_compare import compare_outputs
+
+    ref = (np.linspace(0.5, 8.0, 64) ** 0.5).astype(np.float32)       # values in [0.7, 2.9]
+    tensorio.save(tmp_path / "ref_0.npy", ref)
+    meta = [{"file": "ref_0.npy", "dtype": "float32", "shape": [64]}]
+    half = ref.astype(np.float16)                                      # rounding error up to 2**-11 relative
+    assert 1e-5 < float(np.max(np.abs(half.astype(np.float64) - ref) / ref)) < 1e-3
+    (c,) = compare_outputs(["y"], meta, [half], ["float16"], tmp_path)
+    assert c.passed and c.threshold == 1e-3
+    (f,) = compare_outputs(["y"], meta, [half.astype(np.float32)], ["float32"], tmp_path)
+    assert not f.passed and f.threshold == 1e-5
+    (i,) = compare_outputs(["y"], [{"file": "ref_0.npy", "dtype": "float32", "shape": [64]}],
+                           [np.rint(ref).astype(np.int32)], ["int32"], tmp_path)
+    assert i.threshold == 1e-5                                         # an integer output: the reference's rule
