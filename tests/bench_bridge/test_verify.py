@@ -1,5 +1,6 @@
 """The precision rule, checked on hand-made arrays."""
 import numpy as np
+import pytest
 
 from bench_bridge.verify import compare
 
@@ -66,3 +67,28 @@ def test_a_float16_output_of_a_float32_reference_is_held_to_the_float16_threshol
     (i,) = compare_outputs(["y"], [{"file": "ref_0.npy", "dtype": "float32", "shape": [64]}],
                            [np.rint(ref).astype(np.int32)], ["int32"], tmp_path)
     assert i.threshold == 1e-5                                         # an integer output: the reference's rule
+
+
+def test_compare_in_chunks_gives_the_whole_array_answer(monkeypatch):
+    # outputs of billions of bytes are compared a chunk at a time; the counts, the largest errors and the
+    # first mismatch (as a multi-dimensional index) are those of the whole array, worked out here directly
+    import numpy as np
+
+    from bench_bridge import tensorio, verify
+
+    rng = np.random.default_rng(4)
+    ref = rng.standard_normal((6, 7, 5)).astype(np.float32)
+    out = ref.copy()
+    out[3, 2, 4] += 1.0            # flat index 3*35 + 2*5 + 4 = 119
+    out[5, 6, 0] = np.nan          # flat index 205
+    monkeypatch.setattr(verify, "CHUNK", 16)
+    c = verify.compare(ref, out, "float32")
+    assert (c.mismatches, c.total, c.first_mismatch) == (2, 210, [3, 2, 4])
+    assert c.max_abs_error == pytest.approx(1.0, rel=1e-6) and c.expected == pytest.approx(float(ref[3, 2, 4]))
+    # complex values compare as (real, imag) components: the last axis doubles
+    z = (rng.standard_normal((3, 4)) + 1j * rng.standard_normal((3, 4))).astype(np.complex64)
+    w = z.copy()
+    w[2, 1] += np.complex64(0.5j)  # component 2 * 8 + 2 * 1 + 1 = 19 -> index [2, 3]
+    c = verify.compare(z.astype(np.complex128), w, "float64", 1e-5, ref_values=lambda a: tensorio.as_float(a, "complex128"),
+                       out_values=lambda a: tensorio.as_float(a, "complex64"))
+    assert (c.mismatches, c.total, c.first_mismatch) == (1, 24, [2, 3])

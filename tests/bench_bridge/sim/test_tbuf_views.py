@@ -3,8 +3,9 @@
 - ``TBuf::Get(len)`` hands out a view at the start of the TBuf's buffer. The hardware bounds nothing but
   UB, so an instruction that runs past ``len`` elements but stays inside that buffer touches only the
   TBuf's own bytes: a ``ub-past-tensor`` warning, and the access is made (NPUKernelBench's Arange casts 8
-  floats into ``Get<float>(0)`` of a 32-byte TBuf). Past the buffer, or once ``GetWithOffset`` has carved
-  neighbouring tensors out of it, it is still ``ub-out-of-bounds``.
+  floats into ``Get<float>(0)`` of a 32-byte TBuf); likewise past the last buffer laid out, into UB that
+  no buffer occupies (its float16 path casts 16 floats there). Into the next buffer, or once
+  ``GetWithOffset`` has carved neighbouring tensors out of the TBuf, it is still ``ub-out-of-bounds``.
 - ``TBuf::Get`` on a TBuf InitBuffer never laid out gives a tensor of 0 elements with a ``queue-uninit``
   warning (TanhMath takes one on its float32 path and never touches it); accessing it is the error.
 
@@ -22,9 +23,10 @@ using namespace AscendC;
 __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, uint32_t mode) {
     TPipe pipe;
     TQue<TPosition::VECIN, 1> q;
-    TBuf<TPosition::VECCALC> b, never;
+    TBuf<TPosition::VECCALC> b, never, after;
     pipe.InitBuffer(q, 1, 32);
     pipe.InitBuffer(b, 8);                                  // 8 bytes asked: a 32-byte buffer
+    if (mode == 2) pipe.InitBuffer(after, 32);              // b is no longer the last buffer
     GlobalTensor<int32_t> gx;
     GlobalTensor<float> gy;
     gx.SetGlobalBuffer((__gm__ int32_t *)x, 8);
@@ -43,7 +45,9 @@ __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, uint32_t mode) {
     LocalTensor<float> one = b.Get<float>(1);
     if (mode == 1) b.GetWithOffset<float>(4, 16);           // carve the buffer: views are strict again
     Cast(one, in, RoundMode::CAST_NONE, 8);                 // @cast-past-len
-    if (mode == 2) Duplicate(one, 0.0f, 16);                // @past-buffer
+    if (mode == 2 || mode == 4) Duplicate(one, 0.0f, 16);   // @past-buffer
+    PipeBarrier<PIPE_V>();
+    if (mode == 4) Duplicate(one, 7.0f, 8);                 // the buffer's own floats again
     PipeBarrier<PIPE_V>();
     DataCopy(gy[8], b.Get<float>(), 8);
     q.FreeTensor(in);
@@ -85,6 +89,14 @@ def test_get_len_views_may_run_past_len_inside_their_buffer(binary, tmp_path):
     assert ("ub-past-tensor", _line("@dup-past-len")) in warns
     assert ("ub-past-tensor", _line("@cast-past-len")) in warns
     assert ("queue-uninit", _line("never.Get<float>()")) in warns
+
+
+def test_past_the_last_buffer_into_unoccupied_ub_is_a_warning(binary, tmp_path):
+    # b is the last buffer laid out: 16 floats from its start run 32 bytes into UB no buffer occupies
+    r = run(binary, ["4"], cwd=tmp_path, timeout=60)
+    assert r.returncode == 0 and not [d for d in r.diagnostics if d.severity == "error"], r.stderr + r.stdout
+    assert [float(v) for v in r.stdout.split()] == [2.5] * 8 + [7.0] * 8
+    assert ("ub-past-tensor", _line("@past-buffer")) in {(d.code, d.line) for d in r.diagnostics}
 
 
 @pytest.mark.parametrize("mode, marker", [("1", "@cast-past-len"), ("2", "@past-buffer"), ("3", "@touch-uninit")])

@@ -13,8 +13,10 @@
 //    because the hardware bounds nothing but UB: a view taken with TBuf::Get(len) starts at the TBuf's
 //    buffer, and an access past its `len` elements that stays inside that buffer touches only the
 //    TBuf's own bytes (NPUKernelBench's Arange casts 8 floats into Get<float>(0) of a 32-byte TBuf): a
-//    warning (`ub-past-tensor`) and the access is made. Once GetWithOffset has carved tensors out of the
-//    TBuf, such an access could reach a neighbouring tensor, so it stays the error.
+//    warning (`ub-past-tensor`) and the access is made. The same when the TBuf is the last buffer laid out
+//    and the access runs on into UB no buffer occupies (Arange's float16 path casts 16 floats into that
+//    32-byte TBuf). Once GetWithOffset has carved tensors out of the TBuf, such an access could reach a
+//    neighbouring tensor, so it stays the error; so does one that reaches the next buffer.
 //  * Vector instructions and DataCopy need 32-byte aligned UB addresses (`ub-misaligned`).
 //  * int4b_t (S4, values -8..7) is packed two per byte, the first element in the low 4 bits; sizeof(int4b_t)
 //    is 1 byte (as the official examples note), but a LocalTensor<int4b_t> counts elements of 4 bits:
@@ -321,9 +323,9 @@ public:
                 kgen::fail("ub-out-of-bounds", "%s touches elements [%llu, %llu) of a LocalTensor of %u elements", api,
                            (unsigned long long)i, (unsigned long long)(i + n), size_);
             kgen::warn("ub-past-tensor", "%s touches elements [%llu, %llu) of a LocalTensor of %u elements taken with "
-                       "TBuf::Get(len); the bytes lie inside that TBuf's %u-byte buffer, which the hardware does not "
-                       "bound, so the access is made", api, (unsigned long long)i, (unsigned long long)(i + n), size_,
-                       slot_->bytes);
+                       "TBuf::Get(len); the bytes lie inside that TBuf's %u-byte buffer (or past the last buffer, in UB "
+                       "no buffer occupies), which the hardware does not bound, so the access is made", api,
+                       (unsigned long long)i, (unsigned long long)(i + n), size_, slot_->bytes);
         }
         if (mem_ == kgen::Mem::UB && n) {
             // a buffer InitBuffer laid out past the end of UB (warning there): touching it is the error
@@ -343,7 +345,13 @@ public:
         if (!slot_ || !slot_->scratch || slot_->carved || kgen::is_int4_v<T>) return size_;
         const int64_t at = reinterpret_cast<uint8_t*>(ptr_) - slot_base();
         if (at < 0 || uint64_t(at) >= slot_->bytes) return size_;
-        const uint64_t whole = (slot_->bytes - uint64_t(at)) / sizeof(T);
+        uint64_t bytes = slot_->bytes - uint64_t(at);
+        // the last buffer laid out in UB: past its end lies UB that no buffer occupies (up to what TPipe may
+        // hand out), which an access may touch without reaching any other tensor
+        const uint64_t end = uint64_t(slot_->offset) + slot_->bytes;
+        if (mem_ == kgen::Mem::UB && end >= kgen::core().ub_used && end <= kgen::UB_USABLE)
+            bytes = kgen::UB_USABLE - (uint64_t(slot_->offset) + uint64_t(at));
+        const uint64_t whole = bytes / sizeof(T);
         return whole > size_ ? whole : size_;
     }
     /// Fail unless the tensor starts at a 32-byte aligned UB address.

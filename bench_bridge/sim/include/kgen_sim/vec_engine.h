@@ -123,7 +123,8 @@ struct Strided {
                 fail("ub-out-of-bounds", "%s: repeat %u element %u addresses element %llu of a tensor of %u elements (check "
                      "repeatTimes and the strides)", api, r, i, (unsigned long long)idx, size);
             warn("ub-past-tensor", "%s: repeat %u element %u addresses element %llu of a tensor of %u elements taken with "
-                 "TBuf::Get(len); it lies inside that TBuf's buffer, which the hardware does not bound, so the access is made",
+                 "TBuf::Get(len); it lies inside that TBuf's buffer (or past the last buffer, in UB no buffer occupies), which "
+                 "the hardware does not bound, so the access is made",
                  api, r, i, (unsigned long long)idx, size);
         }
         return base[idx];
