@@ -346,11 +346,11 @@ public:
         const int64_t at = reinterpret_cast<uint8_t*>(ptr_) - slot_base();
         if (at < 0 || uint64_t(at) >= slot_->bytes) return size_;
         uint64_t bytes = slot_->bytes - uint64_t(at);
-        // the last buffer laid out in UB: past its end lies UB that no buffer occupies (up to what TPipe may
-        // hand out), which an access may touch without reaching any other tensor
+        // the last buffer laid out in UB: past its end lies UB that no buffer occupies (up to the end of the
+        // Unified Buffer), which an access may touch without reaching any other tensor
         const uint64_t end = uint64_t(slot_->offset) + slot_->bytes;
-        if (mem_ == kgen::Mem::UB && end >= kgen::core().ub_used && end <= kgen::UB_USABLE)
-            bytes = kgen::UB_USABLE - (uint64_t(slot_->offset) + uint64_t(at));
+        if (mem_ == kgen::Mem::UB && end >= kgen::core().ub_used && end <= kgen::UB_SIZE)
+            bytes = kgen::UB_SIZE - (uint64_t(slot_->offset) + uint64_t(at));
         const uint64_t whole = bytes / sizeof(T);
         return whole > size_ ? whole : size_;
     }
