@@ -20,7 +20,7 @@
 //    tensor of 0 elements and a `queue-uninit` warning: only an access to it is the error); TBufPool carves a region
 //    that queues and buffers can then be initialised in, and Reset reuses it.
 //
-// @api TPipe TQue TQueBind TSCM TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue
+// @api TPipe TQue TQueBind TSCM TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue TQueConfig
 // @api VacantInQue HasTensorInQue GetTensorCountInQue HasIdleBuffer Get GetWithOffset InitBufPool
 // @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID GetTPipePtr
 #pragma once
@@ -106,6 +106,23 @@ namespace AscendC {
 
 class TPipe;
 template <TPosition pos, uint32_t bufIDSize> class TBufPool;
+
+/// The static configuration a TQue / TQueBind may take instead of an int `mask` (its third template
+/// argument is then a `const TQueConfig*`), with the documented fields. bufferLen / bufferNumber only let
+/// the device compiler lay the queue out ahead of InitBuffer (0: at InitBuffer) and the others are
+/// reserved or format conversions dav-2201 does not support: the emulator takes the queue's buffers
+/// from InitBuffer in every case.
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
 
 /// A queue of UB buffers binding a source and destination position.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
