@@ -5,7 +5,8 @@ NPUKernelBench's norm kernels) exists and brings in the umbrella header, and the
 clamps each value to [lo, hi] with hinted branches; the expected values are computed here by hand."""
 from __future__ import annotations
 
-from bench_bridge.sim import compiler, run
+from bench_bridge.sim import run
+from tests.bench_bridge.sim.harness import build_inline
 
 PROGRAM = r"""#include "kernel_operator.h"
 #if __CCE_AICORE__ == 220
@@ -37,11 +38,7 @@ int main() {
 
 
 def test_the_internal_header_and_the_branch_hints_build_and_run(tmp_path):
-    src = tmp_path / "hinted.cpp"
-    src.write_text(PROGRAM)
-    res = compiler.build([src])
-    assert res.ok, "\n".join(d.format() for d in res.diagnostics) + res.log[-2000:]
-    r = run(res.binary, [], cwd=tmp_path, timeout=60)
+    r = run(build_inline(tmp_path, "hinted.cpp", PROGRAM), [], cwd=tmp_path, timeout=60)
     assert r.returncode == 0, r.stderr
     want = [min(max(5 * i - 20, -7), 31) for i in range(16)]
     assert [int(v) for v in r.stdout.split()] == want

@@ -5,7 +5,8 @@ team-written kernel fills half of a queue buffer through DuplicateImpl and the r
 it out; the expected values are worked out by hand. A fill that runs past UB is an error."""
 from __future__ import annotations
 
-from bench_bridge.sim import compiler, run
+from bench_bridge.sim import run
+from tests.bench_bridge.sim.harness import build_inline, marker_line
 
 PROGRAM = r"""#include "kernel_operator.h"
 #include "kernel_utils.h"
@@ -46,14 +47,11 @@ int main(int argc, char **argv) {
 
 
 def test_a_statically_configured_queue_and_duplicate_impl(tmp_path):
-    src = tmp_path / "fill_half.cpp"
-    src.write_text(PROGRAM)
-    res = compiler.build([src])
-    assert res.ok, "\n".join(d.format() for d in res.diagnostics) + res.log[-2000:]
-    r = run(res.binary, ["0"], cwd=tmp_path, timeout=60)
+    binary = build_inline(tmp_path, "fill_half.cpp", PROGRAM)
+    r = run(binary, ["0"], cwd=tmp_path, timeout=60)
     assert r.returncode == 0 and not [d for d in r.diagnostics if d.severity == "error"], r.stderr
     assert [int(v) for v in r.stdout.split()] == [7] * 32 + [3 * i - 50 for i in range(32, 64)]
-    r = run(res.binary, ["1"], cwd=tmp_path, timeout=60)
+    r = run(binary, ["1"], cwd=tmp_path, timeout=60)
     errs = [d for d in r.diagnostics if d.severity == "error"]
     assert r.returncode == 3 and errs and errs[0].code == "ub-out-of-bounds", r.stderr
-    assert errs[0].line == next(i for i, t in enumerate(PROGRAM.splitlines(), 1) if "@dup-impl" in t)
+    assert errs[0].line == marker_line(PROGRAM, "@dup-impl")

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench_bridge.sim import compiler, run
+from bench_bridge.sim import run
+from tests.bench_bridge.sim.harness import build_inline, marker_line
 
 PROGRAM = r"""#include "kernel_operator.h"
 #include "tikicpulib.h"
@@ -67,16 +68,12 @@ int main(int argc, char **argv) {
 
 
 def _line(marker: str) -> int:
-    return next(i for i, text in enumerate(PROGRAM.splitlines(), 1) if marker in text)
+    return marker_line(PROGRAM, marker)
 
 
 @pytest.fixture(scope="module")
 def binary(tmp_path_factory):
-    src = tmp_path_factory.mktemp("tbuf_views") / "views.cpp"
-    src.write_text(PROGRAM)
-    res = compiler.build([src])
-    assert res.ok, "\n".join(d.format() for d in res.diagnostics) + res.log[-2000:]
-    return res.binary
+    return build_inline(tmp_path_factory.mktemp("tbuf_views"), "views.cpp", PROGRAM)
 
 
 def test_get_len_views_may_run_past_len_inside_their_buffer(binary, tmp_path):
