@@ -56,12 +56,14 @@ def compare(ref: np.ndarray, out: np.ndarray, dtype_name: str, threshold: float 
     (real, imag) pairs, so a complex array compares as twice as many components along its last axis)."""
     ref = np.asarray(ref)
     out = np.asarray(out)
+    n_ref = ref.size * (2 if np.iscomplexobj(ref) else 1)   # values compared: complex ones as two components
+    n_out = out.size * (2 if np.iscomplexobj(out) else 1)
+    if n_ref != n_out:
+        return Comparison(False, float("inf"), float("inf"), n_ref, n_ref, None,
+                          reason=f"shape mismatch: kernel produced {list(out.shape)}{' complex' if n_out > out.size else ''}, "
+                                 f"reference {list(ref.shape)}{' complex' if n_ref > ref.size else ''}")
     if ref.shape != out.shape:
-        if ref.size == out.size:
-            out = out.reshape(ref.shape)
-        else:
-            return Comparison(False, float("inf"), float("inf"), ref.size, ref.size, None,
-                              reason=f"shape mismatch: kernel produced {list(out.shape)}, reference {list(ref.shape)}")
+        out = out.reshape(ref.shape)
     thr = threshold_for(dtype_name) if threshold is None else threshold
     ref_values = ref_values or (lambda a: a.astype(np.float64))
     out_values = out_values or (lambda a: a.astype(np.float64))

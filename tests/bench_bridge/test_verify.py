@@ -92,3 +92,12 @@ def test_compare_in_chunks_gives_the_whole_array_answer(monkeypatch):
     c = verify.compare(z.astype(np.complex128), w, "float64", 1e-5, ref_values=lambda a: tensorio.as_float(a, "complex128"),
                        out_values=lambda a: tensorio.as_float(a, "complex64"))
     assert (c.mismatches, c.total, c.first_mismatch) == (1, 24, [2, 3])
+
+
+def test_a_complex_output_of_a_real_reference_is_a_shape_mismatch_not_a_crash():
+    # AbsMath's op writes |z| into a complex64 output while the reference returns float32: as many values
+    # but twice as many components; the task's own checker decides, the built-in rule says why it differs
+    import numpy as np
+
+    c = compare(np.array([0.5, 2.0], np.float32), np.array([0.5 + 0j, 2.0 + 0j], np.complex64), "float32")
+    assert not c.passed and c.reason.startswith("shape mismatch") and c.total == 2
