@@ -199,6 +199,25 @@ def test_the_combination_whose_output_type_is_the_references_is_built(tmp_path):
     assert np.trunc(x).astype(np.int32).tolist() == torch.from_numpy(x).to(torch.int32).tolist()
 
 
+def test_an_output_whose_shape_depends_on_the_computation_gets_a_shape_argument():
+    # keep_positive declares y OutputShapeDependOnCompute: the kernel takes one more GM argument after y and
+    # writes y's shape there (MaskedSelectV3's `shapeout`). The values are x[x > 0], computed here in numpy;
+    # a reference shape other than the one the kernel writes is the kernel's wrong result
+    p = describe_project(ROOT / "tests" / "data" / "projects" / "keep_positive")
+    assert p.ok, "\n".join(d.format() for d in p.diagnostics)
+    b = build_project(p, 0)
+    assert b.ok, "\n".join(d.format() for d in b.diagnostics)
+    x = np.sin(np.arange(50, dtype=np.float32))
+    want = x[x > 0]
+    r = run_project(b, [x], [(want.shape, np.float32)])
+    assert r.ok, "\n".join(d.format() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs[0], want)
+    r = run_project(b, [x], [((want.size + 1,), np.float32)])
+    assert not r.ok
+    err = next(d for d in r.diagnostics if d.severity == "error")
+    assert "shape-out-mismatch" in (err.code or "") + err.message and f"[{want.size}]" in err.message, err.format()
+
+
 TENSOR_ATTR_TASK = ROOT / "tests" / "data" / "tasks" / "kernelbench_masked_scale_tensor_attr.py"
 
 
