@@ -218,6 +218,19 @@ def test_an_output_whose_shape_depends_on_the_computation_gets_a_shape_argument(
     assert "shape-out-mismatch" in (err.code or "") + err.message and f"[{want.size}]" in err.message, err.format()
 
 
+def test_none_for_an_optional_input_is_an_absent_input(tmp_path):
+    # the reference passes None for add_opt_bias's OPTIONAL bias (AddRmsNormQuant's shape of call): the
+    # kernel gets a null address and y = x (the bench checks against the reference's own result)
+    import os
+
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(ROOT / "tests" / "data" / "tasks" / "kernelbench_add_no_bias.py"),
+                        "--project", str(ROOT / "tests" / "data" / "projects" / "add_opt_bias"), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=1200, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    (case,) = json.loads(r.stdout)["cases"]
+    assert case["status"] == "pass" and case["outputs"][0]["total"] == 40, case.get("message")
+
+
 TENSOR_ATTR_TASK = ROOT / "tests" / "data" / "tasks" / "kernelbench_masked_scale_tensor_attr.py"
 
 
