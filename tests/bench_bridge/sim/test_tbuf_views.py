@@ -5,7 +5,8 @@
   TBuf's own bytes: a ``ub-past-tensor`` warning, and the access is made (NPUKernelBench's Arange casts 8
   floats into ``Get<float>(0)`` of a 32-byte TBuf); likewise past the last buffer laid out, into UB that
   no buffer occupies (its float16 path casts 16 floats there). Into the next buffer, or once
-  ``GetWithOffset`` has carved neighbouring tensors out of the TBuf, it is still ``ub-out-of-bounds``.
+  ``GetWithOffset`` or a sub-view ``operator[]`` has carved neighbouring tensors out of the TBuf, it is still
+  ``ub-out-of-bounds``.
 - ``TBuf::Get`` on a TBuf InitBuffer never laid out gives a tensor of 0 elements with a ``queue-uninit``
   warning (TanhMath takes one on its float32 path and never touches it); accessing it is the error.
 
@@ -45,6 +46,7 @@ __global__ __aicore__ void k(GM_ADDR x, GM_ADDR y, uint32_t mode) {
     PipeBarrier<PIPE_ALL>();
     LocalTensor<float> one = b.Get<float>(1);
     if (mode == 1) b.GetWithOffset<float>(4, 16);           // carve the buffer: views are strict again
+    if (mode == 5) { LocalTensor<float> rest = b.Get<float>()[4]; (void)rest; }  // a sub-view carves it too
     Cast(one, in, RoundMode::CAST_NONE, 8);                 // @cast-past-len
     if (mode == 2 || mode == 4) Duplicate(one, 0.0f, 16);   // @past-buffer
     PipeBarrier<PIPE_V>();
@@ -96,7 +98,8 @@ def test_past_the_last_buffer_into_unoccupied_ub_is_a_warning(binary, tmp_path):
     assert ("ub-past-tensor", _line("@past-buffer")) in {(d.code, d.line) for d in r.diagnostics}
 
 
-@pytest.mark.parametrize("mode, marker", [("1", "@cast-past-len"), ("2", "@past-buffer"), ("3", "@touch-uninit")])
+@pytest.mark.parametrize("mode, marker", [("1", "@cast-past-len"), ("2", "@past-buffer"), ("3", "@touch-uninit"),
+                                          ("5", "@cast-past-len")])
 def test_past_the_buffer_a_carved_buffer_or_an_uninitialised_tbuf_is_an_error(binary, tmp_path, mode, marker):
     r = run(binary, [mode], cwd=tmp_path, timeout=60)
     errs = [d for d in r.diagnostics if d.severity == "error"]

@@ -15,8 +15,9 @@
 //    TBuf's own bytes (NPUKernelBench's Arange casts 8 floats into Get<float>(0) of a 32-byte TBuf): a
 //    warning (`ub-past-tensor`) and the access is made. The same when the TBuf is the last buffer laid out
 //    and the access runs on into UB no buffer occupies (Arange's float16 path casts 16 floats into that
-//    32-byte TBuf). Once GetWithOffset has carved tensors out of the TBuf, such an access could reach a
-//    neighbouring tensor, so it stays the error; so does one that reaches the next buffer.
+//    32-byte TBuf). Once GetWithOffset or a sub-view operator[](offset > 0) has carved tensors out of the
+//    TBuf, such an access could reach a neighbouring tensor, so it stays the error; so does one that
+//    reaches the next buffer.
 //  * Vector instructions and DataCopy need 32-byte aligned UB addresses (`ub-misaligned`).
 //  * int4b_t (S4, values -8..7) is packed two per byte, the first element in the low 4 bits; sizeof(int4b_t)
 //    is 1 byte (as the official examples note), but a LocalTensor<int4b_t> counts elements of 4 bits:
@@ -255,6 +256,7 @@ public:
         live("operator[]");
         if (offset > size_)
             kgen::fail("ub-out-of-bounds", "LocalTensor[%u] is past the end of a tensor of %u elements", offset, size_);
+        if (offset > 0 && slot_ && slot_->scratch) slot_->carved = true;   // the buffer now holds neighbouring views
         LocalTensor t = *this;
         if constexpr (kgen::is_int4_v<T>) {
             if (offset % 2)
