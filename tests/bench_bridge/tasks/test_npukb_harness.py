@@ -179,20 +179,27 @@ def test_an_in_place_output_list_shares_the_input_lists_memory():
     np.testing.assert_array_equal(got[2], vs[2])
 
 
+def _bench_one_case(task: str, project: str, tmp_path: Path) -> dict:
+    """`kgen bench tests/data/tasks/TASK --project tests/data/projects/PROJECT --json` (temporary files under
+    tmp_path); the report of its one case."""
+    import os
+
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(ROOT / "tests" / "data" / "tasks" / task),
+                        "--project", str(ROOT / "tests" / "data" / "projects" / project), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=1200, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    (case,) = json.loads(r.stdout)["cases"]
+    return case
+
+
 def test_the_combination_whose_output_type_is_the_references_is_built(tmp_path):
     # cast_out declares float32 -> float16 and float32 -> int32 (CastMath's shape of OpDef); the reference
     # returns int32, so the second combination runs (the first would fail its TilingFunc). The values are
     # checked against the reference's own x.to(torch.int32) by the bench, and here against numpy's
     # truncation of the same inputs
-    import os
-
     import torch
 
-    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(ROOT / "tests" / "data" / "tasks" / "kernelbench_cast_int32.py"),
-                        "--project", str(ROOT / "tests" / "data" / "projects" / "cast_out"), "--json"],
-                       capture_output=True, text=True, cwd=ROOT, timeout=1200, env={**os.environ, "TMPDIR": str(tmp_path)})
-    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
-    (case,) = json.loads(r.stdout)["cases"]
+    case = _bench_one_case("kernelbench_cast_int32.py", "cast_out", tmp_path)
     assert case["status"] == "pass", case.get("message")
     assert case["outputs"][0]["dtype"] == "int32" and case["outputs"][0]["total"] == 40
     x = (torch.randn(40, generator=torch.Generator().manual_seed(3)) * 50).numpy()
@@ -221,13 +228,7 @@ def test_an_output_whose_shape_depends_on_the_computation_gets_a_shape_argument(
 def test_none_for_an_optional_input_is_an_absent_input(tmp_path):
     # the reference passes None for add_opt_bias's OPTIONAL bias (AddRmsNormQuant's shape of call): the
     # kernel gets a null address and y = x (the bench checks against the reference's own result)
-    import os
-
-    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(ROOT / "tests" / "data" / "tasks" / "kernelbench_add_no_bias.py"),
-                        "--project", str(ROOT / "tests" / "data" / "projects" / "add_opt_bias"), "--json"],
-                       capture_output=True, text=True, cwd=ROOT, timeout=1200, env={**os.environ, "TMPDIR": str(tmp_path)})
-    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
-    (case,) = json.loads(r.stdout)["cases"]
+    case = _bench_one_case("kernelbench_add_no_bias.py", "add_opt_bias", tmp_path)
     assert case["status"] == "pass" and case["outputs"][0]["total"] == 40, case.get("message")
 
 

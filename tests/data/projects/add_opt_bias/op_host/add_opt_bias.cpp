@@ -3,16 +3,12 @@
 // launches the kernel with a null bias address.
 #include "register/op_def_registry.h"
 #include "add_opt_bias_tiling.h"
+#include "../../common/one_core_tiling.h"
 
 namespace optiling {
 static ge::graphStatus AddOptBiasTiling(gert::TilingContext* context)
 {
-    AddOptBiasTilingData tiling;
-    tiling.set_n(static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetShapeSize()));
-    context->SetBlockDim(1);
-    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
-    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
-    return ge::GRAPH_SUCCESS;
+    return kgen_test::OneCoreTiling<AddOptBiasTilingData>(context);
 }
 }  // namespace optiling
 

@@ -4,18 +4,14 @@
 // a combination whose output type is not the one the `dst` attribute names (ge::DataType values).
 #include "register/op_def_registry.h"
 #include "cast_out_tiling.h"
+#include "../../common/one_core_tiling.h"
 
 namespace optiling {
 static ge::graphStatus CastOutTiling(gert::TilingContext* context)
 {
     const int64_t* dst = context->GetAttrs()->GetAttrPointer<int64_t>(0);
     if (dst == nullptr || *dst != static_cast<int64_t>(context->GetOutputDesc(0)->GetDataType())) return ge::GRAPH_FAILED;
-    CastOutTilingData tiling;
-    tiling.set_n(static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetShapeSize()));
-    context->SetBlockDim(1);
-    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
-    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
-    return ge::GRAPH_SUCCESS;
+    return kgen_test::OneCoreTiling<CastOutTilingData>(context);
 }
 }  // namespace optiling
 

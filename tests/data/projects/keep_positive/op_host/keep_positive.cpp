@@ -3,16 +3,12 @@
 // gets one more GM argument after y and writes y's shape there (dimension count, then the dimensions).
 #include "register/op_def_registry.h"
 #include "keep_positive_tiling.h"
+#include "../../common/one_core_tiling.h"
 
 namespace optiling {
 static ge::graphStatus KeepPositiveTiling(gert::TilingContext* context)
 {
-    KeepPositiveTilingData tiling;
-    tiling.set_n(static_cast<uint32_t>(context->GetInputShape(0)->GetStorageShape().GetShapeSize()));
-    context->SetBlockDim(1);
-    tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
-    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
-    return ge::GRAPH_SUCCESS;
+    return kgen_test::OneCoreTiling<KeepPositiveTilingData>(context);
 }
 }  // namespace optiling
 
