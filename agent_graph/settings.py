@@ -219,6 +219,9 @@ def _check(key: str, value: Any, origin: str, text: bool, base: Path | None) -> 
         err = e.errors()[0]
         if err["type"] == "literal_error":
             raise SettingsError(f"{origin}: '{key}' must be {_type_name(t)}, not {given!r}") from None
+        if err["type"] == "value_error":   # a section's own validator said why (bench.soc: an unknown SoC)
+            why = str(err["msg"]).removeprefix("Value error, ")
+            raise SettingsError(f"{origin}: '{key}': {why}") from None
         if err["type"] in ("greater_than_equal", "greater_than"):
             bound = err["ctx"].get("ge", err["ctx"].get("gt"))
             raise SettingsError(f"{origin}: '{key}' must be at least {bound:g}, not {given!r}") from None

@@ -69,9 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     from agent_graph.settings import SettingsError, configure, load_settings
 
     try:
-        # the one load of the settings tree; --no-sandbox is its bench.no_sandbox override
+        # the one load of the settings tree; --no-sandbox is its bench.no_sandbox override, --soc its bench.soc
         no_sandbox = getattr(args, "no_sandbox", False) or None
-        args.settings = configure(load_settings(overrides={"bench.no_sandbox": no_sandbox}))
+        args.settings = configure(load_settings(overrides={"bench.no_sandbox": no_sandbox,
+                                                           "bench.soc": getattr(args, "soc", None)}))
         if hasattr(args, "no_sandbox"):   # a command that runs task or model code
             return sandbox_flag.run_sandboxed(handler, args)
         return handler(args)

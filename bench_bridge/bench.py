@@ -25,6 +25,7 @@ from bench_bridge.artifacts import ArtifactWriter
 from bench_bridge.bench_case import CaseRunner
 from bench_bridge.events import BenchEventSink, PhaseStarted, ignore
 from bench_bridge.report import Backend, BenchReport, CaseReport
+from bench_bridge.sandbox import own_python_env
 from bench_bridge.sim import build as sim_build
 from bench_bridge.sim import run as sim_run
 from bench_bridge.tasks import LAUNCH_SUFFIXES, Task, TaskError, load_task
@@ -124,7 +125,7 @@ def _prepare_references(task: Task, work: Path, opts: BenchOptions, say: BenchEv
     (work / "task.json").write_text(json.dumps(task.to_json_dict()))
     extra = ["--profile"] if opts.profile else []
     r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "prepare", str(work / "task.json"), str(work), *extra],
-                cwd=work, timeout=opts.reference_timeout, memory_mb=16384, reads=task.files())
+                cwd=work, timeout=opts.reference_timeout, memory_mb=16384, reads=task.files(), env=own_python_env())
     cases_file = work / "cases.json"
     if r.returncode != 0 or not cases_file.exists():
         detail = ""

@@ -10,25 +10,40 @@ import numpy as np
 
 from bench_bridge import tensorio
 from bench_bridge.report import OutputCheck
+from bench_bridge.sandbox import own_python_env
 from bench_bridge.sim import run as sim_run
-from bench_bridge.verify import compare
+from bench_bridge.verify import compare, threshold_for
 
 
 def compare_outputs(names: list[str], refs_meta: list[dict], outs: list[np.ndarray], out_dtypes: list[str], cdir: Path) -> list[OutputCheck]:
     """One OutputCheck per reference output; the threshold follows the reference dtype."""
     checks = []
     for k, m in enumerate(refs_meta):
-        ref = tensorio.as_float(tensorio.load(cdir / m["file"]), m["dtype"])
+        ref = tensorio.load(cdir / m["file"])
         name = names[k] if k < len(names) else f"output{k}"
         if k >= len(outs):
-            checks.append(OutputCheck(name, m["dtype"], m["shape"], False, float("inf"), float("inf"), int(ref.size), int(ref.size),
+            n = int(tensorio.as_float(ref, m["dtype"]).size)
+            checks.append(OutputCheck(name, m["dtype"], m["shape"], False, float("inf"), float("inf"), n, n,
                                       reason="the kernel produced no such output"))
             continue
-        got = tensorio.as_float(np.asarray(outs[k]), out_dtypes[k] if k < len(out_dtypes) else m["dtype"])
-        c = compare(ref, got, tensorio.compare_dtype(m["dtype"]))
+        out_dtype = out_dtypes[k] if k < len(out_dtypes) else m["dtype"]
+        # converted to float64 a chunk at a time inside compare: a whole output never is (memory)
+        c = compare(ref, np.asarray(outs[k]), tensorio.compare_dtype(m["dtype"]), _threshold(m["dtype"], out_dtype),
+                    ref_values=lambda a, d=m["dtype"]: tensorio.as_float(a, d),
+                    out_values=lambda a, d=out_dtype: tensorio.as_float(a, d))
         checks.append(OutputCheck(name, m["dtype"], m["shape"], c.passed, c.max_abs_error, c.max_rel_error, c.mismatches, c.total,
                                   c.first_mismatch, c.expected, c.actual, c.threshold, c.reason))
     return checks
+
+
+def _threshold(ref_dtype: str, out_dtype: str) -> float:
+    """The both-exceed threshold of one output: the reference dtype's, or the output dtype's where the op
+    writes a narrower floating type than the reference computes in (a float16 output of a reference that
+    returns float32, as scipy's spence does for float16 inputs: a float16 result cannot hold 1e-5, and the
+    paper's rule gives float16 1e-3)."""
+    ref_thr = threshold_for(tensorio.compare_dtype(ref_dtype))
+    out_thr = threshold_for(tensorio.compare_dtype(out_dtype))
+    return max(ref_thr, out_thr) if ref_thr > 0 and out_thr > 0 else ref_thr
 
 
 def custom_check(work: Path, entry: dict, outs: list[np.ndarray], out_dtypes: list[str], timeout: float,
@@ -49,7 +64,7 @@ def custom_check(work: Path, entry: dict, outs: list[np.ndarray], out_dtypes: li
         metas.append({"file": f"kout_{k}.npy", "dtype": dt})
     (cdir / "kout.json").write_text(json.dumps(metas))
     r = sim_run(Path(sys.executable), ["-m", "bench_bridge.tasks.worker", "check", str(work / "task.json"), str(work), str(entry["index"])],
-                cwd=work, timeout=timeout, memory_mb=16384, reads=reads)
+                cwd=work, timeout=timeout, memory_mb=16384, reads=reads, env=own_python_env())
     try:
         return json.loads(r.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):

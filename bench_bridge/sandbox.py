@@ -94,6 +94,16 @@ def kgen_paths() -> list[Path]:
     return [Path(os.path.abspath(__file__)).parent]
 
 
+def own_python_env() -> dict[str, str]:
+    """Environment for a Python child that runs kgen's own modules (``python -m bench_bridge.tasks.worker``):
+    ``PYTHONPATH`` starts with the folder holding this ``bench_bridge``, so the child imports the same kgen
+    as its parent (a checkout run with ``python -m``, not the one an editable install points at, whose
+    folder the sandbox does not mount). That folder's ``bench_bridge`` is readable: :func:`kgen_paths`."""
+    root = str(kgen_paths()[0].parent)
+    rest = os.environ.get("PYTHONPATH", "")
+    return {"PYTHONPATH": os.pathsep.join(p for p in (root, rest) if p)}
+
+
 def _holds(parent: str, p: str) -> bool:
     return p == parent or p.startswith(parent.rstrip("/") + "/")
 

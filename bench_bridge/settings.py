@@ -21,7 +21,7 @@ from pathlib import Path
 from pydantic import ConfigDict, Field, field_validator
 from pydantic.dataclasses import dataclass
 
-from bench_bridge.soc import canonical_name
+from bench_bridge.soc import canonical_name, soc_names
 
 
 def default_cache_dir(xdg_cache_home: str | None = None) -> Path:
@@ -41,8 +41,12 @@ class BenchSettings:
     @field_validator("soc")
     @classmethod
     def _short_soc(cls, v: str | None) -> str | None:
-        """"Ascend910B4" and "910B4" name the same SoC; the table knows the short name."""
-        return (canonical_name(v) or None) if v is not None else None
+        """"Ascend910B4" and "910B4" name the same SoC; the table knows the short name. A name the SoC
+        table does not know is refused (the emulator would otherwise run another SoC than asked)."""
+        v = (canonical_name(v) or None) if v is not None else None
+        if v is not None and v not in soc_names():
+            raise ValueError(f"unknown SoC {v!r} (known: {', '.join(soc_names())}; bench_bridge/soc.toml)")
+        return v
 
 
 _configured: BenchSettings | None = None

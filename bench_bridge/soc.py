@@ -17,7 +17,7 @@ from pathlib import Path
 SOC_FILE = Path(__file__).with_name("soc.toml")
 HEADER_FILE = Path(__file__).parent / "sim" / "include" / "kgen_sim" / "soc_table.h"
 
-CORE_MEMORIES = ("ub_bytes", "l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes", "fb_bytes")
+CORE_MEMORIES = ("ub_bytes", "l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "bt_bytes", "fb_bytes", "kfc_reserved_bytes")
 """Facts compiled into the emulator as constants: every SoC of the table must share them."""
 
 
@@ -59,6 +59,7 @@ class SocFacts:
     l0c_bytes: int
     bt_bytes: int
     fb_bytes: int
+    kfc_reserved_bytes: int   # held back from UB and L1 in what GetCoreMemSize reports (Ascend910B family)
     entries: tuple[Entry, ...]  # the same facts with their units and sources, in table order
 
     @property

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Callable, Literal
 
 import numpy as np
 
@@ -41,47 +41,76 @@ def threshold_for(dtype_name: str) -> float:
     return THRESHOLDS.get(dtype_name, 0.0)
 
 
-def compare(ref: np.ndarray, out: np.ndarray, dtype_name: str, threshold: float | None = None) -> Comparison:
-    """Compare ``out`` with ``ref`` by the rule above. Both arrays are given as float-convertible values."""
+CHUNK = 1 << 22
+"""Elements compared at a time: float64 work arrays stay at 32 MiB each, so outputs of billions of bytes
+(NPUKernelBench's StridesliceNegConcatV2: 512 Mi float16 elements) are checked in bounded memory."""
+
+Convert = Callable[[np.ndarray], np.ndarray]
+
+
+def compare(ref: np.ndarray, out: np.ndarray, dtype_name: str, threshold: float | None = None,
+            ref_values: Convert | None = None, out_values: Convert | None = None) -> Comparison:
+    """Compare ``out`` with ``ref`` by the rule above, :data:`CHUNK` elements at a time. Both arrays are
+    float-convertible values, or raw arrays that ``ref_values`` / ``out_values`` turn into float64 values
+    element for element (``tensorio.as_float``: bfloat16 bit patterns; complex values become their
+    (real, imag) pairs, so a complex array compares as twice as many components along its last axis)."""
     ref = np.asarray(ref)
     out = np.asarray(out)
+    n_ref = ref.size * (2 if np.iscomplexobj(ref) else 1)   # values compared: complex ones as two components
+    n_out = out.size * (2 if np.iscomplexobj(out) else 1)
+    if n_ref != n_out:
+        return Comparison(False, float("inf"), float("inf"), n_ref, n_ref, None,
+                          reason=f"shape mismatch: kernel produced {list(out.shape)}{' complex' if n_out > out.size else ''}, "
+                                 f"reference {list(ref.shape)}{' complex' if n_ref > ref.size else ''}")
     if ref.shape != out.shape:
-        if ref.size == out.size:
-            out = out.reshape(ref.shape)
-        else:
-            return Comparison(False, float("inf"), float("inf"), ref.size, ref.size, None,
-                              reason=f"shape mismatch: kernel produced {list(out.shape)}, reference {list(ref.shape)}")
+        out = out.reshape(ref.shape)
     thr = threshold_for(dtype_name) if threshold is None else threshold
-    r = ref.astype(np.float64)
-    o = out.astype(np.float64)
+    ref_values = ref_values or (lambda a: a.astype(np.float64))
+    out_values = out_values or (lambda a: a.astype(np.float64))
+    shape = ref.shape
+    if np.iscomplexobj(ref) or np.iscomplexobj(out):   # compared as components: the last axis doubles
+        shape = tuple(np.atleast_1d(ref).shape[:-1]) + (int(np.atleast_1d(ref).shape[-1]) * 2,)
+    flat_ref, flat_out = ref.reshape(-1), out.reshape(-1)
+    n_bad, total, max_abs, max_rel = 0, 0, 0.0, 0.0
+    first = exp_v = act_v = None
+    for lo in range(0, max(flat_ref.size, 1), CHUNK):
+        r = np.asarray(ref_values(flat_ref[lo:lo + CHUNK]), dtype=np.float64).reshape(-1)
+        o = np.asarray(out_values(flat_out[lo:lo + CHUNK]), dtype=np.float64).reshape(-1)
+        bad, a, rl = _bad_elements(r, o, thr)
+        if a is not None:
+            max_abs, max_rel = max(max_abs, a), max(max_rel, rl)
+        k = int(bad.sum())
+        if k and first is None:
+            at = int(np.flatnonzero(bad)[0])
+            flat = total + at
+            first = [int(x) for x in np.unravel_index(flat, shape)] if len(shape) else []
+            exp_v, act_v = float(r[at]), float(o[at])
+        n_bad += k
+        total += r.size
+    return Comparison(n_bad == 0, max_abs, max_rel, n_bad, total, first, exp_v, act_v, thr)
+
+
+def _bad_elements(r: np.ndarray, o: np.ndarray, thr: float) -> tuple[np.ndarray, float | None, float | None]:
+    """The failing elements of one chunk by the rule above, and the chunk's largest absolute and relative
+    errors over the pairs that are both finite (None when there are none)."""
     with np.errstate(invalid="ignore", over="ignore"):
         abs_err = np.abs(o - r)
         rel_err = abs_err / (np.abs(r) + 1e-7)
     ref_finite = np.isfinite(r)
     out_finite = np.isfinite(o)
-    bad = np.zeros(r.shape, dtype=bool)
     # finite reference: the both-exceed rule; a non-finite output there fails
-    fin = ref_finite
-    bad |= fin & ~out_finite
+    bad = ref_finite & ~out_finite
     with np.errstate(invalid="ignore"):
-        bad |= fin & out_finite & (abs_err > thr) & (rel_err > thr)
+        bad |= ref_finite & out_finite & (abs_err > thr) & (rel_err > thr)
     # non-finite reference: must be reproduced exactly
     nonfin = ~ref_finite
     same_nan = np.isnan(r) & np.isnan(o)
     same_inf = np.isinf(r) & (o == r)
     bad |= nonfin & ~(same_nan | same_inf)
     finite_pairs = ref_finite & out_finite
-    max_abs = float(abs_err[finite_pairs].max()) if finite_pairs.any() else 0.0
-    max_rel = float(rel_err[finite_pairs].max()) if finite_pairs.any() else 0.0
-    n_bad = int(bad.sum())
-    first = None
-    exp_v = act_v = None
-    if n_bad:
-        flat = int(np.flatnonzero(bad.reshape(-1))[0])
-        first = [int(i) for i in np.unravel_index(flat, r.shape)] if r.ndim else []
-        exp_v = float(r.reshape(-1)[flat])
-        act_v = float(o.reshape(-1)[flat])
-    return Comparison(n_bad == 0, max_abs, max_rel, n_bad, int(r.size), first, exp_v, act_v, thr)
+    if not finite_pairs.any():
+        return bad, None, None
+    return bad, float(abs_err[finite_pairs].max()), float(rel_err[finite_pairs].max())
 
 
 # ---- a kernel-launch program's own verdict ---------------------------------------------------

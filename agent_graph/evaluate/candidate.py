@@ -143,8 +143,9 @@ def _short(s: str) -> str:
 
 def main(argv: list[str]) -> int:
     # a candidate's process is a front end of its own: its settings come from the env its parent built
-    configure(load_settings(cwd=Path(argv[0]).parent))
     job = CandidateJob.from_dict(json.loads(Path(argv[0]).read_text()))
+    # the evaluation's SoC (kgen eval --soc, recorded in its run.json) wins over the inherited setting
+    configure(load_settings(cwd=Path(argv[0]).parent, overrides={"bench.soc": job.soc}))
     res = evaluate(job)
     tmp = Path(argv[1] + ".part")
     tmp.write_text(json.dumps(res.to_dict()))

@@ -68,6 +68,7 @@ class CandidateJob:
     agent: dict[str, Any] = field(default_factory=dict)    # AgentSettings fields (data_dir as str)
     keep_runs: str | None = None        # where the agent's run folders go (the training export reads them)
     golden_us: float | None = None      # the golden answer's modelled time (T_ref), when known
+    soc: str | None = None              # the emulated SoC (bench.soc); None: the inherited setting
 
     @property
     def key(self) -> str:
@@ -150,6 +151,7 @@ class EvalRequest:
     export_training: Path | None = None
     limits: Limits = field(default_factory=Limits)
     vs_golden: bool = True              # also time the golden answer of tasks that have one (T_ref)
+    soc: str | None = None              # the emulated SoC (soc.toml name, kgen eval --soc); None: the bench.soc setting
 
     @property
     def generator_kind(self) -> str:

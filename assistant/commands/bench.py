@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from assistant.commands.bench_npu import run_npu
+from assistant.commands.common import add_soc_flag
 from assistant.commands.sandbox_flag import add_flag
 
 
@@ -23,6 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--artifacts", metavar="DIR", help="with --profile: write each case's trace (Perfetto) and timeline "
                                                       "picture to DIR (default: a run folder in the kgen cache)")
     p.add_argument("--timeout", type=float, default=120.0, metavar="SEC", help="wall-clock limit per kernel run (default 120)")
+    add_soc_flag(p)
     add_flag(p)
     p.set_defaults(handler=cmd_bench)
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant.commands.common import settings_of, usage_error
+from assistant.commands.common import add_soc_flag, settings_of, usage_error
 from assistant.commands.generate import agent_settings
 from assistant.commands.sandbox_flag import add_flag as add_sandbox_flag
 
@@ -49,6 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="wall-clock limit of one candidate, generation included (default 1800)")
     p.add_argument("--memory-mb", type=int, default=20480, metavar="MB", help="address-space limit of one candidate (default 20480)")
     p.add_argument("--no-vs-golden", action="store_true", help="do not time the tasks' golden answers (no fast_p vs golden)")
+    add_soc_flag(p)
     add_sandbox_flag(p)
     p.set_defaults(handler=cmd_eval)
 
@@ -61,6 +62,8 @@ def _request(args: argparse.Namespace) -> EvalRequest:
     if args.resume:
         if args.suite:
             raise EvalError("--resume continues a run: give either SUITE or --resume RUN")
+        if args.soc:
+            raise EvalError("--resume continues a run on its own SoC: --soc starts a new run (another -o)")
         return request_from_run(Path(args.resume), jobs=args.jobs, ray_address=args.ray, export_training=export)
     if not args.suite:
         raise EvalError("a SUITE is required (or --resume RUN)")
@@ -72,7 +75,7 @@ def _request(args: argparse.Namespace) -> EvalRequest:
         raise EvalError("--timeout, --candidate-timeout and --memory-mb must be positive")
     return EvalRequest(suite=suite, generator=args.generator, k=args.k, jobs=args.jobs, backend=args.backend,
                        ray_address=args.ray, output=out, levels=args.level, categories=args.category, names=args.name,
-                       export_training=export, vs_golden=not args.no_vs_golden,
+                       export_training=export, vs_golden=not args.no_vs_golden, soc=settings_of(args).bench.soc if args.soc else None,
                        limits=Limits(candidate_seconds=args.candidate_timeout, memory_mb=args.memory_mb,
                                      run_timeout=args.timeout))
 

@@ -79,26 +79,30 @@ def install() -> None:
         sys.modules["torch_npu.npu"] = npu.npu
     sys.modules["kernel_gen_ops"] = _Recorder("kernel_gen_ops")
     if not getattr(torch.randn, "kgen_integer_draws", False):
-        torch.randn = _randn_any_dtype(torch.randn)
+        torch.randn = _any_dtype_draw(torch.randn)
+    if not getattr(torch.rand, "kgen_integer_draws", False):
+        torch.rand = _any_dtype_draw(torch.rand)
     if not hasattr(torch.Tensor, "npu"):
         torch.Tensor.npu = lambda self, *a, **k: self  # type: ignore[attr-defined]
     if not hasattr(torch, "npu"):
         torch.npu = sys.modules["torch_npu"].npu  # type: ignore[attr-defined]
 
 
-def _randn_any_dtype(randn):
-    """``torch.randn`` that also serves integer and bool dtypes. On the CPU torch refuses them
-    ("normal_kernel_cpu" not implemented); task generators written for the NPU ask for them (e.g. Equal
-    on int8). Assumption, not a documented NPU rule: the draw is made in float32 with the same generator
-    and truncated toward zero to the requested dtype, so inputs are small integers around 0."""
+def _any_dtype_draw(draw):
+    """``torch.randn`` / ``torch.rand`` that also serve integer and bool dtypes. On the CPU torch refuses
+    them ("normal_kernel_cpu" / "check_uniform_bounds" not implemented for 'Int'); task generators written
+    for the NPU ask for them (Equal's randn on int8, ClipByValue's rand on int32). Assumption, not a
+    documented NPU rule: the draw is made in float32 with the same generator and truncated toward zero to
+    the requested dtype, so randn gives small integers around 0 and rand gives zeros (``rand(...) * 9 + 1``
+    is then all ones)."""
     import torch  # optional: torch (see install)
 
     def wrapped(*args, **kwargs):
         dtype = kwargs.get("dtype")
         if dtype is not None and not dtype.is_floating_point and not dtype.is_complex:
             kwargs["dtype"] = torch.float32
-            return randn(*args, **kwargs).to(dtype)
-        return randn(*args, **kwargs)
+            return draw(*args, **kwargs).to(dtype)
+        return draw(*args, **kwargs)
 
     wrapped.kgen_integer_draws = True  # type: ignore[attr-defined]
     return wrapped

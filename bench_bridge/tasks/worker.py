@@ -50,12 +50,16 @@ def _dtype_name(t: torch.Tensor) -> str:
     return str(t.dtype).replace("torch.", "")
 
 
-def _save_tensor(t: torch.Tensor, path: Path) -> dict:
+def _save_tensor(t: torch.Tensor, path: Path, reference: bool = False) -> dict:
+    """Save one tensor. ``reference``: a result of the reference Model, which may be complex128 where the op's
+    output is complex64 (PyTorch promotes complex64 times a float64 tensor to complex128, as Muls's
+    reference does): it is compared per (real, imag) component with the kernel's complex64 output. A kernel
+    never receives complex128 data, so inputs of that type stay unsupported."""
     t = t.detach().cpu().contiguous()
     name = _dtype_name(t)
     if t.dtype == torch.bfloat16:
         arr = t.view(torch.int16).numpy().view(np.uint16)
-    elif t.is_complex() and t.dtype != torch.complex64:
+    elif t.is_complex() and t.dtype != torch.complex64 and not (reference and t.dtype == torch.complex128):
         raise Unsupported(f"{name} tensors are not supported by the emulator (only complex64, which kernels read as "
                           f"(real, imag) float32 pairs, is)")
     else:
@@ -64,12 +68,12 @@ def _save_tensor(t: torch.Tensor, path: Path) -> dict:
     return {"kind": "tensor", "file": path.name, "dtype": name, "shape": list(t.shape)}
 
 
-def _encode(v: Any, out: Path, stem: str) -> dict:
+def _encode(v: Any, out: Path, stem: str, reference: bool = False) -> dict:
     if isinstance(v, torch.Tensor) and v.layout != torch.strided:
         # a sparse tensor: no kernel takes one (ModelNew turns it into dense operator arguments)
         return {"kind": "other", "repr": f"{v.layout} tensor of shape {list(v.shape)}"}
     if isinstance(v, torch.Tensor):
-        return _save_tensor(v, out / f"{stem}.npy")
+        return _save_tensor(v, out / f"{stem}.npy", reference)
     if isinstance(v, (np.generic,)):
         v = v.item()
     if isinstance(v, (bool, int, float, str)) or v is None:
@@ -78,7 +82,7 @@ def _encode(v: Any, out: Path, stem: str) -> dict:
         return {"kind": "scalar", "value": list(v)}
     if isinstance(v, (list, tuple)) and v and all(isinstance(x, torch.Tensor) for x in v):
         # a tensor list (an op's DYNAMIC parameter): one file per tensor
-        return {"kind": "list", "items": [_save_tensor(x, out / f"{stem}_{j}.npy") for j, x in enumerate(v)]}
+        return {"kind": "list", "items": [_save_tensor(x, out / f"{stem}_{j}.npy", reference) for j, x in enumerate(v)]}
     if isinstance(v, np.ndarray):
         return _save_tensor(torch.from_numpy(v), out / f"{stem}.npy")
     return {"kind": "other", "repr": repr(v)[:200]}
@@ -193,7 +197,7 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             # per top-level item, the length of a tensor list, or 0 for a single tensor
             entry["refs"], entry["ref_groups"] = [], []
             for k, v in enumerate(as_list(ref)):
-                enc = _encode(v, cdir, f"ref_{k}")
+                enc = _encode(v, cdir, f"ref_{k}", reference=True)
                 if enc["kind"] == "list":
                     entry["refs"].extend(enc["items"])
                     entry["ref_groups"].append(len(enc["items"]))

@@ -74,3 +74,18 @@ class SimProgram:
         if expect_ok:
             assert r.ok, f"case {case} failed (exit {r.returncode}):\n{r.stderr}\n{r.stdout}"
         return CaseResult(r, work)
+
+
+def build_inline(tmp_path: Path, name: str, source: str) -> Path:
+    """Write a test's own program text to ``tmp_path/name``, build it (asserting the build worked, with the
+    diagnostics in the message) and return the binary."""
+    src = tmp_path / name
+    src.write_text(source)
+    res = build([src])
+    assert res.ok, "\n".join(d.format() for d in res.diagnostics) + res.log[-2000:]
+    return res.binary
+
+
+def marker_line(source: str, marker: str) -> int:
+    """The 1-based line of ``source`` holding ``marker`` (a ``// @name`` comment the test looks for)."""
+    return next(i for i, text in enumerate(source.splitlines(), 1) if marker in text)

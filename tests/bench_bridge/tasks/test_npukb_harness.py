@@ -162,6 +162,76 @@ def test_an_output_named_like_an_input_starts_with_its_data():
     np.testing.assert_array_equal(r.outputs[0], want)
 
 
+def test_an_in_place_output_list_shares_the_input_lists_memory():
+    # ScatterList's kernel writes through its *input* list: CANN binds an output named like an input to
+    # that input's device memory, instance by instance. Three same-sized tensors with different data: the
+    # output list must be the inputs, with only tensor 1 negated (computed here in numpy)
+    p = describe_project(ROOT / "tests" / "data" / "projects" / "list_negate_one")
+    assert p.ok, "\n".join(d.format() for d in p.diagnostics)
+    b = build_project(p, 0)
+    assert b.ok, "\n".join(d.format() for d in b.diagnostics)
+    vs = [np.arange(24, dtype=np.float32).reshape(4, 6) * (k + 1) + k for k in range(3)]
+    r = run_project(b, [vs, np.array([1], dtype=np.int32)], [[((4, 6), np.float32)] * 3])
+    assert r.ok, "\n".join(d.format() for d in r.diagnostics)
+    got = r.outputs[0]
+    np.testing.assert_array_equal(got[0], vs[0])
+    np.testing.assert_array_equal(got[1], -vs[1])
+    np.testing.assert_array_equal(got[2], vs[2])
+
+
+def _bench_one_case(task: str, project: str, tmp_path: Path) -> dict:
+    """`kgen bench tests/data/tasks/TASK --project tests/data/projects/PROJECT --json` (temporary files under
+    tmp_path); the report of its one case."""
+    import os
+
+    r = subprocess.run([sys.executable, "-m", "assistant.cli", "bench", str(ROOT / "tests" / "data" / "tasks" / task),
+                        "--project", str(ROOT / "tests" / "data" / "projects" / project), "--json"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=1200, env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert r.returncode == 0, r.stderr[-2000:] + r.stdout[-2000:]
+    (case,) = json.loads(r.stdout)["cases"]
+    return case
+
+
+def test_the_combination_whose_output_type_is_the_references_is_built(tmp_path):
+    # cast_out declares float32 -> float16 and float32 -> int32 (CastMath's shape of OpDef); the reference
+    # returns int32, so the second combination runs (the first would fail its TilingFunc). The values are
+    # checked against the reference's own x.to(torch.int32) by the bench, and here against numpy's
+    # truncation of the same inputs
+    import torch
+
+    case = _bench_one_case("kernelbench_cast_int32.py", "cast_out", tmp_path)
+    assert case["status"] == "pass", case.get("message")
+    assert case["outputs"][0]["dtype"] == "int32" and case["outputs"][0]["total"] == 40
+    x = (torch.randn(40, generator=torch.Generator().manual_seed(3)) * 50).numpy()
+    assert np.trunc(x).astype(np.int32).tolist() == torch.from_numpy(x).to(torch.int32).tolist()
+
+
+def test_an_output_whose_shape_depends_on_the_computation_gets_a_shape_argument():
+    # keep_positive declares y OutputShapeDependOnCompute: the kernel takes one more GM argument after y and
+    # writes y's shape there (MaskedSelectV3's `shapeout`). The values are x[x > 0], computed here in numpy;
+    # a reference shape other than the one the kernel writes is the kernel's wrong result
+    p = describe_project(ROOT / "tests" / "data" / "projects" / "keep_positive")
+    assert p.ok, "\n".join(d.format() for d in p.diagnostics)
+    b = build_project(p, 0)
+    assert b.ok, "\n".join(d.format() for d in b.diagnostics)
+    x = np.sin(np.arange(50, dtype=np.float32))
+    want = x[x > 0]
+    r = run_project(b, [x], [(want.shape, np.float32)])
+    assert r.ok, "\n".join(d.format() for d in r.diagnostics)
+    np.testing.assert_array_equal(r.outputs[0], want)
+    r = run_project(b, [x], [((want.size + 1,), np.float32)])
+    assert not r.ok
+    err = next(d for d in r.diagnostics if d.severity == "error")
+    assert "shape-out-mismatch" in (err.code or "") + err.message and f"[{want.size}]" in err.message, err.format()
+
+
+def test_none_for_an_optional_input_is_an_absent_input(tmp_path):
+    # the reference passes None for add_opt_bias's OPTIONAL bias (AddRmsNormQuant's shape of call): the
+    # kernel gets a null address and y = x (the bench checks against the reference's own result)
+    case = _bench_one_case("kernelbench_add_no_bias.py", "add_opt_bias", tmp_path)
+    assert case["status"] == "pass" and case["outputs"][0]["total"] == 40, case.get("message")
+
+
 TENSOR_ATTR_TASK = ROOT / "tests" / "data" / "tasks" / "kernelbench_masked_scale_tensor_attr.py"
 
 

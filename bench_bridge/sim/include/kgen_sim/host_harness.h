@@ -258,6 +258,43 @@ inline void write_summary(const std::string& path, const Summary& s) {
     _exit(kgen::EXIT_KERNEL_ERROR);
 }
 
+/// uint64 words per output in the shape argument of outputs whose shape depends on the computation.
+inline constexpr size_t SHAPE_OUT_WORDS = 9;
+
+/// The shape the kernel wrote for output parameter `ir` (its dimension count, then its dimensions) against the
+/// shape the output was given (the reference's): a different shape is the kernel's result, and wrong.
+inline void check_shape_out(const Job& job, Summary& sum, int ir, const uint64_t* words) {
+    for (const JobTensor& t : job.outputs) {
+        if (t.ir != ir || t.infer) continue;
+        std::vector<int64_t> got;
+        for (uint64_t d = 0; d < words[0] && d < SHAPE_OUT_WORDS - 1; ++d) got.push_back(static_cast<int64_t>(words[1 + d]));
+        if (words[0] > SHAPE_OUT_WORDS - 1 || got != t.dims) {
+            std::string g, w;
+            for (int64_t d : got) g += (g.empty() ? "" : ", ") + std::to_string(d);
+            for (int64_t d : t.dims) w += (w.empty() ? "" : ", ") + std::to_string(d);
+            job_error(sum, job.summary, "shape-out-mismatch", "output '" + t.name + "' depends on the computation for its shape; "
+                      "the kernel wrote " + std::to_string(words[0]) + " dimension(s) [" + g + "] to its shape argument, the "
+                      "reference's shape is [" + w + "]");
+        }
+        return;
+    }
+}
+
+/// The input whose device memory output `k` of `job` shares: the input of the same name (for a DYNAMIC
+/// parameter, the instance at the same position in its list) and the same size, already placed in GM;
+/// nullptr when the output is not an in-place one.
+inline const JobTensor* in_place_input(const Job& job, size_t k) {
+    const JobTensor& out = job.outputs[k];
+    size_t nth = 0;   // which instance of its name this output is
+    for (size_t j = 0; j < k; ++j) nth += job.outputs[j].name == out.name;
+    for (const JobTensor& in : job.inputs) {
+        if (in.name != out.name) continue;
+        if (nth-- > 0) continue;
+        return in.bytes == out.bytes && in.gm ? &in : nullptr;
+    }
+    return nullptr;
+}
+
 inline int run(const char* job_path) {
     kgen::install_crash_handlers();
     Job job;
@@ -448,18 +485,20 @@ inline int run(const char* job_path) {
         if (a == "a") { flush_list(); args.push_back(nullptr); continue; }
         const bool input = a[0] == 'i';
         JobTensor& t = input ? job.inputs[in_k++] : job.outputs[out_k++];
-        void* p = nullptr;
-        if (aclrtMalloc(&p, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
-            job_error(sum, job.summary, "oom", "cannot allocate " + std::to_string(t.bytes) + " bytes of GM for " + t.name);
-        if (input && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
-        if (!input && t.bytes && job.zero_outputs) std::memset(p, 0, t.bytes);
-        if (!input && t.bytes) {
-            // an output named like an input (OpDef Input("y") + Output("y")) is that tensor updated in
-            // place: it starts with the input's data (the kernel may write only part of it)
-            for (const JobTensor& in : job.inputs)
-                if (in.name == t.name && in.bytes == t.bytes && !in.host.empty()) std::memcpy(p, in.host.data(), t.bytes);
+        // an output named like an input (OpDef Input("y") + Output("y")) is that tensor updated in place:
+        // CANN binds the output to the input's device memory, so both arguments (both tensor lists, instance
+        // by instance) address the same GM and a kernel may write through either (ScatterList writes
+        // through its input list)
+        if (const JobTensor* in = input ? nullptr : in_place_input(job, out_k - 1)) {
+            t.gm = in->gm;
+        } else {
+            void* p = nullptr;
+            if (aclrtMalloc(&p, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+                job_error(sum, job.summary, "oom", "cannot allocate " + std::to_string(t.bytes) + " bytes of GM for " + t.name);
+            if (input && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
+            if (!input && t.bytes && job.zero_outputs) std::memset(p, 0, t.bytes);
+            t.gm = static_cast<uint8_t*>(p);
         }
-        t.gm = static_cast<uint8_t*>(p);
         bool dynamic = false;
         if (def) {
             const auto& params = input ? def->inputs_ : def->outputs_;
@@ -473,6 +512,24 @@ inline int run(const char* job_path) {
         list_ptrs.push_back(reinterpret_cast<uint64_t>(t.gm));
     }
     flush_list();
+    // outputs whose shape depends on the computation (OpDef OutputShapeDependOnCompute): CANN passes the
+    // kernel one more GM argument after the outputs, where the kernel writes each such output's shape as
+    // SHAPE_OUT_WORDS uint64 words: the dimension count, then up to 8 dimensions (the layout of the shape
+    // tensor of OP_OUTSHAPE, documented with the op API); the framework then takes that shape
+    std::vector<size_t> shape_outs;   // indices into def->outputs_
+    uint64_t* shape_buf = nullptr;
+    if (def)
+        for (size_t j = 0; j < def->outputs_.size(); ++j)
+            if (def->outputs_[j].kgen_shape_depends_on_compute()) shape_outs.push_back(j);
+    if (!shape_outs.empty()) {
+        void* p = nullptr;
+        const size_t bytes = shape_outs.size() * SHAPE_OUT_WORDS * sizeof(uint64_t);
+        if (aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+            job_error(sum, job.summary, "oom", "cannot allocate the shape output of the outputs whose shape depends on the computation");
+        std::memset(p, 0, bytes);
+        shape_buf = static_cast<uint64_t*>(p);
+        args.push_back(static_cast<uint8_t*>(p));
+    }
     size_t ws_total = 0;
     for (size_t w : sum.workspace) ws_total += w;
     void* ws = nullptr;
@@ -501,6 +558,7 @@ inline int run(const char* job_path) {
                   " but no TILING_KEY_IS branch of the kernel matches it: CANN builds one kernel per TILING_KEY_IS key, "
                   "so this launch would fail on hardware");
 
+    for (size_t k = 0; k < shape_outs.size(); ++k) check_shape_out(job, sum, static_cast<int>(shape_outs[k]), shape_buf + k * SHAPE_OUT_WORDS);
     for (auto& t : job.outputs) {
         std::ofstream f(t.path, std::ios::binary);
         f.write(reinterpret_cast<const char*>(t.gm), static_cast<std::streamsize>(t.bytes));

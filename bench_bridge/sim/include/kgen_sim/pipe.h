@@ -16,10 +16,11 @@
 //  * EnQue/DeQue pass a tensor between pipeline stages in FIFO order; DeQue on an empty
 //    queue waits forever on hardware (`deque-empty`, reported as the deadlock it is).
 //  * FreeTensor returns the buffer; any later use of that tensor is `use-after-free`.
-//  * TBuf::Get gives scratch space with no queue discipline; TBufPool carves a region
+//  * TBuf::Get gives scratch space with no queue discipline (on a TBuf InitBuffer never laid out, a
+//    tensor of 0 elements and a `queue-uninit` warning: only an access to it is the error); TBufPool carves a region
 //    that queues and buffers can then be initialised in, and Reset reuses it.
 //
-// @api TPipe TQue TQueBind TSCM TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue
+// @api TPipe TQue TQueBind TSCM TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue TQueConfig
 // @api VacantInQue HasTensorInQue GetTensorCountInQue HasIdleBuffer Get GetWithOffset InitBufPool
 // @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID GetTPipePtr
 #pragma once
@@ -105,6 +106,23 @@ namespace AscendC {
 
 class TPipe;
 template <TPosition pos, uint32_t bufIDSize> class TBufPool;
+
+/// The static configuration a TQue / TQueBind may take instead of an int `mask` (its third template
+/// argument is then a `const TQueConfig*`), with the documented fields. bufferLen / bufferNumber only let
+/// the device compiler lay the queue out ahead of InitBuffer (0: at InitBuffer) and the others are
+/// reserved or format conversions dav-2201 does not support: the emulator takes the queue's buffers
+/// from InitBuffer in every case.
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
 
 /// A queue of UB buffers binding a source and destination position.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
@@ -269,12 +287,12 @@ public:
 
     template <typename T>
     LocalTensor<T> Get() {
-        require_init("Get");
+        if (!inited_) return uninit_view<T>("Get");
         return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_->offset), static_cast<uint32_t>(kgen::elems_in<T>(slot_->bytes)), slot_, pos);
     }
     template <typename T>
     LocalTensor<T> Get(uint32_t len) {
-        require_init("Get");
+        if (!inited_) return uninit_view<T>("Get");
         if (kgen::bytes_of<T>(len) > slot_->bytes)
             kgen::fail("ub-out-of-bounds", "TBuf::Get<%zu-byte type>(%u) asks for %llu bytes of a %u-byte buffer", sizeof(T), len,
                        (unsigned long long)kgen::bytes_of<T>(len), slot_->bytes);
@@ -286,6 +304,7 @@ public:
         if (uint64_t(bufOffset) + kgen::bytes_of<T>(size) > slot_->bytes)
             kgen::fail("ub-out-of-bounds", "TBuf::GetWithOffset(%u elements, %u bytes) runs past the %u-byte buffer", size, bufOffset,
                        slot_->bytes);
+        slot_->carved = true;   // views of this buffer now have neighbours: each is bounded by its own length
         return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_->offset + bufOffset), size, slot_, pos);
     }
     template <typename T>
@@ -304,10 +323,22 @@ public:
         slot_->bytes = len;
         slot_->owner = "TBuf";
         slot_->in_use = true;
+        slot_->scratch = true;
+        slot_->carved = false;
         inited_ = true;
     }
 
 private:
+    /// TBuf::Get on a buffer InitBuffer never laid out. On hardware the TBuf's address and length are
+    /// still 0, so Get hands out a tensor of 0 elements and nothing happens until it is accessed
+    /// (TanhMath takes such a tensor on its float32 path and never uses it): a warning, and a tensor of
+    /// 0 elements whose first access is `ub-out-of-bounds`.
+    template <typename T>
+    LocalTensor<T> uninit_view(const char* api) {
+        kgen::warn("queue-uninit", "TBuf::%s on a buffer that TPipe::InitBuffer never initialised: a tensor of 0 elements "
+                   "(the hardware's address and length of an uninitialised TBuf); accessing it is the error", api);
+        return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem)), 0, nullptr, pos);
+    }
     void require_init(const char* api) const {
         if (!inited_) kgen::fail("queue-uninit", "TBuf::%s on a buffer that TPipe::InitBuffer never initialised", api);
     }

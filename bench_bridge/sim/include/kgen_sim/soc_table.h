@@ -15,6 +15,7 @@ inline constexpr uint32_t SOC_L0B_BYTES = 65536u;
 inline constexpr uint32_t SOC_L0C_BYTES = 131072u;
 inline constexpr uint32_t SOC_BT_BYTES = 1024u;
 inline constexpr uint32_t SOC_FB_BYTES = 2048u;
+inline constexpr uint32_t SOC_KFC_RESERVED_BYTES = 256u;
 
 /// One SoC of the table: its CANN name, cube (AIC) and vector (AIV) core counts, L2 and HBM bytes.
 struct SocRow {

@@ -9,7 +9,15 @@
 //    B2, CO1, C2 (mem_of below); it remembers its position and memory so that cube APIs can
 //    check their operands (`wrong-position`). operator[](offset) is a sub-view `offset` elements later.
 //  * Using a LocalTensor after FreeTensor returned its buffer is reported
-//    (`use-after-free`); accessing outside the tensor is reported (`ub-out-of-bounds`).
+//    (`use-after-free`); accessing outside the tensor is reported (`ub-out-of-bounds`). One exception,
+//    because the hardware bounds nothing but UB: a view taken with TBuf::Get(len) starts at the TBuf's
+//    buffer, and an access past its `len` elements that stays inside that buffer touches only the
+//    TBuf's own bytes (NPUKernelBench's Arange casts 8 floats into Get<float>(0) of a 32-byte TBuf): a
+//    warning (`ub-past-tensor`) and the access is made. The same when the TBuf is the last buffer laid out
+//    and the access runs on into UB no buffer occupies (Arange's float16 path casts 16 floats into that
+//    32-byte TBuf). Once GetWithOffset or a sub-view operator[](offset > 0) has carved tensors out of the
+//    TBuf, such an access could reach a neighbouring tensor, so it stays the error; so does one that
+//    reaches the next buffer.
 //  * Vector instructions and DataCopy need 32-byte aligned UB addresses (`ub-misaligned`).
 //  * int4b_t (S4, values -8..7) is packed two per byte, the first element in the low 4 bits; sizeof(int4b_t)
 //    is 1 byte (as the official examples note), but a LocalTensor<int4b_t> counts elements of 4 bits:
@@ -190,6 +198,8 @@ struct BufferSlot {
     uint32_t generation = 1;
     bool in_use = false;
     const char* owner = "";  // "TQue", "TBuf", ...
+    bool scratch = false;    // a TBuf's buffer: Get(len) views that an access may run past inside the buffer
+    bool carved = false;     // GetWithOffset has carved tensors out of this TBuf: each view is strict again
 };
 
 }  // namespace kgen
@@ -246,6 +256,7 @@ public:
         live("operator[]");
         if (offset > size_)
             kgen::fail("ub-out-of-bounds", "LocalTensor[%u] is past the end of a tensor of %u elements", offset, size_);
+        if (offset > 0 && slot_ && slot_->scratch) slot_->carved = true;   // the buffer now holds neighbouring views
         LocalTensor t = *this;
         if constexpr (kgen::is_int4_v<T>) {
             if (offset % 2)
@@ -309,9 +320,15 @@ public:
     /// Fail unless elements [i, i+n) lie inside the tensor.
     void check(uint64_t i, uint64_t n, const char* api) const {
         live(api);
-        if (i + n > size_)
-            kgen::fail("ub-out-of-bounds", "%s touches elements [%llu, %llu) of a LocalTensor of %u elements", api,
-                       (unsigned long long)i, (unsigned long long)(i + n), size_);
+        if (i + n > size_) {
+            if (!inside_scratch_buffer(i + n))
+                kgen::fail("ub-out-of-bounds", "%s touches elements [%llu, %llu) of a LocalTensor of %u elements", api,
+                           (unsigned long long)i, (unsigned long long)(i + n), size_);
+            kgen::warn("ub-past-tensor", "%s touches elements [%llu, %llu) of a LocalTensor of %u elements taken with "
+                       "TBuf::Get(len); the bytes lie inside that TBuf's %u-byte buffer (or past the last buffer, in UB "
+                       "no buffer occupies), which the hardware does not bound, so the access is made", api,
+                       (unsigned long long)i, (unsigned long long)(i + n), size_, slot_->bytes);
+        }
         if (mem_ == kgen::Mem::UB && n) {
             // a buffer InitBuffer laid out past the end of UB (warning there): touching it is the error
             const uint64_t at = GetPhyAddr();
@@ -323,6 +340,22 @@ public:
         }
     }
     void check_read(uint64_t i, uint64_t n, const char* api) const { check(i, n, api); }
+    /// How many elements from this view's start an access may touch: GetSize(), or for a view taken with
+    /// TBuf::Get(len) from a buffer GetWithOffset has not carved up, every whole element up to the end of
+    /// that buffer (see the file's rules: `ub-past-tensor`).
+    uint64_t reach() const {
+        if (!slot_ || !slot_->scratch || slot_->carved || kgen::is_int4_v<T>) return size_;
+        const int64_t at = reinterpret_cast<uint8_t*>(ptr_) - slot_base();
+        if (at < 0 || uint64_t(at) >= slot_->bytes) return size_;
+        uint64_t bytes = slot_->bytes - uint64_t(at);
+        // the last buffer laid out in UB: past its end lies UB that no buffer occupies (up to the end of the
+        // Unified Buffer), which an access may touch without reaching any other tensor
+        const uint64_t end = uint64_t(slot_->offset) + slot_->bytes;
+        if (mem_ == kgen::Mem::UB && end >= kgen::core().ub_used && end <= kgen::UB_SIZE)
+            bytes = kgen::UB_SIZE - (uint64_t(slot_->offset) + uint64_t(at));
+        const uint64_t whole = bytes / sizeof(T);
+        return whole > size_ ? whole : size_;
+    }
     /// Fail unless the tensor starts at a 32-byte aligned UB address.
     void check_aligned(const char* api) const {
         live(api);
@@ -333,6 +366,7 @@ public:
 
 private:
     uint8_t* slot_base() const { return kgen::core().mem_base(mem_) + slot_->offset; }
+    bool inside_scratch_buffer(uint64_t n) const { return n <= reach(); }
     T* ptr_ = nullptr;
     uint32_t size_ = 0;
     kgen::BufferSlot* slot_ = nullptr;

@@ -8,13 +8,24 @@
 // scope (official examples call them unqualified in kernel code); the emulator declares them as plain
 // overloads, so code that also sees std::min/std::max still picks one without ambiguity.
 //
-// @api float16_t float32_t ToFloat ToBfloat16 DivCeil AlignUp Ceil CeilAlign KERNEL_ERROR KERNEL_LOG
+// The device toolchain's branch hints `likely(x)` / `unlikely(x)` are macros every kernel source sees
+// (NPUKernelBench's RmsNorm family calls them unqualified): the condition's truth value, with the hint
+// passed to the C++ compiler. A source that defines its own (with the same meaning) keeps it.
+//
+// @api float16_t float32_t ToFloat ToBfloat16 DivCeil AlignUp Ceil CeilAlign KERNEL_ERROR KERNEL_LOG likely unlikely
 #pragma once
 #include <cstdint>
 #include <cstdio>
 #include <type_traits>
 
 #include "kgen_sim/half.h"
+
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 
 using float16_t = half;
 using float32_t = float;

@@ -9,8 +9,12 @@
 //  * Element types on Atlas A2: int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t,
 //    float; others are rejected at compile time. The scalar has the element type; any
 //    arithmetic value (or half/bfloat16_t) is accepted and converted (rounded) to it.
+//  * DuplicateImpl(__ubuf__ T* dst, scalar, count): the library's internal count-form entry point, which
+//    some published kernels call directly with (__ubuf__ T*)tensor.GetPhyAddr(). On the emulator such a
+//    "pointer" carries the UB byte offset (as for TransDataTo5HDImpl); the count elements there must lie
+//    inside UB (`ub-out-of-bounds`) and start 32-byte aligned (`ub-misaligned`), as for Duplicate.
 //
-// @api Duplicate
+// @api Duplicate DuplicateImpl
 #pragma once
 #include <cstdint>
 
@@ -60,6 +64,15 @@ inline void Duplicate(const LocalTensor<T>& dst, const U& scalarValue, const uin
     static_assert(kgen::dup_type_v<T>, "Duplicate supports int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t and "
                                        "float only on dav-2201");
     kgen::duplicate_mask_form<T, isSetMask>(dst, static_cast<T>(scalarValue), mask, repeatTime, dstBlockStride, dstRepeatStride);
+}
+
+template <typename T>
+inline void DuplicateImpl(__ubuf__ T* dstLocal, const T& scalarValue, const int32_t& count) {
+    const uint64_t at = reinterpret_cast<uintptr_t>(dstLocal);   // the UB byte offset (see the file's rules)
+    if (count < 0) kgen::fail("bad-count", "DuplicateImpl: negative count %d", count);
+    if (at > kgen::UB_SIZE) kgen::fail("ub-out-of-bounds", "DuplicateImpl: UB address %llu is past the %u-byte Unified Buffer",
+                                       (unsigned long long)at, kgen::UB_SIZE);
+    Duplicate(LocalTensor<T>(TPosition::VECCALC, static_cast<uint32_t>(at), static_cast<uint32_t>(count)), scalarValue, count);
 }
 
 }  // namespace AscendC

@@ -107,19 +107,26 @@ template <typename T>
 struct Strided {
     T* base;
     uint32_t size;
+    uint64_t reach;   // LocalTensor::reach(): past `size` but inside a TBuf's buffer is `ub-past-tensor`
     uint32_t blk, rep;
     const char* api;
     static constexpr uint32_t epb = ONE_BLK / sizeof(T);
     template <typename Tensor>
     Strided(const Tensor& t, uint32_t blk_, uint32_t rep_, const char* api_)
-        : base(t.raw()), size(t.GetSize()), blk(blk_), rep(rep_), api(api_) {
+        : base(t.raw()), size(t.GetSize()), reach(t.reach()), blk(blk_), rep(rep_), api(api_) {
         t.check_aligned(api_);
     }
     T& at(uint32_t r, uint32_t i) const {
         uint64_t idx = uint64_t(r) * rep * epb + uint64_t(i / epb) * blk * epb + i % epb;
-        if (idx >= size)
-            fail("ub-out-of-bounds", "%s: repeat %u element %u addresses element %llu of a tensor of %u elements (check "
-                 "repeatTimes and the strides)", api, r, i, (unsigned long long)idx, size);
+        if (idx >= size) {
+            if (idx >= reach)
+                fail("ub-out-of-bounds", "%s: repeat %u element %u addresses element %llu of a tensor of %u elements (check "
+                     "repeatTimes and the strides)", api, r, i, (unsigned long long)idx, size);
+            warn("ub-past-tensor", "%s: repeat %u element %u addresses element %llu of a tensor of %u elements taken with "
+                 "TBuf::Get(len); it lies inside that TBuf's buffer (or past the last buffer, in UB no buffer occupies), which "
+                 "the hardware does not bound, so the access is made",
+                 api, r, i, (unsigned long long)idx, size);
+        }
         return base[idx];
     }
 };

@@ -76,7 +76,9 @@ public:
     OpParamDef& Version(uint32_t) { return *this; }
     template <typename T>
     OpParamDef& InitValue(const T&) { return *this; }
-    OpParamDef& OutputShapeDependOnCompute() { return *this; }
+    /// The output's shape is known only once the kernel has run (NonZero, MaskedSelect): the kernel gets one
+    /// more GM argument after the outputs, where it writes the shape (see kgen_sim/host_harness.h).
+    OpParamDef& OutputShapeDependOnCompute() { shape_depends_on_compute_ = true; return *this; }
     OpParamDef& Follow(const char* other) { follow_ = other ? other : ""; return *this; }
     OpParamDef& Follow(const char* other, FollowType) { return Follow(other); }
     OpParamDef& Comment(const char*) { return *this; }
@@ -90,6 +92,7 @@ public:
     bool kgen_format_is_list() const { return format_is_list_; }
     bool kgen_value_depend() const { return value_depend_ == REQUIRED || value_depend_ == OPTIONAL; }
     const std::string& kgen_follow() const { return follow_; }
+    bool kgen_shape_depends_on_compute() const { return shape_depends_on_compute_; }
 
 private:
     std::string name_;
@@ -100,6 +103,7 @@ private:
     bool format_is_list_ = false;
     Option value_depend_ = IGNORE;
     std::string follow_;
+    bool shape_depends_on_compute_ = false;
 };
 
 class OpAttrDef {

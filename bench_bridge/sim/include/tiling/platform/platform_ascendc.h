@@ -4,8 +4,10 @@
 //  * GetCoreNum() returns the number of vector cores on a separated (cube/vector) architecture such as
 //    Atlas A2 (910B); GetCoreNumAic/GetCoreNumAiv give cube and vector core counts; GetCoreNumVector()
 //    (stand-alone vector cores) is 0 on A2.
-//  * GetCoreMemSize(type, size) reports a memory size in bytes; after ReserveLocalMemory(n) the UB size
-//    reported is reduced by n (only the last reservation counts).
+//  * GetCoreMemSize(type, size) reports a memory size in bytes; on the Ascend910B family the UB and L1
+//    sizes are reported less the local buffer kept for KFC (kfc_reserved_bytes of the SoC table, 256 B:
+//    196352 B of UB), as CANN's platform library does; after ReserveLocalMemory(n) the UB size reported is
+//    reduced by n as well (only the last reservation counts).
 //  * CalcTschBlockDim / CalcTschNumBlocks(sliceNum, aic, aiv): with both cube and vector in use a block
 //    is one cube core + aiv/aic vector cores, so the block count is ceil(sliceNum / (aiv/aic)); with one
 //    kind only it is sliceNum.
@@ -58,7 +60,8 @@ enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, 
 class PlatFormInfos {
 public:
     const kgen::host::SocSpec& spec() const { return kgen::host::soc_spec(); }
-    /// Local memory size in bytes (same numbers as PlatformAscendC::GetCoreMemSize).
+    /// Local memory size in bytes: the platform description's sizes (PlatformAscendC::GetCoreMemSize reports
+    /// UB and L1 less the KFC reserve).
     bool GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
         const uint64_t sizes[] = {kgen::soc::SOC_L0A_BYTES, kgen::soc::SOC_L0B_BYTES, kgen::soc::SOC_L0C_BYTES,
                                   kgen::soc::SOC_L1_BYTES,  spec().l2_bytes,           kgen::soc::SOC_UB_BYTES,
@@ -114,9 +117,9 @@ public:
             case CoreMemType::L0_A: size = kgen::soc::SOC_L0A_BYTES; break;
             case CoreMemType::L0_B: size = kgen::soc::SOC_L0B_BYTES; break;
             case CoreMemType::L0_C: size = kgen::soc::SOC_L0C_BYTES; break;
-            case CoreMemType::L1: size = kgen::soc::SOC_L1_BYTES; break;
+            case CoreMemType::L1: size = kgen::soc::SOC_L1_BYTES - kgen::soc::SOC_KFC_RESERVED_BYTES; break;
             case CoreMemType::L2: size = kgen::host::soc_spec().l2_bytes; break;
-            case CoreMemType::UB: size = kgen::soc::SOC_UB_BYTES - reserved_; break;
+            case CoreMemType::UB: size = kgen::soc::SOC_UB_BYTES - kgen::soc::SOC_KFC_RESERVED_BYTES - reserved_; break;
             case CoreMemType::HBM: size = kgen::host::soc_spec().hbm_bytes; break;
             case CoreMemType::FB: size = kgen::soc::SOC_FB_BYTES; break;
             case CoreMemType::BT: size = kgen::soc::SOC_BT_BYTES; break;
