@@ -3,8 +3,8 @@
 - ``TBuf::Get(len)`` hands out a view at the start of the TBuf's buffer. The hardware bounds nothing but
   UB, so an instruction that runs past ``len`` elements but stays inside that buffer touches only the
   TBuf's own bytes: a ``ub-past-tensor`` warning, and the access is made (NPUKernelBench's Arange casts 8
-  floats into ``Get<float>(0)`` of a 32-byte TBuf); likewise past the last buffer laid out, into UB that
-  no buffer occupies (its float16 path casts 16 floats there). Into the next buffer, or once
+  floats into ``Get<float>(0)`` of a 32-byte TBuf); likewise, for such a shorter view, past the last buffer
+  laid out, into UB that no buffer occupies (its float16 path casts 16 floats there). Into the next buffer, or once
   ``GetWithOffset`` or a sub-view ``operator[]`` has carved neighbouring tensors out of the TBuf, it is still
   ``ub-out-of-bounds``.
 - ``TBuf::Get`` on a TBuf InitBuffer never laid out gives a tensor of 0 elements with a ``queue-uninit``

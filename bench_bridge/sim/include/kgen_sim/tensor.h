@@ -13,9 +13,9 @@
 //    because the hardware bounds nothing but UB: a view taken with TBuf::Get(len) starts at the TBuf's
 //    buffer, and an access past its `len` elements that stays inside that buffer touches only the
 //    TBuf's own bytes (NPUKernelBench's Arange casts 8 floats into Get<float>(0) of a 32-byte TBuf): a
-//    warning (`ub-past-tensor`) and the access is made. The same when the TBuf is the last buffer laid out
-//    and the access runs on into UB no buffer occupies (Arange's float16 path casts 16 floats into that
-//    32-byte TBuf). Once GetWithOffset or a sub-view operator[](offset > 0) has carved tensors out of the
+//    warning (`ub-past-tensor`) and the access is made. The same when the view is shorter than its buffer,
+//    the TBuf is the last buffer laid out and the access runs on into UB no buffer occupies (Arange's
+//    float16 path casts 16 floats into Get<float>(0) of that 32-byte TBuf). Once GetWithOffset or a sub-view operator[](offset > 0) has carved tensors out of the
 //    TBuf, such an access could reach a neighbouring tensor, so it stays the error; so does one that
 //    reaches the next buffer.
 //  * Vector instructions and DataCopy need 32-byte aligned UB addresses (`ub-misaligned`).
@@ -348,10 +348,12 @@ public:
         const int64_t at = reinterpret_cast<uint8_t*>(ptr_) - slot_base();
         if (at < 0 || uint64_t(at) >= slot_->bytes) return size_;
         uint64_t bytes = slot_->bytes - uint64_t(at);
-        // the last buffer laid out in UB: past its end lies UB that no buffer occupies (up to the end of the
-        // Unified Buffer), which an access may touch without reaching any other tensor
+        // a view shorter than its buffer, in the last buffer laid out in UB: past the buffer's end lies UB
+        // that no buffer occupies (up to the end of the Unified Buffer), which an access may touch without
+        // reaching any other tensor. A view of the whole buffer stays bounded by the buffer.
         const uint64_t end = uint64_t(slot_->offset) + slot_->bytes;
-        if (mem_ == kgen::Mem::UB && end >= kgen::core().ub_used && end <= kgen::UB_SIZE)
+        const bool shorter = kgen::bytes_of<T>(size_) < bytes;
+        if (shorter && mem_ == kgen::Mem::UB && end >= kgen::core().ub_used && end <= kgen::UB_SIZE)
             bytes = kgen::UB_SIZE - (uint64_t(slot_->offset) + uint64_t(at));
         const uint64_t whole = bytes / sizeof(T);
         return whole > size_ ? whole : size_;
