@@ -349,6 +349,12 @@ def render_col(kp: KernelParams) -> dict[str, str]:
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name), out_macro=_macro(y.name),
         finish=finish, combine=kp.extra["combine"], kernel_name=snake, in_name=x.name, out_name=y.name,
         mode=int(kp.extra.get("mode", 0)),
+        mode_init=("        pipe_.InitBuffer(sum_, tile * sizeof(float));    // the sum of exp(x - max)\n"
+                   "        pipe_.InitBuffer(term_, tile * sizeof(float));   // one row's exp(x - max)\n") if kp.extra.get("mode") else "",
+        mode_members=", sum_, term_" if kp.extra.get("mode") else "",
+        normalise=load("col_normalise.tmpl").template if kp.extra.get("mode") else "",
+        mode_call=("            Normalise(base, acc, len);\n" + ("" if kp.extra.get("mode") == 3 else
+                   "            continue;      // every element was written\n")) if kp.extra.get("mode") else "",
         epilogue_init="        pipe_.InitBuffer(scr_, 3 * tile * sizeof(float));   // the epilogue's tap and scratch rows\n"
                       if epilogue else "", epilogue_members=", scr_" if epilogue else "",
         arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE")

@@ -177,7 +177,10 @@ def render(kp: KernelParams) -> dict[str, str]:
         pad_value="0.0f" if w.average else "-__builtin_inff()", combine="Add" if w.average else "Max",
         count_include_pad="true" if w.count_include_pad else "false", divisor_override=f"{float(w.divisor_override)}f",
         adaptive="true" if w.adaptive else "false",
-        chains="true" if (w.prologue or w.epilogue) else "false",
+        chain_init=("        // tap and two scratch rows for the elementwise ops before / after the pooling\n"
+                    "        chainRow_ = t.rowLen + 8 > t.outWPad ? t.rowLen + 8 : t.outWPad;\n"
+                    "        pipe_.InitBuffer(chainBuf_, 3 * chainRow_ * sizeof(float));\n") if (w.prologue or w.epilogue) else "",
+        chain_members=("    TBuf<TPosition::VECCALC> chainBuf_;\n    uint32_t chainRow_ = 0;\n") if (w.prologue or w.epilogue) else "",
         prologue=_block(w.prologue, "        ", "the ops before the pooling, on the input row"),
         epilogue=_block(w.epilogue, "            ", "the ops after the pooling, on the output row"))
     params = opdef_params([x], [y])
