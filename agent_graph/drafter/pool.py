@@ -19,6 +19,7 @@ from typing import Any
 
 import torch
 
+from agent_graph.drafter import conv   # the convolution epilogue's reader writes the pooling chains
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.operands import InputKind, OutputKind
@@ -246,7 +247,6 @@ def _statements(chain: list, vec: str, count: str) -> list[str]:
     epilogue's vocabulary: numbers, unary ops; scratch rows tap, s0, s1)."""
     if not chain:
         return []
-    from agent_graph.drafter import conv   # the convolution epilogue's reader: the same ops, the same statements
     try:
         stmts, _, chan = conv._epilogue(chain[0].args[0], chain, [], {})
     except (AnalysisError, KeyError, IndexError, TypeError, ValueError) as e:
