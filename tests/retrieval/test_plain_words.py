@@ -85,7 +85,8 @@ def test_stems_and_synonyms():
 
 def test_api_name_query_does_not_import_chroma():
     retrieval.open_index().search("DataCopyPad")     # a first search writes lexical.pkl, as kgen docs does
-    code = ("import sys, retrieval; idx = retrieval.open_index(lazy=True); "
+    code = ("import sys, retrieval; from agent_graph.settings import configure, load_settings; "
+            "configure(load_settings()); idx = retrieval.open_index(lazy=True); "
             "assert idx.search('DataCopyPad')[0].page == 'api/DataCopyPad'; "
             "assert idx.search('Addd')[0].page == 'api/Add'; print(int('chromadb' in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=dict(os.environ))
