@@ -49,6 +49,8 @@ class OpGraph:
     init: list[Any] = field(default_factory=list)
     row_dims: int = 1      # a row is the last row_dims dimensions of the main input ...
     row_div: int = 1       # ... split into row_div rows (groups): shapes below are already in rows
+    forward: int | None = None   # inputs[:forward] are the forward's tensors; init tensors and the module's
+                                 # weights follow (None: all of them are)
 
     def node(self, name: str) -> OpNode:
         for n in (*self.inputs, *self.attrs, *self.nodes):

@@ -281,6 +281,7 @@ class _Reader:
         values = iter(flat)
         init_tensors = [t for t in self.g.init if isinstance(t, torch.Tensor)]
         taken: dict[int, OpNode] = {}     # init tensor index -> the op input it becomes
+        module: list[OpNode] = []         # the model's own weights (parameters first, in module order)
         for n in self.ep.graph.nodes:
             if n.op != "placeholder":
                 continue
@@ -311,10 +312,15 @@ class _Reader:
             flat = t.detach().reshape(-1)
             if flat.numel() and bool(torch.all(flat == flat[0])):
                 self.consts[n.name] = float(flat[0])
+            elif t.is_floating_point() and spec.kind.name in ("PARAMETER", "BUFFER"):
+                # the model's own weight: an op input the harness passes after the rest (module_tensors)
+                module.append(OpNode(n.name, "input", [], {}, tuple(t.shape), _dtype_name(t.dtype)))
+                self.known.add(n.name)
             else:
-                raise AnalysisError(f"the reference reads the module {spec.kind.name.lower()} '{spec.target}' of shape "
-                                    f"{list(t.shape)} (parameters are not op inputs): pass it as a forward input")
-        self.g.inputs += [taken[k] for k in sorted(taken)]
+                raise AnalysisError(f"the reference reads the {spec.kind.name.lower().replace('_', ' ')} '{spec.target}' "
+                                    f"of shape {list(t.shape)} (only floating-point weights of the module are op inputs)")
+        self.g.forward = len(self.g.inputs)
+        self.g.inputs += [taken[k] for k in sorted(taken)] + module
 
     def conv(self, a: Any, b: Any = None) -> Any:
         """An fx argument as the OpGraph takes it; ``b`` is the same argument in the perturbed export."""

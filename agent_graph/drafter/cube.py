@@ -60,39 +60,6 @@ def has_matmul(names: set[str]) -> bool:
     return bool(names & SPY)
 
 
-class _CubeReader(_Reader):
-    """The canonical reader with module parameters as op inputs and the matmul as the epilogue's input."""
-
-    def placeholders(self) -> None:
-        sig = self.ep.graph_signature
-        specs = {s.arg.name: s for s in sig.input_specs if hasattr(s.arg, "name")}
-        module: list[OpNode] = []
-        kept: dict[str, Any] = {}
-        init_tensors = [t for t in self.g.init if isinstance(t, torch.Tensor)]
-        taken: dict = {}
-        for n in self.ep.graph.nodes:
-            spec = specs.get(n.name)
-            if n.op != "placeholder" or spec is None or spec.kind.name == "USER_INPUT":
-                continue
-            t = self.ep.state_dict.get(spec.target) if spec.target in self.ep.state_dict else self.ep.constants.get(spec.target)
-            if not isinstance(t, torch.Tensor) or not t.is_floating_point():
-                continue
-            flat = t.detach().reshape(-1)
-            uniform = flat.numel() > 0 and bool(torch.all(flat == flat[0]))
-            if _init_index(t, init_tensors, taken) is None and not uniform:
-                module.append(OpNode(n.name, "input", [], {}, tuple(t.shape), _dtype_name(t.dtype)))
-                kept[spec.target] = t
-                self.ep.state_dict[spec.target] = torch.zeros_like(t)   # read as a constant below, then made an input
-        try:
-            super().placeholders()
-        finally:
-            self.ep.state_dict.update(kept)
-        for m in module:
-            self.consts.pop(m.name, None)
-        self.g.inputs += module
-        self.known.update(m.name for m in module)
-
-
 def _operand(n: Any, what: str) -> tuple[fx.Node, bool, list[str]]:
     """(graph input, transposed, chain node names) of a matmul operand."""
     chain: list[str] = []
@@ -179,7 +146,7 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         skip.append(res.name)
     out_shape = tuple(int(d) for d in res.meta["val"].shape)
     out_dtype = _dtype_name(mm.meta["val"].dtype)
-    r = _CubeReader(ep, other, inputs, init or [])
+    r = _Reader(ep, other, inputs, init or [])   # module weights (nn.Linear's) become op inputs
     r.placeholders()
     r.skip.update(skip)
     addmm = base == "addmm"
@@ -203,7 +170,7 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
     return CubeGraph(g, Operand(pa.name, ta), Operand(pb.name, tb), out_shape, da, c.dtype, eps)
 
 
-def _addmm_nodes(r: _CubeReader, mm: fx.Node, res: fx.Node, shape: tuple, dtype: str) -> None:
+def _addmm_nodes(r: _Reader, mm: fx.Node, res: fx.Node, shape: tuple, dtype: str) -> None:
     """addmm(bias, a, b, beta, alpha) = beta * bias + alpha * (a @ b), rounded once (one library call)."""
     bias, _, _ = _operand(mm.args[0], "bias")
     beta, alpha = float(mm.kwargs.get("beta", 1.0)), float(mm.kwargs.get("alpha", 1.0))

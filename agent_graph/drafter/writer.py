@@ -50,13 +50,15 @@ def spec_text(plan: Plan) -> str:
              f"category {plan.category})", f"name = {json.dumps(task.name)}", 'reference = "reference.py"', 'project = "."',
              f"description = {json.dumps(task.description.splitlines()[0] if task.description else plan.params.summary)}",
              f"seed = {task.seed}", ""]
-    for case, meta in zip(task.cases, plan.case_meta):
+    for k, (case, meta) in enumerate(zip(task.cases, plan.case_meta)):
         ins = case.params.get("inputs") if task.format == "kgen-spec" else None
         lines.append("[[cases]]")
         lines.append(f"id = {json.dumps(case.id)}")
         if ins is None:
             ins = []
-            for spec, g_in in zip(meta["inputs"], plan.graphs[0].inputs):
+            # the forward's tensors only: tensors given to __init__ and the module's weights are the harness's
+            forward = plan.graphs[min(k, len(plan.graphs) - 1)].forward if plan.graphs else None
+            for spec in meta["inputs"][:forward]:
                 d = dict(spec)
                 if d["dtype"].startswith("int"):
                     d["range"] = [0, int(meta["inputs"][0]["shape"][-1])]

@@ -9,14 +9,16 @@ from bench_bridge.api import load_task
 from bench_bridge.bench import BenchOptions, bench
 
 
-def assert_verified(ref: Path, tmp_path: Path):
-    """Draft ``ref``, write the project under ``tmp_path/project``, bench it; every case must pass. The draft."""
+def assert_verified(ref: Path, tmp_path: Path, standalone: bool = False):
+    """Draft ``ref``, write the project under ``tmp_path/project``, bench it; every case must pass. The draft.
+    ``standalone``: the project is benched again from its own kgen-task.toml, as a user re-runs it."""
     d = draft(ref)
     assert not isinstance(d, Unsupported), str(d)
     project = write_project(d.plan, tmp_path / "project")
-    rep = bench(ref, BenchOptions(project=project, timeout=600))
-    bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
-    assert rep.compiled, rep.message
-    assert rep.correct and not bad, bad or rep.message
-    assert len(rep.cases) == len(load_task(ref).cases)   # every case the task lists was run
+    for task in [ref] + ([project / "kgen-task.toml"] if standalone else []):
+        rep = bench(task, BenchOptions(project=project, timeout=600))
+        bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
+        assert rep.compiled, rep.message
+        assert rep.correct and not bad, bad or rep.message
+        assert len(rep.cases) == len(load_task(ref).cases)   # every case the task lists was run
     return d

@@ -64,6 +64,9 @@ def test_linear_with_random_weights_and_an_activation_is_one_verified_mix_kernel
     ref = _write(tmp_path, "gemm_scale_clamp", "self.fc = nn.Linear(37, 29)",
                  "torch.clamp(self.fc(x) * 0.5, min=-0.25, max=1.0)", "x", "torch.randn(21, 37)")
     plan, project = _verified(ref, tmp_path)
+    # the project benches on its own, from the kgen-task.toml written with it (the forward's x only)
+    rep = bench(project / "kgen-task.toml", BenchOptions(project=project, timeout=600))
+    assert rep.correct and all(c.status == "pass" for c in rep.cases), [c.message for c in rep.cases]
     kernel = next(t for p, t in plan.files.items() if p.startswith("op_kernel/"))
     host = next(t for p, t in plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
     assert "KERNEL_TYPE_MIX_AIC_1_2" in kernel and "mm.Iterate()" in kernel and "GetTensorC" in kernel

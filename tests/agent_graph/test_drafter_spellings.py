@@ -122,3 +122,32 @@ def test_spelling_drafts_a_verified_kernel(op, spelling, tmp_path):
     ref = tmp_path / f"{op}_{spelling}.py"
     ref.write_text(textwrap.dedent(_reference(op, spelling)))
     assert_verified(ref, tmp_path)
+
+
+def test_module_weights_are_op_inputs_and_the_project_benches_on_its_own(tmp_path):
+    # a learned per-column scale and a [C]-shaped buffer read from the module (not forward inputs): the op takes
+    # them after the forward's tensor, and the written kgen-task.toml lists the forward's tensor only
+    ref = tmp_path / "weighted.py"
+    ref.write_text(HEADER + textwrap.dedent("""
+
+        class Model(nn.Module):
+            def __init__(self, n):
+                super().__init__()
+                self.scale = nn.Parameter(torch.randn(n))
+                self.register_buffer("shift", torch.linspace(-1.0, 1.0, n))
+
+            def forward(self, x):
+                return torch.tanh(x * self.scale + self.shift)
+
+
+        def get_inputs():
+            return [torch.randn(13, 72)]
+
+
+        def get_init_inputs():
+            return [72]
+        """))
+    d = assert_verified(ref, tmp_path, standalone=True)
+    assert [p.name for p in d.plan.params.inputs][1:] == ["p_scale", "b_shift"], d.plan.params.inputs
+    spec = (tmp_path / "project" / "kgen-task.toml").read_text()
+    assert "inputs = [{ shape = [13, 72], dtype = \"float32\" }]" in spec, spec
