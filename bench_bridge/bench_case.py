@@ -27,6 +27,7 @@ from bench_bridge.project import OpProject, ProjectBuild, build_project, describ
 from bench_bridge.report import CaseReport
 from bench_bridge.sim import Diagnostic
 from bench_bridge.tasks import Task
+from bench_bridge.tasks.weights import MODULE_LIMIT
 
 
 class CaseRunner:
@@ -98,6 +99,9 @@ class CaseRunner:
         if len(tensors) < n_in:
             rep.message = (f"the reference passes {len(tensors)} tensor(s) but {self.op.op_type} declares {n_in} inputs "
                            f"({', '.join(p.name for p in self.op.inputs)})")
+            if e.get("module_bytes"):
+                rep.message += (f"; the model's own weights ({e['module_bytes'] / 2**20:.0f} MiB) are over the "
+                                f"{MODULE_LIMIT >> 20} MiB a case hands to the op: smaller sizes in the reference")
             return rep
         inputs = tensors[:n_in]
         if not scalars and len(tensors) > n_in and all(_is_single(t) for t in tensors[n_in:]):

@@ -160,6 +160,16 @@ def _dims(d: Any) -> Any:
     return int(d) if isinstance(d, int) else list(d)   # aten.prod.dim_int takes one int
 
 
+def _over_ones(x: Any, dims: Any) -> bool:
+    """Whether a reduction of the float ``x`` over ``dims`` (given, not all) reduces only dimensions of size 1
+    (an integer sum would change the dtype)."""
+    val = x.meta.get("val") if isinstance(x, fx.Node) else None
+    if val is None or not val.is_floating_point() or dims is None or (isinstance(dims, (list, tuple)) and not dims):
+        return False
+    ds = [int(d) for d in (dims if isinstance(dims, (list, tuple)) else [dims])]
+    return all(-val.dim() <= d < val.dim() and int(val.shape[d]) == 1 for d in ds)
+
+
 def _name(n: fx.Node) -> tuple[str, str]:
     t = n.target
     packet = getattr(t, "_overloadpacket", None)
@@ -397,6 +407,9 @@ class _Reader:
                 op, args, kw = self._nll_loss(n, base, args)
             elif base in BATCH_NORMS or base == "native_group_norm":
                 op, args, kw = self._norm(n, base, args)
+            elif (base in REDUCE or base == "logsumexp") and _over_ones(n.args[0], n.args[1] if len(n.args) > 1
+                                                                     else n.kwargs.get("dim")):
+                op, args, kw = "view", [args[0]], {}   # over dimensions of size 1: each value is its own sum, mean, max
             else:
                 try:
                     op, args, kw = _canonical(base, overload, args, kw)

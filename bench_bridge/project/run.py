@@ -201,6 +201,7 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
             except json.JSONDecodeError:
                 summary = {}
         pr = ProjectRun(r.ok and summary.get("stage") == "done", run=r, summary=summary, diagnostics=list(r.diagnostics))
+        _with_host_output(pr.diagnostics, r.stdout, r.stderr)
         pr.block_dim = int(summary.get("block_dim", 0))
         pr.tiling_key = int(summary.get("tiling_key", 0))
         pr.workspace_sizes = [int(x) for x in summary.get("workspace_sizes", [])]
@@ -224,6 +225,15 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
         return pr
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def _with_host_output(diags: list[Diagnostic], stdout: str, stderr: str, keep: int = 3) -> None:
+    """A TilingFunc that returns a failure often says why with printf: its last lines join the message."""
+    said = [ln.strip() for ln in (stdout + "\n" + stderr).splitlines()
+            if ln.strip() and not ln.startswith("kgen: ") and "[tiling-failed]" not in ln][-keep:]
+    for d in diags:
+        if d.code == "tiling-failed" and said:
+            d.message += "; the host printed: " + " | ".join(said)
 
 
 def _fmt(name: str) -> int:

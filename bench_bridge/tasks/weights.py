@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
+MODULE_LIMIT = 64 << 20
+"""The most bytes of the model's own weights a case hands to the op (nn.Linear's, nn.Embedding's)."""
+
 
 def module_tensors(model: Any, init: list) -> list:
     """The model's own floating-point parameters and buffers (parameters first, each in module order) that

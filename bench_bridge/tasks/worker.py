@@ -25,7 +25,7 @@ import torch
 from bench_bridge import tensorio
 from bench_bridge.perf.eager import nbytes, record_ops, tensors_in
 from bench_bridge.tasks import stubs
-from bench_bridge.tasks.weights import module_tensors
+from bench_bridge.tasks.weights import MODULE_LIMIT, module_tensors
 from bench_bridge.tasks.csvcases import Row
 from bench_bridge.tasks.groups import group_inputs
 from bench_bridge.tasks.model import Task
@@ -191,8 +191,11 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
                 raise Unsupported(stubs.npu_only_message(npu))
             entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
             own = module_tensors(model, init)   # the model's own weights (nn.Linear's, nn.Conv2d's), up to 64 MiB a case
-            if sum(t.numel() * t.element_size() for t in own) <= 64 << 20:
+            own_bytes = sum(t.numel() * t.element_size() for t in own)
+            if own_bytes <= MODULE_LIMIT:
                 entry["module"] = [_encode(v, cdir, f"module_{k}") for k, v in enumerate(own)]
+            else:
+                entry["module_bytes"] = own_bytes
             # refs are flat (one tensor each); ref_groups keeps the nesting of the reference's result:
             # per top-level item, the length of a tensor list, or 0 for a single tensor
             entry["refs"], entry["ref_groups"] = [], []
