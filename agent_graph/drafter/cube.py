@@ -101,8 +101,11 @@ def _check_operand(p: fx.Node, trans: bool, rows: int, cols: int, what: str) -> 
                             f"(transposed: {trans}) the templates read")
 
 
-def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) -> CubeGraph:
-    ep = _export(model, inputs)
+def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = None, stop: str | None = None,
+                 ep: Any = None) -> CubeGraph:
+    """The reference's matmul and its epilogue; ``stop``: the epilogue ends at that export node (a staged op's
+    first stage: its value is the stage's result, the ops after it are the second stage's)."""
+    ep = ep if ep is not None else _export(model, inputs)
     floats = [isinstance(v, float) for v in inputs]
     other = None
     if any(floats):
@@ -157,8 +160,14 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         _addmm_nodes(r, mm, res, out_shape, out_dtype)
     else:
         r.alias[res.name] = C_NAME
+    if stop is not None:
+        later = [n.name for n in calls[[n.name for n in calls].index(stop) + 1:]]
+        r.skip.update(later)
     r.nodes()
-    r.outputs()
+    if stop is None:
+        r.outputs()
+    else:
+        _stage_output(r, stop)
     g = r.g
     if len(g.outputs) != 1:
         raise AnalysisError(f"a matmul whose reference returns {len(g.outputs)} tensors is not covered by the templates")
@@ -168,6 +177,16 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         if name in eps:
             raise AnalysisError(f"the matmul operand {name} is also read by the epilogue: not covered by the templates")
     return CubeGraph(g, Operand(pa.name, ta), Operand(pb.name, tb), out_shape, da, c.dtype, eps)
+
+
+def _stage_output(r: _Reader, stop: str) -> None:
+    """The first stage's result: the value of node ``stop`` (a copy when it is the product itself)."""
+    name = r.alias.get(stop, stop)
+    node = r.g.node(name)
+    if any(name == i.name for i in r.g.inputs):
+        r.g.nodes.append(OpNode(f"{name}_copy", "identity", [Ref(name)], {}, node.shape, node.dtype))
+        name = f"{name}_copy"
+    r.g.outputs.append(name)
 
 
 def _addmm_nodes(r: _Reader, mm: fx.Node, res: fx.Node, shape: tuple, dtype: str) -> None:

@@ -15,12 +15,12 @@ from typing import Any
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.codegen import GE, opdef_params
-from agent_graph.drafter.cube import C_NAME, CubeGraph, NoMatmul, analyse_cube, has_matmul
+from agent_graph.drafter.cube import C_NAME, CubeGraph, NoMatmul, Operand, analyse_cube, has_matmul
 from agent_graph.drafter.lowering import lower
 from agent_graph.drafter.operands import OutputKind
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from agent_graph.drafter.vecops import Unsupported as LowerUnsupported
-from bench_bridge.api import snake_case
+from bench_bridge.api import snake_case, soc_facts
 
 CT = {"float16": "half", "bfloat16": "bfloat16_t"}
 SIZE = {"float16": 2, "bfloat16": 2, "float32": 4}
@@ -137,11 +137,11 @@ class CubeParams:
                             round_types=self.round_types, extra={"cube": True})
 
 
-def analyse_all(models_inputs: list[tuple[Any, list, list]]) -> list[CubeGraph]:
+def analyse_all(models_inputs: list[tuple[Any, list, list]], stop: str | None = None) -> list[CubeGraph]:
     out = []
     for model, ins, init in models_inputs:
         try:
-            out.append(analyse_cube(model, ins, init))
+            out.append(analyse_cube(model, ins, init, stop=stop))
         except NoMatmul:
             raise
         except AnalysisError as e:
@@ -327,17 +327,34 @@ def _kernel(cp: CubeParams) -> str:
         gm_args=", ".join(gm))
 
 
+def _too_wide(cp: CubeParams, cgs: list[CubeGraph]) -> str:
+    """Why a row-wise epilogue's rows do not fit one cube tile (the host's whole-row tiling: at least 16 rows of
+    the result, rounded to 16 columns, in L0C twice and in UB with the epilogue's buffers), or ""."""
+    if not cp.row:
+        return ""
+    soc = soc_facts()
+    ub = soc.ub_bytes - soc.kfc_reserved_bytes - 1024
+    per, _ = bytes_per_elem(cp)
+    for cg in cgs:
+        n16 = (int(cg.out_shape[-1]) + 15) // 16 * 16
+        if 16 * n16 * per > ub or 16 * n16 * 4 * 2 > soc.l0c_bytes:
+            return (f"a result row of {cg.out_shape[-1]} elements does not fit one base block in L0C and UB "
+                    f"(the row-wise epilogue after the matmul needs 16 whole rows: {16 * n16 * per} bytes of UB)")
+    return ""
+
+
 # ---- planner entry -------------------------------------------------------------------------------------
 
 def plan_cube(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_cls: Any, op_type: str,
-              names: set[str]) -> Any:
+              names: set[str], stop: str | None = None) -> Any:
     """The planner's cube hook: a ``plan_cls`` (the planner's ``Plan``) or ``unsupported_cls`` when the
     reference's export holds a matmul, None otherwise (the vector front ends take it). ``names``: the ATen
-    ops the first case calls (a cheap test before exporting)."""
+    ops the first case calls (a cheap test before exporting); ``stop``: a staged op's first stage ends at
+    that export node (``analyse_cube``)."""
     if not has_matmul(names):
         return None
     try:
-        cgs = analyse_all([(mod.Model(*copy.deepcopy(init)), list(ins), list(init)) for init, ins in cases])
+        cgs = analyse_all([(mod.Model(*copy.deepcopy(init)), list(ins), list(init)) for init, ins in cases], stop)
         ops = [n.op for n in cgs[0].graph.nodes if n.op not in ("identity", "view")]
         summary = "ops: matmul" + "".join(f" -> {o}" for o in ops)
         cp = CubeParams(op_type, summary, cgs)
@@ -346,7 +363,15 @@ def plan_cube(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_cls: 
     except CubeUnsupported as e:
         op = str(e).split("core op aten.")[1].split(" ")[0].split(".")[0] if "core op aten." in str(e) else "matmul"
         return unsupported_cls(task.name, str(e), op=op, category="matmul")
+    wide = _too_wide(cp, cgs)
+    if wide:
+        return unsupported_cls(task.name, wide, op="matmul", category="matmul")
     kp = cp.kernel_params()
+    if stop is not None:   # a first stage: where it ends, and the input whose dtype its result has
+        if cp.row:
+            return unsupported_cls(task.name, "a row-wise epilogue in a staged op's first stage", category="matmul")
+        kp.extra.update(last=stop, x=cp.names[cp.cg.a.name], a=Operand(cp.names[cp.cg.a.name], cp.cg.a.trans),
+                        b=Operand(cp.names[cp.cg.b.name], cp.cg.b.trans))
     pl = plan_cls(task=task, op_type=op_type, category="matmul", template="cube", params=kp, graphs=[cg.graph for cg in cgs])
     pl.files = render(cp)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in cg.graph.inputs[1:]],

@@ -18,6 +18,7 @@ from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow, sta
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, Ref, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.attnplan import plan_attention
+from agent_graph.drafter import mmstage
 from agent_graph.drafter.cubeplan import plan_cube
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
@@ -158,6 +159,11 @@ def _plan_cases(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
     if attn is not None:
         return attn
     cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name), names)   # a matmul: the cube template
+    if isinstance(cube, Unsupported) and mmstage.worth_staging(cube.reason):
+        staged = stages.plan_staged(task, cases, mod, op_type_for(name), Plan, Unsupported, _plan_cases,
+                                    mmstage.plan_first_stage)   # the matmul, then the rest as a second stage
+        if isinstance(staged, Plan):
+            return staged
     if cube is not None:
         return cube
     if "convolution" in names:      # a convolution (and its epilogue) has its own planner
