@@ -139,7 +139,8 @@ def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
         if base == "getitem" and n.args[0] is node:
             raise AnalysisError(f"the indices of {base_of(node)} (input of shape {list(x_shape)}) are not covered by "
                                 f"the pool template")
-        shape = list(n.args[0].meta["val"].shape) if n.args and isinstance(n.args[0], torch.fx.Node) else []
+        val = n.args[0].meta.get("val") if n.args and isinstance(n.args[0], torch.fx.Node) else None
+        shape = list(val.shape) if isinstance(val, torch.Tensor) else []   # a tuple for an op with several results
         raise Beside(f"core op aten.{base} beside a pooling is not covered by the pool template "
                             f"(input of shape {shape})")
     if len(pools) > 1 or len(user_inputs) != 1:
