@@ -334,29 +334,40 @@ def _chunk_code(kp: KernelParams) -> str:
 
 
 def render_col(kp: KernelParams) -> dict[str, str]:
-    """The three files of the inner-dimension reduction template."""
+    """The three files of the inner-dimension reduction template (forms: agent_graph/drafter/colplan.py)."""
     snake = snake_case(kp.op_type)
     x, y = kp.inputs[0], kp.outputs[0]
+    mode = int(kp.extra.get("mode", 0))
     finish = "            Muls(acc, acc, 1.0f / static_cast<float>(reduce_), len);" if kp.extra.get("mean") else ""
     epilogue = kp.extra.get("epilogue") or []
+    prologue = kp.extra.get("prologue") or []
+    scratch = ("LocalTensor<float> tap = scr_.Get<float>();", "LocalTensor<float> s0 = tap[tile_];",
+               "LocalTensor<float> s1 = tap[2 * tile_];")
     if epilogue:   # elementwise ops on the reduced values: tap and two scratch rows of the tile
         finish += ("\n            // the ops after the reduction, on the reduced values\n"
-                   "            LocalTensor<float> tap = scr_.Get<float>();\n"
-                   "            LocalTensor<float> s0 = tap[tile_];\n"
-                   "            LocalTensor<float> s1 = tap[2 * tile_];\n"
+                   + "".join(f"            {st}\n" for st in scratch)
                    + "\n".join(f"            {st}" for st in epilogue))
+    before = ""
+    if prologue:   # elementwise ops on each reduced row before it combines (x's own values stay for the scale pass)
+        used = [st for st in scratch if any(st.split()[1] in line for line in prologue)]
+        before = ("                // the ops before the reduction, on this row\n"
+                  "                LocalTensor<float> row = xf[j * tile_];\n"
+                  + "".join(f"                {st}\n" for st in used)
+                  + "".join(f"                {st}\n" for st in prologue))
+    modes_1_3 = mode in (1, 2, 3)
     kernel = load("col_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name), out_macro=_macro(y.name),
         finish=finish, combine=kp.extra["combine"], kernel_name=snake, in_name=x.name, out_name=y.name,
-        mode=int(kp.extra.get("mode", 0)),
+        mode=mode, prologue=before,
         mode_init=("        pipe_.InitBuffer(sum_, tile * sizeof(float));    // the sum of exp(x - max)\n"
-                   "        pipe_.InitBuffer(term_, tile * sizeof(float));   // one row's exp(x - max)\n") if kp.extra.get("mode") else "",
-        mode_members=", sum_, term_" if kp.extra.get("mode") else "",
-        normalise=load("col_normalise.tmpl").template if kp.extra.get("mode") else "",
-        mode_call=("            Normalise(base, acc, len);\n" + ("" if kp.extra.get("mode") == 3 else
-                   "            continue;      // every element was written\n")) if kp.extra.get("mode") else "",
-        epilogue_init="        pipe_.InitBuffer(scr_, 3 * tile * sizeof(float));   // the epilogue's tap and scratch rows\n"
-                      if epilogue else "", epilogue_members=", scr_" if epilogue else "",
+                   "        pipe_.InitBuffer(term_, tile * sizeof(float));   // one row's exp(x - max)\n") if modes_1_3 else "",
+        mode_members=", sum_, term_" if modes_1_3 else "",
+        normalise=load("col_normalise.tmpl").template if modes_1_3 else "",
+        scale=load("col_scale.tmpl").substitute(scale_op=kp.extra.get("scale")) if mode == 4 else "",
+        mode_call="            Normalise(base, acc, len);\n" if modes_1_3 else "",
+        scale_call="            Scale(base, acc, len);\n" if mode == 4 else "",
+        epilogue_init="        pipe_.InitBuffer(scr_, 3 * tile * sizeof(float));   // tap and scratch rows of the ops on rows\n"
+                      if epilogue or prologue else "", epilogue_members=", scr_" if epilogue or prologue else "",
         arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE")
     params = []
     for kind, p in (("Input", x), ("Output", y)):
@@ -367,9 +378,10 @@ def render_col(kp: KernelParams) -> dict[str, str]:
                                                 dim_first=int(kp.extra["dim"]), dim_last=int(kp.extra.get("dim_last", kp.extra["dim"])),
                                                 params="\n".join(params),
                                                 tile_align=64 if kp.extra.get("arg") else 16,
-                                                batch_kib=72 if epilogue else 80 if kp.extra.get("mode") in (1, 2) else 120,
-                                                batch_note="48 KiB of UB left for the epilogue's three rows of the tile"
-                                                if epilogue else "a third for the output rows and the sum / term rows"
-                                                if kp.extra.get("mode") in (1, 2) else "input batches")
+                                                batch_kib=72 if epilogue or prologue or mode == 4 else 80 if mode in (1, 2) else 120,
+                                                batch_note="48 KiB of UB left for three float rows of the tile and "
+                                                "the output rows" if epilogue or prologue or mode == 4 else
+                                                "a third for the output rows and the sum / term rows"
+                                                if mode in (1, 2) else "input batches")
     tiling = load("col_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}

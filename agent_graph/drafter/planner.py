@@ -14,15 +14,15 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow, stages, variants, vecops
-from agent_graph.drafter.analysis import AnalysisError, OpGraph, Ref, analyse, classify
+from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow, stages, variants
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.attnplan import plan_attention
 from agent_graph.drafter import mmstage
+from agent_graph.drafter.colplan import ColForm, inner_reduction
 from agent_graph.drafter.cubeplan import plan_cube
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
-from agent_graph.drafter.program import refs
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
@@ -216,7 +216,7 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     category = classify(graphs[0])
     g0 = graphs[0]
     in_names, out_names = _names(g0)
-    col = _inner_reduction(graphs)
+    col = inner_reduction(graphs)
     if isinstance(col, str):
         return Unsupported(name, col, category=category)
     if col is not None:
@@ -285,105 +285,7 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     return pl
 
 
-def _inner_reduction(graphs: list[OpGraph]) -> tuple[str, int, bool, bool, int] | str | None:
-    """(combine, dim, mean, arg, last dim) when the graph is one reduction over a non-last dimension, or over
-    adjacent dimensions dim..last before the last one (arg: argmax/argmin, the index of the extreme); a reason string when it is such a reduction in a form the col template does
-    not take; None otherwise."""
-    found = None
-    for g in graphs:
-        nodes = [n for n in g.nodes if n.op not in ("identity", "view", "cast")]
-        if not nodes or nodes[0].op not in ("sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "prod",
-                                            "softmax", "log_softmax", "logsumexp"):
-            return None
-        red = nodes[0]
-        dim = red.kwargs.get("dim", red.args[1] if len(red.args) > 1 else None)
-        if isinstance(dim, (list, tuple)) and len(dim) == 1:
-            dim = dim[0]
-        rank = len(g.inputs[0].shape or ()) if g.inputs else 0
-        last = dim
-        if isinstance(dim, (list, tuple)) and rank >= 2 and all(isinstance(d, int) for d in dim):
-            # several adjacent dimensions before the last one reduce as one (their product is the reduced run)
-            ds = sorted({d % rank for d in dim})
-            if ds != list(range(ds[0], ds[-1] + 1)) or ds[-1] == rank - 1:
-                return None
-            dim, last = ds[0], ds[-1]
-        if not isinstance(dim, int) or isinstance(dim, bool) or rank < 2 or dim % rank == rank - 1:
-            return None
-        used = {r.name for n in g.nodes for r in refs(n)}
-        if len(g.inputs) != 1 or len(g.outputs) != 1 or any(a.name in used for a in g.attrs):
-            return "a reduction over an inner dimension with more than one input or output"
-        rest = nodes[1:]
-        prev = red.name
-        if red.op in ("max", "min"):
-            if not rest or rest[0].op != "getitem":
-                return f"{red.op} over an inner dimension returning values and indices is not covered yet"
-            arg = rest[0].args[1] == 1
-            prev = rest[0].name
-            rest = rest[1:]
-        else:
-            arg = red.op in ("argmax", "argmin")
-        epilogue = _col_epilogue(rest, prev, g) if rest else []
-        if isinstance(epilogue, str):
-            return epilogue
-        if epilogue and (arg or red.dtype in ("float16", "bfloat16")):
-            return "a reduction over an inner dimension followed by other ops is covered for float32 values only"
-        mode = {"softmax": 1, "log_softmax": 2, "logsumexp": 3}.get(red.op, 0)
-        if epilogue and mode in (1, 2):
-            return f"{red.op} over an inner dimension followed by other ops is not covered yet"
-        if red.op == "prod" and red.dtype in ("float16", "bfloat16"):
-            # PyTorch multiplies 16-bit values one after another in their own type; the col template combines in float
-            return "prod of a 16-bit tensor over an inner dimension is not covered yet"
-        comb = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min", "prod": "Mul",
-                "argmax": "Max", "argmin": "Min", "softmax": "Max", "log_softmax": "Max", "logsumexp": "Max"}[red.op]
-        cur = (comb, dim - rank if dim >= 0 else dim, red.op == "mean", arg, last % rank - rank, tuple(epilogue), mode)
-        if found is not None and found != cur:
-            return "the shape cases reduce different dimensions"
-        found = cur
-    return found
-
-
-def _col_epilogue(rest: list, prev: str, g: OpGraph) -> list[str] | str:
-    """AscendC statements on the reduced values ``acc`` (``len`` of them) for a chain of elementwise ops after an
-    inner-dimension reduction, each reading the one before and numbers; a reason when the chain is another form."""
-    out: list[str] = []
-    names = {m.name: m for m in g.nodes}
-
-    def source(a: Any) -> Any:          # through views, copies and casts
-        while isinstance(a, Ref) and a.name in names and names[a.name].op in ("identity", "view", "cast"):
-            a = names[a.name].args[0]
-        return a
-    for n in rest:
-        args = list(n.args)
-        if args:
-            args[0] = source(args[0])
-        if not args or not isinstance(args[0], Ref) or args[0].name != prev or \
-                any(isinstance(a, Ref) for a in args[1:]) or any(isinstance(v, Ref) for v in n.kwargs.values()):
-            return "a reduction over an inner dimension combined with other tensors is not covered yet"
-        if n.op in ("mul", "add", "sub", "div") and len(args) == 2 and isinstance(args[1], (int, float)) and not n.kwargs:
-            v = float(args[1])
-            if n.op == "div" and v == 0.0:
-                return "a division by zero after an inner-dimension reduction"
-            v = {"mul": v, "add": v, "sub": -v, "div": 1.0 / v}[n.op]
-            out.append(f"{'Muls' if n.op in ('mul', 'div') else 'Adds'}(acc, acc, {v!r}f, len);")
-        elif n.op == "clamp":
-            if n.kwargs.get("min") is not None:
-                out.append(f"Maxs(acc, acc, {float(n.kwargs['min'])!r}f, len);")
-            if n.kwargs.get("max") is not None:
-                out.append(f"Mins(acc, acc, {float(n.kwargs['max'])!r}f, len);")
-        else:
-            scratch = iter(("s0", "s1"))
-            try:
-                lines = vecops.unary(n.op, "tap", "acc", "len", dict(n.kwargs), lambda: next(scratch))
-            except (vecops.Unsupported, StopIteration, KeyError, TypeError, ValueError):
-                lines = None
-            if not lines:
-                return f"{n.op} after a reduction over an inner dimension is not covered yet"
-            out += lines + ["Adds(acc, tap, 0.0f, len);"]
-        prev = n.name
-    return out
-
-
-def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool, int], category: str, in_names: list[str],
+def _plan_col(task: Task, graphs: list[OpGraph], col: ColForm, category: str, in_names: list[str],
               out_names: list[str]) -> Plan:
     combos: list[tuple[str, str]] = []
     for g in graphs:
@@ -391,16 +293,18 @@ def _plan_col(task: Task, graphs: list[OpGraph], col: tuple[str, int, bool, bool
         if c not in combos:
             combos.append(c)
     for c in combos:
-        for d in c[:1] if col[3] else c:      # an arg-reduction's output is the int64 index
+        for d in c[:1] if col.arg else c:      # an arg-reduction's output is the int64 index
             if d not in ("float16", "bfloat16", "float32"):
                 raise_msg = f"dtype {d} is not covered by the templates"
                 return Unsupported(task.name, raise_msg, category=category)
     kp = KernelParams(op_type=op_type_for(task.name), template="col",
                       inputs=[TensorParam(in_names[0], InputKind.FULL, [c[0] for c in combos])],
                       outputs=[TensorParam(out_names[0], OutputKind.COL, [c[1] for c in combos])], summary=_summary(graphs[0]),
-                      extra={"combine": col[0], "dim": col[1], "mean": col[2], "arg": col[3], "dim_last": col[4],
-                             "epilogue": list(col[5]), "mode": col[6]})
-    pl = Plan(task=task, op_type=kp.op_type, category="reduction", template="col", params=kp, graphs=graphs)
+                      extra={"combine": col.combine, "dim": col.dim, "mean": col.mean, "arg": col.arg,
+                             "dim_last": col.dim_last, "epilogue": list(col.epilogue), "mode": col.mode,
+                             "prologue": list(col.prologue), "scale": col.scale})
+    pl = Plan(task=task, op_type=kp.op_type, category=category if col.mode == 4 else "reduction", template="col",
+              params=kp, graphs=graphs)
     pl.files = render(kp)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
                     for g in graphs]

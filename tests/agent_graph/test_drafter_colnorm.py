@@ -1,0 +1,99 @@
+"""Norms over a dimension before the last (col template, mode 4; agent_graph/drafter/colplan.py): an RMS norm
+over channels, L1/L2 normalisation of columns, written different ways, drafted to one form and verified on the
+emulator; and the forms it refuses by name."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from agent_graph.drafter import Unsupported, draft
+from agent_graph.drafter.colplan import ColForm, inner_reduction
+from agent_graph.drafter.canonical import analyse_canonical
+from tests.agent_graph.drafter_checks import assert_verified
+
+
+def _ref(tmp: Path, body: str, inputs: str, init: str = "", sig: str = "x") -> Path:
+    p = tmp / "ref.py"
+    p.write_text(textwrap.dedent(f"""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                {init or "pass"}
+
+            def forward(self, {sig}):
+                return {body}
+
+
+        def get_inputs():
+            return [{inputs}]
+
+
+        def get_init_inputs():
+            return []
+        """))
+    return p
+
+
+def _form(body: str, shape=(2, 6, 5, 7)) -> ColForm | str | None:
+    class M(torch.nn.Module):
+        def forward(self, x):
+            return eval(body, {"torch": torch, "F": F, "x": x})
+    return inner_reduction([analyse_canonical(M(), [torch.randn(*shape)])])
+
+
+@pytest.mark.parametrize("body, prologue, combine, mean, epilogue, scale", [
+    # RMS norm over channels: square, mean, + eps, sqrt, x divided by it
+    ("x / torch.sqrt(torch.mean(x ** 2, dim=1, keepdim=True) + 1e-5)", ["Mul(row, row, row, len);"], "Add", True,
+     ["Adds(acc, acc, 1e-05f, len);", "Sqrt(acc, acc, len);"], "Div"),
+    # the same with rsqrt and a product (the reciprocal needs a scratch row)
+    ("x * torch.rsqrt(x.pow(2).mean(1, keepdim=True) + 1e-6)", ["Mul(row, row, row, len);"], "Add", True,
+     None, "Mul"),
+    # F.normalize: x * x, sum, sqrt, clamp_min(eps), divide (through the expand PyTorch inserts)
+    ("F.normalize(x, dim=1)", ["Mul(row, row, row, len);"], "Add", False,
+     ["Sqrt(acc, acc, len);", "Maxs(acc, acc, 1e-12f, len);"], "Div"),
+    # an L1 normalisation over two adjacent channel dimensions
+    ("x / x.abs().sum(dim=(1, 2), keepdim=True)", ["Abs(row, row, len);"], "Add", False, [], "Div"),
+])
+def test_norm_spellings_read_as_one_form(body, prologue, combine, mean, epilogue, scale):
+    f = _form(body)
+    assert isinstance(f, ColForm), f
+    assert f.mode == 4 and list(f.prologue) == prologue and f.combine == combine and f.mean == mean
+    assert f.scale == scale and f.dim == -3
+    if epilogue is not None:
+        assert list(f.epilogue) == epilogue
+
+
+def test_plain_inner_reductions_keep_their_forms():
+    assert _form("x.sum(dim=1)") == ColForm("Add", -3, False, False, -3)
+    assert _form("torch.softmax(x, dim=1)").mode == 1
+    assert _form("x.sum(dim=-1)") is None            # the last dimension: the row template
+    assert _form("(x * 2).sum(dim=1)") is None        # a chain before a reduction that does not scale x: not this form
+
+
+def test_l1_normalisation_of_columns_verifies(tmp_path):
+    """|x| summed over dim -2 of a 3-D tensor, x divided by it: built and checked against PyTorch."""
+    ref = _ref(tmp_path, "x / torch.sum(torch.abs(x), dim=-2, keepdim=True)", "torch.randn(3, 70, 45)")
+    d = assert_verified(ref, tmp_path)
+    kernel = next(t for p, t in d.files.items() if p.startswith("op_kernel/"))
+    assert d.plan.template == "col" and "Abs(row, row, len);" in kernel and "Div(" in kernel
+
+
+@pytest.mark.parametrize("body, inputs, init, words", [
+    ("x / torch.sqrt(torch.mean(x ** 2, dim=1, keepdim=True) + 1e-5)", "torch.randn(2, 8, 5).half()", "",
+     "float32 values only"),
+    ("x / torch.sqrt(torch.mean(x ** 2, dim=1, keepdim=True) + 1e-5) * self.w", "torch.randn(2, 8, 5)",
+     "self.w = nn.Parameter(torch.randn(8, 1))", "combined with other tensors (self.w of shape [8, 1])"),
+    ("x / torch.sort(x, dim=1)[0].sum(dim=1, keepdim=True)", "torch.randn(2, 8, 5)", "", "sort"),
+])
+def test_norm_forms_outside_the_template_are_refused(tmp_path, body, inputs, init, words):
+    d = draft(_ref(tmp_path, body, inputs, init))
+    assert isinstance(d, Unsupported) and not d.user_error and words in d.reason, d
