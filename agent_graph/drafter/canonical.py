@@ -359,8 +359,11 @@ class _Reader:
             other = []                         # the perturbed export took another path: no attr matching
         users = {n.name: len(n.users) for n in self.ep.graph.nodes}
         self._scans(mine)
+        live = live_nodes(self.ep)
         for k, n in enumerate(mine):
             base, overload = _name(n)
+            if n.name not in live:
+                continue        # it only updates module state (a batch norm's running statistics)
             if base == "_assert_tensor_metadata" or (users[n.name] == 0 and base.startswith("_assert")):
                 continue
             if n.name in self.skip:
@@ -476,9 +479,15 @@ class _Reader:
         training = args[5] if base in ("_native_batch_norm_legit_functional", "native_batch_norm") or \
             (base == "_native_batch_norm_legit" and len(args) == 8) else (args[3] if base == "_native_batch_norm_legit" else False)
         eps = args[-1]
-        if not training or not shape or shape[0] != 1 or isinstance(args[1], Ref) or isinstance(args[2], Ref):
+        if isinstance(args[1], Ref) or isinstance(args[2], Ref):
+            raise AnalysisError(f"core op aten.{base} with a per-channel weight or bias (input of shape {shape}) is "
+                                f"not covered by the templates (a module's default ones and zeros are)")
+        if not training or not shape:
             raise AnalysisError(f"core op aten.{base} (batch statistics over an inner dimension, input of shape "
                                 f"{shape}) is not covered by the templates")
+        if shape[0] != 1 and len(shape) >= 2:
+            # statistics per channel over the samples and the dimensions after the channels (bnplan.py)
+            return "batch_norm", [args[0], args[1], args[2], eps], {}
         return "layer_norm", [args[0], shape[2:], args[1], args[2], eps], {}
 
     def _nll_loss(self, n: fx.Node, base: str, args: list) -> tuple[str, list, dict]:
@@ -603,6 +612,24 @@ def collapse_rows(g: OpGraph) -> None:
         elif n.op in ROW_OPS and isinstance(n.kwargs.get("dim"), list):
             n.kwargs["dim"] = -1
     g.row_dims, g.row_div = k, div
+
+
+def live_nodes(ep: torch.export.ExportedProgram) -> set[str]:
+    """Names of the nodes the reference's results depend on (not those that only update module state: a batch
+    norm's running statistics and its batch counter)."""
+    out = next(n for n in ep.graph.nodes if n.op == "output").args[0]
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    kinds = [s.kind.name for s in ep.graph_signature.output_specs]
+    if len(kinds) == len(outs):
+        outs = [o for o, k in zip(outs, kinds) if k == "USER_OUTPUT"]
+    live: set[str] = set()
+    todo = [o for o in outs if isinstance(o, fx.Node)]
+    while todo:
+        n = todo.pop()
+        if n.name not in live:
+            live.add(n.name)
+            todo += n.all_input_nodes
+    return live
 
 
 def _materialised(n: fx.Node) -> bool:

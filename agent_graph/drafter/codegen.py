@@ -358,7 +358,7 @@ def render_col(kp: KernelParams) -> dict[str, str]:
     kernel = load("col_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name), out_macro=_macro(y.name),
         finish=finish, combine=kp.extra["combine"], kernel_name=snake, in_name=x.name, out_name=y.name,
-        mode=mode, prologue=before,
+        mode=mode, prologue=before, float_helpers=load("float_helpers.tmpl").template,
         mode_init=("        pipe_.InitBuffer(sum_, tile * sizeof(float));    // the sum of exp(x - max)\n"
                    "        pipe_.InitBuffer(term_, tile * sizeof(float));   // one row's exp(x - max)\n") if modes_1_3 else "",
         mode_members=", sum_, term_" if modes_1_3 else "",
@@ -369,11 +369,7 @@ def render_col(kp: KernelParams) -> dict[str, str]:
         epilogue_init="        pipe_.InitBuffer(scr_, 3 * tile * sizeof(float));   // tap and scratch rows of the ops on rows\n"
                       if epilogue or prologue else "", epilogue_members=", scr_" if epilogue or prologue else "",
         arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE")
-    params = []
-    for kind, p in (("Input", x), ("Output", y)):
-        dts = ", ".join(GE[d] for d in p.dtypes)
-        fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
-        params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+    params = opdef_params(kp)
     host = load("col_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake,
                                                 dim_first=int(kp.extra["dim"]), dim_last=int(kp.extra.get("dim_last", kp.extra["dim"])),
                                                 params="\n".join(params),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from agent_graph.drafter.canonical import _export, _name
+from agent_graph.drafter.canonical import _export, _name, live_nodes
 from agent_graph.drafter.cube import CHAIN, MM_OPS, RESULT_VIEWS
 from agent_graph.drafter.cubeplan import plan_cube
 
@@ -41,7 +41,8 @@ def plan_first_stage(task: Any, cases: list, mod: Any, op_type: str, plan_type: 
     res = mm
     while len(res.users) == 1 and _name(next(iter(res.users)))[0] in RESULT_VIEWS:
         res = next(iter(res.users))
-    later = [n for n in calls[calls.index(res) + 1:] if _name(n)[0] not in CHAIN or n.users]
+    live = live_nodes(ep)
+    later = [n for n in calls[calls.index(res) + 1:] if (_name(n)[0] not in CHAIN or n.users) and n.name in live]
     candidates = [res] + (later if prefix is True else [])
     best = None
     for node in candidates:

@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import codegen, conv, rowreduce, special, splitrow, stages, variants
+from agent_graph.drafter import bnplan, codegen, conv, rowreduce, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.attnplan import plan_attention
@@ -216,6 +216,8 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     category = classify(graphs[0])
     g0 = graphs[0]
     in_names, out_names = _names(g0)
+    if bnplan.has_batch_norm(g0):
+        return _plan_bn(task, graphs, category, in_names, out_names)
     col = inner_reduction(graphs)
     if isinstance(col, str):
         return Unsupported(name, col, category=category)
@@ -311,9 +313,25 @@ def _plan_col(task: Task, graphs: list[OpGraph], col: ColForm, category: str, in
     return pl
 
 
+def _plan_bn(task: Task, graphs: list[OpGraph], category: str, in_names: list[str], out_names: list[str]
+             ) -> Plan | Unsupported:
+    form = bnplan.bn_form(graphs)
+    kp = form if isinstance(form, str) else bnplan.bn_params(op_type_for(task.name), in_names[0], out_names[0], graphs,
+                                                              form, _summary(graphs[0]))
+    if isinstance(kp, str):
+        return Unsupported(task.name, kp, op="batch_norm", category=category)
+    pl = Plan(task=task, op_type=kp.op_type, category="normalization", template="batch_norm", params=kp, graphs=graphs)
+    pl.files = render(kp)
+    pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
+                    for g in graphs]
+    return pl
+
+
 def render(kp: KernelParams, main_input: int = 0) -> dict[str, str]:
     if kp.template == "col":
         files = codegen.render_col(kp)
+    elif kp.template == "batch_norm":
+        files = bnplan.render_bn(kp)
     else:
         snake = snake_case(kp.op_type)
         files = {f"op_host/{snake}.cpp": codegen.render_host(kp, main_input),

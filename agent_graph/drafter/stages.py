@@ -36,7 +36,7 @@ CONV_TARGETS = {"conv1d", "conv2d", "conv3d", "convolution", "_convolution", "co
 MM_TARGETS = {"mm", "bmm", "addmm"}
 FIRST_TARGETS = CONV_TARGETS | MM_TARGETS
 """The ops a first stage is built around: one convolution (conv planner) or one matmul (cube planner)."""
-STAGE_TEMPLATES = {"flat", "row", "col", "pool", "gather", "index", "resize", "resize_linear", "sort"}
+STAGE_TEMPLATES = {"flat", "row", "col", "batch_norm", "pool", "gather", "index", "resize", "resize_linear", "sort"}
 """Second-stage templates: vector kernels with one entry and no cube task type."""
 INTER = "convOut"
 STAGE_BYTES = 1024
@@ -73,7 +73,14 @@ def split_after(model: torch.nn.Module, ins: list, last: str) -> Split:
     if conv is None:
         raise StageError(f"the graph has no node {last}")
     before = nodes[:nodes.index(conv)]
-    after = nodes[nodes.index(conv) + 1:]
+    live: set[fx.Node] = set()            # what the results depend on (not the module's state updates)
+    todo = [n for n in nodes if n.op == "output"]
+    while todo:
+        n = todo.pop()
+        if n not in live:
+            live.add(n)
+            todo += n.all_input_nodes
+    after = [n for n in nodes[nodes.index(conv) + 1:] if n in live]
     user = [n for n in nodes if n.op == "placeholder"]
     g = fx.Graph()
     env: dict[fx.Node, fx.Node] = {}
