@@ -52,6 +52,8 @@ class CompositeLowering:
         args = node.args + [None] * 5
         a = self._arg(args[0])
         shape = tuple(args[1]) if isinstance(args[1], (list, tuple)) else (args[1],)
+        while len(shape) > 1 and shape[0] == 1:
+            shape = shape[1:]        # normalised dimensions of size 1 (an instance norm of a [N, 1, 1, C] view)
         if shape != (self.cols,) or a.kind != "vec":
             raise Unsupported(f"layer_norm over {list(shape)}: the templates normalise the last dimension")
         w = node.kwargs.get("weight", args[2])

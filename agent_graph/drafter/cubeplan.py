@@ -101,6 +101,7 @@ class CubeParams:
         self.op_type, self.summary = op_type, summary
         self.cg = cgs[0]
         self.names = names(self.cg)
+        self.out = "out" if "y" in self.names.values() else "y"    # the output's name, not an input's
         self.inputs = [n.name for n in self.cg.graph.inputs[1:]]
         self.combos: list[tuple[tuple[str, ...], str]] = []
         self.progs: dict = {}
@@ -131,7 +132,7 @@ class CubeParams:
     def kernel_params(self) -> KernelParams:
         """The op interface in the drafter's common form (the writer's op description reads it)."""
         ins = [TensorParam(self.names[n], "full", [c[0][i] for c in self.combos]) for i, n in enumerate(self.inputs)]
-        outs = [TensorParam("y", "vec", [c[1] for c in self.combos])]
+        outs = [TensorParam(self.out, "vec", [c[1] for c in self.combos])]
         return KernelParams(op_type=self.op_type, template="cube", inputs=ins, outputs=outs, attrs=self.attrs,
                             attr_defaults=self.attr_defaults, summary=self.summary, nslots=self.nslots,
                             round_types=self.round_types, extra={"cube": True})
@@ -250,11 +251,13 @@ def _kernel(cp: CubeParams) -> str:
         if not cp.row:
             deq.append(f"LocalTensor<float> S{s} = slot{s}_.Get<float>();")
     if cp.row:
-        for name, buf, size in (("WK", "wk_", "tileElems_ * sizeof(float)"), ("SC0", "sc_", "64")):
-            if re.search(rf"\b{name}\b", bodies):
+        sc = sorted({int(k) for k in re.findall(r"\bSC(\d)\b", bodies)})   # 8-float scratch rows of scalar maths
+        for name, buf, size in (("WK", "wk_", "tileElems_ * sizeof(float)"), ("SC0", "sc_", f"{32 * (max(sc or [0]) + 1)}")):
+            if re.search(rf"\b{name}\b", bodies) or (name == "SC0" and sc):
                 init.append(f"pipe->InitBuffer({buf}, {size});")
                 members.append(f"TBuf<TPosition::VECCALC> {buf};")
                 deq.append(f"LocalTensor<float> {name} = {buf}.Get<float>();")
+        deq += [f"LocalTensor<float> SC{k} = SC0[{8 * k}];" for k in sc if k]
     for dt in cp.round_types:
         ct = CT[dt]
         init.append(f"pipe->InitBuffer(rh_{ct}_, tileElems_ * sizeof({ct}));")
@@ -309,13 +312,13 @@ def _kernel(cp: CubeParams) -> str:
     if per_row:
         init.append("pipe->InitBuffer(rowRes_, tileElems_ * sizeof(float));   // one value per row of the tile")
         members.append("TBuf<TPosition::VECCALC> rowRes_;")
-    gm = [nm[x] for x in cp.inputs] + ["y"]
+    gm = [nm[x] for x in cp.inputs] + [cp.out]
     if any("WaitPipe<" in ln for ln in compute + stores):   # a row epilogue reads a reduction's result
         aliases += ["", load("wait_pipe.tmpl").template.rstrip("\n")]
     return load("mm_direct_kernel.cpp.tmpl" if cp.direct else "mm_kernel.cpp.tmpl").safe_substitute(
         op_type=cp.op_type, summary=cp.summary, trans_note=trans_note,
         type_aliases="\n".join(aliases) + ("\n\n" + load("mm_widen.tmpl").template if helpers else ""),
-        init_params=", ".join(f"GM_ADDR {x}" for x in gm), a_name=nm[cg.a.name], b_name=nm[cg.b.name], y_name="y",
+        init_params=", ".join(f"GM_ADDR {x}" for x in gm), a_name=nm[cg.a.name], b_name=nm[cg.b.name], y_name=cp.out,
         init_body=_ind(init, 8), a_offset="m0" if cg.a.trans else "static_cast<uint64_t>(m0) * t.Ka",
         b_offset="static_cast<uint64_t>(n0) * t.Ka" if cg.b.trans else "n0",
         trans_a="true" if cg.a.trans else "false", trans_b="true" if cg.b.trans else "false",
