@@ -56,9 +56,9 @@ def bn_form(graphs: list[OpGraph]) -> dict | str:
         w, b, eps = _number(bn.args[1], 1.0), _number(bn.args[2], 0.0), _number(bn.args[3], 1e-5)
         if w is None or b is None or eps is None:
             return f"{where} with a per-channel weight or bias is not covered by the templates"
-        chain = col_epilogue(nodes[1:], bn.name, g, var="row") if len(nodes) > 1 else []
+        chain = col_epilogue(nodes[1:], bn.name, g, var="row", where="after the norm") if len(nodes) > 1 else []
         if isinstance(chain, str):
-            return f"{where}: {chain.replace('a reduction over an inner dimension', 'the norm')}"
+            return f"{where}: {chain}"
         if bn.dtype == "bfloat16":
             # PyTorch's CPU batch norm rounds bfloat16 statistics in a way this template does not reproduce
             return f"{where} of a bfloat16 tensor is not covered yet (float16 and float32 are)"

@@ -62,10 +62,10 @@ def _unary(n: Any, prev: str) -> str | None:
     return None
 
 
-def col_epilogue(rest: list, prev: str, g: OpGraph, var: str = "acc") -> list[str] | str:
+def col_epilogue(rest: list, prev: str, g: OpGraph, var: str = "acc", where: str = "") -> list[str] | str:
     """AscendC statements on the float vector ``var`` (``len`` elements) for a chain of elementwise ops, each
     reading the one before and numbers (scratch rows: ``tap``, ``s0``, ``s1``); a reason when the chain is
-    another form."""
+    another form (``where`` the chain is, for it)."""
     out: list[str] = []
     names = {m.name: m for m in g.nodes}
 
@@ -73,7 +73,8 @@ def col_epilogue(rest: list, prev: str, g: OpGraph, var: str = "acc") -> list[st
         while isinstance(a, Ref) and a.name in names and names[a.name].op in _PASS:
             a = names[a.name].args[0]
         return a
-    where = "after a reduction over an inner dimension" if var == "acc" else "before a reduction over an inner dimension"
+    where = where or ("after a reduction over an inner dimension" if var == "acc" else
+                      "before a reduction over an inner dimension")
     for n in rest:
         args = list(n.args)
         if args:
@@ -85,7 +86,7 @@ def col_epilogue(rest: list, prev: str, g: OpGraph, var: str = "acc") -> list[st
             continue
         if not args or not isinstance(args[0], Ref) or args[0].name != prev or \
                 any(isinstance(a, Ref) for a in args[1:]) or any(isinstance(v, Ref) for v in n.kwargs.values()):
-            return "a reduction over an inner dimension combined with other tensors is not covered yet"
+            return f"{n.op} {where} combined with other tensors or computed from another value is not covered yet"
         if n.op in ("mul", "add", "sub", "div") and len(args) == 2 and isinstance(args[1], (int, float)) and not n.kwargs:
             v = float(args[1])
             if n.op == "div" and v == 0.0:
