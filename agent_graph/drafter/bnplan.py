@@ -17,14 +17,12 @@ from typing import Any
 
 from agent_graph.drafter.analysis import OpGraph, Ref
 from agent_graph.drafter.codegen import _macro, opdef_params
-from agent_graph.drafter.colplan import col_epilogue
+from agent_graph.drafter.colplan import col_epilogue, scratch_count, scratch_rows
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from agent_graph.drafter.operands import InputKind, OutputKind
 from bench_bridge.api import snake_case
 
 _PASS = ("identity", "view", "cast")
-_SCRATCH = ("LocalTensor<float> tap = scr_.Get<float>();", "LocalTensor<float> s0 = tap[tile_];",
-            "LocalTensor<float> s1 = tap[2 * tile_];")
 
 
 def has_batch_norm(g: OpGraph) -> bool:
@@ -91,16 +89,17 @@ def render_bn(kp: KernelParams) -> dict[str, str]:
     snake = snake_case(kp.op_type)
     x, y = kp.inputs[0], kp.outputs[0]
     chain = kp.extra.get("chain") or []
-    used = [st for st in _SCRATCH if any(st.split()[1] in line for line in chain)]
-    body = ("                    // the ops after the norm\n" + "".join(f"                    {st}\n" for st in used) +
+    nrows = scratch_count(chain)
+    body = ("                    // the ops after the norm\n" +
+            "".join(f"                    {st}\n" for st in scratch_rows(chain)) +
             "".join(f"                    {st}\n" for st in chain)) if chain else ""
     kernel = load("bn_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name),
         out_macro=_macro(y.name), kernel_name=snake, in_name=x.name, out_name=y.name,
         eps=f"{kp.extra['eps']!r}f", weight=f"{kp.extra['weight']!r}f", bias=f"{kp.extra['bias']!r}f",
         wait_pipe=load("wait_pipe.tmpl").template, float_helpers=load("float_helpers.tmpl").template,
-        chain=body, chain_init="        pipe_.InitBuffer(scr_, 3 * tile_ * sizeof(float));   // the chain's scratch rows\n"
-        if used else "", chain_members=", scr_" if used else "")
+        chain=body, chain_init=f"        pipe_.InitBuffer(scr_, {nrows} * tile_ * sizeof(float));   // the chain's scratch rows\n"
+        if nrows else "", chain_members=", scr_" if nrows else "")
     host = load("bn_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake,
                                                params="\n".join(opdef_params(kp)))
     tiling = load("bn_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")

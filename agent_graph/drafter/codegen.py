@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from agent_graph.drafter import operands, rowreduce, splitrow
 from agent_graph.drafter import sync
+from agent_graph.drafter.colplan import scratch_count, scratch_rows
 from agent_graph.drafter.budget import UB_BUDGET, budget, operand_layout, split_budget, user_workspace
 from agent_graph.drafter.native import compute_type as _compute_type, direct_outputs as _direct_outputs, native_body as _native_body
 from agent_graph.drafter.operands import MAX_CORES
@@ -341,19 +342,17 @@ def render_col(kp: KernelParams) -> dict[str, str]:
     finish = "            Muls(acc, acc, 1.0f / static_cast<float>(reduce_), len);" if kp.extra.get("mean") else ""
     epilogue = kp.extra.get("epilogue") or []
     prologue = kp.extra.get("prologue") or []
-    scratch = ("LocalTensor<float> tap = scr_.Get<float>();", "LocalTensor<float> s0 = tap[tile_];",
-               "LocalTensor<float> s1 = tap[2 * tile_];")
-    if epilogue:   # elementwise ops on the reduced values: tap and two scratch rows of the tile
+    if epilogue:   # elementwise ops on the reduced values (scratch rows of the tile: colplan.SCRATCH)
         finish += ("\n            // the ops after the reduction, on the reduced values\n"
-                   + "".join(f"            {st}\n" for st in scratch)
+                   + "".join(f"            {st}\n" for st in scratch_rows(epilogue))
                    + "\n".join(f"            {st}" for st in epilogue))
     before = ""
     if prologue:   # elementwise ops on each reduced row before it combines (x's own values stay for the scale pass)
-        used = [st for st in scratch if any(st.split()[1] in line for line in prologue)]
         before = ("                // the ops before the reduction, on this row\n"
                   "                LocalTensor<float> row = xf[j * tile_];\n"
-                  + "".join(f"                {st}\n" for st in used)
+                  + "".join(f"                {st}\n" for st in scratch_rows(prologue))
                   + "".join(f"                {st}\n" for st in prologue))
+    nrows = scratch_count(epilogue + prologue)
     modes_1_3 = mode in (1, 2, 3)
     kernel = load("col_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name), out_macro=_macro(y.name),
@@ -366,8 +365,8 @@ def render_col(kp: KernelParams) -> dict[str, str]:
         scale=load("col_scale.tmpl").substitute(scale_op=kp.extra.get("scale")) if mode == 4 else "",
         mode_call="            Normalise(base, acc, len);\n" if modes_1_3 else "",
         scale_call="            Scale(base, acc, len);\n" if mode == 4 else "",
-        epilogue_init="        pipe_.InitBuffer(scr_, 3 * tile * sizeof(float));   // tap and scratch rows of the ops on rows\n"
-                      if epilogue or prologue else "", epilogue_members=", scr_" if epilogue or prologue else "",
+        epilogue_init=f"        pipe_.InitBuffer(scr_, {nrows} * tile * sizeof(float));   // scratch rows of the ops on rows\n"
+                      if nrows else "", epilogue_members=", scr_" if nrows else "",
         arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE")
     params = opdef_params(kp)
     host = load("col_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake,

@@ -15,6 +15,7 @@ take); ``col_params`` fills the template's parameters.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,11 +63,70 @@ def _unary(n: Any, prev: str) -> str | None:
     return None
 
 
+_BINARY = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "maximum": "Max", "minimum": "Min"}
+_WITH_NUMBER = {"add": "Adds", "mul": "Muls", "maximum": "Maxs", "minimum": "Mins"}
+EXTRA_ROWS = ("v0", "v1")
+"""Rows of the scratch buffer after ``tap``, ``s0``, ``s1`` that hold a chain's intermediate values."""
+SCRATCH = ("tap", "s0", "s1") + EXTRA_ROWS
+
+
+def _op_lines(n: Any, ops: list, dest: str, where: str) -> list[str] | str:
+    """``dest`` = n(ops) on float rows of ``len`` elements (an operand is a row name or a number)."""
+    rows = [o for o in ops if isinstance(o, str)]
+    nums = [o for o in ops if isinstance(o, (int, float)) and not isinstance(o, bool)]
+    if n.op in _BINARY and len(ops) == 2 and not n.kwargs:
+        a, b = ops
+        if isinstance(a, str) and isinstance(b, str):
+            return [f"{_BINARY[n.op]}({dest}, {a}, {b}, len);"]
+        if isinstance(a, str) and nums:
+            v = float(b)
+            if n.op == "div" and v == 0.0:
+                return f"a division by zero {where}"
+            if n.op in ("sub", "div"):
+                return [f"{'Adds' if n.op == 'sub' else 'Muls'}({dest}, {a}, {(-v if n.op == 'sub' else 1.0 / v)!r}f, len);"]
+            return [f"{_WITH_NUMBER[n.op]}({dest}, {a}, {v!r}f, len);"]
+        if isinstance(b, str) and nums:
+            v = float(a)
+            if n.op in _WITH_NUMBER:
+                return [f"{_WITH_NUMBER[n.op]}({dest}, {b}, {v!r}f, len);"]
+            if n.op == "sub":     # v - b
+                return [f"Muls({dest}, {b}, -1.0f, len);", f"Adds({dest}, {dest}, {v!r}f, len);"]
+            return [f"Duplicate(tap, {v!r}f, len);", f"Div({dest}, tap, {b}, len);"]
+        return f"{n.op} {where} is not covered yet"
+    if n.op == "clamp" and len(rows) == 1 and len(ops) == 1:
+        lo, hi = n.kwargs.get("min"), n.kwargs.get("max")
+        out, src = [], rows[0]
+        if lo is not None:
+            out.append(f"Maxs({dest}, {src}, {float(lo)!r}f, len);")
+            src = dest
+        if hi is not None:
+            out.append(f"Mins({dest}, {src}, {float(hi)!r}f, len);")
+        return out or [f"Adds({dest}, {src}, 0.0f, len);"]
+    op = n.op
+    if n.op == "pow" and len(ops) == 2 and isinstance(ops[0], str) and nums:
+        op = _POW.get(ops[1])
+        if op is None:
+            return f"pow with exponent {ops[1]} {where} is not covered yet"
+    elif len(ops) != 1 or not rows:
+        return f"{n.op} {where} is not covered yet"
+    if op in _IN_PLACE and not n.kwargs:
+        return vecops.unary(op, dest, rows[0], "len", {}, lambda: "")
+    scratch = iter(("s0", "s1"))
+    try:
+        lines = vecops.unary(op, "tap", rows[0], "len", dict(n.kwargs), lambda: next(scratch))
+    except (vecops.Unsupported, StopIteration, KeyError, TypeError, ValueError):
+        lines = None
+    if not lines:
+        return f"{n.op} {where} is not covered yet"
+    return lines + [f"Adds({dest}, tap, 0.0f, len);"]
+
+
 def col_epilogue(rest: list, prev: str, g: OpGraph, var: str = "acc", where: str = "") -> list[str] | str:
-    """AscendC statements on the float vector ``var`` (``len`` elements) for a chain of elementwise ops, each
-    reading the one before and numbers (scratch rows: ``tap``, ``s0``, ``s1``); a reason when the chain is
-    another form (``where`` the chain is, for it)."""
-    out: list[str] = []
+    """AscendC statements for elementwise ops computed from the float row ``var`` (``len`` elements, the value
+    ``prev``) and numbers, the last op's result left in ``var``; a reason when they are another form (``where``
+    the chain is, for it). The ops may read a value more than once (``x * sigmoid(x)``): a value still needed
+    later lives in a row of its own (``v0``, ``v1``; scratch rows ``tap``, ``s0``, ``s1`` for multi-instruction
+    ops), a value read for the last time gives its row to the result."""
     names = {m.name: m for m in g.nodes}
 
     def source(a: Any) -> Any:          # through views, copies and casts
@@ -75,43 +135,59 @@ def col_epilogue(rest: list, prev: str, g: OpGraph, var: str = "acc", where: str
         return a
     where = where or ("after a reduction over an inner dimension" if var == "acc" else
                       "before a reduction over an inner dimension")
+    args_of = {n.name: [source(a) for a in n.args] for n in rest}
+    uses: dict[str, int] = {}
     for n in rest:
-        args = list(n.args)
-        if args:
-            args[0] = source(args[0])
-        if args and isinstance(args[0], Ref) and args[0].name == prev and len(args) == 2 and \
-                isinstance(args[1], Ref) and source(args[1]).name == prev and n.op == "mul":
-            out.append(f"Mul({var}, {var}, {var}, len);")
-            prev = n.name
-            continue
-        if not args or not isinstance(args[0], Ref) or args[0].name != prev or \
-                any(isinstance(a, Ref) for a in args[1:]) or any(isinstance(v, Ref) for v in n.kwargs.values()):
-            return f"{n.op} {where} combined with other tensors or computed from another value is not covered yet"
-        if n.op in ("mul", "add", "sub", "div") and len(args) == 2 and isinstance(args[1], (int, float)) and not n.kwargs:
-            v = float(args[1])
-            if n.op == "div" and v == 0.0:
-                return f"a division by zero {where}"
-            v = {"mul": v, "add": v, "sub": -v, "div": 1.0 / v}[n.op]
-            out.append(f"{'Muls' if n.op in ('mul', 'div') else 'Adds'}({var}, {var}, {v!r}f, len);")
-        elif n.op == "clamp":
-            if n.kwargs.get("min") is not None:
-                out.append(f"Maxs({var}, {var}, {float(n.kwargs['min'])!r}f, len);")
-            if n.kwargs.get("max") is not None:
-                out.append(f"Mins({var}, {var}, {float(n.kwargs['max'])!r}f, len);")
-        elif (_unary(n, prev) if n.op == "pow" else n.op) in _IN_PLACE:
-            out += vecops.unary(_unary(n, prev) or n.op, var, var, "len", {}, lambda: "")
+        for a in args_of[n.name]:
+            if isinstance(a, Ref):
+                uses[a.name] = uses.get(a.name, 0) + 1
+    held = {prev: var}                  # value -> the row holding it
+    free = list(EXTRA_ROWS)
+    out: list[str] = []
+    for k, n in enumerate(rest):
+        args = args_of[n.name]
+        if any(isinstance(v, Ref) for v in n.kwargs.values()) or \
+                any(isinstance(a, Ref) and a.name not in held for a in args):
+            return f"{n.op} {where} combined with other tensors is not covered yet"
+        ops = [held[a.name] if isinstance(a, Ref) else a for a in args]
+        for a in args:
+            if isinstance(a, Ref):
+                uses[a.name] -= 1
+        dying = list(dict.fromkeys(a.name for a in args if isinstance(a, Ref) and uses[a.name] == 0))
+        if k == len(rest) - 1:
+            dest = var
+        elif dying:
+            dest = held[dying[0]]
+        elif free:
+            dest = free.pop(0)
         else:
-            op = _unary(n, prev) if n.op == "pow" else n.op
-            scratch = iter(("s0", "s1"))
-            try:
-                lines = vecops.unary(op, "tap", var, "len", dict(n.kwargs), lambda: next(scratch)) if op else None
-            except (vecops.Unsupported, StopIteration, KeyError, TypeError, ValueError):
-                lines = None
-            if not lines:
-                return f"{n.op} {where} is not covered yet"
-            out += lines + [f"Adds({var}, tap, 0.0f, len);"]
-        prev = n.name
+            return f"{n.op} {where}: more than three values alive at once is not covered yet"
+        lines = _op_lines(n, ops, dest, where)
+        if isinstance(lines, str):
+            return lines
+        out += lines
+        for name in dying:
+            row = held.pop(name)
+            if row != dest:
+                free.append(row)
+        held[n.name] = dest
     return out
+
+
+def scratch_count(lines: list[str]) -> int:
+    """Rows of the scratch buffer ``lines`` need (up to the last one they use)."""
+    used = [k for k, row in enumerate(SCRATCH) if any(re.search(rf"\b{row}\b", ln) for ln in lines)]
+    return max(used) + 1 if used else 0
+
+
+def scratch_rows(lines: list[str], buf: str = "scr_") -> list[str]:
+    """Declarations of the scratch rows ``lines`` use (row k of ``buf`` is at k * tile_)."""
+    decl = []
+    for k, row in enumerate(SCRATCH):
+        if any(re.search(rf"\b{row}\b", ln) for ln in lines):
+            decl.append(f"LocalTensor<float> {row} = {buf}.Get<float>()[{k} * tile_];" if k else
+                        f"LocalTensor<float> {row} = {buf}.Get<float>();")
+    return decl
 
 
 def _shown(name: str) -> str:

@@ -97,3 +97,28 @@ def test_l1_normalisation_of_columns_verifies(tmp_path):
 def test_norm_forms_outside_the_template_are_refused(tmp_path, body, inputs, init, words):
     d = draft(_ref(tmp_path, body, inputs, init))
     assert isinstance(d, Unsupported) and not d.user_error and words in d.reason, d
+
+
+def test_ops_after_a_reduction_may_read_a_value_twice():
+    """x * sigmoid(x + 3) / 6 after a logsumexp over channels: x is kept in its row while sigmoid(x + 3) is
+    computed in a row of its own (v0); the last op's result lands in acc."""
+    f = _form("(m := torch.logsumexp(x, dim=1, keepdim=True)) * torch.sigmoid(m + 3)")
+    assert isinstance(f, ColForm) and f.mode == 3
+    assert list(f.epilogue) == ["Adds(v0, acc, 3.0f, len);", "Sigmoid(tap, v0, len);", "Adds(v0, tap, 0.0f, len);",
+                                "Mul(acc, acc, v0, len);"]
+    # 1 - m and 2 / m: a number on the left
+    f = _form("1 - 2 / x.amax(dim=1)")
+    assert isinstance(f, ColForm)
+    assert f.epilogue[-2:] == ("Muls(acc, acc, -1.0f, len);", "Adds(acc, acc, 1.0f, len);")
+
+
+def test_a_chain_with_four_values_alive_is_refused():
+    f = _form("(m := x.amax(dim=1)).exp() * (m.sin() * (m.cos() * m.tanh()))")
+    assert isinstance(f, str) and "more than three values alive" in f
+
+
+def test_hardswish_after_logsumexp_over_channels_verifies(tmp_path):
+    ref = _ref(tmp_path, "torch.clamp(2.0 - (m := torch.logsumexp(x, 1, True)) * torch.sigmoid(m + 3) / 6, -1, 1)",
+               "torch.randn(2, 16, 5, 9)")
+    d = assert_verified(ref, tmp_path)
+    assert d.plan.template == "col"
