@@ -41,7 +41,7 @@ from bench_bridge.tasks.csvcases import Row as CaseRow
 from bench_bridge.tasks.groups import group_inputs
 from bench_bridge.tasks.pymodule import load_module
 from bench_bridge.tasks.stubs import install as install_stubs, npu_only_message, npu_only_ops
-from bench_bridge.tasks.weights import module_tensor_items, module_tensors
+from bench_bridge.tasks.weights import drawn_at_random, module_tensor_items, module_tensors
 
 __all__ = [
     "Artifacts", "AttrInfo", "Backend", "BenchError", "BenchEvent", "BenchEventSink", "BenchNote", "BenchOptions",
@@ -51,7 +51,7 @@ __all__ = [
     "ProjectRun", "ReportFormat", "RunResult", "SandboxUnavailable", "SocFacts", "TASK_FILE", "Task", "TaskError",
     "TaskFormat", "Verdict", "bench", "build", "build_project", "cache_root", "cann_op_json", "describe_project",
     "debug", "dtype_of", "eager_baseline", "find_cann_env", "from_any", "function_macros", "group_inputs", "header_files", "install_stubs", "npu_only_message", "npu_only_ops",
-    "load_costs", "load_module", "load_task", "module_tensor_items", "module_tensors", "npu_detect", "npu_plan", "preprocessed_source", "profile",
+    "drawn_at_random", "load_costs", "load_module", "load_task", "module_tensor_items", "module_tensors", "npu_detect", "npu_plan", "preprocessed_source", "profile",
     "render_text",
     "require_sandbox", "run", "run_project", "snake_case", "soc_facts", "soc_names", "write_chrome_trace", "write_png",
 ]

@@ -30,6 +30,7 @@ import torch.fx as fx
 import torch.nn as nn
 import torch.utils._pytree as pytree
 
+from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
 
 aten = torch.ops.aten
@@ -260,8 +261,9 @@ class _Reader:
     """One exported program -> OpGraph (with the constants of a second, perturbed export to find attrs)."""
 
     def __init__(self, ep: torch.export.ExportedProgram, other: torch.export.ExportedProgram | None,
-                 inputs: list[Any], init: list[Any]):
+                 inputs: list[Any], init: list[Any], drawn: set[str] | frozenset = frozenset()):
         self.ep, self.other, self.inputs = ep, other, inputs
+        self.drawn = drawn                    # module tensors of one value drawn at random: inputs, not numbers
         self.g = OpGraph(init=list(init))
         self.known: set[str] = set()          # names of nodes the graph holds (inputs, attrs, ops)
         self.consts: dict[str, Any] = {}      # fx node name -> Python value (uniform parameters, scalar_tensor)
@@ -320,7 +322,7 @@ class _Reader:
                 self.known.add(n.name)
                 continue
             flat = t.detach().reshape(-1)
-            if flat.numel() and bool(torch.all(flat == flat[0])):
+            if flat.numel() and bool(torch.all(flat == flat[0])) and spec.target not in self.drawn:
                 self.consts[n.name] = float(flat[0])
             elif t.is_floating_point() and spec.kind.name in ("PARAMETER", "BUFFER"):
                 # the model's own weight: an op input the harness passes after the rest (module_tensors)
@@ -658,7 +660,7 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
             other = _export(model, moved)
         except AnalysisError:
             other = None
-    r = _Reader(ep, other, inputs, init or [])
+    r = _Reader(ep, other, inputs, init or [], drawn_at_random(model, init or []))
     r.placeholders()
     r.nodes()
     r.outputs()

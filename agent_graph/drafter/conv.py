@@ -19,7 +19,7 @@ from torch import fx
 
 from agent_graph.drafter import codegen, vecops
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
-from agent_graph.drafter.canonical import _canonical, _export, _name
+from agent_graph.drafter.canonical import _canonical, _export, _name, live_nodes
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
@@ -148,8 +148,9 @@ def _read(ep: torch.export.ExportedProgram, model: torch.nn.Module, ins: list, i
             raise AnalysisError(f"the convolution reads the module {spec.kind.name.lower()} '{spec.target}' of shape "
                                 f"{list(t.shape)}, which is not a parameter (pass it as a forward input)")
         src[n.name] = Operand(re.sub(r"\W", "_", spec.target), "param", k, tuple(t.shape), dt)
+    live = live_nodes(ep)        # not a batch norm's running-statistics update
     calls = [n for n in ep.graph.nodes if n.op == "call_function" and _name(n)[0] not in SHAPE_OPS
-             and not _name(n)[0].startswith("_assert")]
+             and not _name(n)[0].startswith("_assert") and n.name in live]
     conv = calls[0]
     if _name(conv)[0] != "convolution":
         raise AnalysisError(f"core op aten.{_name(conv)[0]} before the convolution is not covered by the conv template")

@@ -20,6 +20,7 @@ import torch
 import torch.fx as fx
 import torch.nn as nn
 
+from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
 from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _init_index, _name, _perturbed
 from agent_graph.drafter.program import refs as _refs
@@ -149,7 +150,7 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         skip.append(res.name)
     out_shape = tuple(int(d) for d in res.meta["val"].shape)
     out_dtype = _dtype_name(mm.meta["val"].dtype)
-    r = _Reader(ep, other, inputs, init or [])   # module weights (nn.Linear's) become op inputs
+    r = _Reader(ep, other, inputs, init or [], drawn_at_random(model, init or []))   # module weights become op inputs
     r.placeholders()
     r.skip.update(skip)
     addmm = base == "addmm"

@@ -29,7 +29,7 @@ from agent_graph.drafter import codegen
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.templates import load
 from agent_graph.drafter.variants import _OPS, _OPTILING, _TILING_DEF, _chunks, _ENTRY, _IO, _files
-from bench_bridge.api import snake_case
+from bench_bridge.api import drawn_at_random, snake_case
 
 CONV_TARGETS = {"conv1d", "conv2d", "conv3d", "convolution", "_convolution", "conv_transpose1d", "conv_transpose2d",
                 "conv_transpose3d"}
@@ -62,7 +62,7 @@ def _target_name(n: fx.Node) -> str:
     return name.split(".")[0]
 
 
-def split_after(model: torch.nn.Module, ins: list, last: str) -> Split:
+def split_after(model: torch.nn.Module, ins: list, last: str, init: list | None = None) -> Split:
     """The ops after graph node ``last`` (the convolution or its epilogue's last op, in the core-ATen export the
     conv planner reads) as a module of their own, its input 0 that node's value."""
     gm = _export(model, ins).module()
@@ -73,6 +73,7 @@ def split_after(model: torch.nn.Module, ins: list, last: str) -> Split:
     if conv is None:
         raise StageError(f"the graph has no node {last}")
     before = nodes[:nodes.index(conv)]
+    drawn = drawn_at_random(model, init or [])
     live: set[fx.Node] = set()            # what the results depend on (not the module's state updates)
     todo = [n for n in nodes if n.op == "output"]
     while todo:
@@ -103,7 +104,8 @@ def split_after(model: torch.nn.Module, ins: list, last: str) -> Split:
         elif a.op == "get_attr":
             t = _attr(gm, a.target)
             flat = t.detach().reshape(-1) if isinstance(t, torch.Tensor) else None
-            if flat is not None and flat.numel() and t.is_floating_point() and bool((flat == flat[0]).all()):
+            if flat is not None and flat.numel() and t.is_floating_point() and bool((flat == flat[0]).all()) and \
+                    a.target not in drawn:
                 env[a] = g.get_attr(a.target)     # one value throughout: stays the module's constant
             elif isinstance(t, torch.Tensor):
                 env[a] = g.placeholder(re.sub(r"\W", "_", a.target))
@@ -353,7 +355,7 @@ def plan_staged(task: Any, cases: list, mod: Any, op_type: str, plan_type: Any, 
             return first
         last = first.params.extra["last"] if "last" in first.params.extra else first.params.extra["conv"].last
         try:
-            splits = [split_after(mod.Model(*copy.deepcopy(init)), ins, last) for init, ins in cases]
+            splits = [split_after(mod.Model(*copy.deepcopy(init)), ins, last, init) for init, ins in cases]
             break
         except StageError as e:
             if prefix == 0:
