@@ -41,28 +41,36 @@ def bn_form(graphs: list[OpGraph]) -> dict | str:
     found = None
     for g in graphs:
         nodes = [n for n in g.nodes if n.op not in _PASS]
+        names = {n.name: n for n in g.nodes}
         bn = next(n for n in nodes if n.op == "batch_norm")
         shape = list(g.inputs[0].shape or ()) if g.inputs else []
         where = f"a batch norm with batch statistics (input of shape {shape})"
-        if len(g.inputs) != 1 or nodes[0] is not bn or not isinstance(bn.args[0], Ref) or \
-                bn.args[0].name != g.inputs[0].name:
-            first = nodes[0]
-            return (f"{where} with core op aten.{first.op} before it or other tensors beside it is not covered by "
-                    f"the templates" if first is not bn else f"{where} beside other tensors is not covered by the templates")
+        if len(g.inputs) != 1:
+            return f"{where} beside other tensors is not covered by the templates"
+        head = nodes[:nodes.index(bn)]
+        source = bn.args[0]
+        while isinstance(source, Ref) and source.name in names and names[source.name].op in _PASS:
+            source = names[source.name].args[0]
+        if not isinstance(source, Ref) or source.name != (head[-1].name if head else g.inputs[0].name):
+            return f"{where} of a value other than the ops before it is not covered by the templates"
+        prologue = col_epilogue(head, g.inputs[0].name, g, var="row", where="before the norm") if head else []
+        if isinstance(prologue, str):
+            return f"{where}: {prologue}"
         if len(g.outputs) != 1:
             return f"{where} with several outputs is not covered by the templates"
         w, b, eps = _number(bn.args[1], 1.0), _number(bn.args[2], 0.0), _number(bn.args[3], 1e-5)
         if w is None or b is None or eps is None:
             return f"{where} with a per-channel weight or bias is not covered by the templates"
-        chain = col_epilogue(nodes[1:], bn.name, g, var="row", where="after the norm") if len(nodes) > 1 else []
+        after = nodes[nodes.index(bn) + 1:]
+        chain = col_epilogue(after, bn.name, g, var="row", where="after the norm") if after else []
         if isinstance(chain, str):
             return f"{where}: {chain}"
         if bn.dtype == "bfloat16":
             # PyTorch's CPU batch norm rounds bfloat16 statistics in a way this template does not reproduce
             return f"{where} of a bfloat16 tensor is not covered yet (float16 and float32 are)"
-        if chain and bn.dtype == "float16":
-            return f"{where} followed by other ops is covered for float32 values only"
-        cur = {"eps": eps, "weight": w, "bias": b, "chain": chain}
+        if (chain or prologue) and bn.dtype == "float16":
+            return f"{where} with other ops is covered for float32 values only"
+        cur = {"eps": eps, "weight": w, "bias": b, "chain": chain, "prologue": prologue}
         if found is not None and found != cur:
             return f"{where}: the shape cases trace to different norms"
         found = cur
@@ -88,17 +96,19 @@ def render_bn(kp: KernelParams) -> dict[str, str]:
     """The three files of the batch norm template."""
     snake = snake_case(kp.op_type)
     x, y = kp.inputs[0], kp.outputs[0]
-    chain = kp.extra.get("chain") or []
-    nrows = scratch_count(chain)
-    body = ("                    // the ops after the norm\n" +
-            "".join(f"                    {st}\n" for st in scratch_rows(chain)) +
-            "".join(f"                    {st}\n" for st in chain)) if chain else ""
+    chain, prologue = kp.extra.get("chain") or [], kp.extra.get("prologue") or []
+    nrows = max(scratch_count(chain), scratch_count(prologue))
+
+    def block(lines: list[str], what: str) -> str:
+        return (f"                    // the ops {what} the norm\n" +
+                "".join(f"                    {st}\n" for st in scratch_rows(lines)) +
+                "".join(f"                    {st}\n" for st in lines)) if lines else ""
     kernel = load("bn_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name),
         out_macro=_macro(y.name), kernel_name=snake, in_name=x.name, out_name=y.name,
         eps=f"{kp.extra['eps']!r}f", weight=f"{kp.extra['weight']!r}f", bias=f"{kp.extra['bias']!r}f",
         wait_pipe=load("wait_pipe.tmpl").template, float_helpers=load("float_helpers.tmpl").template,
-        chain=body, chain_init=f"        pipe_.InitBuffer(scr_, {nrows} * tile_ * sizeof(float));   // the chain's scratch rows\n"
+        chain=block(chain, "after"), prologue=block(prologue, "before"), chain_init=f"        pipe_.InitBuffer(scr_, {nrows} * tile_ * sizeof(float));   // the chain's scratch rows\n"
         if nrows else "", chain_members=", scr_" if nrows else "")
     host = load("bn_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake,
                                                params="\n".join(opdef_params(kp)))

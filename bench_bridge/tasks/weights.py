@@ -36,9 +36,9 @@ def drawn_at_random(model: Any, init: list) -> set[str]:
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(torch.initial_seed() ^ 0x5EED)
             twin = type(model)(*copy.deepcopy(init))
-    except Exception:
+        other = dict([*twin.named_parameters(), *twin.named_buffers()])
+    except Exception:        # a module that is not built from its init arguments (a staged op's graph module)
         return set()
-    other = dict([*twin.named_parameters(), *twin.named_buffers()])
     return {n for n, t in uniform.items() if n in other and not torch.equal(other[n].detach(), t.detach())}
 
 
