@@ -2,6 +2,7 @@
 required correct on every case."""
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from agent_graph.drafter import Unsupported, draft, write_project
@@ -22,3 +23,32 @@ def assert_verified(ref: Path, tmp_path: Path, standalone: bool = False):
         assert rep.correct and not bad, bad or rep.message
         assert len(rep.cases) == len(load_task(ref).cases)   # every case the task lists was run
     return d
+
+
+def write_reference(tmp: Path, body: str, inputs: str, init: str = "", sig: str = "x") -> Path:
+    """``tmp/ref.py``: a KernelBench-style Model whose forward(``sig``) returns ``body`` (``init``: statements
+    of ``__init__``), ``get_inputs`` returning ``[inputs]``; torch, nn and F imported."""
+    p = tmp / "ref.py"
+    p.write_text(textwrap.dedent(f"""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                {init or "pass"}
+
+            def forward(self, {sig}):
+                return {body}
+
+
+        def get_inputs():
+            return [{inputs}]
+
+
+        def get_init_inputs():
+            return []
+        """))
+    return p

@@ -4,7 +4,6 @@ refusals. Verified kernels: the suite references bn_train_2d, bn_train_1d_gelu, 
 staged_linear_batchnorm_relu (tests/data/drafter)."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -12,34 +11,11 @@ import torch
 
 from agent_graph.drafter import Unsupported, draft
 from agent_graph.drafter.canonical import analyse_canonical
-from tests.agent_graph.drafter_checks import assert_verified
+from tests.agent_graph.drafter_checks import assert_verified, write_reference
 
 
 def _ref(tmp: Path, init: str, body: str, inputs: str) -> Path:
-    p = tmp / "ref.py"
-    p.write_text(textwrap.dedent(f"""\
-        import torch
-        import torch.nn as nn
-        import torch.nn.functional as F
-
-
-        class Model(nn.Module):
-            def __init__(self):
-                super().__init__()
-                {init or "pass"}
-
-            def forward(self, x):
-                return {body}
-
-
-        def get_inputs():
-            return [{inputs}]
-
-
-        def get_init_inputs():
-            return []
-        """))
-    return p
+    return write_reference(tmp, body, inputs, init)
 
 
 def test_running_statistics_are_not_op_inputs_or_results():

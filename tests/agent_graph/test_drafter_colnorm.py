@@ -3,7 +3,6 @@ over channels, L1/L2 normalisation of columns, written different ways, drafted t
 emulator; and the forms it refuses by name."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,34 +12,11 @@ import torch.nn.functional as F
 from agent_graph.drafter import Unsupported, draft
 from agent_graph.drafter.colplan import ColForm, inner_reduction
 from agent_graph.drafter.canonical import analyse_canonical
-from tests.agent_graph.drafter_checks import assert_verified
+from tests.agent_graph.drafter_checks import assert_verified, write_reference
 
 
-def _ref(tmp: Path, body: str, inputs: str, init: str = "", sig: str = "x") -> Path:
-    p = tmp / "ref.py"
-    p.write_text(textwrap.dedent(f"""\
-        import torch
-        import torch.nn as nn
-        import torch.nn.functional as F
-
-
-        class Model(nn.Module):
-            def __init__(self):
-                super().__init__()
-                {init or "pass"}
-
-            def forward(self, {sig}):
-                return {body}
-
-
-        def get_inputs():
-            return [{inputs}]
-
-
-        def get_init_inputs():
-            return []
-        """))
-    return p
+def _ref(tmp: Path, body: str, inputs: str, init: str = "") -> Path:
+    return write_reference(tmp, body, inputs, init)
 
 
 def _form(body: str, shape=(2, 6, 5, 7)) -> ColForm | str | None:

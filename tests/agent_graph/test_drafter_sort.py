@@ -2,13 +2,12 @@
 refusals name the op, the dimension and the shape."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from agent_graph.drafter import Unsupported, draft
-from tests.agent_graph.drafter_checks import assert_verified
+from tests.agent_graph.drafter_checks import assert_verified, write_reference
 
 SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
 
@@ -22,24 +21,7 @@ def test_sort_references_verify_on_every_case(name, tmp_path):
 
 
 def _ref(tmp: Path, body: str, inputs: str) -> Path:
-    p = tmp / "ref.py"
-    p.write_text(textwrap.dedent(f"""\
-        import torch
-
-
-        class Model(torch.nn.Module):
-            def forward(self, x):
-                return {body}
-
-
-        def get_inputs():
-            return [{inputs}]
-
-
-        def get_init_inputs():
-            return []
-        """))
-    return p
+    return write_reference(tmp, body, inputs)
 
 
 @pytest.mark.parametrize("body, inputs, words", [
