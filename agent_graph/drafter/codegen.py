@@ -342,7 +342,12 @@ def render_col(kp: KernelParams) -> dict[str, str]:
     finish = "            Muls(acc, acc, 1.0f / static_cast<float>(reduce_), len);" if kp.extra.get("mean") else ""
     epilogue = kp.extra.get("epilogue") or []
     prologue = kp.extra.get("prologue") or []
-    if epilogue:   # elementwise ops on the reduced values (scratch rows of the tile: colplan.SCRATCH)
+    post = ""
+    if epilogue and mode in (1, 2):   # elementwise ops on each softmax / log_softmax result, before its store
+        post = ("                // the ops after the " + ("softmax" if mode == 1 else "log_softmax") + "\n"
+                + "".join(f"                {st}\n" for st in scratch_rows(epilogue))
+                + "".join(f"                {st}\n" for st in epilogue))
+    elif epilogue:   # elementwise ops on the reduced values (scratch rows of the tile: colplan.SCRATCH)
         finish += ("\n            // the ops after the reduction, on the reduced values\n"
                    + "".join(f"            {st}\n" for st in scratch_rows(epilogue))
                    + "\n".join(f"            {st}" for st in epilogue))
@@ -361,22 +366,28 @@ def render_col(kp: KernelParams) -> dict[str, str]:
         mode_init=("        pipe_.InitBuffer(sum_, tile * sizeof(float));    // the sum of exp(x - max)\n"
                    "        pipe_.InitBuffer(term_, tile * sizeof(float));   // one row's exp(x - max)\n") if modes_1_3 else "",
         mode_members=", sum_, term_" if modes_1_3 else "",
-        normalise=load("col_normalise.tmpl").template if modes_1_3 else "",
+        normalise=load("col_normalise.tmpl").substitute(post=post) if modes_1_3 else "",
         scale=load("col_scale.tmpl").substitute(scale_op=kp.extra.get("scale")) if mode == 4 else "",
         mode_call="            Normalise(base, acc, len);\n" if modes_1_3 else "",
         scale_call="            Scale(base, acc, len);\n" if mode == 4 else "",
         epilogue_init=f"        pipe_.InitBuffer(scr_, {nrows} * tile * sizeof(float));   // scratch rows of the ops on rows\n"
                       if nrows else "", epilogue_members=", scr_" if nrows else "",
         arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE")
+    # UB: the input batches (double-buffered), their float copy and the output rows share what the accumulator,
+    # the sum / term rows (modes 1-3) and the scratch rows of the ops on rows (up to five) leave
+    if epilogue and mode in (1, 2):
+        batch_kib, batch_note = 48, "the rest for the sum / term rows, the output rows and five scratch rows"
+    elif epilogue or prologue or mode == 4:
+        batch_kib, batch_note = 72, "the rest for the output rows and the scratch rows of the ops on rows"
+    elif mode in (1, 2):
+        batch_kib, batch_note = 80, "a third for the output rows and the sum / term rows"
+    else:
+        batch_kib, batch_note = 120, "input batches"
     params = opdef_params(kp)
     host = load("col_host.cpp.tmpl").substitute(op_type=kp.op_type, summary=kp.summary, op_snake=snake,
                                                 dim_first=int(kp.extra["dim"]), dim_last=int(kp.extra.get("dim_last", kp.extra["dim"])),
                                                 params="\n".join(params),
                                                 tile_align=64 if kp.extra.get("arg") else 16,
-                                                batch_kib=72 if epilogue or prologue or mode == 4 else 80 if mode in (1, 2) else 120,
-                                                batch_note="48 KiB of UB left for three float rows of the tile and "
-                                                "the output rows" if epilogue or prologue or mode == 4 else
-                                                "a third for the output rows and the sum / term rows"
-                                                if mode in (1, 2) else "input batches")
+                                                batch_kib=batch_kib, batch_note=batch_note)
     tiling = load("col_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}

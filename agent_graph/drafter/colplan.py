@@ -43,7 +43,7 @@ class ColForm:
     mean: bool                    # divide the sum by the reduced count
     arg: bool                     # argmax/argmin: the index of the extreme is the result
     dim_last: int                 # last reduced dimension, negative
-    epilogue: tuple[str, ...] = ()   # statements on the reduced values `acc`
+    epilogue: tuple[str, ...] = ()   # statements on the reduced values `acc` (modes 1, 2: on each result `term`)
     mode: int = 0                 # 0 reduction, 1 softmax, 2 log_softmax, 3 logsumexp, 4 norm (x scaled by acc)
     prologue: tuple[str, ...] = field(default=())   # statements on each reduced row `row` before it combines
     scale: str = ""               # mode 4: Mul | Div, x by the statistic
@@ -277,7 +277,9 @@ def inner_reduction(graphs: list[OpGraph]) -> ColForm | str | None:
             rest = rest[1:]
         else:
             arg = red.op in ("argmax", "argmin")
-        epilogue = col_epilogue(rest, prev, g) if rest else []
+        per_element = red.op in ("softmax", "log_softmax")     # the ops after it run on each written element
+        epilogue = col_epilogue(rest, prev, g, var="term" if per_element else "acc",
+                                where=f"after a {red.op} over an inner dimension" if per_element else "") if rest else []
         if isinstance(epilogue, str):
             return epilogue
         prologue = col_epilogue(head, g.inputs[0].name, g, var="row") if head else []
@@ -286,8 +288,6 @@ def inner_reduction(graphs: list[OpGraph]) -> ColForm | str | None:
         if (epilogue or scale) and (arg or red.dtype in ("float16", "bfloat16")):
             return "a reduction over an inner dimension followed by other ops is covered for float32 values only"
         mode = 4 if scale else {"softmax": 1, "log_softmax": 2, "logsumexp": 3}.get(red.op, 0)
-        if epilogue and mode in (1, 2):
-            return f"{red.op} over an inner dimension followed by other ops is not covered yet"
         if red.op == "prod" and red.dtype in ("float16", "bfloat16"):
             # PyTorch multiplies 16-bit values one after another in their own type; the col template combines in float
             return "prod of a 16-bit tensor over an inner dimension is not covered yet"

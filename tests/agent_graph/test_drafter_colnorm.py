@@ -98,3 +98,13 @@ def test_hardswish_after_logsumexp_over_channels_verifies(tmp_path):
                "torch.randn(2, 16, 5, 9)")
     d = assert_verified(ref, tmp_path)
     assert d.plan.template == "col"
+
+
+def test_ops_after_a_softmax_over_channels_run_on_each_element(tmp_path):
+    """softmax over dim 1, then s * sigmoid(s) * 2 on every element (mode 1, the ops before each store)."""
+    f = _form("(s := torch.softmax(x, dim=1)) * torch.sigmoid(s) * 2.0")
+    assert isinstance(f, ColForm) and f.mode == 1 and f.epilogue[-1] == "Muls(term, term, 2.0f, len);"
+    ref = _ref(tmp_path, "(s := torch.softmax(x, dim=1)) * torch.sigmoid(s) * 2.0", "torch.randn(3, 12, 7, 9)")
+    d = assert_verified(ref, tmp_path)
+    kernel = next(t for p, t in d.files.items() if p.startswith("op_kernel/"))
+    assert "// the ops after the softmax" in kernel
