@@ -164,6 +164,8 @@ def _plan_cases(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
                                     mmstage.plan_first_stage)   # the matmul, then the rest as a second stage
         if isinstance(staged, Plan):
             return staged
+        if isinstance(staged, Unsupported) and staged.reason.startswith("after "):
+            return staged      # the matmul planned as a first stage: what the rest needs is the news
     if cube is not None:
         return cube
     if "convolution" in names:      # a convolution (and its epilogue) has its own planner

@@ -251,8 +251,10 @@ def _statements(chain: list, vec: str, count: str) -> list[str]:
     try:
         stmts, _, chan = conv._epilogue(chain[0].args[0], chain, [], {})
     except (AnalysisError, KeyError, IndexError, TypeError, ValueError) as e:
-        raise AnalysisError(f"core op aten.{base_of(chain[0])} beside a pooling is not covered by the pool template "
-                            f"({str(e).split(' (')[0]})") from e
+        failing = re.match(r"core op aten\.(\w+)", str(e))
+        raise AnalysisError(f"core op aten.{failing.group(1) if failing else base_of(chain[0])} beside a pooling is not "
+                            "covered by the pool template (around one pooling it takes elementwise ops with numbers)"
+                            ) from e
     if chan:
         raise AnalysisError("a tensor read beside a pooling is not covered by the pool template")
     return [re.sub(r"\bow_\b", count, re.sub(r"\bacc\b", vec, st)) for st in stmts]
