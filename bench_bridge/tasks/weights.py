@@ -30,7 +30,8 @@ def drawn_at_random(model: Any, init: list) -> set[str]:
 
     uniform = {n: t for n, t in [*model.named_parameters(), *model.named_buffers()]
                if t.is_floating_point() and _one_value(t)}
-    if not uniform:
+    total = sum(t.numel() * t.element_size() for _, t in [*model.named_parameters(), *model.named_buffers()])
+    if not uniform or total > 4 * MODULE_LIMIT:    # a model too big to hand its weights to an op: not built twice
         return set()
     try:
         with torch.random.fork_rng(devices=[]):
