@@ -28,6 +28,7 @@ from torch import fx
 from agent_graph.drafter import codegen
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.templates import load
+from agent_graph.drafter.vsplit import VectorPart, shape_code, vector_parts
 from agent_graph.drafter.variants import _OPS, _OPTILING, _TILING_DEF, _chunks, _ENTRY, _IO, _files
 from bench_bridge.api import drawn_at_random, snake_case
 
@@ -62,12 +63,13 @@ def _target_name(n: fx.Node) -> str:
     return name.split(".")[0]
 
 
-def split_after(model: torch.nn.Module, ins: list, last: str, init: list | None = None) -> Split:
+def split_after(model: torch.nn.Module, ins: list, last: str, init: list | None = None, first: bool = True) -> Split:
     """The ops after graph node ``last`` (the convolution or its epilogue's last op, in the core-ATen export the
-    conv planner reads) as a module of their own, its input 0 that node's value."""
+    conv planner reads; with ``first`` False, any node of a stage's module) as a module of their own, its input 0
+    that node's value."""
     gm = _export(model, ins).module()
     nodes = [n for n in gm.graph.nodes]
-    if sum(1 for n in nodes if n.op == "call_function" and _target_name(n) in FIRST_TARGETS) != 1:
+    if first and sum(1 for n in nodes if n.op == "call_function" and _target_name(n) in FIRST_TARGETS) != 1:
         raise StageError("several convolutions or matmuls in one reference (a staged op takes one)")
     conv = next((n for n in nodes if n.name == last), None)
     if conv is None:
@@ -169,41 +171,37 @@ def stage_module(splits: list[Split]) -> Any:
     return types.SimpleNamespace(Model=Model)
 
 
-# ---- merging the two stages' projects -----------------------------------------------------------------------
+# ---- merging the stages' projects ---------------------------------------------------------------------------
 
-def merge(task: Any, conv_plan: Any, tail_plan: Any, split: Split, names: list[str], conv_x: str, plan_type: Any,
+@dataclass
+class Part:
+    """One stage of the merged op: its own project, where each of its kernel's inputs comes from (an op input's
+    index; -j: stage j's result) and the C++ that appends its result's dims to ``dims`` (the last stage's
+    result is the op's output: no shape)."""
+
+    plan: Any
+    inputs: list[int]
+    shape: str = ""
+
+
+def merge(task: Any, parts: list[Part], names: list[str], x_index: int, plan_type: Any,
           op_inputs: list[tuple[str, str, list[str]]]) -> Any:
     """The staged op's Plan. ``names``: the op's inputs in the harness's order; ``op_inputs``: (name, param type,
-    dtypes) of each; ``split``: case 0's split (where each second-stage input comes from)."""
-    snake, host1, tiling1, kernel1, op = _files(conv_plan)
-    _, host2, tiling2, kernel2, _ = _files(tail_plan)
-    if _is_mix(conv_plan):   # GetBlockNum() of a MIX launch counts cube cores; each has GetTaskRation() vector cores
-        kernel2 = kernel2.replace("GetBlockNum()", "(GetBlockNum() * GetTaskRation())")
+    dtypes) of each; ``x_index``: the op input whose dtype every intermediate result has."""
+    first = parts[0].plan
+    files = [_files(p.plan) for p in parts]
+    snake, op = files[0][0], files[0][4]
     struct = f"{op}TilingData"
-    ins1 = [p.name for p in conv_plan.params.inputs]
-    ins2 = [p.name for p in tail_plan.params.inputs]
-    map1 = [names.index(n) for n in ins1]
-    if len(ins2) != len(split.sources):
-        raise StageError("the second stage's kernel takes other inputs than its module's tensors")
-    map2 = []   # the second stage's inputs are its module's forward tensors, in order (the harness's order)
-    for kind, ref in split.sources:
-        if kind == "inter":
-            map2.append(-1)
-        elif kind == "input":
-            map2.append(ref)                    # the op's forward tensors come first, in order
-        elif _op_input(ref, names) is not None:
-            map2.append(_op_input(ref, names))
-        else:
-            raise StageError(f"the module tensor {ref} is not one of the op's inputs")
-    if len(tail_plan.params.outputs) != 1:
-        raise StageError("the ops after the convolution return several tensors")
-    y = tail_plan.params.outputs[0]
-    header = _tiling_header(op, snake, struct, [tiling1, tiling2])
-    host = _host(op, struct, [host1, host2], [map1, map2], names.index(conv_x), op_inputs, y, conv_plan, tail_plan)
-    kernel = _kernel(op, struct, [kernel1, kernel2], ins2, map2, names, y.name, conv_plan, tail_plan)
-    files = {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": header, f"op_kernel/{snake}.cpp": kernel}
-    return plan_type(task=task, op_type=op, category="fused", template="staged", params=conv_plan.params,
-                     graphs=list(conv_plan.graphs), files=files, case_meta=conv_plan.case_meta)
+    for part in parts[1:]:
+        if len(part.plan.params.outputs) != 1:
+            raise StageError(f"the ops after {_what(first)} return several tensors")
+    y = parts[-1].plan.params.outputs[0]
+    header = _tiling_header(op, snake, struct, [f[2] for f in files])
+    host = _host(op, struct, parts, [f[1] for f in files], x_index, op_inputs, y)
+    kernel = _kernel(op, struct, parts, [f[3] for f in files], names, y.name, names[x_index])
+    out = {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": header, f"op_kernel/{snake}.cpp": kernel}
+    return plan_type(task=task, op_type=op, category="fused", template="staged", params=first.params,
+                     graphs=list(first.graphs), files=out, case_meta=first.case_meta)
 
 
 def _tiling_header(op: str, snake: str, struct: str, texts: list[str]) -> str:
@@ -217,26 +215,30 @@ def _tiling_header(op: str, snake: str, struct: str, texts: list[str]) -> str:
     includes = ["#include \"register/tilingdata_base.h\""]
     for text in texts:   # a cube stage's TCubeTiling comes with tiling/tiling_api.h
         includes += [ln for ln in text.splitlines() if ln.startswith("#include") and ln not in includes]
+    fields = [f"TILING_DATA_FIELD_DEF(uint32_t, stage{k}At);     // byte offset of stage {k}'s tiling struct\n"
+              for k in range(1, len(texts) + 1)]
+    fields += [f"TILING_DATA_FIELD_DEF(uint64_t, inter{k}At);     // byte offset of stage {k}'s result in the workspace\n"
+               for k in range(1, len(texts))]
+    registers = "".join(f"REGISTER_TILING_DATA_CLASS({op}_{k}, {struct}{k})\n" for k in range(1, len(texts) + 1))
     return (f"// {op} tiling data (generated by the kgen offline drafter): a header saying where each stage's\n"
-            f"// tiling and the first stage's result are, then one struct per stage.\n"
+            f"// tiling and each intermediate result are, then one struct per stage.\n"
             f"#ifndef {guard}\n#define {guard}\n" + "\n".join(includes) + "\n\nnamespace optiling {\n"
-            f"BEGIN_TILING_DATA_DEF({struct})\n"
-            "TILING_DATA_FIELD_DEF(uint32_t, stage1At);     // byte offset of stage 1's tiling struct\n"
-            "TILING_DATA_FIELD_DEF(uint32_t, stage2At);     // byte offset of stage 2's tiling struct\n"
-            "TILING_DATA_FIELD_DEF(uint64_t, interAt);      // byte offset of the first stage's result in the workspace\n"
-            "END_TILING_DATA_DEF;\n\n" + "\n".join(defs) + "\n"
-            f"REGISTER_TILING_DATA_CLASS({op}, {struct})\n"
-            f"REGISTER_TILING_DATA_CLASS({op}_1, {struct}1)\nREGISTER_TILING_DATA_CLASS({op}_2, {struct}2)\n"
+            f"BEGIN_TILING_DATA_DEF({struct})\n" + "".join(fields) + "END_TILING_DATA_DEF;\n\n" + "\n".join(defs) +
+            f"\nREGISTER_TILING_DATA_CLASS({op}, {struct})\n{registers}"
             "}  // namespace optiling\n#endif\n")
 
 
 _CTX_FN = re.compile(r"static ([\w:]+) (\w+)\(gert::TilingContext\* context")
+_FLOOR_DIV = ("// Python's floor division (b > 0): the shapes PyTorch derives for a pooling or a strided window\n"
+              "static int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }\n")
+_CONTEXT_NAMES = ("one", "two", "three", "four", "five", "six")
 
 
-def _host(op, struct, texts, maps, x_index, op_inputs, y, conv_plan, tail_plan) -> str:
+def _host(op, struct, parts, texts, x_index, op_inputs, y) -> str:
+    first = parts[0].plan
     includes = ["#include <cstdint>", "#include <cstring>"]
     bodies = []
-    for k, text in enumerate(texts, 1):
+    for k, (text, part) in enumerate(zip(texts, parts), 1):
         for ln in text.splitlines():
             if ln.startswith("#include") and ln not in includes:
                 includes.append(ln)
@@ -245,29 +247,45 @@ def _host(op, struct, texts, maps, x_index, op_inputs, y, conv_plan, tail_plan) 
             raise StageError("a stage's host file has another form")
         body = re.sub(rf"\b{struct}\b", f"{struct}{k}", m.group(1))
         body = _CTX_FN.sub(r"template <typename Context>\nstatic \1 \2(Context* context", body)
-        bodies.append(f"// stage {k}: {(conv_plan if k == 1 else tail_plan).params.summary}\n"
-                      f"namespace stage{k} {{\n{body}\n}}  // namespace stage{k}\n")
-    if _ATTR_USE.search(bodies[1]):
-        raise StageError("the ops after the convolution read forward attributes")
+        if k > 1 and _ATTR_USE.search(body):
+            raise StageError(f"the ops after {_what(first)} read forward attributes")
+        bodies.append(f"// stage {k}: {part.plan.params.summary}\nnamespace stage{k} {{\n{body}\n}}  // namespace stage{k}\n")
     opdef = _opdef(op, op_inputs, y, texts[0])
-    if _is_mix(conv_plan):
-        ins1 = [p.name for p in conv_plan.params.inputs]
-        a, b = conv_plan.params.extra["a"], conv_plan.params.extra["b"]
-        helper = load("stages_mm_shape.tmpl").substitute(a_index=ins1.index(a.name), b_index=ins1.index(b.name),
-                                                          trans_a=str(a.trans).lower(), trans_b=str(b.trans).lower())
-        shape = ("    gert::StorageShape inter;   // [.., M, N]: the matmul's result\n"
-                 "    gert::Shape& dims = inter.MutableStorageShape();\n"
-                 "    if (!MatmulShape(context, dims)) return ge::GRAPH_FAILED;\n")
-        # the op is a MIX launch (one cube core : two vector cores): stage 2's vector cores in pairs
-        block_dim = "one.blockDim > (two.blockDim + 1) / 2 ? one.blockDim : (two.blockDim + 1) / 2"
+    helpers = []
+    if _is_mix(first):
+        ins1 = [p.name for p in first.params.inputs]
+        a, b = first.params.extra["a"], first.params.extra["b"]
+        helpers.append(load("stages_mm_shape.tmpl").substitute(
+            a_index=ins1.index(a.name), b_index=ins1.index(b.name), trans_a=str(a.trans).lower(),
+            trans_b=str(b.trans).lower()))
+        # the op is a MIX launch (one cube core : two vector cores): the vector stages' cores in pairs
+        first_blocks, vector_blocks = "one.blockDim", "(parts[k]->blockDim + 1) / 2"
     else:
-        helper, shape = "", load("stages_conv_shape.tmpl").template
-        block_dim = "one.blockDim > two.blockDim ? one.blockDim : two.blockDim"
+        first_blocks, vector_blocks = "one.blockDim", "parts[k]->blockDim"
+    if any("FloorDiv(" in p.shape for p in parts):
+        helpers.append(_FLOOR_DIV)
+    n = len(parts)
+    ctx = [_CONTEXT_NAMES[k] for k in range(n)]
+    run = []
+    for k, part in enumerate(parts):
+        out = f"&inter[{k}]" if k + 1 < n else "nullptr"
+        run.append(f"    // stage {k + 1}: {part.plan.params.summary}")
+        run.append(f"    StageContext {ctx[k]}(context, STAGE{k + 1}_INPUTS, {len(part.inputs)}, inter, {out}, interType);")
+        if k + 1 < n:
+            run += ["    {   // its result's shape, before its tiling reads it",
+                    f"        gert::Shape& dims = inter[{k}].MutableStorageShape();", part.shape.rstrip("\n"),
+                    f"        inter[{k}].MutableOriginShape() = dims;", "    }"]
+        run.append(f"    if (stage{k + 1}::{op}Tiling(&{ctx[k]}) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;")
+    maps = "\n".join(f"constexpr int32_t STAGE{k}_INPUTS[{len(p.inputs)}] = {{{', '.join(map(str, p.inputs))}}};"
+                     + ("   // -j: stage j's result" if k > 1 else "") for k, p in enumerate(parts, 1))
+    sets = [f"    header.set_stage{k}At({k} * STAGE_BYTES);" for k in range(1, n + 1)]
+    sets += [f"    header.set_inter{k}At(interAt[{k - 1}]);" for k in range(1, n)]
     return load("stages_host.tmpl").substitute(
-        op_type=op, struct=struct, includes="\n".join(includes), stages="\n".join(bodies), stage_bytes=STAGE_BYTES,
-        map1=", ".join(map(str, maps[0])), n1=len(maps[0]), map2=", ".join(map(str, maps[1])), n2=len(maps[1]),
-        x_index=x_index, opdef=opdef, summary1=conv_plan.params.summary, summary2=tail_plan.params.summary,
-        shape_helper=helper, inter_shape=shape.rstrip("\n"), block_dim=block_dim, what=_what(conv_plan))
+        op_type=op, includes="\n".join(includes), stages="\n".join(bodies), stage_bytes=STAGE_BYTES, count=n,
+        summaries="\n".join(f"//   stage {k}: {p.plan.params.summary}" for k, p in enumerate(parts, 1)),
+        input_maps=maps, x_index=x_index, opdef=opdef, shape_helper="\n".join(helpers), run_stages="\n".join(run),
+        contexts=", ".join(f"&{c}" for c in ctx), header_sets="\n".join(sets), first_blocks=first_blocks,
+        vector_blocks=vector_blocks)
 
 
 def _is_mix(first: Any) -> bool:
@@ -301,10 +319,14 @@ def _opdef(op: str, op_inputs: list[tuple[str, str, list[str]]], y: Any, conv_ho
     return "namespace ops {\n" + "\n".join(lines) + tail.group(1).rstrip() + "\n}  // namespace ops\n"
 
 
-def _kernel(op, struct, texts, ins2, map2, names, y, conv_plan, tail_plan) -> str:
-    includes, parts = [], []
-    entries, task_types = [], []
-    for k, text in enumerate(texts, 1):
+_DTYPE_MACRO = re.compile(r"\b(ORIG_)?DTYPE_(\w+)\b")
+
+
+def _kernel(op, struct, parts, texts, names, y, x) -> str:
+    first = parts[0].plan
+    includes, chunks, entries, task_types = [], [], [], []
+    n = len(parts)
+    for k, (text, part) in enumerate(zip(texts, parts), 1):
         at = text.index("using namespace AscendC;") + len("using namespace AscendC;")
         for ln in text[:at].splitlines():
             if ln.startswith("#include") and ln not in includes:
@@ -319,28 +341,38 @@ def _kernel(op, struct, texts, ins2, map2, names, y, conv_plan, tail_plan) -> st
             task_types.append(task.group(1))
             body = body.replace(task.group(0), "")
         own = re.sub(rf"\b{struct}\b", f"{struct}{k}", "\n\n".join(_chunks(text[at:m.start()])))
-        parts += [f"namespace stage{k} {{", "", own, "",
-                  f"__aicore__ inline void Run({m.group(2)})", "{" + body.rstrip() + "\n}", "", f"}}  // namespace stage{k}", ""]
-    args1 = [a.strip().split()[-1] for a in entries[0].group(2).split(",")]
-    args2 = [a.strip().split()[-1] for a in entries[1].group(2).split(",")]
-    x = conv_plan.params.extra["x"]
-    y1 = conv_plan.params.outputs[0].name
-    call1 = ["inter" if n == y1 else n for n in args1[:-2]] + ["workspace", "tiling + stages.stage1At"]
-    call2 = ["inter" if k < 0 else names[k] for k in map2] + [y, "workspace", "tiling + stages.stage2At"]
-    # the second stage's kernel names its inputs its own way: its dtype macros name the op's tensors
-    aliases = []
-    for n2, k in zip(ins2, map2):
-        m2, m = codegen._macro(n2), codegen._macro(x if k < 0 else names[k])
-        if m2 != m:
-            aliases += [f"#ifndef DTYPE_{m2}", f"#define DTYPE_{m2} DTYPE_{m}", f"#define ORIG_DTYPE_{m2} ORIG_DTYPE_{m}", "#endif"]
-    sig = ", ".join(f"GM_ADDR {n}" for n in (*names, y)) + ", GM_ADDR workspace, GM_ADDR tiling"
+        # each stage's kernel names its tensors its own way: its dtype macros name the op's tensors (an
+        # intermediate result has the dtype of the op's input x)
+        ins = [p.name for p in part.plan.params.inputs]
+        macro = {codegen._macro(a): codegen._macro(x if src < 0 else names[src]) for a, src in zip(ins, part.inputs)}
+        if k < n:
+            macro[codegen._macro(part.plan.params.outputs[0].name)] = codegen._macro(x)
+        if k > 1 and _is_mix(first):   # GetBlockNum() of a MIX launch counts cube cores; each has GetTaskRation()
+            own, body = (t.replace("GetBlockNum()", "(GetBlockNum() * GetTaskRation())") for t in (own, body))
+        own, body = (_DTYPE_MACRO.sub(lambda mm: f"{mm.group(1) or ''}DTYPE_{macro.get(mm.group(2), mm.group(2))}", t)
+                     for t in (own, body))
+        chunks += [f"namespace stage{k} {{", "", own, "",
+                   f"__aicore__ inline void Run({m.group(2)})", "{" + body.rstrip() + "\n}", "", f"}}  // namespace stage{k}", ""]
+    calls = []
+    for k, (m, part) in enumerate(zip(entries, parts), 1):
+        args = [a.strip().split()[-1] for a in m.group(2).split(",")]
+        result = f"inter{k}" if k < n else y
+        if k == 1:
+            y1 = part.plan.params.outputs[0].name
+            ins = [result if a == y1 else a for a in args[:-2]]
+        else:
+            ins = [f"inter{-src}" if src < 0 else names[src] for src in part.inputs] + [result]
+        calls.append(", ".join(ins + ["workspace", f"tiling + stages.stage{k}At"]))
+    inters = "\n".join(f"    GM_ADDR inter{k} = workspace + stages.inter{k}At;   // stage {k}'s result" for k in range(1, n))
+    later = "\n".join(f"    SyncAll();\n    stage{k}::Run({calls[k - 1]});" for k in range(2, n + 1))
+    sig = ", ".join(f"GM_ADDR {a}" for a in (*names, y)) + ", GM_ADDR workspace, GM_ADDR tiling"
     return load("stages_kernel.tmpl").substitute(
-        op_type=op, includes="\n".join(includes), aliases="\n".join(aliases), stages="\n".join(parts),
-        task_type="".join(f"\n    {tt}" for tt in task_types[:1]), what=_what(conv_plan),
+        op_type=op, includes="\n".join(includes), stages="\n".join(chunks), count=n,
+        summaries="\n".join(f"//   stage {k}: {p.plan.params.summary}" for k, p in enumerate(parts, 1)),
+        task_type="".join(f"\n    {tt}" for tt in task_types[:1]), what=_what(first),
         aic_return=("\n    if ASCEND_IS_AIC {\n        return;   // the cube cores' part ends with the matmul\n    }"
-                    if _is_mix(conv_plan) else ""),
-        name=entries[0].group(1), sig=sig, call1=", ".join(call1), call2=", ".join(call2),
-        summary1=conv_plan.params.summary, summary2=tail_plan.params.summary)
+                    if _is_mix(first) else ""),
+        name=entries[0].group(1), sig=sig, call1=calls[0], inters=inters, later=later)
 
 
 def plan_staged(task: Any, cases: list, mod: Any, op_type: str, plan_type: Any, unsupported_type: Any,
@@ -366,27 +398,61 @@ def plan_staged(task: Any, cases: list, mod: Any, op_type: str, plan_type: Any, 
     mod2 = stage_module(splits)
     cases2 = [([k], s.inputs) for k, s in enumerate(splits)]
     second = plan_cases(task, cases2, mod2)
-    if not isinstance(second, plan_type):
-        return unsupported_type(task.name, f"after {_what(first)}: {second.reason}", op=second.op, category="fused")
-    if second.template not in STAGE_TEMPLATES:
+    vector = None
+    if isinstance(second, plan_type) and second.template in STAGE_TEMPLATES:
+        vector = [VectorPart(second, splits, [("prev", 1) if k == "inter" else (k, r) for k, r in splits[0].sources])]
+    else:   # the rest in several vector stages
+        vector = vector_parts(task, splits, plan_cases, plan_type, STAGE_TEMPLATES, split_after, stage_module, StageError)
+        if vector is not None:
+            vector = [VectorPart(p.plan, p.splits, [_down(s, splits[0].sources, k) for s in p.sources], p.shape)
+                      if p.sources is not None else p for k, p in enumerate(vector)]
+    if vector is None:
+        if not isinstance(second, plan_type):
+            return unsupported_type(task.name, f"after {_what(first)}: {second.reason}", op=second.op, category="fused")
         return unsupported_type(task.name, f"after {_what(first)}, template '{second.template}' does not take a "
                                            "staged op yet", category="fused")
     try:
-        return _assemble(task, first, second, splits, cases, plan_type)
+        return _assemble(task, first, vector, cases, plan_type)
     except StageError as e:
         return unsupported_type(task.name, f"{_what(first)[4:]} followed by other ops: {e}", op=_what(first)[4:],
                                 category="fused")
 
 
-def _assemble(task, first, second, splits, cases, plan_type):
-    """The op's inputs (the convolution's, then any module tensor only the second stage reads) and the merge."""
+def _down(source: tuple[str, Any], first_sources: list[tuple[str, Any]], k: int) -> tuple[str, Any]:
+    """Vector stage ``k``'s source ("input", j) of the module after the first stage, as the first split's source
+    (its input 0 is the first stage's result, k + 1 stages before vector stage k)."""
+    if source[0] != "input":
+        return source
+    up = first_sources[source[1]]
+    return ("prev", k + 1) if up[0] == "inter" else up
+
+
+def _assemble(task, first, vector, cases, plan_type):
+    """The op's inputs (the first stage's), each stage's inputs among them, and the merge."""
     ops = [(p.name, p.dtypes) for p in first.params.inputs]
     names = [n for n, _ in ops]
     width = len(ops[0][1])
-    extra = [ref for kind, ref in splits[0].sources if kind == "param" and _op_input(ref, names) is None]
-    if extra:
-        raise StageError(f"the module tensor {extra[0]} is read only after {_what(first)} (not covered yet)")
     op_inputs = [(n, "REQUIRED", list(d)) for n, d in ops]
     if any(len(d) != width for _, d in ops):
         raise StageError("the stages' dtype combinations differ")
-    return merge(task, first, second, splits[0], names, first.params.extra["x"], plan_type, op_inputs)
+    if _is_mix(first):
+        shape = "        if (!MatmulShape(context, dims)) return ge::GRAPH_FAILED;"
+    else:
+        shape = load("stages_conv_shape.tmpl").template
+    parts = [Part(first, [names.index(p.name) for p in first.params.inputs], shape)]
+    for k, vp in enumerate(vector):
+        ins = [p.name for p in vp.plan.params.inputs]
+        if len(ins) != len(vp.sources):
+            raise StageError("a vector stage's kernel takes other inputs than its module's tensors")
+        index = []
+        for kind, ref in vp.sources:
+            if kind == "prev":
+                index.append(-(k + 2 - ref))         # -j: stage j's result (vector stage k is stage k + 2)
+            elif kind == "input":
+                index.append(ref)                    # the op's forward tensors come first, in order
+            elif _op_input(ref, names) is not None:
+                index.append(_op_input(ref, names))
+            else:
+                raise StageError(f"the module tensor {ref} is read only after {_what(first)} (not covered yet)")
+        parts.append(Part(vp.plan, index, shape_code(vp.shape, _CONTEXT_NAMES[k + 1]) if vp.shape else ""))
+    return merge(task, parts, names, names.index(first.params.extra["x"]), plan_type, op_inputs)

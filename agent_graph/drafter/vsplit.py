@@ -1,0 +1,207 @@
+"""Vector stages: the part of a staged op after its convolution or matmul, split into several vector kernels when
+no one template takes it (a pool then a reduction over channels, a batch norm then a pool, a softmax over
+channels then a max pool, a mean over the spatial dimensions then a log-sum-exp over channels).
+
+The rest of the graph is cut after a *heavy* op (a reduction, a softmax, a norm, a pooling): the ops up to and
+including it are one stage (its own module: ``head_split``), the ops after it are the next (``stages.split_after``),
+planned again, and cut again if they are still refused. Each cut carries one tensor (the stage's result, in the
+op's workspace); a stage that would read an earlier stage's result than the one just before is not cut there.
+
+A stage's result shape is what the host must lay out before the next stage's tiling runs: it is read from a
+``torch.export`` of the stage's module with every input dimension dynamic, as the sizes PyTorch derives symbolically
+(a pooled size ``(h - 2) // 2 + 1``, a reduced dimension 1), and written as C++ over the stage's input dims.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import sympy
+import torch
+from torch import fx
+from torch.export import Dim
+
+from agent_graph.drafter.canonical import _export, live_nodes
+
+HEAVY = re.compile(r"^(sum|mean|amax|amin|prod|max|min|var|std|var_mean|logsumexp|_softmax|_log_softmax|cumsum|"
+                   r"cumprod|argmax|argmin|\w*_norm\w*|\w*pool\w*|upsample\w*)$")
+"""Core ATen ops a stage may end at: what the vector templates build a kernel around (elementwise ops and views
+ride along with them)."""
+MAX_STAGES = 4
+"""Vector stages after the convolution or matmul at most (each is a kernel's pass over the workspace)."""
+MAX_CUTS = 6
+"""Cut points tried per split (each tried cut plans two modules)."""
+
+
+@dataclass
+class VectorPart:
+    """One vector stage: its plan, its per-case splits, and where each of its kernel's inputs comes from relative
+    to the module that was cut: ("prev", d) the result of the stage d before it (1: the one just before), ("input", j)
+    that module's input j."""
+
+    plan: Any
+    splits: list[Any]
+    sources: list[tuple[str, Any]]
+    shape: list[str] | None = None     # C++ expressions of its result's dims (None: the last stage)
+
+
+def _name(n: fx.Node) -> str:
+    t = n.target
+    return getattr(t, "__name__", str(t)).split(".")[0]
+
+
+def cut_points(module: torch.nn.Module, ins: list) -> list[str]:
+    """Names of the export nodes a stage may end at, first to last: each heavy op (or the first result of one
+    that returns several), and the op computing a heavy op's input (the elementwise ops before a pool may then be
+    a stage of their own), that has live ops after it."""
+    ep = _export(module, ins)
+    live = live_nodes(ep)
+    calls = [n for n in ep.graph.nodes if n.op == "call_function" and n.name in live]
+    cuts: set[fx.Node] = set()
+    for n in calls:
+        if not HEAVY.match(_name(n)):
+            continue
+        before = n.args[0] if n.args and isinstance(n.args[0], fx.Node) else None
+        if before is not None and before.op == "call_function" and before in calls:
+            cuts.add(before)
+        if isinstance(n.meta.get("val"), (tuple, list)):
+            first = [u for u in n.users if _name(u) == "getitem" and u.args[1] == 0]
+            if len(first) != 1:
+                continue
+            n = first[0]
+        cuts.add(n)
+    return [n.name for n in calls[:-1] if n in cuts]
+
+
+def head_split(module: torch.nn.Module, ins: list, last: str, split_type: Any, error: type) -> Any:
+    """The ops up to export node ``last`` as a module of their own (its inputs: the ones they read, in order)."""
+    gm = _export(module, ins).module()
+    nodes = list(gm.graph.nodes)
+    end = next((n for n in nodes if n.name == last), None)
+    if end is None:
+        raise error(f"the graph has no node {last}")
+    need: set[fx.Node] = set()
+    todo = [end]
+    while todo:
+        n = todo.pop()
+        if n not in need:
+            need.add(n)
+            todo += n.all_input_nodes
+    user = [n for n in nodes if n.op == "placeholder"]
+    g = fx.Graph()
+    env: dict[fx.Node, fx.Node] = {}
+    sources, values = [], []
+    for n in nodes:
+        if n not in need:
+            continue
+        if n.op == "placeholder":
+            k = user.index(n)
+            if not isinstance(ins[k], torch.Tensor):
+                raise error(f"forward argument {n.name} is not a tensor")
+            env[n] = g.placeholder(n.name)
+            sources.append(("input", k))
+            values.append(ins[k])
+        else:
+            env[n] = g.node_copy(n, lambda x: env[x])
+    g.output(env[end])
+    head = fx.GraphModule(gm, g)
+    head.graph.eliminate_dead_code()
+    head.recompile()
+    return split_type(head, values, sources)
+
+
+def result_dims(module: torch.nn.Module, ins: list) -> list[str] | None:
+    """The module's result dims as C++ over its inputs' dims (``in0_d2``: input 0, dimension 2), from an export
+    with every input dimension dynamic; None when PyTorch cannot keep them symbolic."""
+    from torch.fx.experimental import _config as shape_config
+    from torch.utils._sympy.printers import CppPrinter
+    dyn = tuple({d: Dim.AUTO for d in range(t.dim())} for t in ins)
+    try:
+        with shape_config.patch(use_duck_shape=False):
+            ep = torch.export.export(module, tuple(ins), dynamic_shapes=dyn, strict=False)
+    except Exception:
+        return None
+    user = {s.arg.name for s in ep.graph_signature.input_specs if s.kind.name == "USER_INPUT"}
+    names: dict[sympy.Symbol, sympy.Symbol] = {}
+    k = 0
+    for n in ep.graph.nodes:
+        if n.op != "placeholder" or n.name not in user:
+            continue
+        for d, size in enumerate(n.meta["val"].shape):
+            e = size.node.expr if isinstance(size, torch.SymInt) else None
+            if isinstance(e, sympy.Symbol) and e not in names:
+                names[e] = sympy.Symbol(f"in{k}_d{d}", integer=True)
+        k += 1
+    out = next(n for n in ep.graph.nodes if n.op == "output").args[0]
+    val = (out[0] if isinstance(out, (tuple, list)) else out).meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        return None
+    dims = []
+    for size in val.shape:
+        e = size.node.expr if isinstance(size, torch.SymInt) else sympy.Integer(int(size))
+        if e.free_symbols - set(names):
+            return None
+        text = CppPrinter().doprint(e.xreplace(names))
+        text = text.replace("c10::div_floor_integer", "FloorDiv").replace("static_cast<int64_t>", "")
+        text = re.sub(r"(?<![\w>])\((-?\w+)\)", r"\1", text)      # (in0_d2) -> in0_d2, (-1) -> -1
+        dims.append(re.sub(r"\b(\d+)L\b", r"\1", text))
+    return dims
+
+
+def shape_code(dims: list[str], ctx: str) -> str:
+    """C++ appending ``dims`` (``result_dims``) to ``dims``, the input dims read from StageContext ``ctx``."""
+    used = sorted(set(re.findall(r"\bin(\d+)_d(\d+)\b", " ".join(dims))))
+    lines = [f"        const int64_t in{i}_d{d} = {ctx}.GetInputShape({i})->GetStorageShape().GetDim({d});"
+             for i, d in used]
+    lines += [f"        dims.AppendDim({e});" for e in dims]
+    return "\n".join(lines)
+
+
+def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], plan_type: Any, templates: set,
+                 split_after: Callable[..., Any], stage_module: Callable[..., Any], error: type,
+                 depth: int = MAX_STAGES) -> list[VectorPart] | None:
+    """The vector stages the module of ``splits`` (one per case) splits into, or None."""
+    if depth < 2:
+        return None
+    try:
+        cuts = cut_points(splits[0].module, splits[0].inputs)
+    except Exception:
+        return None
+    for cut in cuts[:MAX_CUTS]:
+        try:
+            heads = [head_split(s.module, s.inputs, cut, type(s), error) for s in splits]
+            tails = [split_after(s.module, s.inputs, cut, first=False) for s in splits]
+        except error:
+            continue
+        if any(t.inputs[0].dtype != s.inputs[0].dtype for t, s in zip(tails, splits)):
+            continue        # an intermediate keeps the op's dtype
+        head = plan_cases(task, [([k], h.inputs) for k, h in enumerate(heads)], stage_module(heads))
+        if not isinstance(head, plan_type) or head.template not in templates:
+            continue
+        dims = result_dims(heads[0].module, heads[0].inputs)
+        if dims is None:
+            continue
+        first = VectorPart(head, heads, [("input", j) for _, j in heads[0].sources], dims)
+        tail = plan_cases(task, [([k], t.inputs) for k, t in enumerate(tails)], stage_module(tails))
+        if isinstance(tail, plan_type) and tail.template in templates:
+            return [first, VectorPart(tail, tails, [("prev", 1) if s[0] == "inter" else s for s in tails[0].sources])]
+        rest = vector_parts(task, tails, plan_cases, plan_type, templates, split_after, stage_module, error, depth - 1)
+        if rest is None:
+            continue
+        try:
+            for k, part in enumerate(rest):   # the tail module's sources, seen from the module that was cut
+                part.sources = [_up(s, tails[0].sources, k, error) for s in part.sources]
+        except error:
+            continue
+        return [first] + rest
+    return None
+
+
+def _up(source: tuple[str, Any], tail_sources: list[tuple[str, Any]], k: int, error: type) -> tuple[str, Any]:
+    """Stage ``k`` of a tail module's split: its source ("input", j) of the tail module, seen from the module that
+    was cut (the tail module's input 0 is the head's result, k + 1 stages before stage k)."""
+    if source[0] != "input":
+        return source
+    up = tail_sources[source[1]]
+    return ("prev", k + 1) if up[0] == "inter" else up
