@@ -252,6 +252,11 @@ def inner_reduction(graphs: list[OpGraph]) -> ColForm | str | None:
             return None
         head, nodes = split
         red = nodes[0]
+        src = {m.name: m for m in g.nodes + list(g.inputs)}.get(getattr(red.args[0], "name", None)) if red.args else None
+        if src is not None and tuple(src.shape or ()) != tuple(g.inputs[0].shape or ()):
+            # the input reshaped first ([16, 1, 1, 32] squeezed to [16, 32]): the host's dims would be the input's
+            return None if _dims(red, len(src.shape or ())) is None else \
+                "a reduction over an inner dimension of a reshaped input is not covered yet"
         dims = _dims(red, rank)
         if dims is None:
             return None

@@ -172,7 +172,14 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
     g = r.g
     if len(g.outputs) != 1:
         raise AnalysisError(f"a matmul whose reference returns {len(g.outputs)} tensors is not covered by the templates")
-    used = {a.name for n in g.nodes for a in _refs(n)} | set(g.outputs)
+    by_name = {n.name: n for n in g.nodes}
+    used, todo = set(), list(g.outputs)     # what the result reads (a copy of x taken for later ops is not)
+    while todo:
+        name = todo.pop()
+        if name not in used:
+            used.add(name)
+            todo += [a.name for a in _refs(by_name[name])] if name in by_name else []
+    g.nodes[:] = [n for n in g.nodes if n.name in used]
     eps = [i.name for i in g.inputs[1:] if i.name in used]
     for name in (pa.name, pb.name):
         if name in eps:

@@ -13,9 +13,10 @@ from agent_graph.drafter.cube import CHAIN, MM_OPS, RESULT_VIEWS
 from agent_graph.drafter.cubeplan import plan_cube
 
 STAGE_REASONS = ("group norm", "batch statistics", "one value per row", "whole-tensor reductions", "is not covered yet",
-                 "avg_pool", "max_pool", "does not fit", "is not covered by the templates")
+                 "avg_pool", "max_pool", "does not fit", "is not covered by the templates", "against the matmul result",
+                 "is also read by the epilogue", "the templates cover the last dimension")
 """Refusals of the one-kernel cube template that a second stage may take."""
-NOT_STAGED = ("before the matmul", "matmuls in one reference", "is also read by the epilogue", "broadcasts its",
+NOT_STAGED = ("before the matmul", "matmuls in one reference", "broadcasts its",
               "permuted", "swaps dimensions", "dtype", "returns")
 """Refusals about the matmul itself: a second stage changes nothing."""
 
@@ -42,7 +43,9 @@ def plan_first_stage(task: Any, cases: list, mod: Any, op_type: str, plan_type: 
     while len(res.users) == 1 and _name(next(iter(res.users)))[0] in RESULT_VIEWS:
         res = next(iter(res.users))
     live = live_nodes(ep)
-    later = [n for n in calls[calls.index(res) + 1:] if (_name(n)[0] not in CHAIN or n.users) and n.name in live]
+    # the first stage ends at a computed value, not a view of one: the host lays out the result as the matmul's
+    # shape, which a view ([M, N] -> [M, 1, 1, N]) would not match
+    later = [n for n in calls[calls.index(res) + 1:] if _name(n)[0] not in CHAIN and n.name in live]
     candidates = [res] + (later if prefix is True else [])
     best = None
     for node in candidates:

@@ -1,16 +1,19 @@
-"""Staged ops: a convolution, then what its epilogue does not take (a pool, a norm, a softmax or a reduction over
-channels, any chain of them), as one op whose kernel runs two stages.
+"""Staged ops: a convolution or a matmul, then what its epilogue does not take (a pool, a norm, a softmax or a
+reduction over channels, any chain of them), as one op whose kernel runs the stages one after another.
 
 A fused "conv + X" reference is split after the convolution (read from ``torch.export``):
 
-* stage 1 is the convolution alone, planned by the conv planner (``conv.plan_conv(prefix=True)``); it writes its
-  result, in the input's dtype as PyTorch's convolution does, to the op's workspace;
-* stage 2 is the rest of the graph as a module of its own whose first input is that result (a ``GraphModule``
-  over the reference's ops after the convolution; the module's other tensors it reads become its inputs, tensors
-  of one value stay constants), planned by the ordinary planners (any vector template);
-* the op's kernel runs stage 1, ``SyncAll()``, then stage 2; the host's TilingFunc runs each stage's tiling
-  against a view of the call (``StageContext``: the stage's inputs by their index in the op, the intermediate's
-  shape computed from the convolution's sizes) and lays the two tiling structs out after a small header.
+* stage 1 is the convolution alone, planned by the conv planner (``conv.plan_conv(prefix=True)``), or the matmul
+  and its elementwise epilogue (``mmstage``); it writes its result, in the input's dtype as PyTorch's convolution
+  does, to the op's workspace;
+* the rest of the graph is a module of its own whose first input is that result (a ``GraphModule`` over the
+  reference's ops after the convolution; the module's other tensors it reads become its inputs, tensors of one
+  value stay constants), planned by the ordinary planners (any vector template) as stage 2; when none takes it
+  whole, ``vsplit`` cuts it into several vector stages, each writing its result to the workspace too;
+* the op's kernel runs stage 1, ``SyncAll()``, stage 2, and so on; the host's TilingFunc runs each stage's tiling
+  against a view of the call (``StageContext``: the stage's inputs by their index in the op or the stage whose
+  result they are, each intermediate's shape computed before the next stage's tiling) and lays the tiling structs
+  out after a small header.
 
 Each stage is the planner's own code, unchanged; only names and indices are mapped here.
 """
@@ -29,8 +32,8 @@ from agent_graph.drafter import codegen
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.templates import load
 from agent_graph.drafter.vsplit import VectorPart, shape_code, vector_parts
-from agent_graph.drafter.variants import _OPS, _OPTILING, _TILING_DEF, _chunks, _ENTRY, _IO, _files
-from bench_bridge.api import drawn_at_random, snake_case
+from agent_graph.drafter.variants import _OPS, _OPTILING, _TILING_DEF, _chunks, _ENTRY, _files
+from bench_bridge.api import drawn_at_random
 
 CONV_TARGETS = {"conv1d", "conv2d", "conv3d", "convolution", "_convolution", "conv_transpose1d", "conv_transpose2d",
                 "conv_transpose3d"}
@@ -95,7 +98,18 @@ def split_after(model: torch.nn.Module, ins: list, last: str, init: list | None 
         for a in n.all_input_nodes:
             if a is not conv and a in before and a not in outside:
                 outside.append(a)
+    # an op before the cut that does not read the first stage's work (x.clone() of a forward input kept for a
+    # residual) is computed again in the second stage, with what it reads
+    root = next((n for n in before if n.op == "call_function" and _target_name(n) in FIRST_TARGETS), None) if first \
+        else next((n for n in nodes if n.op == "placeholder"), None)
+    again: list[fx.Node] = []
+    for a in outside:        # grows while it is walked
+        if a.op == "call_function" and _target_name(a) != "_guards_fn" and not _depends(a, root):
+            again.append(a)
+            outside += [b for b in a.all_input_nodes if b not in outside]
     for a in outside:
+        if a in again:
+            continue
         if a.op == "placeholder":
             k = user.index(a)
             if not isinstance(ins[k], torch.Tensor):
@@ -119,6 +133,9 @@ def split_after(model: torch.nn.Module, ins: list, last: str, init: list | None 
             continue
         else:
             raise StageError(f"core op aten.{_target_name(a)} of the first stage also feeds the second")
+    for n in nodes:
+        if n in again:
+            env[n] = g.node_copy(n, lambda x: env[x])
     for n in after:
         if n.op == "output":
             g.output(tuple(env[x] if isinstance(x, fx.Node) else x for x in n.args[0]) if isinstance(n.args[0], (tuple, list))
@@ -133,6 +150,19 @@ def split_after(model: torch.nn.Module, ins: list, last: str, init: list | None 
     with torch.no_grad():
         inter = _conv_result(gm, conv, ins)
     return Split(gm2, [inter] + values, sources)
+
+
+def _depends(node: fx.Node, root: fx.Node | None) -> bool:
+    """Whether ``node`` reads ``root``'s value, directly or through other nodes."""
+    seen, todo = set(), [node]
+    while todo:
+        n = todo.pop()
+        if n is root:
+            return True
+        if n not in seen:
+            seen.add(n)
+            todo += n.all_input_nodes
+    return False
 
 
 def _op_input(fqn: str, names: list[str]) -> int | None:
@@ -405,7 +435,7 @@ def plan_staged(task: Any, cases: list, mod: Any, op_type: str, plan_type: Any, 
         vector = vector_parts(task, splits, plan_cases, plan_type, STAGE_TEMPLATES, split_after, stage_module, StageError)
         if vector is not None:
             vector = [VectorPart(p.plan, p.splits, [_down(s, splits[0].sources, k) for s in p.sources], p.shape)
-                      if p.sources is not None else p for k, p in enumerate(vector)]
+                      for k, p in enumerate(vector)]
     if vector is None:
         if not isinstance(second, plan_type):
             return unsupported_type(task.name, f"after {_what(first)}: {second.reason}", op=second.op, category="fused")

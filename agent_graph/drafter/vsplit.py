@@ -13,6 +13,7 @@ A stage's result shape is what the host must lay out before the next stage's til
 """
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -28,6 +29,9 @@ HEAVY = re.compile(r"^(sum|mean|amax|amin|prod|max|min|var|std|var_mean|logsumex
                    r"cumprod|argmax|argmin|\w*_norm\w*|\w*pool\w*|upsample\w*)$")
 """Core ATen ops a stage may end at: what the vector templates build a kernel around (elementwise ops and views
 ride along with them)."""
+VIEWS = {"view", "_unsafe_view", "reshape", "expand", "permute", "t", "transpose", "clone", "contiguous", "alias",
+         "unsqueeze", "squeeze", "squeeze_copy", "unsqueeze_copy", "view_copy", "flatten"}
+"""Ops that only view (or copy) their input: a cut before a heavy op moves above them."""
 MAX_STAGES = 4
 """Vector stages after the convolution or matmul at most (each is a kernel's pass over the workspace)."""
 MAX_CUTS = 6
@@ -63,6 +67,8 @@ def cut_points(module: torch.nn.Module, ins: list) -> list[str]:
         if not HEAVY.match(_name(n)):
             continue
         before = n.args[0] if n.args and isinstance(n.args[0], fx.Node) else None
+        while before is not None and _name(before) in VIEWS and isinstance(before.args[0], fx.Node):
+            before = before.args[0]      # a stage does not end at a view: the values are the viewed op's
         if before is not None and before.op == "call_function" and before in calls:
             cuts.add(before)
         if isinstance(n.meta.get("val"), (tuple, list)):
@@ -117,6 +123,7 @@ def result_dims(module: torch.nn.Module, ins: list) -> list[str] | None:
     from torch.fx.experimental import _config as shape_config
     from torch.utils._sympy.printers import CppPrinter
     dyn = tuple({d: Dim.AUTO for d in range(t.dim())} for t in ins)
+    logging.getLogger("torch._export.non_strict_utils").setLevel(logging.ERROR)   # "0/1 specialized": expected
     try:
         with shape_config.patch(use_duck_shape=False):
             ep = torch.export.export(module, tuple(ins), dynamic_shapes=dyn, strict=False)
