@@ -63,6 +63,74 @@ def has_matmul(names: set[str]) -> bool:
 
 def _operand(n: Any, what: str) -> tuple[fx.Node, bool, list[str]]:
     """(graph input, transposed, chain node names) of a matmul operand."""
+    try:
+        return _operand_chain(n, what)
+    except AnalysisError as e:
+        if "permuted by" not in str(e) and "swaps dimensions" not in str(e):
+            raise
+        found = _reordered(n)      # permutes that only move dimensions of size 1 (an einsum's lowering)
+        if found is None:
+            raise
+        return found
+
+
+def _reordered(n: fx.Node) -> tuple[fx.Node, bool, list[str]] | None:
+    """The operand's chain of views and permutes run on the input's element indices: (input, transposed, chain)
+    when the matmul reads the input row-major, or row-major with its last two dimensions swapped; else None."""
+    chain = []
+    while isinstance(n, fx.Node) and n.op == "call_function" and _name(n)[0] in CHAIN and _name(n)[0] != "expand":
+        chain.append(n)
+        n = n.args[0]
+    if not isinstance(n, fx.Node) or n.op != "placeholder" or not chain:
+        return None
+    shape = [int(d) for d in n.meta["val"].shape]
+    base = torch.arange(max(1, int(torch.tensor(shape).prod().item())) if shape else 1).reshape(shape)
+    v = base
+    try:
+        for c in reversed(chain):
+            v = c.target(v, *c.args[1:], **c.kwargs)
+    except Exception:
+        return None
+    out = list(v.shape)
+    if len(out) < 2:
+        return None
+    if torch.equal(v, base.reshape(out)):
+        return n, False, [c.name for c in chain]
+    swapped = out[:-2] + [out[-1], out[-2]]
+    if torch.equal(v, base.reshape(swapped).transpose(-1, -2)):
+        return n, True, [c.name for c in chain]
+    return None
+
+
+def result_views(mm: fx.Node) -> list[fx.Node]:
+    """The views of the matmul's result that keep its row-major order ([B*M, N] viewed [B, M, N]; an einsum's
+    view, permute of a dimension of size 1, view), each the only user of the one before."""
+    shape = [int(d) for d in mm.meta["val"].shape]
+    base = torch.arange(max(1, int(torch.tensor(shape).prod().item()))).reshape(shape)
+    rank = 0      # the result has the batch dimensions of the operand with more of them, then M and N
+    for a in (mm.args[1:3] if _name(mm)[0] == "addmm" else mm.args[:2]):
+        while isinstance(a, fx.Node) and a.op == "call_function" and a.args:
+            a = a.args[0]
+        if isinstance(a, fx.Node) and isinstance(a.meta.get("val"), torch.Tensor):
+            rank = max(rank, a.meta["val"].dim())
+    v, n, found, pending = base, mm, [], []
+    while len(n.users) == 1:
+        u = next(iter(n.users))
+        if u.op != "call_function" or _name(u)[0] not in CHAIN or _name(u)[0] == "expand":
+            break
+        try:
+            v = u.target(v, *u.args[1:], **u.kwargs)
+        except Exception:
+            break
+        pending.append(u)
+        if v.dim() == max(rank, 2) and v.shape[-1] == shape[-1] and torch.equal(v, base.reshape(list(v.shape))):
+            found += pending
+            pending = []
+        n = u
+    return found
+
+
+def _operand_chain(n: Any, what: str) -> tuple[fx.Node, bool, list[str]]:
     chain: list[str] = []
     trans = False
     while isinstance(n, fx.Node) and n.op == "call_function":
@@ -145,8 +213,8 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
                             f"the templates (the cube takes two float16, bfloat16 or float32 operands)")
     res = mm
     skip = [*ca, *cb, mm.name]
-    while len(res.users) == 1 and _name(next(iter(res.users)))[0] in RESULT_VIEWS:
-        res = next(iter(res.users))
+    for v in result_views(mm):
+        res = v
         skip.append(res.name)
     out_shape = tuple(int(d) for d in res.meta["val"].shape)
     out_dtype = _dtype_name(mm.meta["val"].dtype)

@@ -63,7 +63,8 @@ def epilogue_graph(cg: CubeGraph) -> tuple[OpGraph, list[str]]:
     for n in g.nodes:
         m = copy.copy(n)
         if m.shape is not None and _numel(m.shape) != 1:
-            m.shape = out
+            # a per-row value ([rows, 1]) keeps its unit column: a reduction over it is the value itself
+            m.shape = tuple(out[:-1]) + (1,) if len(m.shape) == len(out) and m.shape[-1] == 1 else out
         eg.nodes.append(m)
     return eg, kinds
 

@@ -310,6 +310,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             raise Unsupported(f"{node.op} over all elements of this value")
         if a.kind == "rs" and self.rank == 2 and _is_last_dim(dim, 1):
             return self._global(kind, a, mean)
+        if a.kind == "rs" and self._over_ones(node):
+            return a     # a per-row value reduced over a dimension of size 1 (a max of a kept sum): the value itself
         if not _is_last_dim(dim, len(self._shape(node.args[0]))):
             raise Unsupported(f"{node.op} over dimension {dim} of a rank-{self.rank} tensor: the templates reduce the "
                               f"last dimension (inner-dimension reductions are not covered yet)")
@@ -319,6 +321,12 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         if mean:
             self.p.body.append(f"{r.expr} = {r.expr} / static_cast<float>(cols_);")
         return r
+
+    def _over_ones(self, node: OpNode) -> bool:
+        """Whether the reduction ``node`` reduces only dimensions of size 1 of its input."""
+        shape, dim = self._shape(node.args[0]), _reduce_dim(node)
+        ds = dim if isinstance(dim, (list, tuple)) else [dim]
+        return bool(shape) and all(isinstance(d, int) and -len(shape) <= d < len(shape) and shape[d] == 1 for d in ds)
 
     def _shape(self, a: Any) -> tuple:
         if isinstance(a, Ref):
@@ -382,10 +390,12 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if _reduce_dim(node) is None:
                 return self._reduce(node, op)
             a = self._arg(args[0])
-            if not _is_last_dim(_reduce_dim(node), self.rank):
-                raise Unsupported(f"{op} over an inner dimension is not covered yet")
             used = any(n.op == "getitem" and n.args and isinstance(n.args[0], Ref) and n.args[0].name == node.name
                        and n.args[1] == 1 for n in self.g.nodes)       # the indices are computed only when used
+            if a.kind == "rs" and not used and self._over_ones(node):
+                return (a, None)      # the max of one value is that value
+            if not _is_last_dim(_reduce_dim(node), self.rank):
+                raise Unsupported(f"{op} over an inner dimension is not covered yet")
             return (self._row_reduce(op, a), self._arg_index(op, a) if used else None)
         if op in ("argmax", "argmin"):
             if _reduce_dim(node) is None or not _is_last_dim(_reduce_dim(node), self.rank):

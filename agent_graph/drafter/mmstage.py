@@ -9,7 +9,7 @@ import copy
 from typing import Any
 
 from agent_graph.drafter.canonical import _export, _name, live_nodes
-from agent_graph.drafter.cube import CHAIN, MM_OPS, RESULT_VIEWS
+from agent_graph.drafter.cube import CHAIN, MM_OPS, result_views
 from agent_graph.drafter.cubeplan import plan_cube
 
 STAGE_REASONS = ("group norm", "batch statistics", "one value per row", "whole-tensor reductions", "is not covered yet",
@@ -40,8 +40,8 @@ def plan_first_stage(task: Any, cases: list, mod: Any, op_type: str, plan_type: 
     if mm is None:
         return None
     res = mm
-    while len(res.users) == 1 and _name(next(iter(res.users)))[0] in RESULT_VIEWS:
-        res = next(iter(res.users))
+    for v in result_views(mm):
+        res = v
     live = live_nodes(ep)
     # the first stage ends at a computed value, not a view of one: the host lays out the result as the matmul's
     # shape, which a view ([M, N] -> [M, 1, 1, N]) would not match
