@@ -398,7 +398,9 @@ def _kernel(op, struct, parts, texts, names, y, x) -> str:
     sig = ", ".join(f"GM_ADDR {a}" for a in (*names, y)) + ", GM_ADDR workspace, GM_ADDR tiling"
     return load("stages_kernel.tmpl").substitute(
         op_type=op, includes="\n".join(includes), stages="\n".join(chunks), count=n,
-        summaries="\n".join(f"//   stage {k}: {p.plan.params.summary}" for k, p in enumerate(parts, 1)),
+        summaries="\n".join(f"//   stage {k}: {p.plan.params.summary}: "
+                             + ("its result to the workspace" if k < n else "the op's output")
+                             for k, p in enumerate(parts, 1)),
         task_type="".join(f"\n    {tt}" for tt in task_types[:1]), what=_what(first),
         aic_return=("\n    if ASCEND_IS_AIC {\n        return;   // the cube cores' part ends with the matmul\n    }"
                     if _is_mix(first) else ""),

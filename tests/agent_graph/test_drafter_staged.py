@@ -93,9 +93,8 @@ def test_second_stage_module_reads_the_intermediate_first(tmp_path):
 
 
 @pytest.mark.parametrize("body, words", [
-    ("return torch.softmax(self.conv(x), dim=1) * self.scale",     # (* 2.0 is covered: a chain on each element)
-     "after the convolution: a reduction over an inner dimension combined with other tensors (scale of shape "
-     "[4, 1, 1]) is not covered yet"),
+    ("return torch.sort(self.conv(x), dim=1)[0]",     # (softmax over channels * a [C, 1, 1] tensor: three stages)
+     "after the convolution: aten.sort along dim 1 of x of shape [2, 4, 6, 7] is not covered by the sort template"),
     ("return torch.cumsum(self.conv(x), dim=1)", "after the convolution: cumsum over dimension 1"),
 ])
 def test_refusals_name_the_second_stage(tmp_path, body, words):
