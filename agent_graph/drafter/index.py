@@ -75,11 +75,13 @@ def read_graph(model: Any, ins: list, init: list = ()) -> dict | None:
     elif base == "gather":
         source, dim, index = node.args[0], int(node.args[1]), node.args[2]
         rank = source.meta["val"].dim()
-        if dim % rank != rank - 1 or list(index.meta["val"].shape[:-1]) != list(source.meta["val"].shape[:-1]):
+        sv_, iv_ = list(source.meta["val"].shape), list(index.meta["val"].shape)
+        d = dim % rank if rank else 0
+        if len(iv_) != rank or sv_[:d] + sv_[d + 1:] != iv_[:d] + iv_[d + 1:]:
             raise AnalysisError(f"gather along dim {dim} of a source of shape {_shape(source)} with indices of shape "
-                                f"{_shape(index)} is not covered by the gather template (the last dimension, indices "
-                                f"sharing the leading dimensions)")
-        dim = -1
+                                f"{_shape(index)} is not covered by the gather template (indices sharing every "
+                                f"dimension but the gathered one)")
+        dim = d - rank
         if source.meta["val"].dtype == torch.int64:
             raise AnalysisError(f"gather from an int64 source of shape {_shape(source)} is not covered by the gather "
                                 f"template (the vector Gather takes 2- and 4-byte elements)")
@@ -136,7 +138,7 @@ def render(kp: KernelParams) -> dict[str, str]:
     params = opdef_params(kp.inputs, [y])
     host = load(f"{family}_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params,
-        source_input=e["source_input"], index_input=e["index_input"], dim=e["dim"])
+        source_input=e["source_input"], index_input=e["index_input"], dim=e["dim"], from_end=-int(e["dim"]))
     tiling = load(f"{family}_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
