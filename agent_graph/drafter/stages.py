@@ -279,6 +279,10 @@ def _host(op, struct, parts, texts, x_index, op_inputs, y) -> str:
         body = _CTX_FN.sub(r"template <typename Context>\nstatic \1 \2(Context* context", body)
         if k > 1 and _ATTR_USE.search(body):
             raise StageError(f"the ops after {_what(first)} read forward attributes")
+        # a row shared by several cores meets them with SyncAll, which every core of the launch must reach: the
+        # op's launch has the largest stage's core count, so a stage's rows stay one core's each
+        body = body.replace("constexpr bool ROWS_SHAREABLE = true;", "constexpr bool ROWS_SHAREABLE = false;   "
+                            "// a stage of a staged op: every core of the launch must reach a SyncAll")
         bodies.append(f"// stage {k}: {part.plan.params.summary}\nnamespace stage{k} {{\n{body}\n}}  // namespace stage{k}\n")
     opdef = _opdef(op, op_inputs, y, texts[0])
     helpers = []

@@ -156,6 +156,45 @@ def result_dims(module: torch.nn.Module, ins: list) -> list[str] | None:
     return dims
 
 
+def checked_dims(heads: list[Any]) -> list[str] | None:
+    """The head's result dims (``result_dims`` of case 0) checked against every case's actual result shape; where
+    PyTorch specialised a size on case 0 (a group norm's reshape fixes the batch), each dim is matched instead to
+    an input dim equal to it in every case, or a constant equal in every case; None when neither holds."""
+    with torch.no_grad():
+        outs = [h.module(*h.inputs) for h in heads]
+    outs = [o[0] if isinstance(o, (tuple, list)) else o for o in outs]
+    if not all(isinstance(o, torch.Tensor) for o in outs) or len({o.dim() for o in outs}) != 1:
+        return None
+    shapes = [[list(t.shape) if isinstance(t, torch.Tensor) else [] for t in h.inputs] for h in heads]
+    dims = result_dims(heads[0].module, heads[0].inputs)
+    if dims is not None and all(_evaluate(dims, s) == list(o.shape) for s, o in zip(shapes, outs)):
+        first = shapes[0][0] if shapes[0] else []
+        # a size the export fixed that is input 0's own at that place (a batch a reshape specialised) stays the input's
+        return [f"in0_d{j}" if e.isdigit() and len(first) == len(dims) and first[j] == int(e) else e
+                for j, e in enumerate(dims)]
+    found = []
+    for j in range(outs[0].dim()):
+        sizes = [int(o.shape[j]) for o in outs]
+        match = next((f"in{i}_d{d}" for i, t in enumerate(shapes[0]) for d in range(len(t))
+                      if all(len(s[i]) == len(t) and s[i][d] == sz for s, sz in zip(shapes, sizes))), None)
+        if match is None and len(set(sizes)) == 1:
+            match = str(sizes[0])
+        if match is None:
+            return None
+        found.append(match)
+    return found
+
+
+def _evaluate(dims: list[str], shapes: list[list[int]]) -> list[int] | None:
+    """``result_dims`` expressions evaluated for inputs of ``shapes``."""
+    env: dict[str, Any] = {f"in{i}_d{d}": v for i, s in enumerate(shapes) for d, v in enumerate(s)}
+    env["FloorDiv"] = lambda a, b: a // b
+    try:
+        return [int(eval(e, {"__builtins__": {}}, env)) for e in dims]   # noqa: S307 (our own C++-and-Python subset)
+    except Exception:
+        return None
+
+
 def shape_code(dims: list[str], ctx: str) -> str:
     """C++ appending ``dims`` (``result_dims``) to ``dims``, the input dims read from StageContext ``ctx``."""
     used = sorted(set(re.findall(r"\bin(\d+)_d(\d+)\b", " ".join(dims))))
@@ -186,7 +225,7 @@ def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], p
         head = plan_cases(task, [([k], h.inputs) for k, h in enumerate(heads)], stage_module(heads))
         if not isinstance(head, plan_type) or head.template not in templates:
             continue
-        dims = result_dims(heads[0].module, heads[0].inputs)
+        dims = checked_dims(heads)
         if dims is None:
             continue
         first = VectorPart(head, heads, [("input", j) for _, j in heads[0].sources], dims)

@@ -70,3 +70,16 @@ def test_cuts_after_a_norm_and_before_a_channel_reduction():
     assert cuts[0].startswith("getitem")     # the norm's first result
     assert cuts[-1].startswith("add")        # the input of the log-sum-exp
     assert not any(c.startswith("logsumexp") for c in cuts)
+
+
+def test_checked_dims_keep_a_batch_the_export_specialised():
+    """A group norm's reshape makes torch.export fix the batch of the traced case; the dims the host writes must
+    still follow every case's input (a wrong constant here wrote a 3-sample result into a 2-sample intermediate)."""
+    from types import SimpleNamespace
+    from agent_graph.drafter.vsplit import checked_dims
+    norm = nn.GroupNorm(4, 8)
+    heads = [SimpleNamespace(module=norm, inputs=[torch.randn(*s)]) for s in ((2, 8, 10, 10), (3, 8, 7, 9))]
+    dims = checked_dims(heads)
+    assert dims is not None and dims[0] == "in0_d0"
+    for h in heads:
+        assert _evaluate(dims, tuple(h.inputs[0].shape)) == list(h.inputs[0].shape)
