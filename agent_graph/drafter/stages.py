@@ -31,7 +31,7 @@ from torch import fx
 from agent_graph.drafter import codegen
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.templates import load
-from agent_graph.drafter.vsplit import VectorPart, shape_code, vector_parts
+from agent_graph.drafter.vsplit import VectorPart, forward_input, shape_code, vector_parts
 from agent_graph.drafter.variants import _OPS, _OPTILING, _TILING_DEF, _chunks, _ENTRY, _files
 from bench_bridge.api import drawn_at_random
 
@@ -111,12 +111,7 @@ def split_after(model: torch.nn.Module, ins: list, last: str, init: list | None 
         if a in again:
             continue
         if a.op == "placeholder":
-            k = user.index(a)
-            if not isinstance(ins[k], torch.Tensor):
-                raise StageError(f"forward argument {a.name} is read after the convolution and is not a tensor")
-            env[a] = g.placeholder(a.name)
-            sources.append(("input", k))
-            values.append(ins[k])
+            env[a] = forward_input(g, a, user.index(a), ins, sources, values, StageError, " read after the convolution")
         elif a.op == "get_attr":
             t = _attr(gm, a.target)
             flat = t.detach().reshape(-1) if isinstance(t, torch.Tensor) else None

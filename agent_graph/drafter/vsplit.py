@@ -80,6 +80,16 @@ def cut_points(module: torch.nn.Module, ins: list) -> list[str]:
     return [n.name for n in calls[:-1] if n in cuts]
 
 
+def forward_input(g: fx.Graph, n: fx.Node, k: int, ins: list, sources: list, values: list, error: type,
+                  where: str) -> fx.Node:
+    """Forward tensor ``k`` (export placeholder ``n``) as an input of the stage module being built in ``g``."""
+    if not isinstance(ins[k], torch.Tensor):
+        raise error(f"forward argument {n.name}{where} is not a tensor")
+    sources.append(("input", k))
+    values.append(ins[k])
+    return g.placeholder(n.name)
+
+
 def head_split(module: torch.nn.Module, ins: list, last: str, split_type: Any, error: type) -> Any:
     """The ops up to export node ``last`` as a module of their own (its inputs: the ones they read, in order)."""
     gm = _export(module, ins).module()
@@ -102,12 +112,7 @@ def head_split(module: torch.nn.Module, ins: list, last: str, split_type: Any, e
         if n not in need:
             continue
         if n.op == "placeholder":
-            k = user.index(n)
-            if not isinstance(ins[k], torch.Tensor):
-                raise error(f"forward argument {n.name} is not a tensor")
-            env[n] = g.placeholder(n.name)
-            sources.append(("input", k))
-            values.append(ins[k])
+            env[n] = forward_input(g, n, user.index(n), ins, sources, values, error, "")
         else:
             env[n] = g.node_copy(n, lambda x: env[x])
     g.output(env[end])
