@@ -52,11 +52,11 @@ def read_graph(model: Any, ins: list) -> dict | None:
         kw, a = dict(node.kwargs), list(node.args[1:])     # sort.default(x, dim, descending); sort.stable: keywords
         dim = int(kw.get("dim", a[0] if a else -1))
         largest = bool(kw.get("descending", a[1] if len(a) > 1 else False))
-    if rank == 0 or dim % rank != rank - 1:
-        raise AnalysisError(f"aten.{aten_base(node)} along dim {dim} of x of shape {shape} is not covered by the sort "
-                            "template (the last dimension is)")
-    if shape[-1] > MAX_ROW:
-        raise AnalysisError(f"aten.{aten_base(node)} of rows {shape[-1]} long (x of shape {shape}) does not fit the sort "
+    if rank == 0:
+        raise AnalysisError(f"aten.{aten_base(node)} of a 0-d x is not covered by the sort template")
+    d = dim % rank
+    if shape[d] > MAX_ROW:
+        raise AnalysisError(f"aten.{aten_base(node)} of rows {shape[d]} long (x of shape {shape}) does not fit the sort "
                             f"template's UB (a row of at most {MAX_ROW} sorted whole)")
     users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
     if len(users) != 1 or users[0] is not x:
@@ -72,7 +72,8 @@ def read_graph(model: Any, ins: list) -> dict | None:
             raise AnalysisError(f"a reference returning more than the {aten_base(node)}'s values and indices (x of shape "
                                 f"{shape}) is not covered by the sort template")
         outs.append("values" if o.args[1] == 0 else "indices")
-    return {"op": aten_base(node), "largest": largest, "outputs": outs, "dtype": dtype, "shape": shape}
+    return {"op": aten_base(node), "largest": largest, "outputs": outs, "dtype": dtype, "shape": shape,
+            "from_end": rank - d}
 
 
 _VALUES_OUT = """
@@ -88,10 +89,19 @@ _VALUES_OUT = """
         } else {
             Muls(vt.template ReinterpretCast<float>(), values, LARGEST ? 1.0f : -1.0f, k_);   // TX is float here
         }
-        valueQueue_.EnQue(vt);
-        vt = valueQueue_.DeQue<TX>();
-        DataCopyPad(valuesGm_[static_cast<uint64_t>(r) * k_], vt,
-                    DataCopyExtParams{1, static_cast<uint32_t>(k_ * sizeof(TX)), 0, 0, 0});
+        if (inner_ > 1) {   // one value per 32-byte block: the copy out strides them over the inner dimensions
+            LocalTensor<TX> blocks = blockBuf_.Get<TX>();
+            Brcb(blocks, vt, static_cast<uint8_t>((k_ + 7) / 8), BrcbRepeatParams(1, 8));
+            valueQueue_.EnQue(vt);
+            vt = valueQueue_.DeQue<TX>();
+            DataCopyPad(valuesGm_[Strided(r, k_)], blocks, DataCopyExtParams{static_cast<uint16_t>(k_),
+                        sizeof(TX), 0, static_cast<uint32_t>((inner_ - 1) * sizeof(TX)), 0});
+        } else {
+            valueQueue_.EnQue(vt);
+            vt = valueQueue_.DeQue<TX>();
+            DataCopyPad(valuesGm_[static_cast<uint64_t>(r) * k_], vt,
+                        DataCopyExtParams{1, static_cast<uint32_t>(k_ * sizeof(TX)), 0, 0, 0});
+        }
         valueQueue_.FreeTensor(vt);
     }
 """
@@ -103,8 +113,20 @@ _INDICES_OUT = """
         Cast(it, order.template ReinterpretCast<int32_t>(), RoundMode::CAST_NONE, k_);
         indexQueue_.EnQue(it);
         it = indexQueue_.DeQue<int64_t>();
-        DataCopyPad(indicesGm_[static_cast<uint64_t>(r) * k_], it,
-                    DataCopyExtParams{1, static_cast<uint32_t>(k_ * sizeof(int64_t)), 0, 0, 0});
+        if (inner_ > 1) {   // one index per 32-byte block (Brcb has no 8-byte form: the scalar unit spreads them)
+            LocalTensor<int64_t> blocks = blockBuf_.Get<int64_t>();
+            WaitPipe<HardEvent::V_S>();
+            for (uint32_t j = 0; j < k_; ++j) {
+                blocks.SetValue(j * 4, it.GetValue(j));
+            }
+            WaitPipe<HardEvent::S_MTE3>();
+            DataCopyPad(indicesGm_[Strided(r, k_)], blocks, DataCopyExtParams{static_cast<uint16_t>(k_),
+                        sizeof(int64_t), 0, static_cast<uint32_t>((inner_ - 1) * sizeof(int64_t)), 0});
+            WaitPipe<HardEvent::MTE3_S>();   // the next row's indices are spread only after these left
+        } else {
+            DataCopyPad(indicesGm_[static_cast<uint64_t>(r) * k_], it,
+                        DataCopyExtParams{1, static_cast<uint32_t>(k_ * sizeof(int64_t)), 0, 0, 0});
+        }
         indexQueue_.FreeTensor(it);
     }
 """
@@ -142,7 +164,7 @@ def render(kp: KernelParams) -> dict[str, str]:
         wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"))
     host = load("sort_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=opdef_params(kp.inputs, kp.outputs),
-        max_row=MAX_ROW)
+        max_row=MAX_ROW, from_end=e["from_end"])
     tiling = load("sort_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
@@ -152,7 +174,7 @@ def plan_sort(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     read = read_cases(cases, mod, read_graph, CATEGORY)
     if not isinstance(read, list):
         return read
-    if len({(r["op"], r["largest"], tuple(r["outputs"])) for r in read}) > 1:
+    if len({(r["op"], r["largest"], tuple(r["outputs"]), r["from_end"]) for r in read}) > 1:
         return OwnPlan(CATEGORY, "the shape cases sort in different orders or return different outputs (one kernel "
                                  "must serve every case)")
     dtypes = []
@@ -166,7 +188,9 @@ def plan_sort(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     kp = KernelParams(op_type=op_type, template="sort",
                       inputs=[TensorParam("x", InputKind.FULL, list(dtypes))],
                       outputs=[TensorParam(names[o], OutputKind.COL, out_dtypes[o]) for o in r0["outputs"]],
-                      summary=f"ops: {what} along the last dimension ({'largest' if r0['largest'] else 'smallest'} first; "
+                      summary=f"ops: {what} along " + ("the last dimension" if r0["from_end"] == 1 else
+                                                        f"dim {-r0['from_end']}")
+                              + f" ({'largest' if r0['largest'] else 'smallest'} first; "
                               f"returns {', '.join(r0['outputs'])})",
                       extra=dict(r0))
     graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(r["shape"]), r["dtype"])], init=list(init))

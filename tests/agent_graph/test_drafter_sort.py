@@ -1,5 +1,5 @@
-"""Sorting along the last dimension (template sort): topk values and indices, sort, argsort, smallest first;
-refusals name the op, the dimension and the shape."""
+"""Sorting along a dimension (template sort; before the last: strided rows, suite sort_inner_dim): topk values
+and indices, sort, argsort, smallest first; refusals name the op, the dimension and the shape."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,7 +25,7 @@ def _ref(tmp: Path, body: str, inputs: str) -> Path:
 
 
 @pytest.mark.parametrize("body, inputs, words", [
-    ("torch.sort(x, dim=0).values", "torch.randn(8, 5)", "aten.sort along dim 0 of x of shape [8, 5]"),
+    ("torch.sort(x, dim=0).values", "torch.randn(5000, 3)", "rows 5000 long"),   # along dim 0: a strided row
     ("torch.topk(x, 3, sorted=False).values", "torch.randn(4, 50)", "topk with sorted=False"),
     ("x.topk(2).values", "torch.randn(2, 5000)", "rows 5000 long"),
 ])
