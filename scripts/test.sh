@@ -37,4 +37,4 @@ if ! python3 -c "import sys; from bench_bridge.sandbox import probe; why = probe
          "the sandbox tests skip" >&2
     export KGEN_NO_SANDBOX=1
 fi
-python3 -m pytest -n 2 --dist loadfile "$@"
+python3 -m pytest -n 2 --dist loadfile --durations=25 "$@"

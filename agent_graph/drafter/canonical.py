@@ -81,8 +81,49 @@ def _vector_norm(x: torch.Tensor, ord: Any = 2, dim: Any = None, keepdim: bool =
     return aten.pow.Tensor_Scalar(aten.sum.dim_IntList(aten.pow.Tensor_Scalar(a, p), dims, keepdim), 1.0 / p)
 
 
+def _unit_operand(n: fx.Node, base: str, args: list) -> fx.Node | None:
+    """The tensor operand of ``x * 1``, ``1 * x``, ``x + 0``, ``0 + x`` or ``x - 0`` when the result is ``x``
+    unchanged (same shape and dtype), else None."""
+    unit = {"mul": 1.0, "add": 0.0, "sub": 0.0}.get(base)
+    if unit is None or len(n.args) != 2 or n.kwargs.get("alpha", 1) != 1:
+        return None
+    for k, (a, v) in enumerate(zip(n.args, args)):
+        other = n.args[1 - k]
+        if (isinstance(v, float) and v == unit and (k == 1 or base != "sub") and isinstance(other, fx.Node)
+                and isinstance(other.meta.get("val"), torch.Tensor) and isinstance(n.meta.get("val"), torch.Tensor)
+                and other.meta["val"].shape == n.meta["val"].shape and other.meta["val"].dtype == n.meta["val"].dtype):
+            return other
+    return None
+
+
+def _split_sizes(n: fx.Node) -> tuple[list[int], int]:
+    """The piece sizes and the dimension of ``aten.split_with_sizes`` / ``aten.split`` (equal pieces, the last
+    one shorter)."""
+    dim = n.args[2] if len(n.args) > 2 else n.kwargs.get("dim", 0)
+    size = int(n.args[0].meta["val"].shape[int(dim)])
+    if _name(n)[0] == "split_with_sizes":
+        return [int(v) for v in n.args[1]], int(dim)
+    step = int(n.args[1])
+    return [min(step, size - k) for k in range(0, size, step)], int(dim)
+
+
+def _group_norm_affine(x: torch.Tensor, weight: Any, bias: Any, n: Any, c: Any, hw: Any, group: Any, eps: float):
+    """A group norm's per-channel affine as its own multiply and add after the plain norm (a row kernel
+    normalises a group; the channels' scale and shift are elementwise ops a later stage broadcasts). float32
+    only: in a half type the later stage would read the normalised value rounded, where PyTorch rounds once."""
+    if (weight is None and bias is None) or x.dtype != torch.float32:
+        return NotImplemented
+    out, mean, rstd = aten.native_group_norm.default(x, None, None, n, c, hw, group, eps)
+    shape = [1, c] + [1] * (x.dim() - 2)
+    if weight is not None:
+        out = aten.mul.Tensor(out, aten.view.default(weight, shape))
+    if bias is not None:
+        out = aten.add.Tensor(out, aten.view.default(bias, shape))
+    return out, mean, rstd
+
+
 EXTRA: dict = {aten.var.correction: _var, aten.std.correction: _std, aten.var_mean.correction: _var_mean,
-               aten.linalg_vector_norm.default: _vector_norm}
+               aten.linalg_vector_norm.default: _vector_norm, aten.native_group_norm.default: _group_norm_affine}
 """Core ops with no composite in the lowering, decomposed into the ops its row programs compute
 (PyTorch's own decompositions of these go down to prims, which name no core ATen op)."""
 
@@ -270,6 +311,7 @@ class _Reader:
         self.alias: dict[str, str] = {}       # fx node name -> graph node it stands for (getitem 0 of a TUPLE_FIRST op)
         self.attr_values: dict[str, float] = {}
         self.skip: set[str] = set()           # fx nodes a recognised pattern stands in for
+        self.cast_of: dict[str, fx.Node] = {}  # a cast of an input read only in windows: cast per window
         self.scan_kw: dict[str, dict] = {}    # scan node name -> reverse / exclusive
         self.scan_src: dict[str, fx.Node] = {}  # scan node name -> the tensor it scans (an exclusive scan's whole input)
 
@@ -378,6 +420,11 @@ class _Reader:
             o = other[k] if other else None
             if n.target is operator.getitem:
                 src = n.args[0]
+                if _name(src)[0] in ("split_with_sizes", "split"):   # chunk / split: a window of the input
+                    sizes, d = _split_sizes(src)
+                    start = sum(sizes[:int(n.args[1])])
+                    self._window(n, src.args[0], d, start, start + sizes[int(n.args[1])])
+                    continue
                 if _name(src)[0] in TUPLE_FIRST and n.args[1] == 0:
                     self.alias[n.name] = self.alias.get(src.name, src.name)
                     continue
@@ -398,7 +445,22 @@ class _Reader:
             if base == "full_like":   # zeros_like(x), full_like(x, v): its value, used as a number
                 self.consts[n.name] = self.conv(n.args[1], o.args[1] if o else None)
                 continue
-            if base == "split_with_sizes" or base == "split" or base == "slice" or base == "select":
+            if base in ("split_with_sizes", "split"):
+                continue                       # each getitem of it is a window (above)
+            if (base == "_to_copy" and n.users and isinstance(n.args[0], fx.Node)
+                    and all(_name(u)[0] in ("slice", "split_with_sizes", "split") for u in n.users)
+                    and self.alias.get(n.args[0].name, n.args[0].name) in {i.name for i in self.g.inputs}):
+                self.cast_of[n.name] = n       # a cast read only in windows (F.glu in half): each window cast
+                continue
+            if base == "slice":
+                rest = list(n.args[1:]) + [None] * (5 - len(n.args))
+                d, lo, hi, step = (0 if rest[0] is None else rest[0], rest[1] or 0, rest[2], rest[3] or 1)
+                if step != 1:
+                    raise AnalysisError(f"core op aten.slice with a step of {step} (of {self._shape_of(n.args[0])}) is "
+                                        f"not covered by the templates")
+                self._window(n, n.args[0], d, lo, hi)
+                continue
+            if base == "select":
                 raise AnalysisError(f"core op aten.{base} (a slice of {self._shape_of(n.args[0])}) is not covered by the "
                                     f"templates")
             if base == "expand" and _materialised(n):
@@ -406,6 +468,13 @@ class _Reader:
                                     f"input of shape {self._shape_of(n.args[0])}) is not covered by the templates")
             args = [self.conv(a, o.args[i] if o and i < len(o.args) else None) for i, a in enumerate(n.args)]
             kw = {key: self.conv(a, o.kwargs.get(key) if o else None) for key, a in n.kwargs.items()}
+            if base in VIEWS and args and isinstance(args[0], float):
+                self.consts[n.name] = args[0]    # a view of a module tensor of one value: still that number
+                continue
+            same = _unit_operand(n, base, args)
+            if same is not None:                 # x * 1, x + 0 (a default affine's weight and bias): x itself
+                self.alias[n.name] = self.alias.get(same.name, same.name)
+                continue
             if base in BOOL_LOGIC and all(_is_bool(a) for a in n.args if isinstance(a, fx.Node)):
                 op, args, kw = BOOL_LOGIC[base](args)
             elif base in ("nll_loss", "nll_loss_forward"):
@@ -513,6 +582,35 @@ class _Reader:
         v = a.meta.get("val") if isinstance(a, fx.Node) else None
         return list(v.shape) if isinstance(v, torch.Tensor) else []
 
+    def _window(self, n: fx.Node, x: fx.Node, dim: int, start: int, end: Any) -> None:
+        """``x[..., start:end]``: a window of a forward input's rows (the row template copies each window in on
+        its own); the whole of ``x`` is ``x`` itself."""
+        shape = [int(v) for v in x.meta["val"].shape]
+        d = int(dim) % len(shape)
+        size = shape[d]
+        lo = max(0, min(size, int(start) + size if int(start) < 0 else int(start)))
+        hi = size if end is None else int(end)
+        hi = max(lo, min(size, hi + size if hi < 0 else hi))
+        if lo == 0 and hi == size:
+            self.alias[n.name] = self.alias.get(x.name, x.name)
+            return
+        cast = self.cast_of.get(x.name)
+        if cast is not None:
+            x = cast.args[0]
+        src = self.alias.get(x.name, x.name)
+        if d != len(shape) - 1 or src not in {i.name for i in self.g.inputs}:
+            where = "a forward input" if src in {i.name for i in self.g.inputs} else "a computed value"
+            raise AnalysisError(f"core op aten.slice along dim {d} of {where} of shape {shape} is not covered by the "
+                                f"templates (windows of a forward input's last dimension are)")
+        if cast is None:
+            self._add(n, "slice", [Ref(src)], {"window": [lo, hi]})   # (a list: sizes differ between cases)
+            return
+        win = OpNode(f"{n.name}_window", "slice", [Ref(src)], {"window": [lo, hi]},
+                     tuple(int(v) for v in n.meta["val"].shape), _dtype_name(x.meta["val"].dtype))
+        self.g.nodes.append(win)
+        self.known.add(win.name)
+        self._add(n, "cast", [Ref(win.name)], {})
+
     def _add(self, n: fx.Node, op: str, args: list, kw: dict, shape_of: fx.Node | None = None) -> None:
         v = n.meta.get("val")
         if shape_of is not None:
@@ -598,13 +696,18 @@ def collapse_rows(g: OpGraph) -> None:
         if tuple(shape[-k:]) == tail:
             if div > 1:
                 if not lead:
-                    raise AnalysisError("a group norm's per-channel tensor is not covered by the templates")
+                    raise AnalysisError("a group norm's per-channel tensor is not covered by the templates (a float32 group "
+                                "norm's own weight and bias are: a second stage applies them)")
                 lead = lead[:-1] + (lead[-1] * div,)
             return lead + (cols,)
         if len(shape) == r and all(d == 1 for d in shape[-k:]):     # a kept-dims reduction result
             return (lead[:-1] + (lead[-1] * div,) if div > 1 and lead else lead) + (1,)
         if len(shape) < r and div == 1 and all(d == 1 for d in shape[-k:]):   # one value per row, broadcast ([C, 1, 1])
             return lead + (1,)
+        if div > 1 and len(shape) == r and any(d != 1 for d in shape[-k:]):
+            # a [1, C, 1, 1] scale after a group norm varies inside a group's row: not one value per row
+            raise AnalysisError("a group norm's per-channel tensor is not covered by the templates (a float32 group "
+                                "norm's own weight and bias are: a second stage applies them)")
         return shape
     for n in (*g.inputs, *g.nodes):
         n.shape = rows(n.shape)

@@ -30,7 +30,7 @@ class _Kernel:
         self.kp = kp
         self.lay = operand_layout(kp)
         self.row, self.split = self.lay.row, self.lay.split
-        self.ins = operands.inputs(kp.inputs, self.lay)
+        self.ins = operands.inputs(kp.inputs, self.lay, kp.extra.get("windows"))
         self.outs = operands.outputs(kp.outputs, self.lay)
         self.scratch = Scratch(kp, self.lay)
 
@@ -39,8 +39,8 @@ class _Kernel:
         aliases = [f"using TI{i} = DTYPE_{_macro(p.name)};" for i, p in enumerate(kp.inputs)]
         aliases += [f"using TO{j} = DTYPE_{_macro(p.name)};" for j, p in enumerate(kp.outputs)]
         aliases += _compute_type(kp)
-        maps = [m for op in self.ins if hasattr(op, "map_params") for m in op.map_params()]
-        if maps:
+        maps = [m for op in self.ins for m in op.tiling_params()]
+        if any(hasattr(op, "map_params") for op in self.ins):
             aliases += ["", load("row_map.tmpl").template.rstrip("\n")]
         gm = [p.name for p in (*kp.inputs, *kp.outputs)]
         return load("kernel.cpp.tmpl").substitute(
@@ -126,7 +126,7 @@ class _Kernel:
               "DataCopyPadExtParams<float>{false, 0, 0, 0});", sync.COPY_IN_TO_SCALAR]
         for k, (_, kind) in enumerate(kp.accs):
             comb = {"sum": f"G{k} += v;", "max": f"G{k} = v > G{k} ? v : G{k};", "min": f"G{k} = v < G{k} ? v : G{k};"}[kind]
-            L += [f"float G{k} = pb.GetValue({k});", f"for (uint32_t b = 1; b < nb; ++b) {{",
+            L += [f"float G{k} = pb.GetValue({k});", "for (uint32_t b = 1; b < nb; ++b) {",
                   f"    float v = pb.GetValue(b * 8 + {k});", f"    {comb}", "}"]
         L += ["LocalTensor<float> SC = sc_.Get<float>();"] + [f"LocalTensor<float> SC{k} = SC[{8 * k}];" for k in range(5)]
         L += self._round_views(scalar_only=True)
@@ -235,6 +235,9 @@ def render_tiling(kp: KernelParams) -> str:
         name = kp.inputs[i].name
         fields += f"// row map of input '{name}', broadcast against the output (kernel RowMap)\n"
         fields += "".join(f"TILING_DATA_FIELD_DEF(uint32_t, {name}{fld});\n" for fld in operands.ROW_MAP_FIELDS)
+    for i in sorted(kp.extra.get("windows", {})):
+        name = kp.inputs[i].name
+        fields += f"TILING_DATA_FIELD_DEF(uint32_t, {name}Cols);     // the length of a row of '{name}' (read in windows)\n"
     return load("tiling.h.tmpl").substitute(op_type=kp.op_type, template=kp.template, guard=f"{snake.upper()}_TILING_H",
                                             attr_fields=fields)
 
@@ -270,6 +273,10 @@ def render_host(kp: KernelParams, main_input: int) -> str:
                      f'        std::printf("{kp.op_type}: input {name} broadcasts over more than two groups of dimensions\\n");',
                      "        return ge::GRAPH_FAILED;", "    }"]
         map_code += [f"    tiling.set_{name}{fld}({name}Map[{k}]);" for k, fld in enumerate(operands.ROW_MAP_FIELDS)]
+    for i in sorted(kp.extra.get("windows", {})):
+        name = kp.inputs[i].name
+        map_code += [f"    const gert::Shape& {name}Shape = context->GetInputShape({i})->GetStorageShape();",
+                     f"    tiling.set_{name}Cols(static_cast<uint32_t>({name}Shape.GetDim({name}Shape.GetDimNum() - 1)));"]
     params = opdef_params(kp)
     pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
     if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):
@@ -282,7 +289,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
         ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
         map_code="".join(x + "\n" for x in map_code),
-        host_helpers=load("row_map_host.tmpl").template if map_code else "",
+        host_helpers=load("row_map_host.tmpl").template if kp.extra.get("row_maps") else "",
         user_workspace=str(user_workspace(kp)), params="\n".join(params))
 
 

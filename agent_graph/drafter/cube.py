@@ -22,7 +22,7 @@ import torch.nn as nn
 
 from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
-from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _init_index, _name, _perturbed
+from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _name, _perturbed
 from agent_graph.drafter.program import refs as _refs
 
 MM_OPS = ("mm", "bmm", "addmm", "mv")

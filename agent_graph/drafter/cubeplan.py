@@ -17,7 +17,6 @@ from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.codegen import GE, opdef_params
 from agent_graph.drafter.cube import C_NAME, CubeGraph, NoMatmul, Operand, analyse_cube, has_matmul
 from agent_graph.drafter.lowering import lower
-from agent_graph.drafter.operands import OutputKind
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from agent_graph.drafter.vecops import Unsupported as LowerUnsupported
 from bench_bridge.api import snake_case, soc_facts

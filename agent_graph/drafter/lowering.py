@@ -68,6 +68,21 @@ def _broadcast_shapes(g: OpGraph) -> dict[str, tuple]:
         if ok and len(ends) == 1:
             out[n.name] = ends.pop()
     return out
+def _windowed(g: OpGraph) -> dict[str, tuple]:
+    """Inputs read only through windows of their last dimension (``slice`` nodes), with the windows' shape
+    (every window of an input as long as the others)."""
+    out: dict[str, tuple] = {}
+    for n in g.inputs:
+        users = [m for m in g.nodes if any(r.name == n.name for r in _refs(m))]
+        if users and all(m.op == "slice" for m in users) and n.name not in g.outputs:
+            shapes = {tuple(m.shape or ()) for m in users}
+            if len(shapes) != 1:
+                raise Unsupported(f"windows of different lengths of input {n.name} of shape {list(n.shape)} "
+                                  f"({', '.join(str(list(s)) for s in sorted(shapes))}) in one row-wise kernel")
+            out[n.name] = shapes.pop()
+    return out
+
+
 FLOATS = {"float16", "bfloat16", "float32"}
 INTS = {"int32", "int64", "int8", "uint8"}   # integer tensors computed as integral floats (exact below 2^24)
 
@@ -75,11 +90,12 @@ INTS = {"int32", "int64", "int8", "uint8"}   # integer tensors computed as integ
 class Lowering(ElementwiseLowering, CompositeLowering):
     def __init__(self, g: OpGraph):
         self.g = g
-        full = max(g.inputs, key=lambda n: _numel(n.shape)) if g.inputs else None
+        self.windowed = _windowed(g)
+        full = max(g.inputs, key=lambda n: _numel(self.windowed.get(n.name, n.shape))) if g.inputs else None
         if full is None or not full.shape:
             raise Unsupported("the reference has no tensor input of rank >= 1")
-        self.full = full.shape
-        self.shapes = _broadcast_shapes(g)
+        self.full = self.windowed.get(full.name, full.shape)
+        self.shapes = {**_broadcast_shapes(g), **self.windowed}
         both = _common_shape([self.shapes.get(n.name, n.shape or ()) for n in g.inputs])
         if both is not None and _numel(both) > _numel(self.full):
             self.full = both          # inputs broadcast against each other: the output's shape is the main one
@@ -140,6 +156,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 self.vals[n.name] = Val("bvec", f"W{i}")
             elif kind == "scalar":
                 self.vals[n.name] = Val("k", f"sv{i}_")
+            elif kind == "slice":
+                self.p.windows[i] = []         # filled by its slice nodes (_lower)
             elif kind == "grow":
                 self.vals[n.name] = Val("vec", f"XI{i}[o]", None, f"XI{i}")
                 self.p.row_maps[i] = self._kept(n)
@@ -159,7 +177,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             self.p.native16 = self.p.native16 and not self.p.final and native_exact(self.p.body[start:])
             final_out = node.name in g.outputs and self.uses.get(node.name, 0) == 0  # the store rounds it (CAST_RINT)
             if (isinstance(v, Val) and node.dtype in HALF and v.kind in ("vec", "rs", "gs") and not self._no_round
-                    and node.op not in ("view", "identity") and not final_out):
+                    and node.op not in ("view", "identity", "slice") and not final_out):
                 self._round(v, node.dtype)
             self.vals[node.name] = v
             self.free.extend(self._tmps)
@@ -197,6 +215,13 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         return False
 
     def _input_kind(self, n: OpNode) -> InputKind:
+        if n.name in self.windowed:
+            if tuple(self.windowed[n.name]) != tuple(self.full):
+                raise Unsupported(f"windows {list(self.windowed[n.name])} of input {n.name} against {list(self.full)}: "
+                                  f"only windows as long as the output's rows are covered by the templates")
+            if n.dtype not in FLOATS:
+                raise Unsupported(f"windows of input {n.name} of dtype {n.dtype}: float types only")
+            return InputKind.SLICE
         shape = self.shapes.get(n.name, n.shape or ())
         if tuple(shape) == tuple(self.full):
             if n.dtype not in FLOATS and n.dtype not in INTS and n.dtype != "bool":
@@ -335,7 +360,15 @@ class Lowering(ElementwiseLowering, CompositeLowering):
 
     # ---- one node -------------------------------------------------------------------------------
     def _lower(self, node: OpNode) -> Any:
-        op, args, kw = node.op, node.args, node.kwargs
+        op, args = node.op, node.args
+        if op == "slice":                  # a window of an input's rows: copied in on its own (operands.WindowInput)
+            i = next(k for k, n in enumerate(self.g.inputs) if n.name == args[0].name)
+            wins = self.p.windows[i]
+            win = (int(node.kwargs["window"][0]), int(self.g.inputs[i].shape[-1]), int(self.cols))
+            if win not in wins:            # the same window read twice (chunk and F.glu of one input): one copy
+                wins.append(win)
+            k = wins.index(win)
+            return Val("vec", f"XI{i}w{k}[o]", None, f"XI{i}w{k}")
         if op in ("identity", "view"):
             v = self._arg(args[0])
             if op == "view" and v.kind == "vec" and self.row_mode and node.shape and node.shape[-1] != self.cols:

@@ -12,6 +12,8 @@ Inputs (``InputKind``):
            each of its rows is copied in from the row the host's row map names (row template)
     grs    a tensor whose last dimension is broadcast (``b.view(1, C, 1, 1)``): one value per output row,
            read from the row map's element by a scalar load: no UB
+    slice  a tensor read only through windows of its last dimension (``x.chunk(2, -1)``, ``x[..., :d]``): each
+           window streamed into its own queue, its rows ``<input>Cols`` apart in GM (row template)
 Outputs (``OutputKind``):
     vec    a tensor of the whole shape, written tile by tile
     rs     one value per row (rounded up to 16 rows a tile), staged as float
@@ -31,7 +33,7 @@ from typing import TYPE_CHECKING, ClassVar
 from agent_graph.drafter import sync
 
 if TYPE_CHECKING:
-    from agent_graph.drafter.templates import KernelParams, TensorParam
+    from agent_graph.drafter.templates import TensorParam
 
 MAX_CORES = 64
 
@@ -43,6 +45,7 @@ class InputKind(StrEnum):
     SCALAR = "scalar"
     GROW = "grow"
     GRS = "grs"
+    SLICE = "slice"
 
 
 ROW_MAP_FIELDS = ("RowDiv0", "RowMod0", "RowStep0", "RowDiv1", "RowMod1", "RowStep1", "Rows")
@@ -122,6 +125,10 @@ class Input:
 
     def members(self) -> list[str]:
         return [f"GlobalTensor<{self.t}> xg{self.index}_;"]
+
+    def tiling_params(self) -> list[str]:
+        """The tiling fields this input's Init reads (Init's extra parameters, in order)."""
+        return []
 
     def buffers(self) -> list[Buffer]:
         """The UB this input takes on the row/flat path."""
@@ -205,6 +212,68 @@ class FullInput(Input):
         return [f"iq{self.index}_.FreeTensor(xt{self.index});"]
 
 
+@dataclass(frozen=True)
+class WindowInput(FullInput):
+    """An input read only through windows of its last dimension, each as long as the output's rows: window k
+    starts at ``starts[k]`` (C++, in terms of ``cols_`` and the input's own row length ``<name>Cols``) and is
+    copied in as rows ``<name>Cols`` apart in GM into a queue of its own (UB addresses stay 32-byte aligned
+    whatever the window's start)."""
+
+    starts: tuple[str, ...] = ()
+    kind = InputKind.SLICE
+
+    def tiling_params(self) -> list[str]:
+        return [f"{self.name}Cols"]
+
+    def members(self) -> list[str]:
+        i = self.index
+        return ([f"GlobalTensor<{self.t}> xg{i}_;", f"uint32_t srcCols{i}_ = 0;   // the length of a row of {self.name}"]
+                + [m for k in range(len(self.starts)) for m in
+                   (f"TQue<TPosition::VECIN, BUFFER_NUM> iq{i}w{k}_;", f"TBuf<TPosition::VECCALC> ic{i}w{k}_;")])
+
+    def buffers(self) -> list[Buffer]:
+        i, t = self.index, self.t
+        return [b for k in range(len(self.starts)) for b in
+                (Buffer(f"iq{i}w{k}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * 4), queue=True),
+                 Buffer(f"ic{i}w{k}_", f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)", UbBytes(per_elem=4)))]
+
+    def chunk_buffers(self) -> list[Buffer]:
+        return []                    # (no split-row path: splitrow.splittable leaves windowed inputs out)
+
+    def init(self) -> list[str]:
+        i, t = self.index, self.t
+        return ([f"srcCols{i}_ = {self.name}Cols;",
+                 f"xg{i}_.SetGlobalBuffer((__gm__ {t}*){self.name} + static_cast<uint64_t>(first_) * srcCols{i}_, "
+                 f"static_cast<uint64_t>(count_) * srcCols{i}_);"] + [b.init for b in self.buffers()])
+
+    def copy_in(self) -> list[str]:
+        i, t = self.index, self.t
+        pad = f"DataCopyPadExtParams<{t}>{{false, 0, 0, 0}}"
+        if self.lay.batched:
+            pad = f"DataCopyPadExtParams<{t}>{{true, 0, RightPad<{t}>(cols_), static_cast<{t}>({self.lay.pad_value})}}"
+        lines = [f"// n rows of cols_ elements, srcCols{i}_ apart in GM (srcStride: the bytes skipped between them)",
+                 f"DataCopyExtParams win{i}{{static_cast<uint16_t>(n), static_cast<uint32_t>(cols_ * sizeof({t})),",
+                 f"                      static_cast<uint32_t>((srcCols{i}_ - cols_) * sizeof({t})), "
+                 f"RowGap<{t}>(cols_, colsPad_), 0}};"]
+        for k, start in enumerate(self.starts):
+            at = "" if start == "0" else f" + {start}"
+            end = "cols_" if start == "0" else ("2 * cols_" if start == "cols_" else f"{start} + cols_")
+            lines += [f"LocalTensor<{t}> xt{i}w{k} = iq{i}w{k}_.AllocTensor<{t}>();   // columns [{start}, {end}) "
+                      f"of {self.name}'s rows",
+                      f"DataCopyPad(xt{i}w{k}, xg{i}_[static_cast<uint64_t>(off) * srcCols{i}_{at}], win{i}, {pad});",
+                      f"iq{i}w{k}_.EnQue(xt{i}w{k});"]
+        return lines
+
+    def compute_in(self) -> list[str]:
+        i, t = self.index, self.t
+        return [x for k in range(len(self.starts)) for x in
+                (f"LocalTensor<{t}> xt{i}w{k} = iq{i}w{k}_.DeQue<{t}>();",
+                 f"LocalTensor<float> XI{i}w{k} = ToFloat(xt{i}w{k}, ic{i}w{k}_.Get<float>(), cnt);")]
+
+    def free(self) -> list[str]:
+        return [f"iq{self.index}w{k}_.FreeTensor(xt{self.index}w{k});" for k in range(len(self.starts))]
+
+
 BYTE_DTYPES = ("bool", "int8", "uint8")
 """One-byte tensors: converted through a half staging tile (the only casts into and out of 8-bit types)."""
 
@@ -282,6 +351,9 @@ class _RowMapped:
 
     def map_params(self) -> list[str]:
         return [f"{self.name}{f}" for f in ROW_MAP_FIELDS]
+
+    def tiling_params(self) -> list[str]:
+        return self.map_params()
 
     def map_init(self) -> list[str]:
         p = self.map_params()
@@ -522,8 +594,10 @@ OUTPUTS: dict[OutputKind, type[Output]] = {OutputKind.VEC: VecOutput, OutputKind
                                            OutputKind.IDX: IndexOutput, OutputKind.GS: GlobalScalarOutput}
 
 
-def inputs(params: list["TensorParam"], lay: Layout) -> list[Input]:
-    return [_input_class(p)(i, p.name, lay) for i, p in enumerate(params)]
+def inputs(params: list["TensorParam"], lay: Layout, windows: dict | None = None) -> list[Input]:
+    """The kernel's input operands; ``windows``: input index -> the C++ start of each window (``slice`` inputs)."""
+    return [WindowInput(i, p.name, lay, tuple((windows or {})[i])) if p.kind == InputKind.SLICE
+            else _input_class(p)(i, p.name, lay) for i, p in enumerate(params)]
 
 
 class ByteOutput(VecOutput):
@@ -544,5 +618,5 @@ def outputs(params: list["TensorParam"], lay: Layout) -> list[Output]:
 
 
 __all__ = ["Buffer", "BcastInput", "FullInput", "GlobalScalarOutput", "IndexOutput", "Input", "InputKind", "Layout",
-           "MAX_CORES", "Output", "OutputKind", "RowIndexInput", "RowScalarOutput", "UbBytes", "VecOutput", "inputs",
+           "MAX_CORES", "Output", "OutputKind", "RowIndexInput", "RowScalarOutput", "UbBytes", "VecOutput", "WindowInput", "inputs",
            "outputs", "total"]

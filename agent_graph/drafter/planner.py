@@ -27,6 +27,7 @@ from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
+from agent_graph.drafter.windows import window_starts
 from bench_bridge.api import (CaseRow, Task, group_inputs, install_stubs, load_module, npu_only_message, npu_only_ops,
                               snake_case)
 
@@ -151,8 +152,35 @@ def plan(task: Task) -> Plan | Unsupported:
     return first
 
 
-def _plan_cases(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
-    """The plan of one kernel serving ``cases`` (a subset of the task's, in order), or why not."""
+def _plan_cases(task: Task, cases: list, mod: Any, vector_stages: bool = True) -> Plan | Unsupported:
+    """The plan of one kernel serving ``cases`` (a subset of the task's, in order), or why not; with
+    ``vector_stages``, a reference of vector ops no template takes whole may be cut into vector stages."""
+    first = _plan_one(task, cases, mod)
+    if isinstance(first, Plan) or not vector_stages or first.user_error or first.category == "fused" \
+            or any(w in first.reason for w in ("matmul", "convolution")):
+        return first
+    staged = stages.plan_vector_staged(task, cases, mod, Plan, _stage_plan, _staged_params, _staged_meta)
+    return staged if staged is not None else first
+
+
+def _stage_plan(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
+    """A stage module's plan: one template, never cut again here (the stage splitter cuts it itself)."""
+    return _plan_cases(task, cases, mod, vector_stages=False)
+
+
+def _staged_params(op_type: str, op_inputs: list, y: TensorParam, summary: str) -> KernelParams:
+    """The staged op's interface: every op input, the last stage's output."""
+    return KernelParams(op_type=op_type, template="staged", outputs=[y], summary=summary,
+                        inputs=[TensorParam(n, InputKind.FULL, d) for n, _, d in op_inputs])
+
+
+def _staged_meta(cases: list) -> list[dict]:
+    """Each case's inputs (shape, dtype) for the written project: the forward's tensors."""
+    return [{"inputs": [{"shape": list(v.shape), "dtype": str(v.dtype).replace("torch.", "")} for v in ins],
+             "args": [], "init": list(init)} for init, ins in cases]
+
+
+def _plan_one(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
     name = task.name
     names = special.ops_called(mod, *cases[0])   # the ATen ops one eager run calls: which planner is whose
     attn = plan_attention(task, cases, mod, Plan, Unsupported, op_type_for(name), names)   # two matmuls around a softmax
@@ -160,7 +188,7 @@ def _plan_cases(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
         return attn
     cube = plan_cube(task, cases, mod, Plan, Unsupported, op_type_for(name), names)   # a matmul: the cube template
     if isinstance(cube, Unsupported) and mmstage.worth_staging(cube.reason):
-        staged = stages.plan_staged(task, cases, mod, op_type_for(name), Plan, Unsupported, _plan_cases,
+        staged = stages.plan_staged(task, cases, mod, op_type_for(name), Plan, Unsupported, _stage_plan,
                                     mmstage.plan_first_stage)   # the matmul, then the rest as a second stage
         if isinstance(staged, Plan):
             return staged
@@ -171,7 +199,7 @@ def _plan_cases(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
     if "convolution" in names:      # a convolution (and its epilogue) has its own planner
         drafted = conv.plan_conv(task, cases, mod, op_type_for(task.name), Plan, Unsupported)
         if isinstance(drafted, Unsupported) and "after the convolution" in drafted.reason:
-            staged = stages.plan_staged(task, cases, mod, op_type_for(task.name), Plan, Unsupported, _plan_cases,
+            staged = stages.plan_staged(task, cases, mod, op_type_for(task.name), Plan, Unsupported, _stage_plan,
                                         conv.plan_conv)   # the convolution, then the rest as a second stage
             if staged is not None:
                 return staged
@@ -227,6 +255,7 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         return _plan_col(task, graphs, col, category, in_names, out_names)
     combos: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     progs: dict[tuple, Program] = {}
+    windows: list[tuple] = []
     for g in graphs:
         c = (tuple(n.dtype for n in g.inputs), tuple(g.node(o).dtype for o in g.outputs))
         for d in (*c[0], *c[1]):
@@ -239,6 +268,7 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         except (KeyError, IndexError, TypeError, ValueError) as e:
             return Unsupported(name, f"the {category} graph has a form the templates do not take ({type(e).__name__}: {e})",
                                category=category)
+        windows.append(p.windows)
         if c not in combos:
             combos.append(c)
             progs[c] = p
@@ -248,8 +278,8 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     p0 = progs[combos[0]]
     for c in combos[1:]:
         p = progs[c]
-        if (p.mode, [i.kind for i in p.inputs], [o.kind for o in p.outputs], p.accs, p.row_maps) != \
-                (p0.mode, [i.kind for i in p0.inputs], [o.kind for o in p0.outputs], p0.accs, p0.row_maps):
+        if (p.mode, [i.kind for i in p.inputs], [o.kind for o in p.outputs], p.accs, p.row_maps, _nwin(p)) != \
+                (p0.mode, [i.kind for i in p0.inputs], [o.kind for o in p0.outputs], p0.accs, p0.row_maps, _nwin(p0)):
             return Unsupported(name, "the dtype combinations need different kernel structures", category=category)
     op_type = op_type_for(name)
     variants = []
@@ -269,6 +299,11 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
     if p0.row_maps:
         kp.extra["row_maps"] = dict(p0.row_maps)
+    if p0.windows:
+        starts = window_starts(windows)
+        if isinstance(starts, str):
+            return Unsupported(name, starts, category=category)
+        kp.extra["windows"] = starts
     if g0.row_dims != 1 or g0.row_div != 1:
         if kp.template != "row":
             return Unsupported(name, "a reduction over several trailing dimensions outside a row-wise kernel", category=category)
@@ -365,7 +400,11 @@ def _fits(kp: KernelParams, g: OpGraph) -> str:
 
 
 def _shape_of(p: Program) -> tuple:
-    return (p.mode, p.body, p.final, [i.kind for i in p.inputs], [o.kind for o in p.outputs], p.row_maps)
+    return (p.mode, p.body, p.final, [i.kind for i in p.inputs], [o.kind for o in p.outputs], p.row_maps, _nwin(p))
+
+
+def _nwin(p: Program) -> dict[int, int]:
+    return {i: len(w) for i, w in p.windows.items()}
 
 
 def _numel(shape: Any) -> int:

@@ -20,6 +20,7 @@ Each stage is the planner's own code, unchanged; only names and indices are mapp
 from __future__ import annotations
 
 import copy
+import logging
 import re
 import types
 from dataclasses import dataclass
@@ -31,9 +32,11 @@ from torch import fx
 from agent_graph.drafter import codegen
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.templates import load
-from agent_graph.drafter.vsplit import VectorPart, forward_input, shape_code, vector_parts
+from agent_graph.drafter.vsplit import VectorPart, forward_input, module_tensor, shape_code, vector_parts
 from agent_graph.drafter.variants import _OPS, _OPTILING, _TILING_DEF, _chunks, _ENTRY, _files
-from bench_bridge.api import drawn_at_random
+from bench_bridge.api import drawn_at_random, module_tensor_items
+
+_log = logging.getLogger(__name__)
 
 CONV_TARGETS = {"conv1d", "conv2d", "conv3d", "convolution", "_convolution", "conv_transpose1d", "conv_transpose2d",
                 "conv_transpose3d"}
@@ -58,6 +61,7 @@ class Split:
     module: fx.GraphModule
     inputs: list[Any]
     sources: list[tuple[str, Any]]     # per stage-2 input: ("inter", None) | ("input", k) | ("param", fqn)
+    init: list[Any] | None = None      # the reference's init arguments (a split of the reference itself)
 
 
 def _target_name(n: fx.Node) -> str:
@@ -113,17 +117,7 @@ def split_after(model: torch.nn.Module, ins: list, last: str, init: list | None 
         if a.op == "placeholder":
             env[a] = forward_input(g, a, user.index(a), ins, sources, values, StageError, " read after the convolution")
         elif a.op == "get_attr":
-            t = _attr(gm, a.target)
-            flat = t.detach().reshape(-1) if isinstance(t, torch.Tensor) else None
-            if flat is not None and flat.numel() and t.is_floating_point() and bool((flat == flat[0]).all()) and \
-                    a.target not in drawn:
-                env[a] = g.get_attr(a.target)     # one value throughout: stays the module's constant
-            elif isinstance(t, torch.Tensor):
-                env[a] = g.placeholder(re.sub(r"\W", "_", a.target))
-                sources.append(("param", a.target))
-                values.append(t.detach().clone())
-            else:
-                raise StageError(f"the module attribute {a.target} read after the convolution is not a tensor")
+            env[a] = module_tensor(g, gm, a, drawn, sources, values, StageError)
         elif a.op == "call_module" or _target_name(a) in ("_guards_fn",):
             continue
         else:
@@ -165,13 +159,6 @@ def _op_input(fqn: str, names: list[str]) -> int | None:
     torch.export's placeholder: ``p_`` a parameter, ``b_`` a buffer)."""
     flat = re.sub(r"\W", "_", fqn)
     return next((names.index(n) for n in (flat, f"p_{flat}", f"b_{flat}") if n in names), None)
-
-
-def _attr(gm: torch.nn.Module, target: str) -> Any:
-    v: Any = gm
-    for part in target.split("."):
-        v = getattr(v, part)
-    return v
 
 
 def _conv_result(gm: fx.GraphModule, conv: fx.Node, ins: list) -> torch.Tensor:
@@ -323,6 +310,8 @@ def _is_mix(first: Any) -> bool:
 
 
 def _what(first: Any) -> str:
+    if first.template in STAGE_TEMPLATES:
+        return "the first stage"
     return "the matmul" if _is_mix(first) else "the convolution"
 
 
@@ -386,7 +375,7 @@ def _kernel(op, struct, parts, texts, names, y, x) -> str:
     for k, (m, part) in enumerate(zip(entries, parts), 1):
         args = [a.strip().split()[-1] for a in m.group(2).split(",")]
         result = f"inter{k}" if k < n else y
-        if k == 1:
+        if k == 1 and parts[0].plan.template not in STAGE_TEMPLATES:   # a convolution or matmul: the op's names
             y1 = part.plan.params.outputs[0].name
             ins = [result if a == y1 else a for a in args[:-2]]
         else:
@@ -487,3 +476,67 @@ def _assemble(task, first, vector, cases, plan_type):
                 raise StageError(f"the module tensor {ref} is read only after {_what(first)} (not covered yet)")
         parts.append(Part(vp.plan, index, shape_code(vp.shape, _CONTEXT_NAMES[k + 1]) if vp.shape else ""))
     return merge(task, parts, names, names.index(first.params.extra["x"]), plan_type, op_inputs)
+
+
+# ---- a reference of vector ops only, in stages ---------------------------------------------------------------
+
+def plan_vector_staged(task: Any, cases: list, mod: Any, plan_type: Any, plan_cases: Callable[[Any, list, Any], Any],
+                       make_params: Callable[..., Any], make_meta: Callable[[list], list]) -> Any:
+    """A reference of vector ops no template takes whole (a group norm then its per-channel affine, a pool then a
+    reduction over channels), cut into vector stages like the rest after a convolution; None when no cut helps.
+    ``make_params(op_type, op_inputs, y, summary)``: the op's KernelParams; ``make_meta(cases)``: its case metadata."""
+    splits = []
+    for init, ins in cases:
+        if not ins or any(not isinstance(v, torch.Tensor) for v in ins):
+            return None      # scalar forward arguments are attributes: a stage reads none
+        splits.append(Split(mod.Model(*copy.deepcopy(init)), list(ins), [("input", k) for k in range(len(ins))],
+                            list(init)))
+    try:
+        vector = vector_parts(task, splits, plan_cases, plan_type, STAGE_TEMPLATES, split_after, stage_module,
+                              StageError)
+    except Exception as e:     # (torch.export of a cut may fail in many ways): the whole reference's refusal stands
+        _log.debug("no vector stages for %s: %s: %s", task.name, type(e).__name__, e)
+        return None
+    if vector is None:
+        return None
+    ep = _export(splits[0].module, splits[0].inputs)
+    forward = [n.name for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
+    items = module_tensor_items(splits[0].module, cases[0][0])
+    names = forward + [re.sub(r"\W", "_", fqn) for fqn, _ in items]
+    combos: list[list[str]] = []
+    for init, ins in cases:
+        model = mod.Model(*copy.deepcopy(init))
+        combo = [str(v.dtype).replace("torch.", "") for v in ins]
+        combo += [str(t.dtype).replace("torch.", "") for _, t in module_tensor_items(model, init)]
+        if combo not in combos:
+            combos.append(combo)
+    try:
+        parts = []
+        for k, vp in enumerate(vector):
+            ins = [p.name for p in vp.plan.params.inputs]
+            if len(ins) != len(vp.sources):
+                raise StageError("a vector stage's kernel takes other inputs than its module's tensors")
+            index = []
+            for kind, ref in vp.sources:
+                if kind == "prev":
+                    index.append(-(k + 1 - ref))
+                elif kind == "input":
+                    index.append(ref)
+                elif _op_input(ref, names) is not None:
+                    index.append(_op_input(ref, names))
+                else:
+                    raise StageError(f"the module tensor {ref} is not one the harness passes")
+            parts.append(Part(vp.plan, index, shape_code(vp.shape, _CONTEXT_NAMES[k]) if vp.shape else ""))
+        y = vector[-1].plan.params.outputs[0]
+        if len(y.dtypes) != len(combos):
+            raise StageError("the stages' dtype combinations differ")
+        op_inputs = [(n, "REQUIRED", [c[i] for c in combos]) for i, n in enumerate(names)]
+        first = vector[0].plan
+        params = make_params(first.op_type, op_inputs, y, " | ".join(p.plan.params.summary for p in parts))
+        plan = merge(task, parts, names, 0, plan_type, op_inputs)
+    except StageError:
+        return None
+    plan.params = params
+    plan.graphs = list(first.graphs)
+    plan.case_meta = make_meta(cases)
+    return plan

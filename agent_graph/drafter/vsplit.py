@@ -22,8 +22,11 @@ import sympy
 import torch
 from torch import fx
 from torch.export import Dim
+from torch.fx.experimental import _config as shape_config
+from torch.utils._sympy.printers import CppPrinter
 
 from agent_graph.drafter.canonical import _export, live_nodes
+from bench_bridge.api import drawn_at_random
 
 HEAVY = re.compile(r"^(sum|mean|amax|amin|prod|max|min|var|std|var_mean|logsumexp|_softmax|_log_softmax|cumsum|"
                    r"cumprod|argmax|argmin|\w*_norm\w*|\w*pool\w*|upsample\w*)$")
@@ -90,8 +93,28 @@ def forward_input(g: fx.Graph, n: fx.Node, k: int, ins: list, sources: list, val
     return g.placeholder(n.name)
 
 
-def head_split(module: torch.nn.Module, ins: list, last: str, split_type: Any, error: type) -> Any:
-    """The ops up to export node ``last`` as a module of their own (its inputs: the ones they read, in order)."""
+def module_tensor(g: fx.Graph, gm: torch.nn.Module, a: fx.Node, drawn: Any, sources: list, values: list,
+                  error: type) -> fx.Node:
+    """Module tensor ``a`` (a get_attr) read by a stage module: a constant when it holds one value throughout
+    (and was not drawn at random), else an input of the stage module (source ("param", its name))."""
+    t: Any = gm
+    for part in a.target.split("."):
+        t = getattr(t, part)
+    flat = t.detach().reshape(-1) if isinstance(t, torch.Tensor) else None
+    if flat is not None and flat.numel() and t.is_floating_point() and bool((flat == flat[0]).all()) and \
+            a.target not in drawn:
+        return g.get_attr(a.target)
+    if not isinstance(t, torch.Tensor):
+        raise error(f"the module attribute {a.target} read by a stage is not a tensor")
+    sources.append(("param", a.target))
+    values.append(t.detach().clone())
+    return g.placeholder(re.sub(r"\W", "_", a.target))
+
+
+def head_split(module: torch.nn.Module, ins: list, last: str, split_type: Any, error: type,
+               drawn: Any = ()) -> Any:
+    """The ops up to export node ``last`` as a module of their own (its inputs: the forward tensors and module
+    tensors they read, in order; ``drawn``: module tensors drawn at random, inputs even when of one value)."""
     gm = _export(module, ins).module()
     nodes = list(gm.graph.nodes)
     end = next((n for n in nodes if n.name == last), None)
@@ -113,6 +136,8 @@ def head_split(module: torch.nn.Module, ins: list, last: str, split_type: Any, e
             continue
         if n.op == "placeholder":
             env[n] = forward_input(g, n, user.index(n), ins, sources, values, error, "")
+        elif n.op == "get_attr":
+            env[n] = module_tensor(g, gm, n, drawn, sources, values, error)
         else:
             env[n] = g.node_copy(n, lambda x: env[x])
     g.output(env[end])
@@ -125,8 +150,6 @@ def head_split(module: torch.nn.Module, ins: list, last: str, split_type: Any, e
 def result_dims(module: torch.nn.Module, ins: list) -> list[str] | None:
     """The module's result dims as C++ over its inputs' dims (``in0_d2``: input 0, dimension 2), from an export
     with every input dimension dynamic; None when PyTorch cannot keep them symbolic."""
-    from torch.fx.experimental import _config as shape_config
-    from torch.utils._sympy.printers import CppPrinter
     dyn = tuple({d: Dim.AUTO for d in range(t.dim())} for t in ins)
     logging.getLogger("torch._export.non_strict_utils").setLevel(logging.ERROR)   # "0/1 specialized": expected
     try:
@@ -221,8 +244,9 @@ def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], p
         return None
     for cut in cuts[:MAX_CUTS]:
         try:
-            heads = [head_split(s.module, s.inputs, cut, type(s), error) for s in splits]
-            tails = [split_after(s.module, s.inputs, cut, first=False) for s in splits]
+            heads = [head_split(s.module, s.inputs, cut, type(s), error, drawn_at_random(s.module, s.init or []))
+                     if s.init is not None else head_split(s.module, s.inputs, cut, type(s), error) for s in splits]
+            tails = [split_after(s.module, s.inputs, cut, s.init, first=False) for s in splits]
         except error:
             continue
         if any(t.inputs[0].dtype != s.inputs[0].dtype for t, s in zip(tails, splits)):
@@ -233,7 +257,7 @@ def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], p
         dims = checked_dims(heads)
         if dims is None:
             continue
-        first = VectorPart(head, heads, [("input", j) for _, j in heads[0].sources], dims)
+        first = VectorPart(head, heads, list(heads[0].sources), dims)
         tail = plan_cases(task, [([k], t.inputs) for k, t in enumerate(tails)], stage_module(tails))
         if isinstance(tail, plan_type) and tail.template in templates:
             return [first, VectorPart(tail, tails, [("prev", 1) if s[0] == "inter" else s for s in tails[0].sources])]

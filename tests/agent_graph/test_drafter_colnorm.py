@@ -64,15 +64,25 @@ def test_l1_normalisation_of_columns_verifies(tmp_path):
 
 
 @pytest.mark.parametrize("body, inputs, init, words", [
-    ("x / torch.sqrt(torch.mean(x ** 2, dim=1, keepdim=True) + 1e-5)", "torch.randn(2, 8, 5).half()", "",
-     "float32 values only"),
-    ("x / torch.sqrt(torch.mean(x ** 2, dim=1, keepdim=True) + 1e-5) * self.w", "torch.randn(2, 8, 5)",
-     "self.w = nn.Parameter(torch.randn(8, 1))", "combined with other tensors (self.w of shape [8, 1])"),
-    ("x / torch.sort(x, dim=1)[0].sum(dim=1, keepdim=True)", "torch.randn(2, 8, 5)", "", "sort"),
+    ("x / torch.median(x, dim=1, keepdim=True)[0]", "torch.randn(2, 8, 5)", "", "median"),
 ])
 def test_norm_forms_outside_the_template_are_refused(tmp_path, body, inputs, init, words):
     d = draft(_ref(tmp_path, body, inputs, init))
     assert isinstance(d, Unsupported) and not d.user_error and words in d.reason, d
+
+
+@pytest.mark.parametrize("body, inputs, init, verify", [
+    # in float16 PyTorch rounds after every op, which the col template's float epilogue does not: the
+    # reduction is a stage of its own (its result rounded to float16 in the workspace), the rest a row stage
+    ("x / torch.sqrt(torch.mean(x ** 2, dim=1, keepdim=True) + 1e-5)", "torch.randn(2, 8, 5).half()", "", True),
+    ("x / torch.sqrt(torch.mean(x ** 2, dim=1, keepdim=True) + 1e-5) * self.w", "torch.randn(2, 8, 5)",
+     "self.w = nn.Parameter(torch.randn(8, 1))", False),
+    ("x / torch.sort(x, dim=1)[0].sum(dim=1, keepdim=True)", "torch.randn(2, 8, 5)", "", False),
+])
+def test_norm_forms_outside_the_template_run_in_stages(tmp_path, body, inputs, init, verify):
+    ref = _ref(tmp_path, body, inputs, init)
+    d = assert_verified(ref, tmp_path) if verify else draft(ref)
+    assert not isinstance(d, Unsupported) and d.plan.template == "staged", d
 
 
 def test_ops_after_a_reduction_may_read_a_value_twice():

@@ -1,0 +1,60 @@
+"""Windows of an input's last dimension (``x.chunk(2, -1)``, ``F.glu``, ``torch.split``, ``x[..., a:b]``): each
+window copied into a queue of its own with a GM stride (operands.WindowInput), its start one rule over the cases
+(windows.py). Suite references geglu_two_outputs and swiglu_chunk_dim_arg verify the kernels; here the rules,
+the C++ they give and the refusals."""
+from __future__ import annotations
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft
+from agent_graph.drafter.windows import window_starts
+from tests.agent_graph.drafter_checks import write_reference
+
+
+@pytest.mark.parametrize("points, want", [
+    ([(0, 8, 4), (0, 20, 10)], "0"),                # the first half
+    ([(4, 8, 4), (10, 20, 10)], "cols_"),           # the second half (chunk, glu)
+    ([(8, 12, 4), (20, 30, 10)], "2 * cols_"),      # the third of three
+    ([(3, 10, 4), (3, 17, 11)], "3"),               # x[..., 3:] while the row grows
+    ([(4, 9, 5), (12, 17, 5)], "srcCols0_ - 5"),    # x[..., -5:]
+])
+def test_a_window_start_is_one_rule_over_the_cases(points, want):
+    assert window_starts([{0: [p]} for p in points]) == {0: [want]}
+
+
+def test_window_starts_that_follow_no_rule_are_said():
+    why = window_starts([{0: [(1, 8, 4)]}, {0: [(2, 12, 4)]}])
+    assert isinstance(why, str) and "starts at [1, 2] in rows of [8, 12]" in why
+
+
+def test_a_fixed_offset_window_reads_its_input_at_that_offset(tmp_path):
+    """x[..., 4:] against a y as long as the window: the offset stays 4 whatever the row's length; x's own row
+    length reaches the kernel as a tiling field."""
+    spec = tmp_path / "kgen-task.toml"
+    write_reference(tmp_path, "x[..., 4:] * y", "torch.randn(3, 12), torch.randn(3, 8)", sig="x, y")
+    spec.write_text('name = "offset"\nreference = "ref.py"\n\n'
+                    '[[cases]]\nid = "a"\ninputs = [{ shape = [3, 12], dtype = "float32" }, { shape = [3, 8], dtype = "float32" }]\n\n'
+                    '[[cases]]\nid = "b"\ninputs = [{ shape = [2, 21], dtype = "float32" }, { shape = [2, 17], dtype = "float32" }]\n')
+    d = draft(spec)
+    assert not isinstance(d, Unsupported), str(d)
+    kernel = next(t for p, t in d.files.items() if p.startswith("op_kernel/"))
+    tiling = next(t for p, t in d.files.items() if p.endswith("_tiling.h"))
+    assert "xg0_[static_cast<uint64_t>(off) * srcCols0_ + 4]" in kernel and "xCols" in tiling
+
+
+@pytest.mark.parametrize("body, inputs, words", [
+    ("x[:2] * 2", "torch.randn(4, 6)", "aten.slice along dim 0 of a forward input of shape [4, 6]"),
+    ("(x * 2)[..., :3] + 1", "torch.randn(4, 6)", "aten.slice along dim 1 of a computed value"),
+    ("x[..., ::2] + 1", "torch.randn(4, 6)", "a step of 2"),
+])
+def test_windows_outside_the_row_template_are_refused_by_name(tmp_path, body, inputs, words):
+    d = draft(write_reference(tmp_path, body, inputs))
+    assert isinstance(d, Unsupported) and not d.user_error and words in d.reason, d
+
+
+def test_windows_of_different_lengths_run_in_stages(tmp_path):
+    """One row kernel reads windows as long as its rows only: the sum of a [.., 2] window times a [.., 4] one
+    is two vector stages (the sum's result through the workspace; verified 1/1 by kgen generate by hand)."""
+    d = draft(write_reference(tmp_path, "torch.split(x, [2, 4], -1)[0].sum(-1, keepdim=True) * torch.split(x, [2, 4], -1)[1]",
+                              "torch.randn(4, 6)"))
+    assert not isinstance(d, Unsupported) and d.plan.template == "staged", d
