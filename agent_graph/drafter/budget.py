@@ -21,7 +21,7 @@ def operand_layout(kp: KernelParams) -> Layout:
 
 def _parts(kp: KernelParams) -> tuple[list[operands.Input], list[operands.Output], Scratch]:
     lay = operand_layout(kp)
-    return operands.inputs(kp.inputs, lay, kp.extra.get("windows")), operands.outputs(kp.outputs, lay), Scratch(kp, lay)
+    return operands.inputs(kp.inputs, lay, kp.extra.get("windows")), operands.outputs(kp.outputs, lay, kp.extra.get("pieces")), Scratch(kp, lay)
 
 
 def budget(kp: KernelParams) -> dict[str, int]:

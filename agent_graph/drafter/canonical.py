@@ -460,6 +460,8 @@ class _Reader:
                                         f"not covered by the templates")
                 self._window(n, n.args[0], d, lo, hi)
                 continue
+            if base == "cat" and self._pieces(n):
+                continue
             if base == "select":
                 raise AnalysisError(f"core op aten.{base} (a slice of {self._shape_of(n.args[0])}) is not covered by the "
                                     f"templates")
@@ -581,6 +583,33 @@ class _Reader:
     def _shape_of(self, a: Any) -> list:
         v = a.meta.get("val") if isinstance(a, fx.Node) else None
         return list(v.shape) if isinstance(v, torch.Tensor) else []
+
+    def _pieces(self, n: fx.Node) -> bool:
+        """``torch.cat(pieces, -1)`` of equal pieces as the reference's output (SwiGLU's gradient): a ``cat`` node
+        the row template writes a window of each output row per piece; False for any other cat."""
+        pieces, dim = n.args[0], n.args[1] if len(n.args) > 1 else n.kwargs.get("dim", 0)
+        v = n.meta.get("val")
+        if not isinstance(v, torch.Tensor) or len(pieces) < 2 or int(dim) % v.dim() != v.dim() - 1:
+            return False
+        shapes = {tuple(p.meta["val"].shape) for p in pieces if isinstance(p, fx.Node)}
+        if len(shapes) != 1 or not all(isinstance(p, fx.Node) for p in pieces):
+            return False
+        args = [self.conv(p) for p in pieces]
+        users = [u for u in n.users if not _name(u)[0].startswith("_assert")]
+        if len(users) == 1 and _name(users[0])[0] == "_to_copy" and not users[0].kwargs.keys() - {"dtype"}:
+            out = users[0]                 # cat(...).to(dtype): each piece cast, then the pieces side by side
+            dt = _dtype_name(out.meta["val"].dtype)
+            for k, a in enumerate(args):
+                name = f"{out.name}_piece{k}"
+                self.g.nodes.append(OpNode(name, "cast", [a], {}, shapes.copy().pop(), dt))
+                self.known.add(name)
+                args[k] = Ref(name)
+            self.skip.add(out.name)
+            self._add(out, "cat", args, {})
+            self.alias[n.name] = out.name
+            return True
+        self._add(n, "cat", args, {})
+        return True
 
     def _window(self, n: fx.Node, x: fx.Node, dim: int, start: int, end: Any) -> None:
         """``x[..., start:end]``: a window of a forward input's rows (the row template copies each window in on

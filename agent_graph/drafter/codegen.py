@@ -31,7 +31,7 @@ class _Kernel:
         self.lay = operand_layout(kp)
         self.row, self.split = self.lay.row, self.lay.split
         self.ins = operands.inputs(kp.inputs, self.lay, kp.extra.get("windows"))
-        self.outs = operands.outputs(kp.outputs, self.lay)
+        self.outs = operands.outputs(kp.outputs, self.lay, kp.extra.get("pieces"))
         self.scratch = Scratch(kp, self.lay)
 
     def render(self) -> str:
@@ -281,7 +281,12 @@ def render_host(kp: KernelParams, main_input: int) -> str:
     pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
     if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):
         pad = max(pad, 32)                               # a one-byte row's UB pitch must be whole 32-byte blocks
-    return load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=_cols_code(kp), 
+    cols_code = _cols_code(kp)
+    pieces = kp.extra.get("pieces", {}).get(0)
+    if main_input < 0 and pieces:     # the output's rows hold `pieces` rows of the kernel side by side (torch.cat)
+        cols_code += (f"\n    cols /= {pieces};   // output 0's rows hold {pieces} of the kernel's rows side by side (torch.cat)"
+                      f"\n    total /= {pieces};")
+    return load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=cols_code, 
         op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
         main_shape=f"GetInputShape({main_input})" if main_input >= 0 else "GetOutputShape(0)",
         main_note=(f"the shape of input '{kp.inputs[main_input].name}', which every other tensor broadcasts to"

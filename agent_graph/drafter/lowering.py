@@ -111,6 +111,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         self.nrs = 0
         self.p = Program(mode="flat")
         self.row_mode = False
+        self.pinned: set[str] = set()     # values a concatenated output stores: their slots are never reused
 
     # ---- slots and names --------------------------------------------------------------------
     def slot(self) -> int:
@@ -177,13 +178,13 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             self.p.native16 = self.p.native16 and not self.p.final and native_exact(self.p.body[start:])
             final_out = node.name in g.outputs and self.uses.get(node.name, 0) == 0  # the store rounds it (CAST_RINT)
             if (isinstance(v, Val) and node.dtype in HALF and v.kind in ("vec", "rs", "gs") and not self._no_round
-                    and node.op not in ("view", "identity", "slice") and not final_out):
+                    and node.op not in ("view", "identity", "slice", "cat") and not final_out):
                 self._round(v, node.dtype)
             self.vals[node.name] = v
             self.free.extend(self._tmps)
             for name in sorted({a.name for a in _refs(node)}):      # sorted: the same slots on every run
                 self.uses[name] -= 1
-                if self.uses[name] == 0 and name not in g.outputs:
+                if self.uses[name] == 0 and name not in g.outputs and name not in self.pinned:
                     old = self.vals.get(name)
                     if isinstance(old, Val) and old.slot is not None and old is not v and not _aliases(v, old):
                         self.free.append(old.slot)
@@ -195,7 +196,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 v = self._mask_to_vec(v)     # 1.0 / 0.0, stored as bool bytes (codegen ToBool)
             if not isinstance(v, Val) or v.kind in ("k", "bvec", "mask"):
                 raise Unsupported(f"output {name} is not computed per element, per row or over the whole tensor")
-            self.p.outputs.append(OutputSpec(name, OutputKind(v.kind), v))
+            kind = OutputKind.CAT if g.node(name).op == "cat" else OutputKind(v.kind)
+            self.p.outputs.append(OutputSpec(name, kind, v))
         if any(o.kind == "gs" for o in self.p.outputs) and any(o.kind != "gs" for o in self.p.outputs):
             raise Unsupported("a reference returning a whole-tensor reduction together with other outputs")
         self.p.nmasks = self.nmasks
@@ -203,6 +205,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         return self.p
 
     def _needs_rows(self) -> bool:
+        if any(n.op == "cat" for n in self.g.nodes):
+            return True
         for n in self.g.inputs:
             if self._input_kind(n) not in ("full", "scalar"):
                 return True
@@ -361,6 +365,15 @@ class Lowering(ElementwiseLowering, CompositeLowering):
     # ---- one node -------------------------------------------------------------------------------
     def _lower(self, node: OpNode) -> Any:
         op, args = node.op, node.args
+        if op == "cat":                    # equal pieces side by side in each output row (operands.WindowOutput)
+            if node.name not in self.g.outputs or self.uses.get(node.name, 0) > 0:
+                raise Unsupported("a concatenation along the last dimension that is not the reference's result "
+                                  "alone (other ops read it)")
+            pieces = [self._arg(a) for a in args]
+            if any(v.kind != "vec" for v in pieces):
+                raise Unsupported("a concatenation of values that are not whole rows")
+            self.pinned.update(a.name for a in args)     # each piece's tile is stored as it is: keep its slot
+            return Val("vec", pieces[0].expr, None, "|".join(v.tile for v in pieces))
         if op == "slice":                  # a window of an input's rows: copied in on its own (operands.WindowInput)
             i = next(k for k, n in enumerate(self.g.inputs) if n.name == args[0].name)
             wins = self.p.windows[i]

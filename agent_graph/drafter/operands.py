@@ -20,6 +20,8 @@ Outputs (``OutputKind``):
     idx    one integer per row (argmax/argmin)
     gs     one value for the whole tensor (block 0 writes it)
     col    the inner-dimension reduction template's output (codegen.render_col writes that template whole)
+    cat    ``torch.cat(pieces, -1)`` of pieces as long as the kernel's rows: each piece written into its
+           window of the output rows by a strided DataCopyPad (row template)
 
 UB bytes are worst cases (4-byte data, 8-byte indices) in four terms the host's TilingFunc combines:
 per tile element, per tile row, per padded column and fixed (:class:`UbBytes`).
@@ -60,6 +62,7 @@ class OutputKind(StrEnum):
     IDX = "idx"
     GS = "gs"
     COL = "col"          # the col template's output (that template is written whole, no operand code)
+    CAT = "cat"          # equal pieces side by side in each row (torch.cat(pieces, -1)): WindowOutput
 
 
 @dataclass(frozen=True)
@@ -516,6 +519,51 @@ class VecOutput(Output):
                 f"oq{j}_.FreeTensor(yt{j});"]
 
 
+@dataclass(frozen=True)
+class WindowOutput(VecOutput):
+    """``torch.cat(pieces, -1)``: output rows of ``pieces`` windows, each as long as the kernel's rows; piece k goes
+    through a queue of its own to columns [k * cols_, (k + 1) * cols_) of its rows (one strided DataCopyPad)."""
+
+    pieces: int = 2
+    kind = OutputKind.CAT
+
+    def members(self) -> list[str]:
+        j = self.index
+        return [f"GlobalTensor<{self.t}> yg{j}_;"] + [f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{j}w{k}_;"
+                                                     for k in range(self.pieces)]
+
+    def buffers(self) -> list[Buffer]:
+        return [Buffer(f"oq{self.index}w{k}_", f"tileElems * sizeof({self.t})", UbBytes(per_elem=2 * 4), queue=True)
+                for k in range(self.pieces)]
+
+    def chunk_buffers(self) -> list[Buffer]:
+        return []                    # (no split-row path: splitrow.splittable leaves concatenated outputs out)
+
+    def init(self) -> list[str]:
+        j, m = self.index, self.pieces
+        return ([f"yg{j}_.SetGlobalBuffer((__gm__ {self.t}*){self.name} + static_cast<uint64_t>(first_) * {m} * cols, "
+                 f"static_cast<uint64_t>(count_) * {m} * cols);"] + [b.init for b in self.buffers()])
+
+    def after(self, expr: str, direct: bool) -> list[str]:
+        j, t = self.index, self.t
+        return [x for k, tile in enumerate(expr.split("|")) for x in
+                (f"LocalTensor<{t}> yt{j}w{k} = oq{j}w{k}_.AllocTensor<{t}>();",
+                 f"FromFloat(yt{j}w{k}, {tile}, cnt);", f"oq{j}w{k}_.EnQue(yt{j}w{k});")]
+
+    def copy_out(self) -> list[str]:
+        j, t, m = self.index, self.t, self.pieces
+        skip = "" if m == 2 else f"{m - 1} * "       # the other pieces' columns between two rows of this one
+        lines = [f"// n rows of cols_ elements into rows {m} * cols_ long in GM (dstStride: the bytes skipped between them)",
+                 f"DataCopyExtParams win{j}{{static_cast<uint16_t>(n), static_cast<uint32_t>(cols_ * sizeof({t})),",
+                 f"                      RowGap<{t}>(cols_, colsPad_), static_cast<uint32_t>({skip}cols_ * sizeof({t})), 0}};"]
+        for k in range(m):
+            at = "" if k == 0 else (" + cols_" if k == 1 else f" + {k} * cols_")
+            lines += [f"LocalTensor<{t}> yt{j}w{k} = oq{j}w{k}_.DeQue<{t}>();   // piece {k} of {self.name}'s rows",
+                      f"DataCopyPad(yg{j}_[static_cast<uint64_t>(off) * {m} * cols_{at}], yt{j}w{k}, win{j});",
+                      f"oq{j}w{k}_.FreeTensor(yt{j}w{k});"]
+        return lines
+
+
 ROWS16 = "(tileRows + 15) / 16 * 16"
 
 
@@ -612,11 +660,13 @@ def _input_class(p: "TensorParam") -> type[Input]:
     return INPUTS[InputKind(p.kind)]
 
 
-def outputs(params: list["TensorParam"], lay: Layout) -> list[Output]:
-    return [(ByteOutput if p.kind == OutputKind.VEC and any(d in BYTE_DTYPES for d in p.dtypes)
+def outputs(params: list["TensorParam"], lay: Layout, pieces: dict | None = None) -> list[Output]:
+    """The kernel's output operands; ``pieces``: output index -> how many pieces a ``cat`` output's rows hold."""
+    return [WindowOutput(j, p.name, lay, (pieces or {})[j]) if p.kind == OutputKind.CAT else
+            (ByteOutput if p.kind == OutputKind.VEC and any(d in BYTE_DTYPES for d in p.dtypes)
              else OUTPUTS[OutputKind(p.kind)])(j, p.name, lay) for j, p in enumerate(params)]
 
 
 __all__ = ["Buffer", "BcastInput", "FullInput", "GlobalScalarOutput", "IndexOutput", "Input", "InputKind", "Layout",
-           "MAX_CORES", "Output", "OutputKind", "RowIndexInput", "RowScalarOutput", "UbBytes", "VecOutput", "WindowInput", "inputs",
+           "MAX_CORES", "Output", "OutputKind", "RowIndexInput", "RowScalarOutput", "UbBytes", "VecOutput", "WindowInput", "WindowOutput", "inputs",
            "outputs", "total"]

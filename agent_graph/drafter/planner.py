@@ -289,7 +289,7 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         native = (p.mode == "flat" and p.native16 and not p.nmasks and not p.accs
                   and all(d == "float16" for d in (*c[0], *c[1])))
         variants.append(Variant(cond, list(p.body), list(p.final),
-                                [o.val.tile if o.kind == OutputKind.VEC else o.val.expr for o in p.outputs], native))
+                                [o.val.tile if o.kind in (OutputKind.VEC, OutputKind.CAT) else o.val.expr for o in p.outputs], native))
     kp = KernelParams(
         op_type=op_type, template=p0.mode,
         inputs=[TensorParam(in_names[i], spec.kind, [c[0][i] for c in combos]) for i, spec in enumerate(p0.inputs)],
@@ -299,6 +299,9 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
     if p0.row_maps:
         kp.extra["row_maps"] = dict(p0.row_maps)
+    pieces = {j: o.val.tile.count("|") + 1 for j, o in enumerate(p0.outputs) if o.kind == OutputKind.CAT}
+    if pieces:
+        kp.extra["pieces"] = pieces
     if p0.windows:
         starts = window_starts(windows)
         if isinstance(starts, str):

@@ -8,7 +8,7 @@ import pytest
 
 from agent_graph.drafter import Unsupported, draft
 from agent_graph.drafter.windows import window_starts
-from tests.agent_graph.drafter_checks import write_reference
+from tests.agent_graph.drafter_checks import assert_verified, write_reference
 
 
 @pytest.mark.parametrize("points, want", [
@@ -57,4 +57,34 @@ def test_windows_of_different_lengths_run_in_stages(tmp_path):
     is two vector stages (the sum's result through the workspace; verified 1/1 by kgen generate by hand)."""
     d = draft(write_reference(tmp_path, "torch.split(x, [2, 4], -1)[0].sum(-1, keepdim=True) * torch.split(x, [2, 4], -1)[1]",
                               "torch.randn(4, 6)"))
+    assert not isinstance(d, Unsupported) and d.plan.template == "staged", d
+
+
+def test_a_concatenated_result_writes_each_piece_into_its_window(tmp_path):
+    """torch.cat of three pieces along the last dimension (a window of x as it is, a softmax of another, a scaled
+    third) with no input as long as the kernel's rows: the host divides the output's row length by the pieces;
+    checked against PyTorch (float16)."""
+    ref = write_reference(tmp_path, "torch.cat([x.chunk(3, -1)[2], torch.softmax(x.chunk(3, -1)[0], -1), "
+                                    "x.chunk(3, -1)[1] * 2], -1)", "torch.randn(5, 7, 45).half()")
+    d = assert_verified(ref, tmp_path)
+    kernel = next(t for p, t in d.files.items() if p.startswith("op_kernel/"))
+    host = next(t for p, t in d.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    assert "cols /= 3;" in host and "total /= 3;" in host
+    assert "* 3 * cols_ + 2 * cols_], yt0w2, win0);" in kernel and "FromFloat(yt0w0, XI0w" in kernel
+
+
+def test_a_concatenation_cast_back_casts_each_piece(tmp_path):
+    """cat(pieces).to(dtype) (a gradient computed in float32, returned in the input's dtype): each piece is cast
+    (rounded to float16 in its slot), then written into its window (verified 2/2 fp16/bf16 by kgen generate)."""
+    ref = write_reference(tmp_path, "torch.cat([x.float().chunk(2, -1)[1] * y.float(), y.float().exp()], -1).to(x.dtype)",
+                          "torch.randn(4, 32).half(), torch.randn(4, 16).half()", sig="x, y")
+    d = draft(ref)
+    assert not isinstance(d, Unsupported), str(d)
+    kernel = next(t for p, t in d.files.items() if p.startswith("op_kernel/"))
+    assert d.plan.params.outputs[0].kind == "cat" and kernel.count("RoundMode::CAST_RINT") >= 2
+
+
+def test_a_concatenation_other_ops_read_ends_a_stage(tmp_path):
+    """A row kernel writes a concatenation only as its result: a sum over it reads it back in a second stage."""
+    d = draft(write_reference(tmp_path, "torch.cat([x, x * 2], -1).sum(-1)", "torch.randn(4, 8)"))
     assert not isinstance(d, Unsupported) and d.plan.template == "staged", d
