@@ -241,7 +241,7 @@ class WindowInput(FullInput):
                  Buffer(f"ic{i}w{k}_", f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)", UbBytes(per_elem=4)))]
 
     def chunk_buffers(self) -> list[Buffer]:
-        return []                    # (no split-row path: splitrow.splittable leaves windowed inputs out)
+        return self.buffers()        # the same queues and float copies, sized by tileElems = chunkLen
 
     def init(self) -> list[str]:
         i, t = self.index, self.t
@@ -537,7 +537,7 @@ class WindowOutput(VecOutput):
                 for k in range(self.pieces)]
 
     def chunk_buffers(self) -> list[Buffer]:
-        return []                    # (no split-row path: splitrow.splittable leaves concatenated outputs out)
+        return self.buffers()
 
     def init(self) -> list[str]:
         j, m = self.index, self.pieces

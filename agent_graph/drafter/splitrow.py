@@ -190,7 +190,7 @@ def _prune(lines: list[str], needed_exprs: set[str]) -> list[str]:
     """Keep only the vector statements the pass's reductions depend on (backward liveness)."""
     needed = set()
     for e in needed_exprs:  # an output tile (B<k>, XI<i>) is the row value S<k>, XI<i>[o]
-        e = re.sub(r"^B(\d+)$", r"S\1", re.sub(r"^XI(\d+)$", r"XI\1[o]", e))
+        e = re.sub(r"^B(\d+)$", r"S\1", re.sub(r"^(XI\d+(?:w\d+)?)$", r"\1[o]", e))
         needed.update(_tensors(e) or [e])
     kept: list[str] = []
     for ln in reversed(lines):
@@ -211,12 +211,24 @@ def _prune(lines: list[str], needed_exprs: set[str]) -> list[str]:
     return list(reversed(kept))
 
 
-def inputs_read(lines: list[str], exprs: list[str] = ()) -> set[int]:
-    """Indices of the streamed inputs (XI<i> / W<i>) the lines read."""
-    out: set[int] = set()
+def inputs_read(lines: list[str], exprs: list[str] = ()) -> set[tuple[int, int | None]]:
+    """The streamed inputs (XI<i> / W<i>) the lines read, as (input index, window) (window None: the whole row;
+    k: window k of a windowed input, XI<i>w<k>)."""
+    out: set[tuple[int, int | None]] = set()
     for ln in [*lines, *exprs]:
-        out.update(int(m) for m in re.findall(r"\b(?:XI|W)(\d+)\b", ln))
+        out.update((int(i), int(k) if k else None) for i, k in re.findall(r"\b(?:XI|W)(\d+)(?:w(\d+))?\b", ln))
     return out
+
+
+def _load_window(kp, i: int, k: int) -> list[str]:
+    """Chunk [c0, c0 + cn) of window k of windowed input i (its row r; the window's start from the tiling)."""
+    start = kp.extra["windows"][i][k]
+    at = "" if start == "0" else f" + {start}"
+    return [f"    LocalTensor<TI{i}> xt{i}w{k} = iq{i}w{k}_.AllocTensor<TI{i}>();",
+            f"    DataCopyPad(xt{i}w{k}, xg{i}_[static_cast<uint64_t>(r) * srcCols{i}_{at} + c0], "
+            f"DataCopyExtParams{{1, static_cast<uint32_t>(cn * sizeof(TI{i})), 0, 0, 0}}, "
+            f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});",
+            f"    iq{i}w{k}_.EnQue(xt{i}w{k});"]
 
 
 # ---- kernel code -------------------------------------------------------------------------------
@@ -235,20 +247,27 @@ def _chunk_loop(kp, streamed: list[int], lines: list[str], tail: list[str], reve
     else:
         L = ["for (uint32_t c0 = colBeg_; c0 < colEnd_; c0 += chunkLen_) {",
              "    uint32_t cn = colEnd_ - c0 < chunkLen_ ? colEnd_ - c0 : chunkLen_;"]
-    for i in streamed:
+    for i, k in streamed:
+        if k is not None:
+            L += _load_window(kp, i, k)
+            continue
         src = f"xg{i}_[rowOff + c0]" if kp.inputs[i].kind == InputKind.FULL else f"xg{i}_[c0]"
         L += [f"    LocalTensor<TI{i}> xt{i} = iq{i}_.AllocTensor<TI{i}>();",
               f"    DataCopyPad(xt{i}, {src}, DataCopyExtParams{{1, static_cast<uint32_t>(cn * sizeof(TI{i})), 0, 0, 0}}, "
               f"DataCopyPadExtParams<TI{i}>{{false, 0, 0, 0}});",
               f"    iq{i}_.EnQue(xt{i});"]
-    for i in streamed:
+    for i, k in streamed:
+        if k is not None:
+            L += [f"    xt{i}w{k} = iq{i}w{k}_.DeQue<TI{i}>();",
+                  f"    LocalTensor<float> XI{i}w{k} = ToFloat(xt{i}w{k}, ic{i}w{k}_.Get<float>(), cn);"]
+            continue
         name = f"XI{i}" if kp.inputs[i].kind == InputKind.FULL else f"W{i}"
         widen = (f"WidenBytes<float>(xt{i}, hb{i}_.Get<half>(), ic{i}_.Get<float>(), cn)"   # a bool mask, int8
                  if set(kp.inputs[i].dtypes) & set(BYTE_DTYPES) else f"ToFloat(xt{i}, ic{i}_.Get<float>(), cn)")
         L += [f"    xt{i} = iq{i}_.DeQue<TI{i}>();", f"    LocalTensor<float> {name} = {widen};"]
     L += ["    " + x for ln in lines for x in ln.split("\n")]
     L += ["    " + x for x in tail]
-    L += [f"    iq{i}_.FreeTensor(xt{i});" for i in streamed]
+    L += [f"    iq{i}{'' if k is None else f'w{k}'}_.FreeTensor(xt{i}{'' if k is None else f'w{k}'});" for i, k in streamed]
     return L + ["}"]
 
 
@@ -261,24 +280,33 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
             comb, init = COMBINE[red.api]
             L.append(f"Duplicate(A{k}, {init}, chunkLen_);")
             tail.append(f"{comb}(A{k}, A{k}, {red.src}, cn);")
-        L += _chunk_loop(kp, sorted(inputs_read(p.vec, [r.src for r in p.reds])), p.vec, tail)
+        L += _chunk_loop(kp, sorted(inputs_read(p.vec, [r.src for r in p.reds]), key=lambda t: (t[0], -1 if t[1] is None else t[1])),
+                         p.vec, tail)
         for k, red in enumerate(p.reds):
             L += [f"{red.api}<float>(SC0, A{k}, WK, cols_ < chunkLen_ ? cols_ : chunkLen_);", sync.VECTOR_TO_SCALAR,
                   f"float {red.name} = SC0.GetValue(0);"]
         for k, red in enumerate(p.reds):  # a row shared by several cores: combine their partial results
             L.append(f"if (rowCores_ > 1) {red.name} = RowCombine({red.name}, {slot * 8 + k}, {KIND[red.api]});")
         L += p.scalar_after
-    vec_outs = [j for j, o in enumerate(kp.outputs) if o.kind == OutputKind.VEC]
+    vec_outs = [j for j, o in enumerate(kp.outputs) if o.kind in (OutputKind.VEC, OutputKind.CAT)]
     if vec_outs or any(ln.startswith("ReduceSum") or "\n" in ln for ln in sp.write):
         tail = []
+        tiles = []
         for j in vec_outs:
-            tail += [f"LocalTensor<TO{j}> yt{j} = oq{j}_.AllocTensor<TO{j}>();", f"FromFloat(yt{j}, {out_exprs[j]}, cn);",
-                     f"oq{j}_.EnQue(yt{j});", f"yt{j} = oq{j}_.DeQue<TO{j}>();",
-                     f"DataCopyPad(yg{j}_[rowOff + c0], yt{j}, DataCopyExtParams{{1, static_cast<uint32_t>(cn * sizeof(TO{j})), 0, 0, 0}});",
-                     f"oq{j}_.FreeTensor(yt{j});"]
-        write = _prune(sp.write, {out_exprs[j] for j in vec_outs})
+            pieces = out_exprs[j].split("|")      # a concatenated output: one tile per piece of its rows
+            for k, tile in enumerate(pieces):
+                y, q = (f"yt{j}", f"oq{j}_") if len(pieces) == 1 else (f"yt{j}w{k}", f"oq{j}w{k}_")
+                piece = {0: "", 1: " + cols_"}.get(k, f" + {k} * cols_")
+                at = "rowOff + c0" if len(pieces) == 1 else f"static_cast<uint64_t>(r) * {len(pieces)} * cols_{piece} + c0"
+                tail += [f"LocalTensor<TO{j}> {y} = {q}.AllocTensor<TO{j}>();", f"FromFloat({y}, {tile}, cn);",
+                         f"{q}.EnQue({y});", f"{y} = {q}.DeQue<TO{j}>();",
+                         f"DataCopyPad(yg{j}_[{at}], {y}, DataCopyExtParams{{1, static_cast<uint32_t>(cn * sizeof(TO{j})), 0, 0, 0}});",
+                         f"{q}.FreeTensor({y});"]
+                tiles.append(tile)
+        write = _prune(sp.write, set(tiles))
         L += sp.carries
-        L += _chunk_loop(kp, sorted(inputs_read(write, [out_exprs[j] for j in vec_outs])), write, tail, sp.reverse)
+        L += _chunk_loop(kp, sorted(inputs_read(write, tiles), key=lambda t: (t[0], -1 if t[1] is None else t[1])),
+                         write, tail, sp.reverse)
     for j, o in enumerate(kp.outputs):
         if o.kind == OutputKind.RS:
             L += ["if (GetBlockIdx() % rowCores_ == 0) {", f"RO{j}.SetValue(0, {out_exprs[j]});", sync.SCALAR_TO_VECTOR,
@@ -344,9 +372,9 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS, InputKind.SLICE) for p in kp.inputs)
+    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) for p in kp.inputs)
             or any(p.kind == InputKind.BVEC and set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)
-            or any(o.kind in (OutputKind.IDX, OutputKind.CAT) or set(BYTE_DTYPES) & set(o.dtypes) for o in kp.outputs)):
+            or any(o.kind == OutputKind.IDX or set(BYTE_DTYPES) & set(o.dtypes) for o in kp.outputs)):
         return False
     try:
         for v in kp.variants:
