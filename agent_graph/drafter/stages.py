@@ -460,22 +460,29 @@ def _assemble(task, first, vector, cases, plan_type):
     else:
         shape = load("stages_conv_shape.tmpl").template
     parts = [Part(first, [names.index(p.name) for p in first.params.inputs], shape)]
-    for k, vp in enumerate(vector):
-        ins = [p.name for p in vp.plan.params.inputs]
-        if len(ins) != len(vp.sources):
-            raise StageError("a vector stage's kernel takes other inputs than its module's tensors")
-        index = []
-        for kind, ref in vp.sources:
-            if kind == "prev":
-                index.append(-(k + 2 - ref))         # -j: stage j's result (vector stage k is stage k + 2)
-            elif kind == "input":
-                index.append(ref)                    # the op's forward tensors come first, in order
-            elif _op_input(ref, names) is not None:
-                index.append(_op_input(ref, names))
-            else:
-                raise StageError(f"the module tensor {ref} is read only after {_what(first)} (not covered yet)")
+    for k, vp in enumerate(vector):     # vector stage k is stage k + 2
+        index = _stage_inputs(vp, k + 2, names, f"is read only after {_what(first)} (not covered yet)")
         parts.append(Part(vp.plan, index, shape_code(vp.shape, _CONTEXT_NAMES[k + 1]) if vp.shape else ""))
     return merge(task, parts, names, names.index(first.params.extra["x"]), plan_type, op_inputs)
+
+
+def _stage_inputs(vp: VectorPart, stage: int, names: list[str], missing: str) -> list[int]:
+    """Where vector stage ``stage``'s inputs come from: ``-j`` for stage j's result, else the op input's index
+    (the op's forward tensors first, in order, then module tensors by name); ``missing`` ends the error for a
+    module tensor the op does not take."""
+    if len(vp.plan.params.inputs) != len(vp.sources):
+        raise StageError("a vector stage's kernel takes other inputs than its module's tensors")
+    index = []
+    for kind, ref in vp.sources:
+        if kind == "prev":
+            index.append(-(stage - ref))
+        elif kind == "input":
+            index.append(ref)
+        elif _op_input(ref, names) is not None:
+            index.append(_op_input(ref, names))
+        else:
+            raise StageError(f"the module tensor {ref} {missing}")
+    return index
 
 
 # ---- a reference of vector ops only, in stages ---------------------------------------------------------------
@@ -512,20 +519,8 @@ def plan_vector_staged(task: Any, cases: list, mod: Any, plan_type: Any, plan_ca
             combos.append(combo)
     try:
         parts = []
-        for k, vp in enumerate(vector):
-            ins = [p.name for p in vp.plan.params.inputs]
-            if len(ins) != len(vp.sources):
-                raise StageError("a vector stage's kernel takes other inputs than its module's tensors")
-            index = []
-            for kind, ref in vp.sources:
-                if kind == "prev":
-                    index.append(-(k + 1 - ref))
-                elif kind == "input":
-                    index.append(ref)
-                elif _op_input(ref, names) is not None:
-                    index.append(_op_input(ref, names))
-                else:
-                    raise StageError(f"the module tensor {ref} is not one the harness passes")
+        for k, vp in enumerate(vector):     # vector stage k is stage k + 1
+            index = _stage_inputs(vp, k + 1, names, "is not one the harness passes")
             parts.append(Part(vp.plan, index, shape_code(vp.shape, _CONTEXT_NAMES[k]) if vp.shape else ""))
         y = vector[-1].plan.params.outputs[0]
         if len(y.dtypes) != len(combos):
