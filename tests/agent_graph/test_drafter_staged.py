@@ -11,6 +11,7 @@ import pytest
 from agent_graph.drafter import Unsupported, draft, write_project
 from agent_graph.drafter.stages import split_after
 from bench_bridge.bench import BenchOptions, bench
+from tests.agent_graph.drafter_checks import write_reference
 
 SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
 
@@ -144,32 +145,10 @@ def test_pooling_with_elementwise_chains_before_and_after(tmp_path):
     _verified(spec, d, tmp_path)
 
 
-def _vector_ref(tmp_path: Path, forward: str, inputs: str) -> Path:
-    p = tmp_path / "vector_ref.py"
-    p.write_text(textwrap.dedent(f"""\
-        import torch
-        import torch.nn.functional as F
-
-
-        class Model(torch.nn.Module):
-            def forward(self, x, *rest):
-                return {forward}
-
-
-        def get_inputs():
-            return [{inputs}]
-
-
-        def get_init_inputs():
-            return []
-        """))
-    return p
-
-
 def test_vector_ops_no_template_takes_whole_run_in_stages(tmp_path):
     """With no convolution or matmul: an Lp pool (a sum pool of x ** p, then a root) and a group norm whose weight
     and bias are forward tensors (suite group_norm_affine_inputs verifies it) are two vector stages."""
-    d = draft(_vector_ref(tmp_path, "F.lp_pool2d(x, 2, 2)", "torch.randn(2, 3, 8, 10)"))
+    d = draft(write_reference(tmp_path, "F.lp_pool2d(x, 2, 2)", "torch.randn(2, 3, 8, 10)"))
     assert not isinstance(d, Unsupported), str(d)
     kernel = d.files[next(p for p in d.files if p.startswith("op_kernel/"))]
     assert d.plan.template == "staged" and "stage 1: " in kernel and "stage 2: " in kernel and "SyncAll();" in kernel
@@ -180,6 +159,7 @@ def test_vector_ops_no_template_takes_whole_run_in_stages(tmp_path):
 def test_half_group_norm_with_a_per_channel_weight_is_refused(tmp_path):
     """In float16 the second stage would read the normalised value rounded where PyTorch's group norm rounds once
     (2-4 ulp off): refused by name, not drafted wrong."""
-    d = draft(_vector_ref(tmp_path, "F.group_norm(x, 2, rest[0], rest[1])",
-                          "torch.randn(2, 4, 6, 6).half(), torch.rand(4).half() + 0.5, torch.randn(4).half()"))
+    d = draft(write_reference(tmp_path, "F.group_norm(x, 2, w, b)",
+                              "torch.randn(2, 4, 6, 6).half(), torch.rand(4).half() + 0.5, torch.randn(4).half()",
+                              sig="x, w, b"))
     assert isinstance(d, Unsupported) and "group_norm with per-channel weight or bias" in d.reason
