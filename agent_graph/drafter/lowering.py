@@ -68,6 +68,8 @@ def _broadcast_shapes(g: OpGraph) -> dict[str, tuple]:
         if ok and len(ends) == 1:
             out[n.name] = ends.pop()
     return out
+
+
 def _windowed(g: OpGraph) -> dict[str, tuple]:
     """Inputs read only through windows of their last dimension (``slice`` nodes), with the windows' shape
     (every window of an input as long as the others)."""
