@@ -31,7 +31,7 @@ import torch.nn as nn
 import torch.utils._pytree as pytree
 
 from bench_bridge.api import drawn_at_random
-from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref, one_element_rows
 
 aten = torch.ops.aten
 
@@ -797,6 +797,7 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
     r.nodes()
     r.outputs()
     collapse_rows(r.g)
+    one_element_rows(r.g)
     return r.g
 
 
