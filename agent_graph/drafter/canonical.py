@@ -336,6 +336,7 @@ class _Reader:
         init_tensors = [t for t in self.g.init if isinstance(t, torch.Tensor)]
         taken: dict[int, OpNode] = {}     # init tensor index -> the op input it becomes
         module: list[OpNode] = []         # the model's own weights (parameters first, in module order)
+        lifted: list[tuple[str, str, torch.Tensor]] = []   # one-valued constant tensors (torch.as_tensor(x))
         for n in self.ep.graph.nodes:
             if n.op != "placeholder":
                 continue
@@ -366,6 +367,8 @@ class _Reader:
             flat = t.detach().reshape(-1)
             if flat.numel() and bool(torch.all(flat == flat[0])) and spec.target not in self.drawn:
                 self.consts[n.name] = float(flat[0])
+                if spec.kind.name == "CONSTANT_TENSOR" and t.is_floating_point():
+                    lifted.append((n.name, spec.target, t))
             elif t.is_floating_point() and spec.kind.name in ("PARAMETER", "BUFFER"):
                 # the model's own weight: an op input the harness passes after the rest (module_tensors)
                 module.append(OpNode(n.name, "input", [], {}, tuple(t.shape), _dtype_name(t.dtype)))
@@ -375,6 +378,22 @@ class _Reader:
                                     f"of shape {list(t.shape)} (only floating-point weights of the module are op inputs)")
         self.g.forward = len(self.g.inputs)
         self.g.inputs += [taken[k] for k in sorted(taken)] + module
+        for name, target, t in lifted:
+            self._lifted_attr(name, target, t)
+
+    def _lifted_attr(self, name: str, target: str, t: torch.Tensor) -> None:
+        """``torch.as_tensor(alpha, dtype=x.dtype)`` of a forward float: torch.export lifts the value as a constant
+        tensor. One that moved with the perturbed export and holds a forward float rounded to its dtype is that
+        float, cast to the dtype (each case's value at run time, not the first case's)."""
+        moved = self.other.constants.get(target) if self.other is not None else None
+        if not isinstance(moved, torch.Tensor) or moved.shape != t.shape or bool(torch.equal(moved, t)):
+            return
+        for attr, v in self.attr_values.items():
+            if float(torch.tensor(v, dtype=t.dtype)) == self.consts[name]:
+                del self.consts[name]
+                self.g.nodes.append(OpNode(name, "cast", [Ref(attr)], {}, tuple(t.shape), _dtype_name(t.dtype)))
+                self.known.add(name)
+                return
 
     def conv(self, a: Any, b: Any = None) -> Any:
         """An fx argument as the OpGraph takes it; ``b`` is the same argument in the perturbed export."""

@@ -98,7 +98,7 @@ class ElementwiseLowering:
         tmps = iter(["SC2", "SC3", "SC4"])
         out += unary(op, "SC0", "SC1", "8", kw, lambda: next(tmps))
         out += [sync.VECTOR_TO_SCALAR, f"float {name} = SC0.GetValue(0);"]
-        return Val(a.kind if a.kind != "k" else "rs", name)
+        return Val(a.kind if a.kind != "k" or not self.row_mode else "rs", name)
 
     def _elementwise(self, op: str, args: list[Val], kw: dict) -> Val:
         args = [self._mask_to_vec(a) if a.kind == "mask" else a for a in args]
@@ -114,8 +114,8 @@ class ElementwiseLowering:
             if op == "pow" and args[1].kind == "k":
                 return self._scalar_unary("square", args[0], kw) if args[1].expr == f(2.0) else self._pow_scalar(args)
             kind = "gs" if "gs" in kinds else ("rs" if "rs" in kinds else "k")
-            if kind == "k":
-                kind = "rs"
+            if kind == "k" and self.row_mode:
+                kind = "rs"      # computed in the row loop; in flat mode a float of the tile loop, read as a number
             name = self.rs_name()
             self.out(Val(kind, "")).append(f"float {name} = {scalar_binary(op, args[0].expr, args[1].expr)};")
             return Val(kind, name)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import torch
+
 from agent_graph.drafter.analysis import OpGraph, OpNode, Ref
 from agent_graph.drafter import sync
 from agent_graph.drafter.composites import CompositeLowering
@@ -182,6 +184,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if (isinstance(v, Val) and node.dtype in HALF and v.kind in ("vec", "rs", "gs") and not self._no_round
                     and node.op not in ("view", "identity", "slice", "cat") and not final_out):
                 self._round(v, node.dtype)
+            if isinstance(v, Val) and v.kind == "k" and node.dtype in HALF and not final_out and node.op not in ("view", "identity"):
+                v = self._round_number(v, node.dtype)   # a 16-bit 0-d tensor of numbers (torch.as_tensor(alpha, ...))
             self.vals[node.name] = v
             self.free.extend(self._tmps)
             for name in sorted({a.name for a in _refs(node)}):      # sorted: the same slots on every run
@@ -292,6 +296,15 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             out = self.out(v)
             out += [f"Duplicate(SC0, {v.expr}, 8);", f"Cast(RS_{ct}, SC0, RoundMode::CAST_RINT, 8);",
                     f"Cast(SC0, RS_{ct}, RoundMode::CAST_NONE, 8);", sync.VECTOR_TO_SCALAR, f"{v.expr} = SC0.GetValue(0);"]
+
+    def _round_number(self, v: Val, dt: str) -> Val:
+        """A number rounded to a 16-bit type by the scalar unit (a literal rounded here)."""
+        try:
+            return Val("k", f(float(torch.tensor(float(v.expr.rstrip("f")), dtype=getattr(torch, dt)))))
+        except ValueError:
+            name = self.rs_name()
+            self.p.body.append(f"float {name} = static_cast<float>(static_cast<{HALF[dt]}>({v.expr}));")
+            return Val("k", name)
 
     # ---- row reductions -------------------------------------------------------------------------
     def _row_reduce(self, kind: str, a: Val, dtype: str = "float32") -> Val:

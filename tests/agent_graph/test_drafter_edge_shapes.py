@@ -13,3 +13,9 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "tasks" / "input_groups"
 @pytest.mark.parametrize("stem", ["edge_shapes", "row_edge_shapes"])
 def test_zero_d_and_empty_cases_verify(stem, tmp_path):
     assert_verified(DATA / f"{stem}.py", tmp_path)   # flat template (hardswish chain), row template (log-softmax)
+
+
+def test_forward_floats_as_tensors_take_each_cases_value(tmp_path):
+    # torch.as_tensor(alpha, dtype=x.dtype) and x.new_tensor(beta): lifted constants tied back to the forward
+    # floats (a first-case value baked in would fail the other cases), rounded to float16 as PyTorch does
+    assert_verified(DATA / "tensor_scalars.py", tmp_path)
