@@ -224,6 +224,12 @@ def _variants(kp: KernelParams, fn) -> list[str]:
     return out + ["#endif"]
 
 
+def row_pitch(kp: KernelParams) -> int:
+    """The row template's row pitch in elements (host ``colsPad``): 64 (whole 256-byte float repeats) for batched
+    row reductions and for comparisons, whose count rounds up to 64 and must stay inside the row; else 16."""
+    return 64 if rowreduce.batched_kind(kp) or kp.nmasks else 16
+
+
 def render_kernel(kp: KernelParams) -> str:
     return _Kernel(kp).render()
 
@@ -278,7 +284,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         map_code += [f"    const gert::Shape& {name}Shape = context->GetInputShape({i})->GetStorageShape();",
                      f"    tiling.set_{name}Cols(static_cast<uint32_t>({name}Shape.GetDim({name}Shape.GetDimNum() - 1)));"]
     params = opdef_params(kp)
-    pad = 64 if rowreduce.batched_kind(kp) else 16      # batched row reductions want 256-byte float rows
+    pad = row_pitch(kp)
     if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):
         pad = max(pad, 32)                               # a one-byte row's UB pitch must be whole 32-byte blocks
     cols_code = _cols_code(kp)

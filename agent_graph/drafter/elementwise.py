@@ -18,20 +18,19 @@ class ElementwiseLowering:
     def _compare(self, node: OpNode) -> Val:
         """A comparison as a uint8 bit mask. Compare/Compares only compare whole 256-byte repeats
         (documented count rule), so the count is rounded up to 64 floats: flat tiles are whole
-        multiples of 64 elements, so the extra elements are inside the tile and their bits unused."""
-        if self.row_mode:
-            raise Unsupported(f"{node.op} inside a row-wise kernel is not covered yet (comparisons are drafted in "
-                              f"elementwise kernels)")
+        multiples of 64 elements, and with a comparison the row template's row pitch is too (host
+        ``colsPad``), so the extra elements are inside the tile and their bits unused."""
         a, b = self._arg(node.args[0]), self._arg(node.args[1])
         mode = CMP[node.op]
-        if {a.kind, b.kind} - {"vec", "k"} or "vec" not in (a.kind, b.kind):
+        tensors = ("vec", "bvec")     # a row and a broadcast row compare alike; a per-row value is a number
+        if {a.kind, b.kind} - {*tensors, "k", "rs"} or not {a.kind, b.kind} & set(tensors):
             raise Unsupported(f"{node.op} of these operands (a tensor compared with a tensor or a number is covered)")
-        if a.kind != "vec":
+        if a.kind not in tensors:
             a, b, mode = b, a, MIRROR[mode]
         m = f"M{self.nmasks}"
         self.nmasks += 1
         cnt = f"({self.n} + 63) / 64 * 64"
-        if b.kind == "vec":
+        if b.kind in tensors:
             self.p.body.append(f"Compare({m}, {a.expr}, {b.expr}, CMPMODE::{mode}, {cnt});")
         else:
             self.p.body.append(f"Compares({m}, {a.expr}, static_cast<float>({b.expr}), CMPMODE::{mode}, {cnt});")
@@ -48,7 +47,7 @@ class ElementwiseLowering:
             raise Unsupported("where with one argument (nonzero indices) is not covered by the templates")
         c, a, b = (self._arg(x) for x in node.args)
         cond = self.g.node(node.args[0].name) if isinstance(node.args[0], Ref) else None
-        if c.kind == "vec" and cond is not None and cond.dtype == "bool" and not self.row_mode:
+        if c.kind == "vec" and cond is not None and cond.dtype == "bool":
             m = f"M{self.nmasks}"      # a bool input (0/1) as a bit mask
             self.nmasks += 1
             self.p.body.append(f"Compares({m}, {c.expr}, 0.5f, CMPMODE::GT, ({self.n} + 63) / 64 * 64);")
@@ -57,17 +56,18 @@ class ElementwiseLowering:
             return self._where_per_row(c, a, b)
         if c.kind != "mask":
             raise Unsupported("where with a condition that is not a comparison computed in the kernel")
-        if {a.kind, b.kind} - {"vec", "k"}:
+        tensors = ("vec", "bvec")     # a broadcast row selects like a row; a per-row value like a number
+        if {a.kind, b.kind} - {*tensors, "k", "rs"} or (self.row_mode is False and {a.kind, b.kind} & {"bvec", "rs"}):
             raise Unsupported("where over per-row or whole-tensor values is not covered by the templates")
         d = self.vec()
         n = self.n
-        if a.kind == "vec" and b.kind == "vec":
+        if a.kind in tensors and b.kind in tensors:
             self._no_round = True  # picks already-rounded values
             self.p.body.append(f"Select({d.expr}, {c.expr}, {a.expr}, {b.expr}, SELMODE::VSEL_TENSOR_TENSOR_MODE, {n});")
-        elif a.kind == "vec":
+        elif a.kind in tensors:
             self.p.body.append(f"Select({d.expr}, {c.expr}, {a.expr}, static_cast<float>({b.expr}), "
                                f"SELMODE::VSEL_TENSOR_SCALAR_MODE, {n});")
-        elif b.kind == "vec":
+        elif b.kind in tensors:
             self.p.body += [f"Duplicate({d.expr}, static_cast<float>({a.expr}), {n});",
                             f"Select({d.expr}, {c.expr}, {d.expr}, {b.expr}, SELMODE::VSEL_TENSOR_TENSOR_MODE, {n});"]
         else:

@@ -197,8 +197,6 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         for name in g.outputs:
             v = self.vals[name]
             if isinstance(v, Val) and v.kind == "mask" and g.node(name).dtype == "bool":
-                if self.row_mode:
-                    raise Unsupported("a comparison returned as a bool tensor from a row-wise kernel")
                 v = self._mask_to_vec(v)     # 1.0 / 0.0, stored as bool bytes (codegen ToBool)
             if not isinstance(v, Val) or v.kind in ("k", "bvec", "mask"):
                 raise Unsupported(f"output {name} is not computed per element, per row or over the whole tensor")

@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import bnplan, codegen, conv, rowreduce, special, splitrow, stages, variants
+from agent_graph.drafter import bnplan, codegen, conv, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.attnplan import plan_attention
@@ -385,7 +385,7 @@ def _fits(kp: KernelParams, g: OpGraph) -> str:
         return ""
     full = max(g.inputs, key=lambda n: _numel(n.shape)).shape
     cols = full[-1]
-    step = 64 if rowreduce.batched_kind(kp) else 16      # the host's row pitch (codegen.render_host)
+    step = codegen.row_pitch(kp)                          # the host's row pitch (codegen.render_host)
     if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):
         step = max(step, 32)
     pad = (cols + step - 1) // step * step

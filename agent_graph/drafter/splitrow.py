@@ -372,7 +372,7 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) for p in kp.inputs)
+    if (kp.template != "row" or kp.nmasks or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) for p in kp.inputs)
             or any(p.kind == InputKind.BVEC and set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)
             or any(o.kind == OutputKind.IDX or set(BYTE_DTYPES) & set(o.dtypes) for o in kp.outputs)):
         return False
