@@ -162,7 +162,9 @@ UNARY = {"neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "abs",
 # logic on bool tensors (0/1 values in the kernel): and = a * b, or = max(a, b), not = 1 - a
 BOOL_LOGIC = {"bitwise_and": lambda a: ("mul", a[:2], {}), "logical_and": lambda a: ("mul", a[:2], {}),
               "bitwise_or": lambda a: ("maximum", a[:2], {}), "logical_or": lambda a: ("maximum", a[:2], {}),
-              "bitwise_not": lambda a: ("sub", [1.0, a[0]], {}), "logical_not": lambda a: ("sub", [1.0, a[0]], {})}
+              "bitwise_not": lambda a: ("sub", [1.0, a[0]], {}), "logical_not": lambda a: ("sub", [1.0, a[0]], {}),
+              "logical_xor": lambda a: ("ne", a[:2], {})}
+LOGICAL = {"logical_and", "logical_or", "logical_not", "logical_xor"}   # of any dtype: a value is true when != 0
 
 
 def _is_bool(n: fx.Node) -> bool:
@@ -496,7 +498,9 @@ class _Reader:
             if same is not None:                 # x * 1, x + 0 (a default affine's weight and bias): x itself
                 self.alias[n.name] = self.alias.get(same.name, same.name)
                 continue
-            if base in BOOL_LOGIC and all(_is_bool(a) for a in n.args if isinstance(a, fx.Node)):
+            if base in LOGICAL and not all(_is_bool(a) for a in n.args if isinstance(a, fx.Node)):
+                args = [self._truth(n, k, a, x) for k, (a, x) in enumerate(zip(n.args, args))]
+            if base in BOOL_LOGIC and (base in LOGICAL or all(_is_bool(a) for a in n.args if isinstance(a, fx.Node))):
                 op, args, kw = BOOL_LOGIC[base](args)
             elif base in ("nll_loss", "nll_loss_forward"):
                 op, args, kw = self._nll_loss(n, base, args)
@@ -511,6 +515,16 @@ class _Reader:
                 except AnalysisError as e:
                     raise AnalysisError(f"{e} (input of shape {self._shape_of(n.args[0])})") from None
             self._add(n, op, args, kw)
+
+    def _truth(self, n: fx.Node, k: int, a: Any, conv: Any) -> Any:
+        """Operand ``k`` of a logical op as a bool: a non-bool tensor is ``a != 0`` (PyTorch's truth of a value)."""
+        if not isinstance(a, fx.Node) or _is_bool(a):
+            return conv
+        name = f"{n.name}_truth{k}"
+        shape = tuple(int(d) for d in a.meta["val"].shape)
+        self.g.nodes.append(OpNode(name, "ne", [conv, 0.0], {}, shape, "bool"))
+        self.known.add(name)
+        return Ref(name)
 
     def _scans(self, mine: list[fx.Node]) -> None:
         """Scans written around a cumsum/cumprod: ``flip -> scan -> flip`` over the scan's dimension is a

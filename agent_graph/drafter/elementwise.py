@@ -20,7 +20,7 @@ class ElementwiseLowering:
         (documented count rule), so the count is rounded up to 64 floats: flat tiles are whole
         multiples of 64 elements, and with a comparison the row template's row pitch is too (host
         ``colsPad``), so the extra elements are inside the tile and their bits unused."""
-        a, b = self._arg(node.args[0]), self._arg(node.args[1])
+        a, b = (self._mask_to_vec(v) if v.kind == "mask" else v for v in (self._arg(x) for x in node.args[:2]))
         mode = CMP[node.op]
         tensors = ("vec", "bvec")     # a row and a broadcast row compare alike; a per-row value is a number
         if {a.kind, b.kind} - {*tensors, "k", "rs"} or not {a.kind, b.kind} & set(tensors):
