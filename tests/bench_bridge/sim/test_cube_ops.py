@@ -223,6 +223,8 @@ def run_mmad(prog, kind, m, n, k, *, init=1, source=0, is_bias=0, bias_mode=0, c
 @pytest.mark.parametrize("kind,m,n,k", [
     (np.float16, 16, 16, 16), (np.float16, 30, 40, 70), (np.float16, 2, 33, 5),
     ("bf16", 45, 20, 37), (np.int8, 17, 48, 100), (np.float32, 19, 21, 13),
+    # the sizes of a Matmul base block: whole L0A (128 x 256 half), and an int8 block with unaligned m / n / k
+    (np.float16, 128, 128, 256), (np.int8, 100, 200, 160),
 ])
 def test_mmad_matches_numpy_for_each_type_and_unaligned_shapes(prog, kind, m, n, k):
     got, ref, _ = run_mmad(prog, kind, m, n, k)
@@ -230,6 +232,21 @@ def test_mmad_matches_numpy_for_each_type_and_unaligned_shapes(prog, kind, m, n,
         np.testing.assert_array_equal(got, ref.astype(np.int64))
     else:
         np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-4 * k)
+
+
+def test_mmad_sums_each_element_in_k_order_in_float32(prog):
+    # the documented accumulation: fp32 sums of exact half products. The emulator adds them in K order whatever
+    # its blocking, so a float32 running sum in numpy (one rounding per addition, from 0) gives the same bits
+    m, n, k = 64, 48, 200
+    a, b = rand(np.float16, (m, k)), rand(np.float16, (k, n))
+    p = np.array([m, n, k, 1, 0, 0, 0, 0], np.int64)
+    res = prog.run("mmad_f16", a=to_zz(a), b=to_zn(b), c=np.zeros(m * n, np.float32), bias=np.zeros(n, np.float32), p=p)
+    got = from_l0c(res.out("c", np.float32), m, n)
+    acc = np.zeros((m, n), np.float32)
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    for kk in range(k):
+        acc = acc + np.outer(af[:, kk], bf[kk])  # float32 + float32: rounded once, as the emulator's addition
+    np.testing.assert_array_equal(got, acc)
 
 
 def test_mmad_accumulates_onto_l0c_when_init_is_off(prog):

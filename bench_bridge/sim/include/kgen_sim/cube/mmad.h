@@ -23,13 +23,18 @@
 //    automatically and cannot turn it off (disableGemv is a dav-3510 field).
 //  * A2/B2 start on 512-byte boundaries and CO1 on 64 bytes (`cube-misaligned`); m, n, k <= 4095.
 //  * unitFlag (Mmad/Fixpipe fine-grained overlap) does not change results; it is accepted.
+//  * Speed: A and B are unpacked once per instruction and multiplied in register blocks (gemm_kernel.h); each
+//    element still sums its K products in K order from 0, then adds its initial value, as before.
 //  * Trace: pipe M, `repeats` = number of 16 x 16 x C0 fractal products (the cube does one per cycle:
 //    16x16x16 for 2-byte types, 16x16x32 for int8, 16x16x8 for float), bytes = A + B bytes read.
 //
 // @api Mmad MmadParams
 #pragma once
+#include <algorithm>
 #include <type_traits>
+#include <vector>
 
+#include "kgen_sim/cube/gemm_kernel.h"
 #include "kgen_sim/cube/layout.h"
 
 namespace AscendC {
@@ -114,21 +119,50 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
     const C* bt_row = nullptr;
     if (accumulate && !bias && p.cmatrixSource) bt_row = reinterpret_cast<const C*>(core().mem_base(Mem::BT));
 
+    // unpack A (ZZ, or one row for GEMV) and B (ZN) into dense row-major matrices of the accumulator type, once
+    // per instruction; multiply-accumulate them in blocks (gemm_kernel.h); write the result fractal by fractal
     const A* ap = a.raw();
     const B* bp = b.raw();
     C* cp = c.raw();
-    for (uint32_t n = 0; n < Np; ++n) {
-        for (uint32_t m = 0; m < (gemv ? 1u : Mp); ++m) {
-            C acc = 0;
-            for (uint32_t k = 0; k < p.k; ++k)
-                acc += static_cast<C>(load_elem(ap, gemv ? k : zz_offset<A>(m, k, kA))) * static_cast<C>(load_elem(bp, zn_offset<A>(k, n, p.n)));
-            C& out = cp[l0c_offset(m, n, p.m)];
-            if (!accumulate) out = acc;
-            else if (bias_row) out = static_cast<C>(bias_row[n]) + acc;
-            else if (bt_row) out = bt_row[n] + acc;
-            else out = out + acc;
-        }
+    const uint32_t rows = gemv ? 1u : Mp, K = p.k;
+    thread_local std::vector<C> ad, bd, acc;
+    ad.resize(uint64_t(rows) * K);
+    bd.resize(uint64_t(K) * Np);
+    acc.assign(uint64_t(rows) * Np, C(0));
+    if (gemv) {
+        for (uint32_t k = 0; k < K; ++k) ad[k] = static_cast<C>(load_elem(ap, k));
+    } else {
+        for (uint32_t m1 = 0; m1 < M1; ++m1)
+            for (uint32_t k1 = 0; k1 < K1; ++k1) {
+                const uint64_t base = (uint64_t(m1) * K1A + k1) * BLOCK * C0;
+                const uint32_t kn = std::min(C0, K - k1 * C0);
+                for (uint32_t r = 0; r < BLOCK; ++r) {
+                    C* d = ad.data() + uint64_t(m1 * BLOCK + r) * K + k1 * C0;
+                    for (uint32_t e = 0; e < kn; ++e) d[e] = static_cast<C>(load_elem(ap, base + r * C0 + e));
+                }
+            }
     }
+    for (uint32_t k1 = 0; k1 < K1; ++k1)
+        for (uint32_t n1 = 0; n1 < N1; ++n1) {
+            const uint64_t base = (uint64_t(k1) * N1 + n1) * BLOCK * C0;
+            const uint32_t kn = std::min(C0, K - k1 * C0);
+            for (uint32_t r = 0; r < BLOCK; ++r)
+                for (uint32_t e = 0; e < kn; ++e)
+                    bd[uint64_t(k1 * C0 + e) * Np + n1 * BLOCK + r] = static_cast<C>(load_elem(bp, base + r * C0 + e));
+        }
+    gemm_accumulate(ad.data(), K, bd.data(), Np, acc.data(), Np, rows, Np, K);
+    for (uint32_t n1 = 0; n1 < N1; ++n1)
+        for (uint32_t m = 0; m < rows; ++m) {
+            C* out = cp + l0c_offset(m, n1 * BLOCK, p.m);
+            const C* s = acc.data() + uint64_t(m) * Np + n1 * BLOCK;
+            for (uint32_t e = 0; e < BLOCK; ++e) {
+                const uint32_t n = n1 * BLOCK + e;
+                if (!accumulate) out[e] = s[e];
+                else if (bias_row) out[e] = static_cast<C>(bias_row[n]) + s[e];
+                else if (bt_row) out[e] = bt_row[n] + s[e];
+                else out[e] = out[e] + s[e];
+            }
+        }
     trace("Mmad", Pipe::M, uint64_t(M1) * K1 * FRACTAL_BYTES + uint64_t(K1) * N1 * FRACTAL_BYTES, M1 * N1 * K1, 0, 0, sizeof(A));
 }
 
