@@ -107,6 +107,25 @@ def test_types_random_inputs(prog, case, rtol):
     np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * scale)
 
 
+def pack_int4(x: np.ndarray) -> np.ndarray:
+    """int values -8..7, row-major -> bytes, element 2i in the low nibble of byte i (the documented S4 packing)."""
+    flat = (x.ravel().astype(np.int64) & 0xF).astype(np.uint8)
+    return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+
+
+@pytest.mark.parametrize("M,N,K,cores,bias", [(64, 128, 128, 1, 1), (96, 160, 192, 4, 1), (48, 64, 64, 2, 0)])
+def test_int4_inputs_multiply_exactly_into_int32(prog, M, N, K, cores, bias):
+    # int4b_t x int4b_t -> int32 (Matmul type table): GM tensors of packed 4-bit values, each core's slice taken
+    # with GlobalTensor<int4b_t>::operator[] (element offsets)
+    rng = np.random.default_rng(11)
+    a, b = rng.integers(-8, 8, (M, K)), rng.integers(-8, 8, (K, N))
+    bv = rng.integers(-100, 100, N).astype(np.int32)
+    res = prog.run("mm_i4_i32", a=pack_int4(a), b=pack_int4(b), bias=bv, c0=np.zeros(M * N, np.int32), M=M, N=N, K=K,
+                   transA=0, transB=0, withBias=bias, cores=cores)
+    got = res.out("c", np.int32).reshape(M, N)
+    np.testing.assert_array_equal(got, a @ b + (bv if bias else 0))
+
+
 def test_half_output_is_one_rounding_of_the_fp32_sum(prog):
     # 2049 is not a half: the fp32 accumulator holds it exactly, the output rounds it once (to even: 2048)
     M, N, K = 16, 16, 683  # every element: 683 products 3 * 1 = 2049

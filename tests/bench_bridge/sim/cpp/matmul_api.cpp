@@ -120,6 +120,46 @@ KT_CASE(mm_bf16_bf16) { run_mm<bfloat16_t, bfloat16_t, float>(DT::DT_BF16, DT::D
 KT_CASE(mm_f32_f32) { run_mm<float, float, float>(DT::DT_FLOAT, DT::DT_FLOAT, DT::DT_FLOAT); }
 KT_CASE(mm_i8_i32) { run_mm<int8_t, int32_t, int32_t>(DT::DT_INT8, DT::DT_INT32, DT::DT_INT32); }
 
+// ---- int4b_t inputs: GM tensors of packed 4-bit elements, each core's slice taken with GlobalTensor::operator[]
+// (element offsets: half as many bytes), int32 C and bias
+__global__ __aicore__ void mm_i4_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, TCubeTiling tiling) {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>, MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>,
+           MatmulType<TPosition::GM, CubeFormat::ND, int32_t>, MatmulType<TPosition::GM, CubeFormat::ND, int32_t>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    int32_t blk = (int32_t)GetBlockIdx();
+    if (blk >= tiling.usedCoreNum) return;
+    int32_t mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
+    int32_t mi = blk % mBlocks, ni = blk / mBlocks;
+    GlobalTensor<int4b_t> ag, bg;
+    GlobalTensor<int32_t> cg, biasg;
+    ag.SetGlobalBuffer((__gm__ int4b_t*)a, tiling.M * tiling.Ka);
+    bg.SetGlobalBuffer((__gm__ int4b_t*)b, tiling.Kb * tiling.N);
+    cg.SetGlobalBuffer((__gm__ int32_t*)c, tiling.M * tiling.N);
+    biasg.SetGlobalBuffer((__gm__ int32_t*)bias, tiling.N);
+    int32_t tailM = tiling.M - mi * tiling.singleCoreM, tailN = tiling.N - ni * tiling.singleCoreN;
+    tailM = tailM < tiling.singleCoreM ? tailM : tiling.singleCoreM;
+    tailN = tailN < tiling.singleCoreN ? tailN : tiling.singleCoreN;
+    if (tailM < tiling.singleCoreM || tailN < tiling.singleCoreN) mm.SetTail(tailM, tailN);
+    mm.SetTensorA(ag[mi * tiling.singleCoreM * tiling.Ka]);
+    mm.SetTensorB(bg[ni * tiling.singleCoreN]);
+    if (tiling.isBias) mm.SetBias(biasg[ni * tiling.singleCoreN]);
+    mm.IterateAll(cg[mi * tiling.singleCoreM * tiling.N + ni * tiling.singleCoreN]);
+    mm.End();
+}
+KT_CASE(mm_i4_i32) {
+    TCubeTiling t;
+    if (make_tiling(t, DT::DT_INT4, DT::DT_INT32, DT::DT_INT32) != 0) { std::fprintf(stderr, "GetTiling failed\n"); std::exit(4); }
+    auto a = kt::load<uint8_t>("a");  // packed: element 2i in the low 4 bits of byte i
+    auto b = kt::load<uint8_t>("b");
+    auto bias = kt::load<int32_t>("bias");
+    auto c0 = kt::load<int32_t>("c0");
+    kt::Dev<uint8_t> da(a), db(b);
+    kt::Dev<int32_t> dbias(bias), dc(c0);
+    mm_i4_kernel<<<(uint32_t)(t.usedCoreNum + 1) / 2, nullptr, nullptr>>>(da.gm(), db.gm(), dbias.gm(), dc.gm(), t);
+    kt::save("c", dc.host());
+}
+
 // ---- tiling values alone: writes the 50 fields and GetTiling's result ------------------------------
 KT_CASE(tiling) {
     static const DT types[] = {DT::DT_FLOAT16, DT::DT_FLOAT, DT::DT_BF16, DT::DT_INT8, DT::DT_INT32};

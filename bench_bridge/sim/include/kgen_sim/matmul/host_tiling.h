@@ -79,6 +79,7 @@ inline kgen::mm::Elem to_elem(DataType d) {
         case DataType::DT_FLOAT: return kgen::mm::Elem::F32;
         case DataType::DT_INT8: return kgen::mm::Elem::I8;
         case DataType::DT_INT32: return kgen::mm::Elem::I32;
+        case DataType::DT_INT4: return kgen::mm::Elem::I4;
         default: return kgen::mm::Elem::None;
     }
 }

@@ -22,12 +22,13 @@ constexpr Elem elem_of() {
     else if constexpr (std::is_same_v<T, float>) return Elem::F32;
     else if constexpr (std::is_same_v<T, int8_t>) return Elem::I8;
     else if constexpr (std::is_same_v<T, int32_t>) return Elem::I32;
+    else if constexpr (is_int4_v<T>) return Elem::I4;
     else return Elem::None;
 }
 
-/// Accumulator of the cube unit: fp32 for floating inputs, int32 for int8 (L0C holds these).
+/// Accumulator of the cube unit: fp32 for floating inputs, int32 for int8 and int4 (L0C holds these).
 template <class T>
-using acc_t = std::conditional_t<std::is_integral_v<T>, int32_t, float>;
+using acc_t = std::conditional_t<std::is_integral_v<T> || is_int4_v<T>, int32_t, float>;
 
 template <class T>
 struct Operand {
@@ -55,18 +56,23 @@ struct Operand {
         const T* p;
         if (kind == Gm) {
             gm.check_read(start, count, api);
-            p = gm.raw() + start;
+            p = gm.raw();
         } else {
             local.check_read(start, count, api);
-            p = local.raw() + start;
+            p = local.raw();
         }
-        for (uint64_t i = 0; i < count; ++i) out[i] = static_cast<Acc>(static_cast<acc_t<T>>(p[i]));
+        if constexpr (is_int4_v<T>) {  // two elements per byte (tensor.h)
+            for (uint64_t i = 0; i < count; ++i) out[i] = static_cast<Acc>(load_elem(p, start + i).value());
+        } else {
+            p += start;
+            for (uint64_t i = 0; i < count; ++i) out[i] = static_cast<Acc>(static_cast<acc_t<T>>(p[i]));
+        }
     }
 };
 
 /// Read the logical block rows [r0, r0+rows) x cols [c0, c0+cols) of a matrix stored in ND with
 /// leading dimension `ld` (stored transposed when `trans`: element (r, c) at c * ld + r), or in NZ
-/// (element (r, c) at ((c / C0) * nz_rows + r) * C0 + c % C0, C0 = 32 bytes of T), into `dst`
+/// (element (r, c) at ((c / C0) * nz_rows + r) * C0 + c % C0, C0 = 32 bytes of T; 64 for int4b_t), into `dst`
 /// (row-major rows x cols).
 template <class T, class Acc>
 inline void read_block(const Operand<T>& op, uint64_t ld, uint64_t r0, uint64_t rows, uint64_t c0, uint64_t cols,
@@ -77,7 +83,7 @@ inline void read_block(const Operand<T>& op, uint64_t ld, uint64_t r0, uint64_t 
         return;
     }
     if (op.nz) {
-        const uint64_t k0 = 32 / sizeof(T);
+        const uint64_t k0 = 256 / elem_bits<T>();
         for (uint64_t r = 0; r < rows; ++r) {
             for (uint64_t c = 0; c < cols;) {
                 uint64_t cc = c0 + c, run = std::min<uint64_t>(k0 - cc % k0, cols - c);

@@ -165,11 +165,14 @@ constexpr MatmulConfig CFG_NORM_DEFAULT = CFG_NORM;
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};
 
-/// The L0C (CO1) accumulator type of a Matmul input type: float for half / bfloat16 / float, int32 for int8.
+/// The L0C (CO1) accumulator type of a Matmul input type: float for half / bfloat16 / float, int32 for int8
+/// and int4b_t.
 template <typename T>
 struct GetMmDstType { using Type = float; };
 template <>
 struct GetMmDstType<int8_t> { using Type = int32_t; };
+template <>
+struct GetMmDstType<int4b_t> { using Type = int32_t; };
 
 namespace Impl {
 /// Queue depth the Matmul library gives its CO1 / L1 queues.

@@ -45,25 +45,31 @@ namespace kgen {
 namespace mm {
 
 /// Element types the cube unit takes (host DataType and kernel types map onto these).
-enum class Elem { None, F16, BF16, F32, I8, I32 };
+enum class Elem { None, F16, BF16, F32, I8, I32, I4 };
 inline uint32_t elem_bytes(Elem e) {
     switch (e) {
         case Elem::F16: case Elem::BF16: return 2;
         case Elem::F32: case Elem::I32: return 4;
         case Elem::I8: return 1;
+        case Elem::I4: return 1;  // half a byte: sized as int8 (the blocks it gives fit in any case)
         default: return 0;
     }
 }
 inline const char* elem_name(Elem e) {
     switch (e) {
         case Elem::F16: return "half"; case Elem::BF16: return "bfloat16"; case Elem::F32: return "float";
-        case Elem::I8: return "int8"; case Elem::I32: return "int32"; default: return "unsupported";
+        case Elem::I8: return "int8"; case Elem::I32: return "int32"; case Elem::I4: return "int4"; default: return "unsupported";
     }
 }
 /// The documented A/B/C/bias type combinations of dav-2201 (no quantisation): empty when valid.
 inline std::string check_types(Elem a, Elem b, Elem c, Elem bias, bool has_bias) {
-    if (a == Elem::None || a == Elem::I32) return std::string("A of type ") + elem_name(a) + " (the cube takes half, bfloat16, float or int8)";
+    if (a == Elem::None || a == Elem::I32) return std::string("A of type ") + elem_name(a) + " (the cube takes half, bfloat16, float, int8 or int4)";
     if (a != b) return std::string("A is ") + elem_name(a) + " but B is " + elem_name(b) + " (both inputs must have one type)";
+    if (a == Elem::I4) {  // int4 x int4 -> int32 (Matmul data type table, dav-2201); bias int32
+        if (c != Elem::I32) return std::string("C of type ") + elem_name(c) + " for int4 inputs (int32)";
+        if (has_bias && bias != Elem::I32) return std::string("bias of type ") + elem_name(bias) + " for int4 inputs (int32)";
+        return "";
+    }
     bool c_ok = a == Elem::I8 ? (c == Elem::I32 || c == Elem::F16) : (c == Elem::F32 || c == a);  // int8 -> half: dequant
     if (!c_ok) return std::string("C of type ") + elem_name(c) + " for " + elem_name(a) + " inputs (" +
                       (a == Elem::I8 ? "int32, or half with dequantization" : std::string("float or ") + elem_name(a)) + ")";
@@ -105,7 +111,7 @@ inline bool compute_tiling(const TilingProblem& in, TCubeTiling& t, std::string&
     why = check_types(p.a, p.b, p.c, p.bias_t, p.bias);
     if (!why.empty()) return false;
     if (p.cores < 1) { why = "SetDim: the core count must be at least 1"; return false; }
-    const int64_t sa = elem_bytes(p.a), sb = elem_bytes(p.b), c0 = 32 / sa;
+    const int64_t sa = elem_bytes(p.a), sb = elem_bytes(p.b), c0 = p.a == Elem::I4 ? 64 : 32 / sa;
     // 2. core split
     int64_t sm = p.m, sn = p.n, sk = p.single_k > 0 ? p.single_k : p.k;
     if (p.single_m > 0 || p.single_n > 0) {
