@@ -7,7 +7,7 @@
 // with a separate multiply and add (no fused multiply-add, no reassociation): for 2-byte and integer
 // inputs the products are exact, so the result does not depend on how the loop is blocked.
 //
-// Speed: the operands are dense row-major matrices of the accumulator type (the callers unpack the fractal
+// Speed (on x86-64 with AVX2 the loop is compiled for it and chosen at run time): the operands are dense row-major matrices of the accumulator type (the callers unpack the fractal
 // layouts once per instruction); the loop works on register blocks of 4 rows x 8 columns (GCC / clang
 // vector extensions, which the -O1 build keeps as SIMD), each block reading its 8-column panel of B once
 // per K step. No per-element bookkeeping: bounds, layouts and tracing are the callers' and happen once per
@@ -18,17 +18,19 @@
 
 namespace kgen::cube {
 
-/// c[r * ldc + j] += sum over kk in [0, k) of a[r * lda + kk] * b[kk * ldb + j], for r < rows and j < cols;
-/// each element adds its products in K order (see the rule above).
+/// c[r * ldc + j] (+)= sum over kk in [0, k) of a[r * lda + kk] * b[kk * ldb + j], for r < rows and j < cols;
+/// each element adds its products in K order (see the rule above), starting from c's value, or from 0 when
+/// `from_zero` (c is then only written).
 template <class Acc>
-inline void gemm_accumulate(const Acc* a, uint64_t lda, const Acc* b, uint64_t ldb, Acc* c, uint64_t ldc, uint32_t rows,
-                            uint32_t cols, uint64_t k) {
+__attribute__((always_inline)) inline void gemm_body(const Acc* a, uint64_t lda, const Acc* b, uint64_t ldb, Acc* c, uint64_t ldc,
+                                                     uint32_t rows, uint32_t cols, uint64_t k, bool from_zero) {
     typedef Acc Vec __attribute__((vector_size(8 * sizeof(Acc))));
     constexpr uint32_t W = 8, R = 4;
     const uint32_t vcols = cols / W * W, vrows = rows / R * R;
-    // vectors pass by reference only: a 32-byte vector returned by value changes the ABI without AVX (-Wpsabi)
-    auto ld = [](Vec& v, const Acc* p) { std::memcpy(&v, p, sizeof v); };
-    auto st = [](Acc* p, const Vec& v) { std::memcpy(p, &v, sizeof v); };
+    // no helper functions: everything inlines into the AVX2 copy too (vectors are never passed by value, which
+    // changes the ABI without AVX: -Wpsabi)
+#define KGEN_GEMM_LDC(v, p) \
+    do { if (from_zero) v = Vec{}; else std::memcpy(&v, (p), sizeof v); } while (0)
     for (uint32_t j = 0; j < vcols; j += W) {
         uint32_t r = 0;
         for (; r < vrows; r += R) {
@@ -38,13 +40,13 @@ inline void gemm_accumulate(const Acc* a, uint64_t lda, const Acc* b, uint64_t l
             const Acc* a3 = a2 + lda;
             Acc* c0 = c + uint64_t(r) * ldc + j;
             Vec s0, s1, s2, s3, vb;
-            ld(s0, c0);
-            ld(s1, c0 + ldc);
-            ld(s2, c0 + 2 * ldc);
-            ld(s3, c0 + 3 * ldc);
+            KGEN_GEMM_LDC(s0, c0);
+            KGEN_GEMM_LDC(s1, c0 + ldc);
+            KGEN_GEMM_LDC(s2, c0 + 2 * ldc);
+            KGEN_GEMM_LDC(s3, c0 + 3 * ldc);
             const Acc* bp = b + j;
             for (uint64_t kk = 0; kk < k; ++kk, bp += ldb) {
-                ld(vb, bp);
+                std::memcpy(&vb, bp, sizeof vb);
                 Vec p0 = vb * a0[kk];
                 Vec p1 = vb * a1[kk];
                 Vec p2 = vb * a2[kk];
@@ -54,35 +56,60 @@ inline void gemm_accumulate(const Acc* a, uint64_t lda, const Acc* b, uint64_t l
                 s2 += p2;
                 s3 += p3;
             }
-            st(c0, s0);
-            st(c0 + ldc, s1);
-            st(c0 + 2 * ldc, s2);
-            st(c0 + 3 * ldc, s3);
+            std::memcpy(c0, &s0, sizeof s0);
+            std::memcpy(c0 + ldc, &s1, sizeof s1);
+            std::memcpy(c0 + 2 * ldc, &s2, sizeof s2);
+            std::memcpy(c0 + 3 * ldc, &s3, sizeof s3);
         }
         for (; r < rows; ++r) {
             const Acc* ar = a + uint64_t(r) * lda;
             Acc* cr = c + uint64_t(r) * ldc + j;
             Vec s, vb;
-            ld(s, cr);
+            KGEN_GEMM_LDC(s, cr);
             const Acc* bp = b + j;
             for (uint64_t kk = 0; kk < k; ++kk, bp += ldb) {
-                ld(vb, bp);
+                std::memcpy(&vb, bp, sizeof vb);
                 Vec p = vb * ar[kk];
                 s += p;
             }
-            st(cr, s);
+            std::memcpy(cr, &s, sizeof s);
         }
     }
     for (uint32_t j = vcols; j < cols; ++j)
         for (uint32_t r = 0; r < rows; ++r) {
             const Acc* ar = a + uint64_t(r) * lda;
-            Acc s = c[uint64_t(r) * ldc + j];
+            Acc s = from_zero ? Acc(0) : c[uint64_t(r) * ldc + j];
             for (uint64_t kk = 0; kk < k; ++kk) {
                 const Acc p = ar[kk] * b[kk * ldb + j];
                 s += p;
             }
             c[uint64_t(r) * ldc + j] = s;
         }
+}
+
+#undef KGEN_GEMM_LDC
+
+#if defined(__x86_64__)
+/// The same loop compiled for AVX2 (8 floats or int32 per register; no FMA: the multiply and the add stay
+/// two roundings), picked at run time where the CPU has it.
+template <class Acc>
+__attribute__((target("avx2"), noinline)) void gemm_avx2(const Acc* a, uint64_t lda, const Acc* b, uint64_t ldb, Acc* c, uint64_t ldc,
+                                                         uint32_t rows, uint32_t cols, uint64_t k, bool from_zero) {
+    gemm_body(a, lda, b, ldb, c, ldc, rows, cols, k, from_zero);
+}
+inline bool cpu_has_avx2() {
+    static const bool has = __builtin_cpu_supports("avx2");
+    return has;
+}
+#endif
+
+template <class Acc>
+inline void gemm_accumulate(const Acc* a, uint64_t lda, const Acc* b, uint64_t ldb, Acc* c, uint64_t ldc, uint32_t rows, uint32_t cols,
+                            uint64_t k, bool from_zero = false) {
+#if defined(__x86_64__)
+    if (cpu_has_avx2()) return gemm_avx2(a, lda, b, ldb, c, ldc, rows, cols, k, from_zero);
+#endif
+    gemm_body(a, lda, b, ldb, c, ldc, rows, cols, k, from_zero);
 }
 
 }  // namespace kgen::cube

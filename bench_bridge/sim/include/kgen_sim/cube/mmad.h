@@ -31,6 +31,7 @@
 // @api Mmad MmadParams
 #pragma once
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -65,6 +66,31 @@ struct MmadParams {
 }  // namespace AscendC
 
 namespace kgen::cube {
+
+/// half -> float for every bit pattern, computed once (the exact conversion of half.h).
+inline const float* f16_to_f32_table() {
+    static const std::vector<float> table = [] {
+        std::vector<float> t(65536);
+        for (uint32_t b = 0; b < 65536; ++b) t[b] = f16_bits_to_f32(static_cast<uint16_t>(b));
+        return t;
+    }();
+    return table.data();
+}
+
+/// d[i] = element (start + i) of s as the accumulator type C, for i < n (the exact widening conversion).
+template <typename C, typename A>
+inline void to_acc_run(C* d, const A* s, uint64_t start, uint32_t n) {
+    if constexpr (std::is_same_v<A, half> && std::is_same_v<C, float>) {
+        const float* t = f16_to_f32_table();
+        for (uint32_t i = 0; i < n; ++i) d[i] = t[s[start + i].bits];
+    } else if constexpr (std::is_same_v<A, bfloat16_t> && std::is_same_v<C, float>) {
+        for (uint32_t i = 0; i < n; ++i) d[i] = bf16_bits_to_f32(s[start + i].bits);
+    } else if constexpr (is_int4_v<A>) {
+        for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<C>(load_elem(s, start + i));
+    } else {
+        for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<C>(s[start + i]);
+    }
+}
 
 template <typename C, typename A>
 inline constexpr bool mmad_types_ok() {
@@ -120,7 +146,8 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
     if (accumulate && !bias && p.cmatrixSource) bt_row = reinterpret_cast<const C*>(core().mem_base(Mem::BT));
 
     // unpack A (ZZ, or one row for GEMV) and B (ZN) into dense row-major matrices of the accumulator type, once
-    // per instruction; multiply-accumulate them in blocks (gemm_kernel.h); write the result fractal by fractal
+    // per instruction (a run of C0 elements at a time); multiply-accumulate them in blocks (gemm_kernel.h); write
+    // the result 16 elements (one fractal row) at a time
     const A* ap = a.raw();
     const B* bp = b.raw();
     C* cp = c.raw();
@@ -128,39 +155,41 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
     thread_local std::vector<C> ad, bd, acc;
     ad.resize(uint64_t(rows) * K);
     bd.resize(uint64_t(K) * Np);
-    acc.assign(uint64_t(rows) * Np, C(0));
+    acc.resize(uint64_t(rows) * Np);
     if (gemv) {
-        for (uint32_t k = 0; k < K; ++k) ad[k] = static_cast<C>(load_elem(ap, k));
+        to_acc_run(ad.data(), ap, 0, K);
     } else {
         for (uint32_t m1 = 0; m1 < M1; ++m1)
             for (uint32_t k1 = 0; k1 < K1; ++k1) {
                 const uint64_t base = (uint64_t(m1) * K1A + k1) * BLOCK * C0;
                 const uint32_t kn = std::min(C0, K - k1 * C0);
-                for (uint32_t r = 0; r < BLOCK; ++r) {
-                    C* d = ad.data() + uint64_t(m1 * BLOCK + r) * K + k1 * C0;
-                    for (uint32_t e = 0; e < kn; ++e) d[e] = static_cast<C>(load_elem(ap, base + r * C0 + e));
-                }
+                for (uint32_t r = 0; r < BLOCK; ++r)
+                    to_acc_run(ad.data() + uint64_t(m1 * BLOCK + r) * K + k1 * C0, ap, base + r * C0, kn);
             }
     }
+    C frac[BLOCK * C0];
     for (uint32_t k1 = 0; k1 < K1; ++k1)
         for (uint32_t n1 = 0; n1 < N1; ++n1) {
-            const uint64_t base = (uint64_t(k1) * N1 + n1) * BLOCK * C0;
+            to_acc_run(frac, bp, (uint64_t(k1) * N1 + n1) * BLOCK * C0, BLOCK * C0);
             const uint32_t kn = std::min(C0, K - k1 * C0);
-            for (uint32_t r = 0; r < BLOCK; ++r)
-                for (uint32_t e = 0; e < kn; ++e)
-                    bd[uint64_t(k1 * C0 + e) * Np + n1 * BLOCK + r] = static_cast<C>(load_elem(bp, base + r * C0 + e));
+            for (uint32_t e = 0; e < kn; ++e) {
+                C* d = bd.data() + uint64_t(k1 * C0 + e) * Np + n1 * BLOCK;
+                for (uint32_t r = 0; r < BLOCK; ++r) d[r] = frac[r * C0 + e];
+            }
         }
-    gemm_accumulate(ad.data(), K, bd.data(), Np, acc.data(), Np, rows, Np, K);
+    gemm_accumulate(ad.data(), K, bd.data(), Np, acc.data(), Np, rows, Np, K, /*from_zero=*/true);
     for (uint32_t n1 = 0; n1 < N1; ++n1)
         for (uint32_t m = 0; m < rows; ++m) {
             C* out = cp + l0c_offset(m, n1 * BLOCK, p.m);
-            const C* s = acc.data() + uint64_t(m) * Np + n1 * BLOCK;
-            for (uint32_t e = 0; e < BLOCK; ++e) {
-                const uint32_t n = n1 * BLOCK + e;
-                if (!accumulate) out[e] = s[e];
-                else if (bias_row) out[e] = static_cast<C>(bias_row[n]) + s[e];
-                else if (bt_row) out[e] = bt_row[n] + s[e];
-                else out[e] = out[e] + s[e];
+            const C* sum = acc.data() + uint64_t(m) * Np + n1 * BLOCK;
+            if (!accumulate) {
+                std::memcpy(static_cast<void*>(out), sum, BLOCK * sizeof(C));
+            } else if (bias_row) {
+                for (uint32_t e = 0; e < BLOCK; ++e) out[e] = static_cast<C>(bias_row[n1 * BLOCK + e]) + sum[e];
+            } else if (bt_row) {
+                for (uint32_t e = 0; e < BLOCK; ++e) out[e] = bt_row[n1 * BLOCK + e] + sum[e];
+            } else {
+                for (uint32_t e = 0; e < BLOCK; ++e) out[e] = out[e] + sum[e];
             }
         }
     trace("Mmad", Pipe::M, uint64_t(M1) * K1 * FRACTAL_BYTES + uint64_t(K1) * N1 * FRACTAL_BYTES, M1 * N1 * K1, 0, 0, sizeof(A));
