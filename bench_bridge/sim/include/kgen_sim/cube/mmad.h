@@ -67,21 +67,11 @@ struct MmadParams {
 
 namespace kgen::cube {
 
-/// half -> float for every bit pattern, computed once (the exact conversion of half.h).
-inline const float* f16_to_f32_table() {
-    static const std::vector<float> table = [] {
-        std::vector<float> t(65536);
-        for (uint32_t b = 0; b < 65536; ++b) t[b] = f16_bits_to_f32(static_cast<uint16_t>(b));
-        return t;
-    }();
-    return table.data();
-}
-
 /// d[i] = element (start + i) of s as the accumulator type C, for i < n (the exact widening conversion).
 template <typename C, typename A>
 inline void to_acc_run(C* d, const A* s, uint64_t start, uint32_t n) {
     if constexpr (std::is_same_v<A, half> && std::is_same_v<C, float>) {
-        const float* t = f16_to_f32_table();
+        const float* t = kgen::f16_to_f32_table();
         for (uint32_t i = 0; i < n; ++i) d[i] = t[s[start + i].bits];
     } else if constexpr (std::is_same_v<A, bfloat16_t> && std::is_same_v<C, float>) {
         for (uint32_t i = 0; i < n; ++i) d[i] = bf16_bits_to_f32(s[start + i].bits);

@@ -63,6 +63,10 @@ struct Operand {
         }
         if constexpr (is_int4_v<T>) {  // two elements per byte (tensor.h)
             for (uint64_t i = 0; i < count; ++i) out[i] = static_cast<Acc>(load_elem(p, start + i).value());
+        } else if constexpr (std::is_same_v<T, half> && std::is_same_v<Acc, float>) {  // exact, through the table
+            const float* t = f16_to_f32_table();
+            p += start;
+            for (uint64_t i = 0; i < count; ++i) out[i] = t[p[i].bits];
         } else {
             p += start;
             for (uint64_t i = 0; i < count; ++i) out[i] = static_cast<Acc>(static_cast<acc_t<T>>(p[i]));
