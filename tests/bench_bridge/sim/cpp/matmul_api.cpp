@@ -160,6 +160,51 @@ KT_CASE(mm_i4_i32) {
     kt::save("c", dc.host());
 }
 
+// ---- 4:2 sparse B (SparseMatmulType + SetSparseIndex): int8 A [M, K], densified B^T [N, K / 2], index NZ --------
+__global__ __aicore__ void mm_sparse_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_ADDR c, TCubeTiling tiling) {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int8_t>,
+           SparseMatmulType<TPosition::GM, TPosition::GM, CubeFormat::ND, int8_t, true>,
+           MatmulType<TPosition::GM, CubeFormat::ND, int32_t>, MatmulType<TPosition::GM, CubeFormat::ND, int32_t>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    if ((int32_t)GetBlockIdx() >= tiling.usedCoreNum) return;
+    GlobalTensor<int8_t> ag, bg;
+    GlobalTensor<uint8_t> ig;
+    GlobalTensor<int32_t> cg;
+    ag.SetGlobalBuffer((__gm__ int8_t*)a, tiling.M * tiling.Ka);
+    bg.SetGlobalBuffer((__gm__ int8_t*)b, tiling.N * tiling.Kb / 2);
+    ig.SetGlobalBuffer((__gm__ uint8_t*)idx);
+    cg.SetGlobalBuffer((__gm__ int32_t*)c, tiling.M * tiling.N);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg, true);
+    mm.SetSparseIndex(ig);
+    mm.IterateAll(cg);
+    mm.End();
+}
+KT_CASE(mm_sparse) {
+    matmul_tiling::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
+    api.SetDim(1);
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT8, false);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT8, true);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT32);
+    api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT32);
+    int32_t M = (int32_t)kt::param("M"), N = (int32_t)kt::param("N"), K = (int32_t)kt::param("K");
+    api.SetShape(M, N, K);
+    api.SetOrgShape(M, N, K);
+    api.SetSparse(true);
+    TCubeTiling t;
+    if (api.GetTiling(t) != 0) { std::fprintf(stderr, "GetTiling failed\n"); std::exit(4); }
+    auto a = kt::load<int8_t>("a");
+    auto b = kt::load<int8_t>("b");
+    auto idx = kt::load<uint8_t>("idx");
+    std::vector<int32_t> c0(size_t(M) * N, 0);
+    kt::Dev<int8_t> da(a), db(b);
+    kt::Dev<uint8_t> di(idx);
+    kt::Dev<int32_t> dc(c0);
+    mm_sparse_kernel<<<1, nullptr, nullptr>>>(da.gm(), db.gm(), di.gm(), dc.gm(), t);
+    kt::save("c", dc.host());
+}
+
 // ---- tiling values alone: writes the 50 fields and GetTiling's result ------------------------------
 KT_CASE(tiling) {
     static const DT types[] = {DT::DT_FLOAT16, DT::DT_FLOAT, DT::DT_BF16, DT::DT_INT8, DT::DT_INT32};

@@ -121,6 +121,9 @@ public:
         return 0;
     }
     int32_t SetTraverse(MatrixTraverse traverse) { p_.first_n = traverse == MatrixTraverse::FIRSTN; return 0; }
+    /// 4:2 sparse B (SparseMatmulType): the tiling keeps K as the logical (full) K; the kernel reads the
+    /// densified B (K / 2 values per column) with its index matrix (kgen_sim/matmul/matmul_operand.h).
+    int32_t SetSparse(bool isSparseIn = false) { sparse_ = isSparseIn; return 0; }
     /// Batch matmul, NORMAL layout: batchA x [m, k] times batchB x [k, n] (BatchNum = the larger); the
     /// layout axes become A (batchA, m, 1, 1, k), B (batchB, n, 1, 1, k), C (max batch, m, 1, 1, n).
     int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
@@ -195,6 +198,7 @@ protected:
 #undef KGEN_TCUBE_COPY
     }
     kgen::mm::TilingProblem p_;
+    bool sparse_ = false;
     ::TCubeTiling last_{};
     bool a_trans_ = false, b_trans_ = false;
     int32_t batch_ = 0;

@@ -50,6 +50,14 @@ struct MatmulType {
     constexpr static TPosition srcPos = SRCPOS;
 };
 
+/// A 4:2 structured-sparse B operand (SparseMatmulType page, Atlas A2/A3): B holds the densified matrix (two
+/// values of every four along K) and SetSparseIndex gives the index matrix saying where they sit.
+template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
+    constexpr static TPosition indexPosition = INDEX_POSITION;
+};
+
 struct MatmulConfig {
     bool doNorm = true;
     bool doBasicBlock = false;
