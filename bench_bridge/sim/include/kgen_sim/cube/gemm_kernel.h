@@ -103,13 +103,28 @@ inline bool cpu_has_avx2() {
 }
 #endif
 
+/// K is taken in slices of 256 (each slice's panel of B stays in the first-level cache); the slices run in K
+/// order and each starts from what the previous one left, so every element still adds its products in K order.
 template <class Acc>
 inline void gemm_accumulate(const Acc* a, uint64_t lda, const Acc* b, uint64_t ldb, Acc* c, uint64_t ldc, uint32_t rows, uint32_t cols,
                             uint64_t k, bool from_zero = false) {
+    constexpr uint64_t KC = 256;
+    if (k == 0) {
+        if (from_zero)
+            for (uint32_t r = 0; r < rows; ++r) std::memset(static_cast<void*>(c + uint64_t(r) * ldc), 0, cols * sizeof(Acc));
+        return;
+    }
+    for (uint64_t k0 = 0; k0 < k; k0 += KC) {
+        const uint64_t kn = k - k0 < KC ? k - k0 : KC;
+        const bool zero = from_zero && k0 == 0;
 #if defined(__x86_64__)
-    if (cpu_has_avx2()) return gemm_avx2(a, lda, b, ldb, c, ldc, rows, cols, k, from_zero);
+        if (cpu_has_avx2()) {
+            gemm_avx2(a + k0, lda, b + k0 * ldb, ldb, c, ldc, rows, cols, kn, zero);
+            continue;
+        }
 #endif
-    gemm_body(a, lda, b, ldb, c, ldc, rows, cols, k, from_zero);
+        gemm_body(a + k0, lda, b + k0 * ldb, ldb, c, ldc, rows, cols, kn, zero);
+    }
 }
 
 }  // namespace kgen::cube
