@@ -332,6 +332,12 @@ def table(rows: list[Row]) -> str:
     return "\n".join(out)
 
 
+def _secs(r: Row) -> str:
+    """' (build 5.1 s, run 42.0 s)' from a row's timings, or ''."""
+    parts = [f"{k} {v:.1f} s" for k, v in r.seconds.items()]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("path", help="asc-devkit checkout (or its examples/ directory)")
@@ -347,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     quiet = args.json
     rows = run_all(Path(args.path), args.filter, args.all, args.timeout,
                    None if quiet else lambda r: print(f"  {r.example} [{r.scenario}]: "
-                                                      f"{'verified' if r.verified else r.reason or 'ran'}", flush=True),
+                                                      f"{'verified' if r.verified else r.reason or 'ran'}"
+                                                      f"{_secs(r)}", flush=True),
                    args.cxxflag)
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=2))
