@@ -249,6 +249,48 @@ def test_mmad_sums_each_element_in_k_order_in_float32(prog):
     np.testing.assert_array_equal(got, acc)
 
 
+def sparse_b(rng, k, n):
+    """A 4:2 sparse B [k, n] with its densified form [k / 2, n] and one 2-bit index per dense value: per group of
+    four along K the first value's position (0..2) and the second's position minus one; pairs whose second index
+    does not point past the first select the first's element for both values (the selection table's X/X rows)."""
+    pairs = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2), (1, 0), (2, 0)]
+    full, dense, ind = np.zeros((k, n), np.int64), np.zeros((k // 2, n), np.int8), np.zeros((k // 2, n), np.int64)
+    for j in range(n):
+        for g in range(k // 4):
+            p1, i2 = pairs[rng.integers(len(pairs))]
+            v = rng.integers(-9, 10, 2)
+            full[4 * g + p1, j] += v[0]
+            full[4 * g + max(i2 + 1, p1), j] += v[1]
+            dense[2 * g: 2 * g + 2, j] = v
+            ind[2 * g, j], ind[2 * g + 1, j] = p1, i2
+    return full, dense, ind
+
+
+def index_fractals(ind: np.ndarray) -> np.ndarray:
+    """One 128-byte fractal per 32 x 16 B fractal (K blocks outer, N blocks inner, as in L0B): 16 rows (n) of 8 bytes,
+    four 2-bit indices per byte from the low bits."""
+    kd, n = ind.shape
+    out = []
+    for k1 in range(kd // 32):
+        for n1 in range(n // 16):
+            blk = ind[k1 * 32:(k1 + 1) * 32, n1 * 16:(n1 + 1) * 16].T  # [16 rows n, 32 indices]
+            q = blk.reshape(16, 8, 4)
+            out.append((q[..., 0] | q[..., 1] << 2 | q[..., 2] << 4 | q[..., 3] << 6).astype(np.uint8).ravel())
+    return np.concatenate(out)
+
+
+@pytest.mark.parametrize("m,n,k", [(32, 32, 64), (48, 64, 128)])
+def test_mmad_with_sparse_expands_b_by_its_index(prog, m, n, k):
+    # LoadDataWithSparse (B fractals + index fractals) then MmadWithSparse: C = A x B with B's dense values placed at the
+    # K positions their indices give (the documented 4:2 selection), int8 -> int32 exact
+    rng = np.random.default_rng(9)
+    a = rng.integers(-9, 10, (m, k)).astype(np.int8)
+    full, dense, ind = sparse_b(rng, k, n)
+    res = prog.run("mmad_sparse", a=to_zz(a), b=to_zn(dense), idx=index_fractals(ind), p=np.array([m, n, k], np.int64))
+    got = from_l0c(res.out("c", np.int32), m, n)[:m, :n]
+    np.testing.assert_array_equal(got, a.astype(np.int64) @ full)
+
+
 def test_mmad_accumulates_onto_l0c_when_init_is_off(prog):
     m, n, k = 20, 24, 40
     prior = RNG.uniform(-5, 5, (32, 32)).astype(np.float32)

@@ -28,7 +28,7 @@
 //  * Trace: pipe M, `repeats` = number of 16 x 16 x C0 fractal products (the cube does one per cycle:
 //    16x16x16 for 2-byte types, 16x16x32 for int8, 16x16x8 for float), bytes = A + B bytes read.
 //
-// @api Mmad MmadParams
+// @api Mmad MmadParams MmadWithSparse
 #pragma once
 #include <algorithm>
 #include <cstring>
@@ -82,6 +82,22 @@ inline void to_acc_run(C* d, const A* s, uint64_t start, uint32_t n) {
     }
 }
 
+/// MmadWithSparse: the K position of dense value kd (of its 4:2 group kd / 2) in column r of B fractal f, from the
+/// index buffer LoadDataWithSparse filled: one 128-byte index fractal per B fractal, 16 rows (the fractal's n) of 8
+/// bytes, four 2-bit indices per byte from the low bits, one index per dense value. The first value of a group
+/// sits at its index (0..2) among the group's elements 0..2, the second at index + 1 among elements 1..3, or on the
+/// first's element when that is not before it (the documented selection table's "X/X" rows).
+inline uint32_t sparse_position(const uint8_t* idx, uint32_t f, uint32_t r, uint32_t kd) {
+    const uint32_t in_frac = kd % 32, first = in_frac & ~1u;
+    const uint8_t* row = idx + uint64_t(f) * 128 + r * 8;
+    auto entry = [&](uint32_t e) { return uint32_t(row[e / 4] >> ((e % 4) * 2)) & 3u; };
+    const uint32_t p1 = entry(first), p2 = std::max(entry(first + 1) + 1, p1);
+    if (p1 > 2)
+        fail("matmul-sparse-index", "MmadWithSparse: sparse index %u for the first value of a group (B fractal %u, row %u): it "
+             "selects among elements 0..2", p1, f, r);
+    return 4 * (kd / 2) + (kd % 2 ? p2 : p1);
+}
+
 template <typename C, typename A>
 inline constexpr bool mmad_types_ok() {
     return (std::is_same_v<C, float> && (std::is_same_v<A, half> || std::is_same_v<A, bfloat16_t> || std::is_same_v<A, float>)) ||
@@ -90,11 +106,11 @@ inline constexpr bool mmad_types_ok() {
 
 template <typename C, typename A, typename B, typename Bias>
 inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>& a, const AscendC::LocalTensor<B>& b,
-                 const AscendC::LocalTensor<Bias>* bias, const AscendC::MmadParams& p) {
+                 const AscendC::LocalTensor<Bias>* bias, const AscendC::MmadParams& p, const uint8_t* sparse_index = nullptr,
+                 const char* api = "Mmad") {
     static_assert(std::is_same_v<A, B>, "Mmad: A and B must have the same element type");
     static_assert(mmad_types_ok<C, A>(),
                   "Mmad: supported types are half/bfloat16_t/float -> float and int8_t/int4b_t -> int32_t (dst, a, b)");
-    const char* api = "Mmad";
     require_mem(c, api, "the result (dst)", {Mem::L0C}, "CO1 (L0C)");
     require_mem(a, api, "the left matrix (fm)", {Mem::L0A}, "A2 (L0A)");
     require_mem(b, api, "the right matrix (filter)", {Mem::L0B}, "B2 (L0B)");
@@ -117,7 +133,9 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
                       "mmad-operand-size");
     else
         require_elems_in_memory(a, uint64_t(M1) * K1A * BLOCK * C0, api, "the left matrix (m x k in 16 x C0 fractals)", "mmad-operand-size");
-    require_elems_in_memory(b, uint64_t(K1) * N1 * BLOCK * C0, api, "the right matrix (k x n in C0 x 16 fractals)", "mmad-operand-size");
+    // MmadWithSparse: B holds k / 2 densified rows (two of every four), placed by the index buffer
+    const uint32_t KB = sparse_index ? ceil_div(p.k, 2) : p.k, K1B = ceil_div(KB, C0);
+    require_elems_in_memory(b, uint64_t(K1B) * N1 * BLOCK * C0, api, "the right matrix (k x n in C0 x 16 fractals)", "mmad-operand-size");
     require_elems_in_memory(c, uint64_t(M1) * N1 * L0C_FRACTAL, api, "the result (m x n in 16 x 16 fractals)", "mmad-operand-size");
     const uint32_t Mp = M1 * BLOCK, Np = N1 * BLOCK;
 
@@ -158,13 +176,23 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
             }
     }
     C frac[BLOCK * C0];
-    for (uint32_t k1 = 0; k1 < K1; ++k1)
+    if (sparse_index) std::fill(bd.begin(), bd.end(), C(0));
+    for (uint32_t k1 = 0; k1 < K1B; ++k1)
         for (uint32_t n1 = 0; n1 < N1; ++n1) {
             to_acc_run(frac, bp, (uint64_t(k1) * N1 + n1) * BLOCK * C0, BLOCK * C0);
-            const uint32_t kn = std::min(C0, K - k1 * C0);
+            const uint32_t kn = std::min(C0, KB - k1 * C0);
             for (uint32_t e = 0; e < kn; ++e) {
-                C* d = bd.data() + uint64_t(k1 * C0 + e) * Np + n1 * BLOCK;
-                for (uint32_t r = 0; r < BLOCK; ++r) d[r] = frac[r * C0 + e];
+                const uint32_t kd = k1 * C0 + e;
+                if (!sparse_index) {
+                    C* d = bd.data() + uint64_t(kd) * Np + n1 * BLOCK;
+                    for (uint32_t r = 0; r < BLOCK; ++r) d[r] = frac[r * C0 + e];
+                    continue;
+                }
+                // dense value kd of column n sits at K position 4 * (kd / 2) + its index (sparse_position)
+                for (uint32_t r = 0; r < BLOCK; ++r) {
+                    const uint32_t kk = sparse_position(sparse_index, k1 * N1 + n1, r, kd);
+                    if (kk < K) bd[uint64_t(kk) * Np + n1 * BLOCK + r] += frac[r * C0 + e];
+                }
             }
         }
     gemm_accumulate(ad.data(), K, bd.data(), Np, acc.data(), Np, rows, Np, K, /*from_zero=*/true);
@@ -188,6 +216,15 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
 }  // namespace kgen::cube
 
 namespace AscendC {
+
+/// Mmad with a 4:2 structured-sparse B (int8 -> int32): A in L0A holds the full K, B in L0B the k / 2 densified
+/// rows LoadDataWithSparse loaded with their index fractals; each dense value multiplies the A element its index
+/// selects (kgen::cube::sparse_position). Otherwise as Mmad.
+template <typename T = int32_t, typename U = int8_t>
+inline void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<U>& filter, const MmadParams& p) {
+    static_assert(std::is_same_v<T, int32_t> && std::is_same_v<U, int8_t>, "MmadWithSparse: dst int32_t, fm and filter int8_t");
+    kgen::cube::mmad<T, U, U, T>(dst, fm, filter, nullptr, p, kgen::cube::sparse_index_buffer().data(), "MmadWithSparse");
+}
 
 template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p) {
