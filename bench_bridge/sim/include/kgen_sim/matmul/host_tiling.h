@@ -21,7 +21,7 @@
 //
 // @api MatmulApiTiling MultiCoreMatmulTiling GetTiling SetAType SetBType SetCType SetBiasType SetShape
 // @api SetOrgShape EnableBias SetBufferSpace SetFixSplit SetTraverse SetDim SetSingleShape MatrixTraverse
-// @api SetMatmulConfigParams MatmulConfigParams BatchMatmulTiling SetBatchInfoForNormal SetBatchNum SetALayout SetBLayout SetCLayout
+// @api SetMatmulConfigParams MatmulConfigParams BatchMatmulTiling SetBatchInfoForNormal SetBatchNum SetALayout SetBLayout SetCLayout SetSparse
 #pragma once
 #include <cstdint>
 #include <iostream>  // CANN's tiling headers bring in iostream; host tiling code uses std::cout

@@ -49,7 +49,7 @@
 //
 // @api Matmul Init SetTensorA SetTensorB SetBias DisableBias ClearBias SetTail SetSingleShape
 // @api Iterate GetTensorC IterateAll WaitIterateAll End SetWorkspace SetLocalWorkspace IterateBatch SetBatchNum WaitIterateBatch
-// @api IterateNBatch GetBatchTensorC GetBatchC SetQuantScalar SetQuantVector
+// @api IterateNBatch GetBatchTensorC GetBatchC SetQuantScalar SetQuantVector SetSparseIndex
 #pragma once
 #include <array>
 #include <deque>

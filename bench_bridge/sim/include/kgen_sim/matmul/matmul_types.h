@@ -12,7 +12,7 @@
 //
 // @api DEFAULT_C0_SIZE CubeFormat LayoutMode MatmulType MatmulConfig CFG_NORM CFG_MDL CFG_IBSHARE_NORM MM_CFG_BB
 // @api GetNormalConfig GetMDLConfig GetSpecialMDLConfig GetBasicConfig GetIBShareNormConfig GetMMConfig
-// @api GetMmDstType MatmulPolicy TrianUpperMatmulPolicy TrianLowerMatmulPolicy NBuffer33MatmulPolicy
+// @api GetMmDstType MatmulPolicy TrianUpperMatmulPolicy TrianLowerMatmulPolicy NBuffer33MatmulPolicy SparseMatmulType
 #pragma once
 #include <cstdint>
 
