@@ -243,6 +243,15 @@ def test_tiling_512_cube_by_hand(prog):
     np.testing.assert_array_equal(host, raw)  # optiling::TCubeTiling's SaveToBuffer bytes are the struct
 
 
+def test_single_shape_needing_more_cores_than_setdim_is_kept_with_a_warning(prog):
+    # CANN's GetTiling keeps a single-core shape that splits the problem into more blocks than SetDim's cores (the
+    # official L2-cache best practice sets 1024 x 1536 of 8192 x 8192 on 24 cores and covers M in two passes)
+    t, rc, _, _, _, res = tiling(prog, M=512, N=512, K=64, cores=2, atype=0, ctype=1, singleM=128, singleN=256, singleK=64)
+    assert rc == 0
+    assert (t["singleCoreM"], t["singleCoreN"], t["usedCoreNum"]) == (128, 256, 2)
+    assert "matmul-tiling" in [d.code for d in res.warnings]
+
+
 def test_tiling_unaligned_by_hand(prog):
     t, rc, *_ = tiling(prog, M=100, N=70, K=33, cores=1, atype=0, ctype=1)
     assert rc == 0

@@ -87,6 +87,8 @@ static int64_t make_tiling(TT& t, matmul_tiling::DataType at, matmul_tiling::Dat
     int32_t M = (int32_t)kt::param("M"), N = (int32_t)kt::param("N"), K = (int32_t)kt::param("K");
     api.SetShape(M, N, K);
     api.SetOrgShape(M, N, K);
+    if (kt::param("singleM", -1) > 0)
+        api.SetSingleShape((int32_t)kt::param("singleM"), (int32_t)kt::param("singleN"), (int32_t)kt::param("singleK", -1));
     api.EnableBias(kt::param("withBias") != 0);
     api.SetBufferSpace((int32_t)kt::param("l1", -1), -1, -1);
     api.SetFixSplit((int32_t)kt::param("baseM", -1), (int32_t)kt::param("baseN", -1), (int32_t)kt::param("baseK", -1));

@@ -180,6 +180,7 @@ protected:
             copy(t, out);
             return -1;
         }
+        if (!why.empty()) kgen::host::host_warn("matmul-tiling", "GetTiling: %s", why.c_str());
         t.BatchNum = batch_;
         t.ALayoutInfoB = a_lay_.v[0]; t.ALayoutInfoS = a_lay_.v[1]; t.ALayoutInfoN = a_lay_.v[2]; t.ALayoutInfoG = a_lay_.v[3];
         t.ALayoutInfoD = a_lay_.v[4];

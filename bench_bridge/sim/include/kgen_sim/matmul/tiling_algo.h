@@ -117,9 +117,11 @@ inline bool compute_tiling(const TilingProblem& in, TCubeTiling& t, std::string&
     if (p.single_m > 0 || p.single_n > 0) {
         sm = p.single_m > 0 ? p.single_m : p.m;
         sn = p.single_n > 0 ? p.single_n : p.n;
-        if (ceil_div(p.m, sm) * ceil_div(p.n, sn) > (p.multi_core ? p.cores : 1)) {
-            why = "SetSingleShape needs more cores than SetDim allows"; return false;
-        }
+        const int64_t need = ceil_div(p.m, sm) * ceil_div(p.n, sn), have = p.multi_core ? p.cores : 1;
+        if (need > have)  // CANN's GetTiling keeps the single-core shape (a kernel may cover M in several passes): a note
+            why = "SetSingleShape(" + std::to_string(sm) + ", " + std::to_string(sn) + ", ...) splits the shape into " +
+                  std::to_string(need) + " core blocks but SetDim gives " + std::to_string(have) +
+                  " cores: the tiling keeps the single-core shape and usedCoreNum = " + std::to_string(have);
     } else if (p.multi_core) {
         const int64_t md_max = p.a_whole ? 1 : ceil_div(p.m, 16), nd_max = p.b_whole ? 1 : ceil_div(p.n, 16);
         int64_t most = 0;  // the most cores any split uses
@@ -176,7 +178,7 @@ inline bool compute_tiling(const TilingProblem& in, TCubeTiling& t, std::string&
     else if (ablk + bblk + bias_bytes <= p.l1) { step = 1; depth_a = depth_b = 1; }
     else { why = "one base block of A and B does not fit L1"; return false; }
     // 5. fields
-    t.usedCoreNum = int32_t(ceil_div(p.m, sm) * ceil_div(p.n, sn));
+    t.usedCoreNum = int32_t(std::min<int64_t>(ceil_div(p.m, sm) * ceil_div(p.n, sn), p.multi_core ? p.cores : 1));
     t.M = int32_t(om); t.N = int32_t(on); t.Ka = int32_t(oka); t.Kb = int32_t(okb);
     t.singleCoreM = int32_t(sm); t.singleCoreN = int32_t(sn); t.singleCoreK = int32_t(sk);
     t.baseM = int32_t(bm); t.baseN = int32_t(bn); t.baseK = int32_t(bk);
