@@ -133,12 +133,16 @@ def scenarios(example: Path) -> tuple[list[str | None], set[str]]:
     if not found:
         m = re.search(r'SCENARIO_NUM\s+"?(\d+)"?', text)
         found = [m.group(1)] if m else ["1"]
-    # scenarios an `if(SCENARIO_NUM STREQUAL "n" ...)` block ties to dav-3510
+    # scenarios an `if(SCENARIO_NUM STREQUAL|EQUAL n ...)` block ties to dav-3510, or rejects on dav-2201
+    # (`if(SCENARIO_NUM EQUAL 3 AND CMAKE_ASC_ARCHITECTURES STREQUAL "dav-2201") message(FATAL_ERROR ...)`)
     only3510: set[str] = set()
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        if re.search(r"if\s*\(.*SCENARIO_NUM\s+STREQUAL", line) and "dav-3510" in "\n".join(lines[i : i + 4]):
-            only3510.update(re.findall(r'SCENARIO_NUM\s+STREQUAL\s+"(\d+)"', line))
+        if not re.search(r"if\s*\(.*SCENARIO_NUM\s+(STREQUAL|EQUAL)", line):
+            continue
+        block = "\n".join(lines[i : i + 4])
+        if "dav-3510" in block or ("dav-2201" in line and "FATAL_ERROR" in block):
+            only3510.update(re.findall(r'SCENARIO_NUM\s+(?:STREQUAL|EQUAL)\s+"?(\d+)"?', line))
     return list(dict.fromkeys(found)), only3510
 
 
