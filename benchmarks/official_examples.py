@@ -300,7 +300,7 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float,
 
 
 def run_all(path: Path, pattern: str | None = None, include_all: bool = False, timeout: float = 120.0,
-            progress=None, cxxflags: list[str] = ()) -> list[Row]:
+            progress=None, cxxflags: list[str] = (), only_scenario: str | None = None) -> list[Row]:
     path = path.resolve()
     base = path / "examples" if (path / "examples").is_dir() else path
     rows = []
@@ -310,6 +310,8 @@ def run_all(path: Path, pattern: str | None = None, include_all: bool = False, t
             continue
         scens, only3510 = scenarios(ex)
         for s in scens:
+            if only_scenario is not None and (s or "-") != only_scenario:
+                continue
             if s in only3510:
                 rows.append(Row(rel, s, reason="skipped: scenario needs dav-3510"))
                 continue
@@ -348,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--filter", help="regex on the example's path (relative to examples/)")
     ap.add_argument("--all", action="store_true", help="every dav-2201 example, not only the vector subset")
     ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--scenario", help="run only this scenario of each selected example ('-' for examples without)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--cxxflag", action="append", default=[], metavar="FLAG",
                     help="extra g++ flag for every build (repeatable), e.g. --cxxflag=-include --cxxflag=shim.h")
@@ -359,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
                    None if quiet else lambda r: print(f"  {r.example} [{r.scenario}]: "
                                                       f"{'verified' if r.verified else r.reason or 'ran'}"
                                                       f"{_secs(r)}", flush=True),
-                   args.cxxflag)
+                   args.cxxflag, args.scenario)
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=2))
     else:
