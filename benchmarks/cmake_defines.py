@@ -1,7 +1,7 @@
 """The compile definitions an official example's CMakeLists.txt gives its `demo` target.
 
 Only what those files use: `set(VAR value [CACHE ...])`, `option(VAR "help" ON|OFF)`, `if/elseif/else/endif` on `VAR STREQUAL "x"`
-or `VAR MATCHES "re"` (with NOT/AND/OR), `add_definitions(-DNAME=value)` and `target_compile_definitions(demo PRIVATE NAME[=value] ...)` with `${VAR}`
+or `VAR MATCHES "re"` (with NOT/AND/OR), `string(REGEX MATCH|REPLACE ...)` and `string(TOUPPER|TOLOWER ...)`, `add_definitions(-DNAME=value)` and `target_compile_definitions(demo PRIVATE NAME[=value] ...)` with `${VAR}`
 substituted. Anything else is ignored; an unknown condition counts as false.
 """
 from __future__ import annotations
@@ -68,6 +68,20 @@ def _split(ws: list[str], sep: str) -> list[list[str]]:
     return out
 
 
+def _string(ws: list[str], env: dict[str, str]) -> None:
+    """string(REGEX MATCH <re> <out> <input>...), string(REGEX REPLACE <re> <repl> <out> <input>...),
+    string(TOUPPER|TOLOWER <in> <out>): the forms the examples use to derive a define (e.g. 2201 from dav-2201).
+    The expressions these files use mean the same in CMake and Python."""
+    if len(ws) >= 4 and ws[0] == "REGEX" and ws[1] == "MATCH":
+        m = re.search(ws[2], "".join(ws[4:]))
+        env[ws[3]] = m.group(0) if m else ""
+    elif len(ws) >= 5 and ws[0] == "REGEX" and ws[1] == "REPLACE":
+        repl = re.sub(r"\\{1,2}(\d)", r"\\g<\1>", ws[3])  # \1 (written \\1 in a quoted CMake string)
+        env[ws[4]] = re.sub(ws[2], repl, "".join(ws[5:]))
+    elif len(ws) == 3 and ws[0] in ("TOUPPER", "TOLOWER"):
+        env[ws[2]] = ws[1].upper() if ws[0] == "TOUPPER" else ws[1].lower()
+
+
 def compile_definitions(cmakelists: Path, overrides: dict[str, str]) -> list[str]:
     """`NAME=value` / `NAME` strings for the demo target, with ``overrides`` (e.g. the scenario) applied."""
     text = re.sub(r"#[^\n]*", "", cmakelists.read_text(errors="replace"))
@@ -103,6 +117,8 @@ def compile_definitions(cmakelists: Path, overrides: dict[str, str]) -> list[str
             ws = _words(args, env)
             if ws:
                 env[ws[0]] = overrides.get(ws[0], ws[2] if len(ws) > 2 else "OFF")
+        elif cmd == "string":
+            _string(_words(args, env), env)
         elif cmd == "add_definitions":
             defs += [w[2:] for w in _words(args, env) if w.startswith("-D")]
         elif cmd == "target_compile_definitions":

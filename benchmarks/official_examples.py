@@ -133,12 +133,16 @@ def scenarios(example: Path) -> tuple[list[str | None], set[str]]:
     if not found:
         m = re.search(r'SCENARIO_NUM\s+"?(\d+)"?', text)
         found = [m.group(1)] if m else ["1"]
-    # scenarios an `if(SCENARIO_NUM STREQUAL "n" ...)` block ties to dav-3510
+    # scenarios an `if(SCENARIO_NUM STREQUAL|EQUAL n ...)` block ties to dav-3510, or rejects on dav-2201
+    # (`if(SCENARIO_NUM EQUAL 3 AND CMAKE_ASC_ARCHITECTURES STREQUAL "dav-2201") message(FATAL_ERROR ...)`)
     only3510: set[str] = set()
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        if re.search(r"if\s*\(.*SCENARIO_NUM\s+STREQUAL", line) and "dav-3510" in "\n".join(lines[i : i + 4]):
-            only3510.update(re.findall(r'SCENARIO_NUM\s+STREQUAL\s+"(\d+)"', line))
+        if not re.search(r"if\s*\(.*SCENARIO_NUM\s+(STREQUAL|EQUAL)", line):
+            continue
+        block = "\n".join(lines[i : i + 4])
+        if "dav-3510" in block or ("dav-2201" in line and "FATAL_ERROR" in block):
+            only3510.update(re.findall(r'SCENARIO_NUM\s+(?:STREQUAL|EQUAL)\s+"?(\d+)"?', line))
     return list(dict.fromkeys(found)), only3510
 
 
@@ -296,7 +300,7 @@ def run_example(example: Path, base: Path, scenario: str | None, timeout: float,
 
 
 def run_all(path: Path, pattern: str | None = None, include_all: bool = False, timeout: float = 120.0,
-            progress=None, cxxflags: list[str] = ()) -> list[Row]:
+            progress=None, cxxflags: list[str] = (), only_scenario: str | None = None) -> list[Row]:
     path = path.resolve()
     base = path / "examples" if (path / "examples").is_dir() else path
     rows = []
@@ -306,6 +310,8 @@ def run_all(path: Path, pattern: str | None = None, include_all: bool = False, t
             continue
         scens, only3510 = scenarios(ex)
         for s in scens:
+            if only_scenario is not None and (s or "-") != only_scenario:
+                continue
             if s in only3510:
                 rows.append(Row(rel, s, reason="skipped: scenario needs dav-3510"))
                 continue
@@ -332,12 +338,19 @@ def table(rows: list[Row]) -> str:
     return "\n".join(out)
 
 
+def _secs(r: Row) -> str:
+    """' (build 5.1 s, run 42.0 s)' from a row's timings, or ''."""
+    parts = [f"{k} {v:.1f} s" for k, v in r.seconds.items()]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("path", help="asc-devkit checkout (or its examples/ directory)")
     ap.add_argument("--filter", help="regex on the example's path (relative to examples/)")
     ap.add_argument("--all", action="store_true", help="every dav-2201 example, not only the vector subset")
     ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--scenario", help="run only this scenario of each selected example ('-' for examples without)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--cxxflag", action="append", default=[], metavar="FLAG",
                     help="extra g++ flag for every build (repeatable), e.g. --cxxflag=-include --cxxflag=shim.h")
@@ -347,8 +360,9 @@ def main(argv: list[str] | None = None) -> int:
     quiet = args.json
     rows = run_all(Path(args.path), args.filter, args.all, args.timeout,
                    None if quiet else lambda r: print(f"  {r.example} [{r.scenario}]: "
-                                                      f"{'verified' if r.verified else r.reason or 'ran'}", flush=True),
-                   args.cxxflag)
+                                                      f"{'verified' if r.verified else r.reason or 'ran'}"
+                                                      f"{_secs(r)}", flush=True),
+                   args.cxxflag, args.scenario)
     if args.json:
         print(json.dumps([asdict(r) for r in rows], indent=2))
     else:

@@ -61,3 +61,17 @@ def test_option_defaults_off_and_undefined_names_are_false(tmp_path):
                  'if(1)\n  target_compile_definitions(demo PRIVATE ONE)\nendif()\n')
     assert compile_definitions(f, {}) == ["EXTRA", "ONE"]
     assert compile_definitions(f, {"FRONT": "ON"}) == ["FRONT", "EXTRA", "ONE"]
+
+
+def test_string_regex_derives_a_definition(tmp_path):
+    """`string(REGEX MATCH ...)` / `string(REGEX REPLACE ...)` / `string(TOUPPER ...)` set a variable a later
+    definition uses (a basic cube example derives its architecture number from CMAKE_ASC_ARCHITECTURES this way;
+    unevaluated, the define was empty and the example's `#if` did not parse)."""
+    f = tmp_path / "CMakeLists.txt"
+    f.write_text('set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")\n'
+                 'string(REGEX MATCH "([0-9]+)" ARCH_NUM "${CMAKE_ASC_ARCHITECTURES}")\n'
+                 'string(REGEX REPLACE "dav-([0-9]+)" "v\\\\1" ARCH_TAG "${CMAKE_ASC_ARCHITECTURES}")\n'
+                 'string(TOUPPER "${CMAKE_ASC_ARCHITECTURES}" ARCH_UP)\n'
+                 'add_definitions(-DARCH=${ARCH_NUM} -DTAG=${ARCH_TAG} -DUP=${ARCH_UP})\n')
+    assert compile_definitions(f, {}) == ["ARCH=2201", "TAG=v2201", "UP=DAV-2201"]
+    assert compile_definitions(f, {"CMAKE_ASC_ARCHITECTURES": "dav-3510"}) == ["ARCH=3510", "TAG=v3510", "UP=DAV-3510"]

@@ -130,7 +130,7 @@ def rewrite_launches(text: str) -> tuple[str, list[str]]:
         cfg = text[k + 3 : close]
         args = text[j + 1 : pend]
         gap_newlines = text.count("\n", cstart, k) + text.count("\n", close, j)
-        name = re.sub(r"<.*", "", callee).split("::")[-1]
+        name = re.sub(r"<.*", "", callee, flags=re.S).split("::")[-1]
         kernels.append(name)
         out.append(text[pos:cstart])
         call = f'::kgen::launch_named("{name}", {callee}, ::kgen::LaunchCfg({cfg})'

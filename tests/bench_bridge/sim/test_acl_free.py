@@ -41,3 +41,35 @@ def test_foreign_and_double_frees_are_refused_not_crashes(tmp_path):
     assert r.ok, r.stderr  # no double free / invalid free abort
     assert r.stdout.strip() == "1 0 1 1 0 1 0 1.0"
     assert r.stderr.count("not freed") == 4
+
+
+LAST_ERROR = r"""
+#include <cstdio>
+#include "acl/acl.h"
+
+int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    int before = aclrtGetLastError(ACL_RT_THREAD_LEVEL);     // nothing failed yet
+    int bad = aclrtSetDevice(3);                              // the emulator has device 0 only: an error code
+    int peek = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);     // that code, kept
+    int got = aclrtGetLastError(ACL_RT_THREAD_LEVEL);         // that code, cleared
+    int after = aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+    std::printf("%d %d %d %d\n", before, bad != 0 && peek == bad, got == bad, after);
+    aclrtResetDevice(0);
+    aclFinalize();
+    return 0;
+}
+"""
+
+
+def test_get_last_error_reports_and_clears_the_last_failed_call(tmp_path):
+    # aclrtGetLastError(ACL_RT_THREAD_LEVEL): the code of the last failed runtime call, cleared by the read;
+    # aclrtPeekAtLastError: the same, not cleared (the 09_log example calls the first)
+    src = tmp_path / "acl_last_error.cpp"
+    src.write_text(LAST_ERROR)
+    res = build([src])
+    assert res.ok, "\n".join(d.format() for d in res.diagnostics) + res.log[-2000:]
+    r = run(res.binary, [], cwd=tmp_path)
+    assert r.ok, r.stderr
+    assert r.stdout.strip() == "0 1 1 0"

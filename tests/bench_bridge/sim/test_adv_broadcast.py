@@ -61,6 +61,15 @@ def test_broadcast(prog, case, mode, m, n, tmp):
     assert (mn, mx) == brc_sizes(ns, m * n, 1 if mode == 0 else m, m * n if mode == 0 else n, mode == 2, ts)
 
 
+@pytest.mark.parametrize("tmp", [-1, 0])
+def test_broadcast_under_its_implementation_name(prog, tmp):
+    # AscendC::BroadCast<T, 2, 1>: the same API as Broadcast (a per-row scale widened to every column)
+    m, n = 6, 40
+    x = np.random.default_rng(3).standard_normal(m).astype(np.float32)
+    res = prog.run("brc_f32", x=x, m=m, n=n, mode=3, tmp=tmp)
+    np.testing.assert_array_equal(res.out("y", np.float32)[: m * n].reshape(m, n), np.repeat(x[:, None], n, axis=1))
+
+
 def test_broadcast_misuse(prog):
     x = np.zeros(8, np.float32)
     res = prog.run("brc_f32", x=x, m=8, n=64, mode=2, tmp=64, expect_ok=False)

@@ -31,6 +31,14 @@ def test_comments_and_strings_keep_their_brackets_and_launches_still_rewrite():
     assert "::kgen::launch_named(\"k\", k, ::kgen::LaunchCfg(2, nullptr, 0), 1)" in out
 
 
+def test_a_launch_of_a_template_kernel_whose_arguments_span_lines():
+    # the kernel's name (for the launch record) is the callee without its template argument list, whatever its lines
+    src = "void m() {\n    kern<\n        A, B,\n        C><<<4, 0, s>>>(\n        x, y);\n}\n"
+    out, kernels = rewrite_launches(src)
+    assert kernels == ["kern"]
+    assert '::kgen::launch_named("kern", kern<\n        A, B,\n        C>, ::kgen::LaunchCfg(4, 0, s), ' in out
+
+
 HEADER = """#pragma once
 #define MY_DEVICE __forceinline__ [aicore]
 #define MY_HOST_DEVICE __forceinline__ [host, aicore]

@@ -223,6 +223,8 @@ def run_mmad(prog, kind, m, n, k, *, init=1, source=0, is_bias=0, bias_mode=0, c
 @pytest.mark.parametrize("kind,m,n,k", [
     (np.float16, 16, 16, 16), (np.float16, 30, 40, 70), (np.float16, 2, 33, 5),
     ("bf16", 45, 20, 37), (np.int8, 17, 48, 100), (np.float32, 19, 21, 13),
+    # the sizes of a Matmul base block: whole L0A (128 x 256 half), and an int8 block with unaligned m / n / k
+    (np.float16, 128, 128, 256), (np.int8, 100, 200, 160),
 ])
 def test_mmad_matches_numpy_for_each_type_and_unaligned_shapes(prog, kind, m, n, k):
     got, ref, _ = run_mmad(prog, kind, m, n, k)
@@ -230,6 +232,63 @@ def test_mmad_matches_numpy_for_each_type_and_unaligned_shapes(prog, kind, m, n,
         np.testing.assert_array_equal(got, ref.astype(np.int64))
     else:
         np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-4 * k)
+
+
+def test_mmad_sums_each_element_in_k_order_in_float32(prog):
+    # the documented accumulation: fp32 sums of exact half products. The emulator adds them in K order whatever
+    # its blocking, so a float32 running sum in numpy (one rounding per addition, from 0) gives the same bits
+    m, n, k = 64, 48, 200
+    a, b = rand(np.float16, (m, k)), rand(np.float16, (k, n))
+    p = np.array([m, n, k, 1, 0, 0, 0, 0], np.int64)
+    res = prog.run("mmad_f16", a=to_zz(a), b=to_zn(b), c=np.zeros(m * n, np.float32), bias=np.zeros(n, np.float32), p=p)
+    got = from_l0c(res.out("c", np.float32), m, n)
+    acc = np.zeros((m, n), np.float32)
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    for kk in range(k):
+        acc = acc + np.outer(af[:, kk], bf[kk])  # float32 + float32: rounded once, as the emulator's addition
+    np.testing.assert_array_equal(got, acc)
+
+
+def sparse_b(rng, k, n):
+    """A 4:2 sparse B [k, n] with its densified form [k / 2, n] and one 2-bit index per dense value: per group of
+    four along K the first value's position (0..2) and the second's position minus one; pairs whose second index
+    does not point past the first select the first's element for both values (the selection table's X/X rows)."""
+    pairs = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2), (1, 0), (2, 0)]
+    full, dense, ind = np.zeros((k, n), np.int64), np.zeros((k // 2, n), np.int8), np.zeros((k // 2, n), np.int64)
+    for j in range(n):
+        for g in range(k // 4):
+            p1, i2 = pairs[rng.integers(len(pairs))]
+            v = rng.integers(-9, 10, 2)
+            full[4 * g + p1, j] += v[0]
+            full[4 * g + max(i2 + 1, p1), j] += v[1]
+            dense[2 * g: 2 * g + 2, j] = v
+            ind[2 * g, j], ind[2 * g + 1, j] = p1, i2
+    return full, dense, ind
+
+
+def index_fractals(ind: np.ndarray) -> np.ndarray:
+    """One 128-byte fractal per 32 x 16 B fractal (K blocks outer, N blocks inner, as in L0B): 16 rows (n) of 8 bytes,
+    four 2-bit indices per byte from the low bits."""
+    kd, n = ind.shape
+    out = []
+    for k1 in range(kd // 32):
+        for n1 in range(n // 16):
+            blk = ind[k1 * 32:(k1 + 1) * 32, n1 * 16:(n1 + 1) * 16].T  # [16 rows n, 32 indices]
+            q = blk.reshape(16, 8, 4)
+            out.append((q[..., 0] | q[..., 1] << 2 | q[..., 2] << 4 | q[..., 3] << 6).astype(np.uint8).ravel())
+    return np.concatenate(out)
+
+
+@pytest.mark.parametrize("m,n,k", [(32, 32, 64), (48, 64, 128)])
+def test_mmad_with_sparse_expands_b_by_its_index(prog, m, n, k):
+    # LoadDataWithSparse (B fractals + index fractals) then MmadWithSparse: C = A x B with B's dense values placed at the
+    # K positions their indices give (the documented 4:2 selection), int8 -> int32 exact
+    rng = np.random.default_rng(9)
+    a = rng.integers(-9, 10, (m, k)).astype(np.int8)
+    full, dense, ind = sparse_b(rng, k, n)
+    res = prog.run("mmad_sparse", a=to_zz(a), b=to_zn(dense), idx=index_fractals(ind), p=np.array([m, n, k], np.int64))
+    got = from_l0c(res.out("c", np.int32), m, n)[:m, :n]
+    np.testing.assert_array_equal(got, a.astype(np.int64) @ full)
 
 
 def test_mmad_accumulates_onto_l0c_when_init_is_off(prog):

@@ -107,6 +107,67 @@ def test_types_random_inputs(prog, case, rtol):
     np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * scale)
 
 
+def pack_int4(x: np.ndarray) -> np.ndarray:
+    """int values -8..7, row-major -> bytes, element 2i in the low nibble of byte i (the documented S4 packing)."""
+    flat = (x.ravel().astype(np.int64) & 0xF).astype(np.uint8)
+    return (flat[0::2] | (flat[1::2] << 4)).astype(np.uint8)
+
+
+@pytest.mark.parametrize("M,N,K,cores,bias", [(64, 128, 128, 1, 1), (96, 160, 192, 4, 1), (48, 64, 64, 2, 0)])
+def test_int4_inputs_multiply_exactly_into_int32(prog, M, N, K, cores, bias):
+    # int4b_t x int4b_t -> int32 (Matmul type table): GM tensors of packed 4-bit values, each core's slice taken
+    # with GlobalTensor<int4b_t>::operator[] (element offsets)
+    rng = np.random.default_rng(11)
+    a, b = rng.integers(-8, 8, (M, K)), rng.integers(-8, 8, (K, N))
+    bv = rng.integers(-100, 100, N).astype(np.int32)
+    res = prog.run("mm_i4_i32", a=pack_int4(a), b=pack_int4(b), bias=bv, c0=np.zeros(M * N, np.int32), M=M, N=N, K=K,
+                   transA=0, transB=0, withBias=bias, cores=cores)
+    got = res.out("c", np.int32).reshape(M, N)
+    np.testing.assert_array_equal(got, a @ b + (bv if bias else 0))
+
+
+def sparse_case(rng, N, K):
+    """A 4:2 sparse B^T [N, K] built from (position, index, values) per group of four, its densified form
+    [N, K / 2] and the index matrix: per group the first position (0..2) and the second minus one (0..2), 2 bits
+    each, four indices per byte from the low bits, in NZ fractals of 16 rows x 8 bytes."""
+    # (first position, second index): the six distinct pairs, and the two table rows whose second index (0) does not
+    # point past the first position, which select the first position's element for both values ("X/X")
+    pairs = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2), (1, 0), (2, 0)]
+    full = np.zeros((N, K), np.int64)
+    dense = np.zeros((N, K // 2), np.int8)
+    idx2 = np.zeros((N, K // 2), np.int64)  # the 2-bit indices, two per group
+    for n in range(N):
+        for g in range(K // 4):
+            p1, i2 = pairs[rng.integers(len(pairs))]
+            p2 = max(i2 + 1, p1)
+            v = rng.integers(-9, 10, 2)
+            full[n, 4 * g + p1] += v[0]
+            full[n, 4 * g + p2] += v[1]
+            dense[n, 2 * g: 2 * g + 2] = v
+            idx2[n, 2 * g], idx2[n, 2 * g + 1] = p1, i2
+    nd = np.zeros((N, K // 8), np.uint8)
+    for j in range(K // 8):
+        for e in range(4):
+            nd[:, j] |= (idx2[:, 4 * j + e] << (2 * e)).astype(np.uint8)
+    n16, k8 = -(-N // 16) * 16, -(-(K // 8) // 8) * 8
+    pad = np.zeros((n16, k8), np.uint8)
+    pad[:N, : K // 8] = nd
+    nz = pad.reshape(n16, k8 // 8, 8).transpose(1, 0, 2).ravel()
+    return full, dense, nz
+
+
+@pytest.mark.parametrize("M,N,K", [(32, 48, 64), (20, 40, 128)])
+def test_sparse_b_is_expanded_by_its_index_matrix(prog, M, N, K):
+    # SparseMatmulType B with SetSparseIndex: C = A x B where B (given as B^T [N, K]) keeps two values of every four
+    # along K, passed densified with their positions (the documented 4:2 index encoding)
+    rng = np.random.default_rng(5)
+    a = rng.integers(-9, 10, (M, K)).astype(np.int8)
+    full, dense, nz = sparse_case(rng, N, K)
+    res = prog.run("mm_sparse", a=a.ravel(), b=dense.ravel(), idx=nz, M=M, N=N, K=K)
+    got = res.out("c", np.int32).reshape(M, N)
+    np.testing.assert_array_equal(got, a.astype(np.int64) @ full.T)
+
+
 def test_half_output_is_one_rounding_of_the_fp32_sum(prog):
     # 2049 is not a half: the fp32 accumulator holds it exactly, the output rounds it once (to even: 2048)
     M, N, K = 16, 16, 683  # every element: 683 products 3 * 1 = 2049
@@ -180,6 +241,15 @@ def test_tiling_512_cube_by_hand(prog):
         "dbL0A": 2, "dbL0B": 2, "dbL0C": 1, "shareL1Size": 10 * 16384 + 10 * 32768, "shareL0CSize": 131072, "iterateOrder": 0,
         "isBias": 0}
     np.testing.assert_array_equal(host, raw)  # optiling::TCubeTiling's SaveToBuffer bytes are the struct
+
+
+def test_single_shape_needing_more_cores_than_setdim_is_kept_with_a_warning(prog):
+    # CANN's GetTiling keeps a single-core shape that splits the problem into more blocks than SetDim's cores (the
+    # official L2-cache best practice sets 1024 x 1536 of 8192 x 8192 on 24 cores and covers M in two passes)
+    t, rc, _, _, _, res = tiling(prog, M=512, N=512, K=64, cores=2, atype=0, ctype=1, singleM=128, singleN=256, singleK=64)
+    assert rc == 0
+    assert (t["singleCoreM"], t["singleCoreN"], t["usedCoreNum"]) == (128, 256, 2)
+    assert "matmul-tiling" in [d.code for d in res.warnings]
 
 
 def test_tiling_unaligned_by_hand(prog):

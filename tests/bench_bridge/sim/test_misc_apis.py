@@ -126,3 +126,16 @@ def test_gather_mask_unpad_form(prog):
 def test_gather_mask_bad_pattern(prog):
     res = prog.run("gm_f16", x=np.zeros(1024, np.float16), pat=np.zeros(64, np.uint16), pattern=9, rep=1, expect_ok=False)
     assert res.errors and res.errors[0].code == "gathermask-pattern"
+
+
+def test_user_defined_tbufpool_lays_out_its_own_buffers(prog):
+    # EXTERN_IMPL_BUFPOOL: the pool takes its region after the pipe's first buffer (64 bytes); its InitBuffer places a
+    # queue, a TBuf and a queue one after another (n floats each); Reset hands the region out again (second round)
+    n = 256
+    rng = np.random.default_rng(4)
+    x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    res = prog.run("extpool", x=x, y=y)
+    z = res.out("z", np.float32)
+    np.testing.assert_array_equal(z[:n], x + y)
+    np.testing.assert_array_equal(z[n:], x * y)
+    assert res.out("info", np.uint32).tolist() == [64, 4 * n, 4 * n, 3]

@@ -10,7 +10,7 @@
 // @api aclInit aclFinalize aclrtSetDevice aclrtResetDevice aclrtGetDevice aclrtCreateStream aclrtDestroyStream
 // @api aclrtSynchronizeStream aclrtSynchronizeDevice aclrtMalloc aclrtMallocHost aclrtFree aclrtFreeHost
 // @api aclrtMemcpy aclrtMemcpyAsync aclrtMemset aclrtCreateContext aclrtDestroyContext aclGetRecentErrMsg
-// @api aclFloat16 aclFloatToFloat16 aclFloat16ToFloat
+// @api aclFloat16 aclFloatToFloat16 aclFloat16ToFloat aclrtGetLastError aclrtPeekAtLastError ACL_RT_THREAD_LEVEL
 #pragma once
 #include <cstdint>
 #include <cstdlib>
@@ -54,10 +54,12 @@ struct AclState {
     bool inited = false;
     int32_t device = -1;
     std::string last_error;
+    aclError last_code = 0;  // aclrtGetLastError / aclrtPeekAtLastError
 };
 inline AclState& acl_state() { static AclState s; return s; }
 inline aclError acl_fail(aclError code, const std::string& msg) {
     acl_state().last_error = msg;
+    acl_state().last_code = code;
     std::fprintf(stderr, "kgen-sim: acl error %d: %s\n", code, msg.c_str());
     return code;
 }
@@ -154,3 +156,13 @@ inline aclError aclrtMemset(void* dst, size_t destMax, int32_t value, size_t cou
 inline aclFloat16 aclFloatToFloat16(float v) { return kgen::f32_to_f16_bits(v); }
 inline float aclFloat16ToFloat(aclFloat16 v) { return kgen::f16_bits_to_f32(v); }
 inline const char* aclGetRecentErrMsg() { return kgen::acl_state().last_error.c_str(); }
+/// Scope of aclrtGetLastError / aclrtPeekAtLastError (the emulator keeps one error state, as for the one thread).
+typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;
+/// The code of the last failed runtime call (ACL_SUCCESS if none), cleared by the read.
+inline aclError aclrtGetLastError(aclrtLastErrLevel) {
+    const aclError c = kgen::acl_state().last_code;
+    kgen::acl_state().last_code = ACL_SUCCESS;
+    return c;
+}
+/// The same without clearing it.
+inline aclError aclrtPeekAtLastError(aclrtLastErrLevel) { return kgen::acl_state().last_code; }

@@ -12,6 +12,7 @@
 //  * Mixed expressions follow C's usual arithmetic conversions with the 16-bit type
 //    as the narrowest floating type: half (op) float -> float, half (op) int -> half.
 #pragma once
+#include <vector>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -73,6 +74,17 @@ constexpr uint16_t f32_to_bf16_bits(float f) {
     return static_cast<uint16_t>(x >> 16);
 }
 constexpr float bf16_bits_to_f32(uint16_t b) { return bits_f32(static_cast<uint32_t>(b) << 16); }
+
+/// binary16 bits -> float for every bit pattern, computed once (f16_bits_to_f32): the cube unit's operand
+/// unpacking converts through it.
+inline const float* f16_to_f32_table() {
+    static const std::vector<float> table = [] {
+        std::vector<float> t(65536);
+        for (uint32_t b = 0; b < 65536; ++b) t[b] = f16_bits_to_f32(static_cast<uint16_t>(b));
+        return t;
+    }();
+    return table.data();
+}
 
 struct f16_tag {};
 struct bf16_tag {};

@@ -22,7 +22,7 @@
 //
 // @api TPipe TQue TQueBind TSCM TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue TQueConfig
 // @api VacantInQue HasTensorInQue GetTensorCountInQue HasIdleBuffer Get GetWithOffset InitBufPool
-// @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID GetTPipePtr
+// @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID GetTPipePtr EXTERN_IMPL_BUFPOOL InitBufHandle
 #pragma once
 #include <array>
 #include <deque>
@@ -204,6 +204,22 @@ public:
     }
     void FreeAllEvent() {}
     void InitStartBufHandle(...) {}
+    /// How a user-defined TBufPool (EXTERN_IMPL_BUFPOOL) lays a queue out: InitStartBufHandle(handle, num, len),
+    /// then InitBufHandle(pool, i, handle, address, len) for buffers i = 0 .. num - 1 at UB byte addresses the pool
+    /// hands out, one after another (the emulator lays the queue out when the last one arrives).
+    template <class H>
+    void InitStartBufHandle(H, uint8_t num, uint32_t len) { ext_num_ = num; ext_len_ = len; }
+    template <class P, class H>
+    void InitBufHandle(P*, uint8_t i, H, uint32_t addr, uint32_t len) {
+        const uint32_t align = kgen::mem_align(kMem), rounded = (len + align - 1) / align * align;
+        if (i == 0) ext_first_ = addr;
+        else if (addr != ext_first_ + i * rounded)
+            kgen::fail("bad-initbuffer", "InitBufHandle: buffer %u of the queue at UB byte %u, not right after buffer %u (byte %u): "
+                       "a queue's buffers laid out apart are not emulated", i, addr, i - 1, ext_first_ + (i - 1) * rounded);
+        if (len != ext_len_ && ext_len_)
+            kgen::fail("bad-initbuffer", "InitBufHandle: buffer %u has %u bytes, InitStartBufHandle said %u", i, len, ext_len_);
+        if (i + 1u == ext_num_) init(ext_first_, ext_num_, len);
+    }
 
     // ---- emulator-internal ----
     void init(uint32_t first_offset, uint8_t num, uint32_t len) {
@@ -248,6 +264,8 @@ private:
         return s;
     }
     static constexpr uint32_t kMaxBuffers = 32;
+    uint8_t ext_num_ = 0;        // InitStartBufHandle (user-defined TBufPool)
+    uint32_t ext_len_ = 0, ext_first_ = 0;
     /// Fixed storage so LocalTensors can point at their slot for the queue's whole life.
     struct Slots {
         kgen::BufferSlot* p = nullptr;
@@ -316,6 +334,12 @@ public:
     template <typename T>
     LocalTensor<T> DeQue() { return Get<T>(); }
 
+    /// A user-defined TBufPool (EXTERN_IMPL_BUFPOOL) lays the buffer out at UB byte `addr` (len rounded up to 32).
+    template <class H>
+    void InitStartBufHandle(H, uint8_t, uint32_t) {}
+    template <class P, class H>
+    void InitBufHandle(P*, uint8_t, H, uint32_t addr, uint32_t len) { init(addr, kgen::round_len32(len)); }
+
     // ---- emulator-internal ----
     void init(uint32_t offset, uint32_t len) {
         ++slot_->generation;  // tensors of an earlier layout are dead
@@ -376,6 +400,14 @@ public:
     }
     template <TPosition p, uint32_t n>
     bool InitBufPool(TBufPool<p, n>& pool, uint32_t len);
+    /// A user-defined pool (a class with EXTERN_IMPL_BUFPOOL): `len` bytes of its position's memory.
+    template <class Pool, std::enable_if_t<Pool::isTbufPool, int> = 0>
+    bool InitBufPool(Pool& pool, uint32_t len) {
+        constexpr kgen::Mem mem = mem_of(Pool::poolPos);
+        const uint32_t rounded = (len + kgen::ONE_BLK - 1) / kgen::ONE_BLK * kgen::ONE_BLK;
+        pool.kgen_ext_region(arena(mem).take(rounded, "InitBufPool"), rounded);
+        return true;
+    }
     template <TPosition p, uint32_t n, TPosition p2, uint32_t n2>
     bool InitBufPool(TBufPool<p, n>& pool, uint32_t len, TBufPool<p2, n2>& shareWith);
 
@@ -393,6 +425,8 @@ public:
     void Reset() { reset_all(); }
     /// Queues and buffers of the pool are laid out in [base, base+len) of memory `mem`; the pool
     /// holds nothing in the other memories.
+    /// Start of the pool's region in memory `mem` (InitBufPool with shareWith lays a pool over another's).
+    uint32_t region_base(kgen::Mem mem) const { return arenas_[static_cast<int>(mem)].base; }
     void init_region(uint32_t base, uint32_t len, kgen::Mem mem = kgen::Mem::UB) {
         for (auto& a : arenas_) { a.limit = 0; a.cursor = 0; a.name = "TBufPool"; a.base = 0; }
         arena(mem).base = base;
@@ -409,8 +443,7 @@ bool BufferOwner::InitBufPool(TBufPool<p, n>& pool, uint32_t len) {
 }
 template <TPosition p, uint32_t n, TPosition p2, uint32_t n2>
 bool BufferOwner::InitBufPool(TBufPool<p, n>& pool, uint32_t len, TBufPool<p2, n2>& shareWith) {
-    pool.init_region(0, len, mem_of(p));
-    (void)shareWith;
+    pool.init_region(shareWith.region_base(mem_of(p2)), len, mem_of(p));  // the same bytes as shareWith
     return true;
 }
 
@@ -448,3 +481,45 @@ inline AscendC::TPipe* GetTPipePtr() {
     return AscendC::tls_current_pipe;
 }
 namespace AscendC { using ::GetTPipePtr; }
+
+namespace kgen {
+/// The state EXTERN_IMPL_BUFPOOL gives a user-defined TBufPool: its region (from InitBufPool), the address the
+/// next buffer takes and how many buffers it handed out.
+struct ExtBufPool {
+    uint32_t start = 0, len = 0, cur_addr = 0;
+    uint8_t cur_bufs = 0;
+    uint8_t handles[64] = {};  // GetBufHandle's handles: addresses only, the emulator keeps no state behind them
+};
+}  // namespace kgen
+
+/// A user-defined TBufPool (EXTERN_IMPL_BUFPOOL page): the class lays queues and buffers out itself in the region
+/// InitBufPool gives it, through GetCurAddr / SetCurAddr, GetCurBufSize / SetCurBufSize, GetBufHandle and the
+/// queues' InitStartBufHandle / InitBufHandle; Reset hands the whole region out again.
+#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                                                   \
+public:                                                                                                          \
+    static constexpr AscendC::TPosition poolPos = POSITION;                                                     \
+    static constexpr int32_t bufIDSize = BUFID_SIZE;                                                            \
+    static constexpr bool isTbufPool = true;                                                                    \
+    void Init() { kgen_ext_ = kgen::ExtBufPool{}; }                                                              \
+    void Reset() {                                                                                               \
+        kgen_ext_.cur_addr = kgen_ext_.start;                                                                    \
+        kgen_ext_.cur_bufs = 0;                                                                                  \
+    }                                                                                                            \
+    uint8_t* GetBufHandle(uint8_t i) { return kgen_ext_.handles + (i % 64); }                                    \
+    uint32_t GetStartAddr() const { return kgen_ext_.start; }                                                   \
+    uint32_t GetCurAddr() const { return kgen_ext_.cur_addr; }                                                  \
+    void SetCurAddr(uint32_t addr) {                                                                             \
+        if (addr > kgen_ext_.start + kgen_ext_.len)                                                              \
+            kgen::fail("ub-overflow", #EXT_BUFPOOL ": SetCurAddr(%u) past the end of its InitBufPool region [%u, %u)", \
+                       addr, kgen_ext_.start, kgen_ext_.start + kgen_ext_.len);                                  \
+        kgen_ext_.cur_addr = addr;                                                                               \
+    }                                                                                                            \
+    uint8_t GetCurBufSize() const { return kgen_ext_.cur_bufs; }                                                \
+    void SetCurBufSize(uint8_t n) { kgen_ext_.cur_bufs = n; }                                                    \
+    void kgen_ext_region(uint32_t start, uint32_t len) {                                                         \
+        kgen_ext_.start = kgen_ext_.cur_addr = start;                                                            \
+        kgen_ext_.len = len;                                                                                     \
+        kgen_ext_.cur_bufs = 0;                                                                                  \
+    }                                                                                                            \
+    kgen::ExtBufPool kgen_ext_
+

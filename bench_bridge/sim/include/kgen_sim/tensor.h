@@ -391,22 +391,32 @@ public:
     void SetGlobalBuffer(T* buffer, uint64_t bufferSize) { ptr_ = buffer; size_ = bufferSize; bounded_ = true; }
     void SetGlobalBuffer(T* buffer) { ptr_ = buffer; size_ = 0; bounded_ = false; }
 
-    T GetValue(uint64_t i) const { check_read(i, 1, "GetValue"); return ptr_[i]; }
+    T GetValue(uint64_t i) const { check_read(i, 1, "GetValue"); return kgen::load_elem(ptr_, i); }
     template <typename U>
-    void SetValue(uint64_t i, U v) const { check(i, 1, "SetValue"); ptr_[i] = static_cast<T>(v); }
-    T& operator()(uint64_t i) const { check(i, 1, "operator()"); return ptr_[i]; }
+    void SetValue(uint64_t i, U v) const { check(i, 1, "SetValue"); kgen::store_elem(ptr_, i, static_cast<T>(v)); }
+    T& operator()(uint64_t i) const {
+        static_assert(!kgen::is_int4_v<T>, "GlobalTensor<int4b_t>: elements are 4 bits, use GetValue / SetValue");
+        check(i, 1, "operator()");
+        return ptr_[i];
+    }
 
     /// Sub-view `offset` elements later. The hardware does not check views, so an offset past the
     /// end gives an empty view; the accesses through it are judged by the GM access policy.
+    /// int4b_t: `offset` counts 4-bit elements, the view starts offset / 2 bytes later (an odd offset would
+    /// split a byte: `int4-odd-offset`).
     GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor t = *this;
-        t.ptr_ = ptr_ + offset;
+        if constexpr (kgen::is_int4_v<T>)
+            if (offset % 2)
+                kgen::fail("int4-odd-offset", "GlobalTensor<int4b_t>[%llu]: int4b_t elements are packed two per byte, so a sub-tensor "
+                           "must start at an even element", (unsigned long long)offset);
+        t.ptr_ = at(offset);
         if (bounded_) t.size_ = offset > size_ ? 0 : size_ - offset;
         return t;
     }
     uint64_t GetSize() const { return size_; }
     T* GetPhyAddr() const { return ptr_; }
-    T* GetPhyAddr(uint64_t offset) const { return ptr_ + offset; }
+    T* GetPhyAddr(uint64_t offset) const { return at(offset); }
     void SetL2CacheHint(CacheMode) {}
     template <int M> void SetL2CacheHint() {}
     void SetShapeInfo(const ShapeInfo& s) { shape_ = s; }
@@ -423,12 +433,17 @@ public:
                        "the hardware does not check views, so this %s whatever lies beyond it", api,
                        acc == kgen::GmAccess::Read ? "reads" : "writes", (unsigned long long)i, (unsigned long long)(i + n),
                        (unsigned long long)size_, acc == kgen::GmAccess::Read ? "reads" : "overwrites");
-        kgen::check_gm_allocation(ptr_ + i, n * sizeof(T), api, acc);
+        kgen::check_gm_allocation(at(i), kgen::is_int4_v<T> ? (i + n + 1) / 2 - i / 2 : n * sizeof(T), api, acc);
     }
     /// A read: lenient where the hardware is silent and nothing is corrupted (see the policy).
     void check_read(uint64_t i, uint64_t n, const char* api) const { check(i, n, api, kgen::GmAccess::Read); }
 
 private:
+    /// Address of element i (int4b_t: the byte holding it).
+    T* at(uint64_t i) const {
+        if constexpr (kgen::is_int4_v<T>) return reinterpret_cast<T*>(reinterpret_cast<uint8_t*>(ptr_) + i / 2);
+        else return ptr_ + i;
+    }
     T* ptr_ = nullptr;
     uint64_t size_ = 0;
     bool bounded_ = false;

@@ -8,7 +8,7 @@ using namespace AscendC;
 template <typename T>
 using Ub = kt::UbStage<T, true>;  // kgen_test_ub.h
 
-// params m, n, mode (0: dim 1 scalar, 1: dim 2 axis 0, 2: dim 2 axis 1), tmp (-1 min, 0 framework)
+// params m, n, mode (0: dim 1 scalar, 1: dim 2 axis 0, 2: dim 2 axis 1, 3: as 2 through BroadCast), tmp (-1 min, 0 framework)
 template <typename T>
 __global__ __aicore__ void brc_kernel(GM_ADDR x, GM_ADDR y, uint32_t m, uint32_t n, int mode, uint32_t tmpBytes) {
     TPipe pipe;
@@ -28,10 +28,14 @@ __global__ __aicore__ void brc_kernel(GM_ADDR x, GM_ADDR y, uint32_t m, uint32_t
         uint32_t d[2] = {m, n}, s[2] = {1, n};
         if (tmpBytes) Broadcast<T, 2, 0>(Y.t, X.t, d, s, tmp);
         else Broadcast<T, 2, 0>(Y.t, X.t, d, s);
-    } else {
+    } else if (mode == 2) {
         uint32_t d[2] = {m, n}, s[2] = {m, 1};
         if (tmpBytes) Broadcast<T, 2, 1>(Y.t, X.t, d, s, tmp);
         else Broadcast<T, 2, 1>(Y.t, X.t, d, s);
+    } else {  // 3: the same through the name BroadCast (kernels call CANN's implementation name)
+        uint32_t d[2] = {m, n}, s[2] = {m, 1};
+        if (tmpBytes) BroadCast<T, 2, 1>(Y.t, X.t, d, s, tmp);
+        else BroadCast<T, 2, 1>(Y.t, X.t, d, s);
     }
     Y.out();
 }
@@ -39,8 +43,9 @@ template <typename T>
 void run_brc() {
     uint32_t m = kt::param("m"), n = kt::param("n");
     int mode = kt::param("mode");
-    TensorShape dst = mode == 0 ? TensorShape({int64_t(m * n)}) : TensorShape({int64_t(m), int64_t(n)});
-    TensorShape src = mode == 0 ? TensorShape({1}) : (mode == 1 ? TensorShape({1, int64_t(n)}) : TensorShape({int64_t(m), 1}));
+    const int shapeMode = mode == 3 ? 2 : mode;
+    TensorShape dst = shapeMode == 0 ? TensorShape({int64_t(m * n)}) : TensorShape({int64_t(m), int64_t(n)});
+    TensorShape src = shapeMode == 0 ? TensorShape({1}) : (shapeMode == 1 ? TensorShape({1, int64_t(n)}) : TensorShape({int64_t(m), 1}));
     uint32_t mx = 7, mn = 7;
     platform_ascendc::PlatformAscendC plat;
     GetBroadCastMaxMinTmpSize(plat, src, dst, sizeof(T), false, mx, mn);

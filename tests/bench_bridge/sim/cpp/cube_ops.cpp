@@ -148,6 +148,49 @@ KT_CASE(mmad_bf16) { run_mmad<float, bfloat16_t>(); }
 KT_CASE(mmad_i8) { run_mmad<int32_t, int8_t>(); }
 KT_CASE(mmad_f32) { run_mmad<float, float>(); }
 
+// ---- LoadDataWithSparse + MmadWithSparse: A (m x k, ZZ) given raw in L0A, the densified B (ZN, k / 2 rows) and its
+// index fractals in L1, loaded to L0B with LoadDataWithSparse (startIndex 0, one repeat per B fractal)
+// p: m n k
+__global__ __aicore__ void mmad_sparse_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_ADDR c, GM_ADDR prm, uint32_t na, uint32_t nb,
+                                              uint32_t nidx, uint32_t nc) {
+    TPipe pipe;
+    TBuf<TPosition::A2> ba;
+    TBuf<TPosition::B1> b1, i1;
+    TBuf<TPosition::B2> bb;
+    TBuf<TPosition::CO1> bc;
+    pipe.InitBuffer(ba, na);
+    pipe.InitBuffer(b1, nb);
+    pipe.InitBuffer(i1, nidx);
+    pipe.InitBuffer(bb, nb);
+    pipe.InitBuffer(bc, nc * sizeof(int32_t));
+    auto p = gt<int64_t>(prm, 3);
+    LocalTensor<int8_t> la = ba.Get<int8_t>(), lb1 = b1.Get<int8_t>(), lb = bb.Get<int8_t>();
+    LocalTensor<uint8_t> li = i1.Get<uint8_t>();
+    LocalTensor<int32_t> lc = bc.Get<int32_t>();
+    fill(la, gt<int8_t>(a, na), na);
+    fill(lb1, gt<int8_t>(b, nb), nb);
+    fill(li, gt<uint8_t>(idx, nidx), nidx);
+    LoadData2DParams lp;
+    lp.repeatTimes = uint8_t(nb / 512);
+    LoadDataWithSparse(lb, lb1, li, lp);
+    MmadWithSparse(lc, la, lb, {uint16_t(p(0)), uint16_t(p(1)), uint16_t(p(2)), false, 0, false, false, false});
+    dump(gt<int32_t>(c, nc), lc, nc);
+}
+KT_CASE(mmad_sparse) {
+    auto a = kt::load<int8_t>("a");
+    auto b = kt::load<int8_t>("b");
+    auto idx = kt::load<uint8_t>("idx");
+    auto p = kt::load<int64_t>("p");
+    const uint32_t nc = uint32_t((p[0] + 15) / 16 * 16 * ((p[1] + 15) / 16 * 16));
+    kt::Dev<int8_t> da(a), db(b);
+    kt::Dev<uint8_t> di(idx);
+    kt::Dev<int32_t> dc(std::vector<int32_t>(nc, 0));
+    kt::Dev<int64_t> dp(p);
+    mmad_sparse_kernel<<<1, nullptr, nullptr>>>(da.gm(), db.gm(), di.gm(), dc.gm(), dp.gm(), (uint32_t)a.size(), (uint32_t)b.size(),
+                                                (uint32_t)idx.size(), nc);
+    kt::save("c", dc.host());
+}
+
 // ---- Fixpipe: L0C contents given raw, to GM --------------------------------------------------------------------
 // p: mSize nSize srcStride dstStride quantPre deqScalar reluEn ndNum srcNdStride dstNdStride nz vectorQuant channelSplit
 template <typename D, typename S>

@@ -87,6 +87,8 @@ static int64_t make_tiling(TT& t, matmul_tiling::DataType at, matmul_tiling::Dat
     int32_t M = (int32_t)kt::param("M"), N = (int32_t)kt::param("N"), K = (int32_t)kt::param("K");
     api.SetShape(M, N, K);
     api.SetOrgShape(M, N, K);
+    if (kt::param("singleM", -1) > 0)
+        api.SetSingleShape((int32_t)kt::param("singleM"), (int32_t)kt::param("singleN"), (int32_t)kt::param("singleK", -1));
     api.EnableBias(kt::param("withBias") != 0);
     api.SetBufferSpace((int32_t)kt::param("l1", -1), -1, -1);
     api.SetFixSplit((int32_t)kt::param("baseM", -1), (int32_t)kt::param("baseN", -1), (int32_t)kt::param("baseK", -1));
@@ -119,6 +121,91 @@ KT_CASE(mm_f16_f16) { run_mm<half, half, half>(DT::DT_FLOAT16, DT::DT_FLOAT16, D
 KT_CASE(mm_bf16_bf16) { run_mm<bfloat16_t, bfloat16_t, float>(DT::DT_BF16, DT::DT_BF16, DT::DT_FLOAT); }
 KT_CASE(mm_f32_f32) { run_mm<float, float, float>(DT::DT_FLOAT, DT::DT_FLOAT, DT::DT_FLOAT); }
 KT_CASE(mm_i8_i32) { run_mm<int8_t, int32_t, int32_t>(DT::DT_INT8, DT::DT_INT32, DT::DT_INT32); }
+
+// ---- int4b_t inputs: GM tensors of packed 4-bit elements, each core's slice taken with GlobalTensor::operator[]
+// (element offsets: half as many bytes), int32 C and bias
+__global__ __aicore__ void mm_i4_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, TCubeTiling tiling) {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>, MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>,
+           MatmulType<TPosition::GM, CubeFormat::ND, int32_t>, MatmulType<TPosition::GM, CubeFormat::ND, int32_t>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    int32_t blk = (int32_t)GetBlockIdx();
+    if (blk >= tiling.usedCoreNum) return;
+    int32_t mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
+    int32_t mi = blk % mBlocks, ni = blk / mBlocks;
+    GlobalTensor<int4b_t> ag, bg;
+    GlobalTensor<int32_t> cg, biasg;
+    ag.SetGlobalBuffer((__gm__ int4b_t*)a, tiling.M * tiling.Ka);
+    bg.SetGlobalBuffer((__gm__ int4b_t*)b, tiling.Kb * tiling.N);
+    cg.SetGlobalBuffer((__gm__ int32_t*)c, tiling.M * tiling.N);
+    biasg.SetGlobalBuffer((__gm__ int32_t*)bias, tiling.N);
+    int32_t tailM = tiling.M - mi * tiling.singleCoreM, tailN = tiling.N - ni * tiling.singleCoreN;
+    tailM = tailM < tiling.singleCoreM ? tailM : tiling.singleCoreM;
+    tailN = tailN < tiling.singleCoreN ? tailN : tiling.singleCoreN;
+    if (tailM < tiling.singleCoreM || tailN < tiling.singleCoreN) mm.SetTail(tailM, tailN);
+    mm.SetTensorA(ag[mi * tiling.singleCoreM * tiling.Ka]);
+    mm.SetTensorB(bg[ni * tiling.singleCoreN]);
+    if (tiling.isBias) mm.SetBias(biasg[ni * tiling.singleCoreN]);
+    mm.IterateAll(cg[mi * tiling.singleCoreM * tiling.N + ni * tiling.singleCoreN]);
+    mm.End();
+}
+KT_CASE(mm_i4_i32) {
+    TCubeTiling t;
+    if (make_tiling(t, DT::DT_INT4, DT::DT_INT32, DT::DT_INT32) != 0) { std::fprintf(stderr, "GetTiling failed\n"); std::exit(4); }
+    auto a = kt::load<uint8_t>("a");  // packed: element 2i in the low 4 bits of byte i
+    auto b = kt::load<uint8_t>("b");
+    auto bias = kt::load<int32_t>("bias");
+    auto c0 = kt::load<int32_t>("c0");
+    kt::Dev<uint8_t> da(a), db(b);
+    kt::Dev<int32_t> dbias(bias), dc(c0);
+    mm_i4_kernel<<<(uint32_t)(t.usedCoreNum + 1) / 2, nullptr, nullptr>>>(da.gm(), db.gm(), dbias.gm(), dc.gm(), t);
+    kt::save("c", dc.host());
+}
+
+// ---- 4:2 sparse B (SparseMatmulType + SetSparseIndex): int8 A [M, K], densified B^T [N, K / 2], index NZ --------
+__global__ __aicore__ void mm_sparse_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_ADDR c, TCubeTiling tiling) {
+    TPipe pipe;
+    Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int8_t>,
+           SparseMatmulType<TPosition::GM, TPosition::GM, CubeFormat::ND, int8_t, true>,
+           MatmulType<TPosition::GM, CubeFormat::ND, int32_t>, MatmulType<TPosition::GM, CubeFormat::ND, int32_t>> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    if ((int32_t)GetBlockIdx() >= tiling.usedCoreNum) return;
+    GlobalTensor<int8_t> ag, bg;
+    GlobalTensor<uint8_t> ig;
+    GlobalTensor<int32_t> cg;
+    ag.SetGlobalBuffer((__gm__ int8_t*)a, tiling.M * tiling.Ka);
+    bg.SetGlobalBuffer((__gm__ int8_t*)b, tiling.N * tiling.Kb / 2);
+    ig.SetGlobalBuffer((__gm__ uint8_t*)idx);
+    cg.SetGlobalBuffer((__gm__ int32_t*)c, tiling.M * tiling.N);
+    mm.SetTensorA(ag);
+    mm.SetTensorB(bg, true);
+    mm.SetSparseIndex(ig);
+    mm.IterateAll(cg);
+    mm.End();
+}
+KT_CASE(mm_sparse) {
+    matmul_tiling::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
+    api.SetDim(1);
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT8, false);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT8, true);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT32);
+    api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DT::DT_INT32);
+    int32_t M = (int32_t)kt::param("M"), N = (int32_t)kt::param("N"), K = (int32_t)kt::param("K");
+    api.SetShape(M, N, K);
+    api.SetOrgShape(M, N, K);
+    api.SetSparse(true);
+    TCubeTiling t;
+    if (api.GetTiling(t) != 0) { std::fprintf(stderr, "GetTiling failed\n"); std::exit(4); }
+    auto a = kt::load<int8_t>("a");
+    auto b = kt::load<int8_t>("b");
+    auto idx = kt::load<uint8_t>("idx");
+    std::vector<int32_t> c0(size_t(M) * N, 0);
+    kt::Dev<int8_t> da(a), db(b);
+    kt::Dev<uint8_t> di(idx);
+    kt::Dev<int32_t> dc(c0);
+    mm_sparse_kernel<<<1, nullptr, nullptr>>>(da.gm(), db.gm(), di.gm(), dc.gm(), t);
+    kt::save("c", dc.host());
+}
 
 // ---- tiling values alone: writes the 50 fields and GetTiling's result ------------------------------
 KT_CASE(tiling) {

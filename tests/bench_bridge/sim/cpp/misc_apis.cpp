@@ -165,3 +165,84 @@ KT_CASE(gm_f32) { run_gm<float, uint32_t>(); }
 KT_CASE(gm_i32) { run_gm<int32_t, uint32_t>(); }
 
 KT_MAIN()
+
+// ---- a user-defined TBufPool (EXTERN_IMPL_BUFPOOL): the class lays its queues and TBuf out itself, one after another
+// from GetCurAddr, through InitStartBufHandle / InitBufHandle; z = x + y computed in them, twice (Reset between)
+class KtPool {
+public:
+    KtPool() { Init(); }
+    template <class Q>
+    bool InitBuffer(Q& que, uint8_t num, uint32_t len) {
+        len = (len + 31) / 32 * 32;
+        auto h = GetBufHandle(GetCurBufSize());
+        const uint32_t at = GetCurAddr();
+        que.InitStartBufHandle(h, num, len);
+        for (uint8_t i = 0; i < num; ++i) que.InitBufHandle(this, i, h, at + i * len, len);
+        SetCurAddr(at + num * len);
+        SetCurBufSize(GetCurBufSize() + num);
+        return true;
+    }
+    template <TPosition P>
+    bool InitBuffer(TBuf<P>& buf, uint32_t len) {
+        len = (len + 31) / 32 * 32;
+        auto h = GetBufHandle(GetCurBufSize());
+        buf.InitStartBufHandle(h, 1, len);
+        buf.InitBufHandle(this, 0, h, GetCurAddr(), len);
+        SetCurAddr(GetCurAddr() + len);
+        SetCurBufSize(GetCurBufSize() + 1);
+        return true;
+    }
+    EXTERN_IMPL_BUFPOOL(KtPool, TPosition::VECCALC, 8);
+};
+
+__global__ __aicore__ void extpool_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR info, uint32_t n) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> before;
+    pipe.InitBuffer(before, 64);  // the pool's region starts after it
+    KtPool pool;
+    pipe.InitBufPool(pool, 3 * n * sizeof(float) + 64);
+    GlobalTensor<float> gx, gy, gz;
+    gx.SetGlobalBuffer((__gm__ float*)x, n);
+    gy.SetGlobalBuffer((__gm__ float*)y, n);
+    gz.SetGlobalBuffer((__gm__ float*)z, 2 * n);
+    GlobalTensor<uint32_t> gi;
+    gi.SetGlobalBuffer((__gm__ uint32_t*)info, 4);
+    for (int round = 0; round < 2; ++round) {
+        TQue<TPosition::VECIN, 1> qx;
+        TBuf<TPosition::VECCALC> by;
+        TQue<TPosition::VECOUT, 1> qz;
+        pool.InitBuffer(qx, 1, n * sizeof(float));
+        pool.InitBuffer(by, n * sizeof(float));
+        pool.InitBuffer(qz, 1, n * sizeof(float));
+        LocalTensor<float> lx = qx.AllocTensor<float>(), ly = by.Get<float>();
+        DataCopy(lx, gx, n);
+        DataCopy(ly, gy, n);
+        qx.EnQue(lx);
+        lx = qx.DeQue<float>();
+        LocalTensor<float> lz = qz.AllocTensor<float>();
+        if (round == 0) Add(lz, lx, ly, n);
+        else Mul(lz, lx, ly, n);
+        qz.EnQue(lz);
+        lz = qz.DeQue<float>();
+        DataCopy(gz[round * n], lz, n);
+        if (round == 0) {
+            gi.SetValue(0, uint32_t(reinterpret_cast<uintptr_t>(lx.GetPhyAddr()) - reinterpret_cast<uintptr_t>(before.Get<float>().GetPhyAddr())));
+            gi.SetValue(1, uint32_t(reinterpret_cast<uintptr_t>(ly.GetPhyAddr()) - reinterpret_cast<uintptr_t>(lx.GetPhyAddr())));
+            gi.SetValue(2, uint32_t(reinterpret_cast<uintptr_t>(lz.GetPhyAddr()) - reinterpret_cast<uintptr_t>(ly.GetPhyAddr())));
+            gi.SetValue(3, pool.GetCurBufSize());
+        }
+        qx.FreeTensor(lx);
+        qz.FreeTensor(lz);
+        pool.Reset();
+    }
+}
+KT_CASE(extpool) {
+    auto x = kt::load<float>("x");
+    auto y = kt::load<float>("y");
+    const uint32_t n = (uint32_t)x.size();
+    kt::Dev<float> dx(x), dy(y), dz(std::vector<float>(2 * n, 0.f));
+    kt::Dev<uint32_t> di(std::vector<uint32_t>(4, 0));
+    extpool_kernel<<<1, nullptr, nullptr>>>(dx.gm(), dy.gm(), dz.gm(), di.gm(), n);
+    kt::save("z", dz.host());
+    kt::save("info", di.host());
+}

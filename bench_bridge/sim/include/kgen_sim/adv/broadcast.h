@@ -14,7 +14,7 @@
 //
 // Precision: a copy (exact).
 //
-// @api Broadcast
+// @api Broadcast BroadCast
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -71,6 +71,18 @@ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcL
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim]) {
+    kgen::adv::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr);
+}
+/// BroadCast: the name under which CANN's Broadcast is implemented, visible in AscendC too (kernels call it
+/// directly); the same API.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
+    kgen::adv::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
                       const uint32_t srcShape[dim]) {
     kgen::adv::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr);
 }

@@ -188,6 +188,38 @@ inline void load3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     }
     require_elems(dst, uint64_t(g.mExtension) * g.kExtension, api, "the destination window", "load3d-param");
     const uint64_t kmax = uint64_t(c1n) * kh * kw * C0;
+    if constexpr (!is_int4_v<T>) {
+        // the plain A2 load (no transpose, no boundary, K window on whole C0 groups): each C0 group of a row is one
+        // contiguous piece of the feature map and of the ZZ destination, moved as a block (same values as below)
+        if (!to_b && !transpose_a && !r.boundary && g.kStartPt % C0 == 0) {
+            const T* s = src.raw();
+            T* d = dst.raw();
+            for (uint32_t mi = 0; mi < g.mExtension; ++mi) {
+                const int64_t row = int64_t(g.mStartPt) + mi;
+                const int32_t oh = int32_t(row / wo), ow = int32_t(row % wo);
+                for (uint32_t ki = 0; ki < g.kExtension; ki += C0) {
+                    const uint64_t col = uint64_t(g.kStartPt) + ki;
+                    T* out = d + zz_offset<T>(mi, ki, g.kExtension);
+                    bool copied = false;
+                    if (col < kmax && oh < ho) {
+                        const uint64_t tap = col / C0;
+                        const int32_t fw = int32_t(tap % kw), fh = int32_t((tap / kw) % kh), c1 = int32_t(tap / (uint64_t(kw) * kh));
+                        const int32_t ih = oh * int32_t(g.strideH) - g.padT + fh * int32_t(g.dilH);
+                        const int32_t iw = ow * int32_t(g.strideW) - g.padL + fw * int32_t(g.dilW);
+                        if (ih >= 0 && ih < int32_t(g.l1H) && iw >= 0 && iw < int32_t(g.l1W)) {
+                            std::memcpy(static_cast<void*>(out), s + ((uint64_t(c1) * g.l1H + ih) * g.l1W + iw) * C0, C0 * sizeof(T));
+                            copied = true;
+                        }
+                    }
+                    if (!copied)
+                        for (uint32_t e = 0; e < C0; ++e) out[e] = padValue;
+                }
+            }
+            trace("LoadData", Pipe::MTE1, bytes_of<T>(uint64_t(g.mExtension) * g.kExtension), g.mExtension / BLOCK * (g.kExtension / C0),
+                  0, 0, sizeof(T));
+            return;
+        }
+    }
     for (uint32_t mi = 0; mi < g.mExtension; ++mi) {
         const int64_t row = int64_t(g.mStartPt) + mi;
         const int32_t oh = int32_t(row / wo), ow = int32_t(row % wo);

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <type_traits>
+#include <vector>
 
 #include "kgen_sim/tensor.h"
 
@@ -75,6 +76,13 @@ inline constexpr uint64_t zn_offset(uint32_t k, uint32_t n, uint32_t next) {
 /// Element offset of C(m, n) in L0C (NZ, 16 x 16 fractals) for an M extent of `m` elements.
 inline constexpr uint64_t l0c_offset(uint32_t m, uint32_t n, uint32_t mext) {
     return (uint64_t(n / BLOCK) * ceil_div(mext, BLOCK) + m / BLOCK) * L0C_FRACTAL + (m % BLOCK) * BLOCK + n % BLOCK;
+}
+
+/// The cube's index buffer that LoadDataWithSparse fills and MmadWithSparse reads: a quarter of L0B's size
+/// (LoadDataWithSparse page), one per emulated core.
+inline std::vector<uint8_t>& sparse_index_buffer() {
+    thread_local std::vector<uint8_t> buf(L0B_SIZE / 4, 0);
+    return buf;
 }
 
 /// Fail with `wrong-position` unless `t` lives in one of `mems`.

@@ -20,7 +20,7 @@
 //    fractal, the second 1 + dstFracGap fractals later).
 //  * A2 / B2 destinations start on a 512-byte fractal boundary (`cube-misaligned`); L1 sources on 32 B.
 //
-// @api LoadData LoadData2DParams LoadData2dParams LoadDataWithTranspose LoadData2dTransposeParams LoadData2DParamsV2
+// @api LoadDataWithSparse LoadData LoadData2DParams LoadData2dParams LoadDataWithTranspose LoadData2dTransposeParams LoadData2DParamsV2
 #pragma once
 #include <cstring>
 
@@ -143,6 +143,38 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
     cube::require_mem(dst, "LoadData", "the destination", {Mem::L1, Mem::L0A, Mem::L0B}, "A1/B1 (L1), A2 (L0A) or B2 (L0B)");
     cube::require_align(dst, "LoadData", "the destination", dst.mem() == Mem::L1 ? ONE_BLK : cube::FRACTAL_BYTES);
     cube::load2d(dst, src, p, Pipe::MTE2);
+}
+
+/// L1 -> L0B of a 4:2 densified int8 B and its index matrix (LoadDataWithSparse page): repeat i copies B fractal
+/// startIndex + i (512 bytes) to fractal i of dst and index fractal startIndex + i (128 bytes: 16 rows x 32
+/// two-bit indices) to fractal i of the cube's index buffer, which MmadWithSparse reads. Contiguous fractals
+/// only: the other LoadData2dParams fields are not used.
+template <typename T = int8_t, typename U = uint8_t>
+inline void LoadDataWithSparse(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<U>& idx,
+                               const LoadData2DParams& p) {
+    static_assert(std::is_same_v<T, int8_t> && std::is_same_v<U, uint8_t>, "LoadDataWithSparse: dst/src int8_t, idx uint8_t");
+    using namespace kgen;
+    const char* api = "LoadDataWithSparse";
+    cube::require_mem(dst, api, "the destination", {Mem::L0B}, "B2 (L0B)");
+    cube::require_mem(src, api, "the source", {Mem::L1}, "B1 (L1)");
+    cube::require_mem(idx, api, "the index matrix", {Mem::L1}, "B1 (L1)");
+    cube::require_align(dst, api, "the destination", cube::FRACTAL_BYTES);
+    cube::require_align(src, api, "the source", ONE_BLK);
+    cube::require_align(idx, api, "the index matrix", ONE_BLK);
+    std::vector<uint8_t>& buf = cube::sparse_index_buffer();
+    constexpr uint32_t F = cube::FRACTAL_BYTES, IF = 128;
+    if (uint64_t(p.repeatTimes) * IF > buf.size())
+        fail("loaddata-sparse-index", "%s: %u index fractals do not fit the index buffer (%zu bytes, a quarter of L0B)", api, p.repeatTimes,
+             buf.size());
+    for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+        const uint64_t s = uint64_t(p.startIndex + i) * F, si = uint64_t(p.startIndex + i) * IF;
+        src.check_read(s, F, api);
+        idx.check_read(si, IF, api);
+        dst.check(uint64_t(i) * F, F, api);
+        std::memcpy(static_cast<void*>(dst.raw() + uint64_t(i) * F), src.raw() + s, F);
+        std::memcpy(buf.data() + uint64_t(i) * IF, idx.raw() + si, IF);
+    }
+    trace(api, Pipe::MTE1, uint64_t(p.repeatTimes) * (F + IF), p.repeatTimes, 0, 0, sizeof(T));
 }
 
 /// L1 -> L0A/L0B with every square transposed (see the rules at the top of this file).

@@ -23,13 +23,19 @@
 //    automatically and cannot turn it off (disableGemv is a dav-3510 field).
 //  * A2/B2 start on 512-byte boundaries and CO1 on 64 bytes (`cube-misaligned`); m, n, k <= 4095.
 //  * unitFlag (Mmad/Fixpipe fine-grained overlap) does not change results; it is accepted.
+//  * Speed: A and B are unpacked once per instruction and multiplied in register blocks (gemm_kernel.h); each
+//    element still sums its K products in K order from 0, then adds its initial value, as before.
 //  * Trace: pipe M, `repeats` = number of 16 x 16 x C0 fractal products (the cube does one per cycle:
 //    16x16x16 for 2-byte types, 16x16x32 for int8, 16x16x8 for float), bytes = A + B bytes read.
 //
-// @api Mmad MmadParams
+// @api Mmad MmadParams MmadWithSparse
 #pragma once
+#include <algorithm>
+#include <cstring>
 #include <type_traits>
+#include <vector>
 
+#include "kgen_sim/cube/gemm_kernel.h"
 #include "kgen_sim/cube/layout.h"
 
 namespace AscendC {
@@ -61,6 +67,37 @@ struct MmadParams {
 
 namespace kgen::cube {
 
+/// d[i] = element (start + i) of s as the accumulator type C, for i < n (the exact widening conversion).
+template <typename C, typename A>
+inline void to_acc_run(C* d, const A* s, uint64_t start, uint32_t n) {
+    if constexpr (std::is_same_v<A, half> && std::is_same_v<C, float>) {
+        const float* t = kgen::f16_to_f32_table();
+        for (uint32_t i = 0; i < n; ++i) d[i] = t[s[start + i].bits];
+    } else if constexpr (std::is_same_v<A, bfloat16_t> && std::is_same_v<C, float>) {
+        for (uint32_t i = 0; i < n; ++i) d[i] = bf16_bits_to_f32(s[start + i].bits);
+    } else if constexpr (is_int4_v<A>) {
+        for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<C>(load_elem(s, start + i));
+    } else {
+        for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<C>(s[start + i]);
+    }
+}
+
+/// MmadWithSparse: the K position of dense value kd (of its 4:2 group kd / 2) in column r of B fractal f, from the
+/// index buffer LoadDataWithSparse filled: one 128-byte index fractal per B fractal, 16 rows (the fractal's n) of 8
+/// bytes, four 2-bit indices per byte from the low bits, one index per dense value. The first value of a group
+/// sits at its index (0..2) among the group's elements 0..2, the second at index + 1 among elements 1..3, or on the
+/// first's element when that is not before it (the documented selection table's "X/X" rows).
+inline uint32_t sparse_position(const uint8_t* idx, uint32_t f, uint32_t r, uint32_t kd) {
+    const uint32_t in_frac = kd % 32, first = in_frac & ~1u;
+    const uint8_t* row = idx + uint64_t(f) * 128 + r * 8;
+    auto entry = [&](uint32_t e) { return uint32_t(row[e / 4] >> ((e % 4) * 2)) & 3u; };
+    const uint32_t p1 = entry(first), p2 = std::max(entry(first + 1) + 1, p1);
+    if (p1 > 2)
+        fail("matmul-sparse-index", "MmadWithSparse: sparse index %u for the first value of a group (B fractal %u, row %u): it "
+             "selects among elements 0..2", p1, f, r);
+    return 4 * (kd / 2) + (kd % 2 ? p2 : p1);
+}
+
 template <typename C, typename A>
 inline constexpr bool mmad_types_ok() {
     return (std::is_same_v<C, float> && (std::is_same_v<A, half> || std::is_same_v<A, bfloat16_t> || std::is_same_v<A, float>)) ||
@@ -69,11 +106,11 @@ inline constexpr bool mmad_types_ok() {
 
 template <typename C, typename A, typename B, typename Bias>
 inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>& a, const AscendC::LocalTensor<B>& b,
-                 const AscendC::LocalTensor<Bias>* bias, const AscendC::MmadParams& p) {
+                 const AscendC::LocalTensor<Bias>* bias, const AscendC::MmadParams& p, const uint8_t* sparse_index = nullptr,
+                 const char* api = "Mmad") {
     static_assert(std::is_same_v<A, B>, "Mmad: A and B must have the same element type");
     static_assert(mmad_types_ok<C, A>(),
                   "Mmad: supported types are half/bfloat16_t/float -> float and int8_t/int4b_t -> int32_t (dst, a, b)");
-    const char* api = "Mmad";
     require_mem(c, api, "the result (dst)", {Mem::L0C}, "CO1 (L0C)");
     require_mem(a, api, "the left matrix (fm)", {Mem::L0A}, "A2 (L0A)");
     require_mem(b, api, "the right matrix (filter)", {Mem::L0B}, "B2 (L0B)");
@@ -96,7 +133,9 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
                       "mmad-operand-size");
     else
         require_elems_in_memory(a, uint64_t(M1) * K1A * BLOCK * C0, api, "the left matrix (m x k in 16 x C0 fractals)", "mmad-operand-size");
-    require_elems_in_memory(b, uint64_t(K1) * N1 * BLOCK * C0, api, "the right matrix (k x n in C0 x 16 fractals)", "mmad-operand-size");
+    // MmadWithSparse: B holds k / 2 densified rows (two of every four), placed by the index buffer
+    const uint32_t KB = sparse_index ? ceil_div(p.k, 2) : p.k, K1B = ceil_div(KB, C0);
+    require_elems_in_memory(b, uint64_t(K1B) * N1 * BLOCK * C0, api, "the right matrix (k x n in C0 x 16 fractals)", "mmad-operand-size");
     require_elems_in_memory(c, uint64_t(M1) * N1 * L0C_FRACTAL, api, "the result (m x n in 16 x 16 fractals)", "mmad-operand-size");
     const uint32_t Mp = M1 * BLOCK, Np = N1 * BLOCK;
 
@@ -114,27 +153,78 @@ inline void mmad(const AscendC::LocalTensor<C>& c, const AscendC::LocalTensor<A>
     const C* bt_row = nullptr;
     if (accumulate && !bias && p.cmatrixSource) bt_row = reinterpret_cast<const C*>(core().mem_base(Mem::BT));
 
+    // unpack A (ZZ, or one row for GEMV) and B (ZN) into dense row-major matrices of the accumulator type, once
+    // per instruction (a run of C0 elements at a time); multiply-accumulate them in blocks (gemm_kernel.h); write
+    // the result 16 elements (one fractal row) at a time
     const A* ap = a.raw();
     const B* bp = b.raw();
     C* cp = c.raw();
-    for (uint32_t n = 0; n < Np; ++n) {
-        for (uint32_t m = 0; m < (gemv ? 1u : Mp); ++m) {
-            C acc = 0;
-            for (uint32_t k = 0; k < p.k; ++k)
-                acc += static_cast<C>(load_elem(ap, gemv ? k : zz_offset<A>(m, k, kA))) * static_cast<C>(load_elem(bp, zn_offset<A>(k, n, p.n)));
-            C& out = cp[l0c_offset(m, n, p.m)];
-            if (!accumulate) out = acc;
-            else if (bias_row) out = static_cast<C>(bias_row[n]) + acc;
-            else if (bt_row) out = bt_row[n] + acc;
-            else out = out + acc;
-        }
+    const uint32_t rows = gemv ? 1u : Mp, K = p.k;
+    thread_local std::vector<C> ad, bd, acc;
+    ad.resize(uint64_t(rows) * K);
+    bd.resize(uint64_t(K) * Np);
+    acc.resize(uint64_t(rows) * Np);
+    if (gemv) {
+        to_acc_run(ad.data(), ap, 0, K);
+    } else {
+        for (uint32_t m1 = 0; m1 < M1; ++m1)
+            for (uint32_t k1 = 0; k1 < K1; ++k1) {
+                const uint64_t base = (uint64_t(m1) * K1A + k1) * BLOCK * C0;
+                const uint32_t kn = std::min(C0, K - k1 * C0);
+                for (uint32_t r = 0; r < BLOCK; ++r)
+                    to_acc_run(ad.data() + uint64_t(m1 * BLOCK + r) * K + k1 * C0, ap, base + r * C0, kn);
+            }
     }
+    C frac[BLOCK * C0];
+    if (sparse_index) std::fill(bd.begin(), bd.end(), C(0));
+    for (uint32_t k1 = 0; k1 < K1B; ++k1)
+        for (uint32_t n1 = 0; n1 < N1; ++n1) {
+            to_acc_run(frac, bp, (uint64_t(k1) * N1 + n1) * BLOCK * C0, BLOCK * C0);
+            const uint32_t kn = std::min(C0, KB - k1 * C0);
+            for (uint32_t e = 0; e < kn; ++e) {
+                const uint32_t kd = k1 * C0 + e;
+                if (!sparse_index) {
+                    C* d = bd.data() + uint64_t(kd) * Np + n1 * BLOCK;
+                    for (uint32_t r = 0; r < BLOCK; ++r) d[r] = frac[r * C0 + e];
+                    continue;
+                }
+                // dense value kd of column n sits at K position 4 * (kd / 2) + its index (sparse_position)
+                for (uint32_t r = 0; r < BLOCK; ++r) {
+                    const uint32_t kk = sparse_position(sparse_index, k1 * N1 + n1, r, kd);
+                    if (kk < K) bd[uint64_t(kk) * Np + n1 * BLOCK + r] += frac[r * C0 + e];
+                }
+            }
+        }
+    gemm_accumulate(ad.data(), K, bd.data(), Np, acc.data(), Np, rows, Np, K, /*from_zero=*/true);
+    for (uint32_t n1 = 0; n1 < N1; ++n1)
+        for (uint32_t m = 0; m < rows; ++m) {
+            C* out = cp + l0c_offset(m, n1 * BLOCK, p.m);
+            const C* sum = acc.data() + uint64_t(m) * Np + n1 * BLOCK;
+            if (!accumulate) {
+                std::memcpy(static_cast<void*>(out), sum, BLOCK * sizeof(C));
+            } else if (bias_row) {
+                for (uint32_t e = 0; e < BLOCK; ++e) out[e] = static_cast<C>(bias_row[n1 * BLOCK + e]) + sum[e];
+            } else if (bt_row) {
+                for (uint32_t e = 0; e < BLOCK; ++e) out[e] = bt_row[n1 * BLOCK + e] + sum[e];
+            } else {
+                for (uint32_t e = 0; e < BLOCK; ++e) out[e] = out[e] + sum[e];
+            }
+        }
     trace("Mmad", Pipe::M, uint64_t(M1) * K1 * FRACTAL_BYTES + uint64_t(K1) * N1 * FRACTAL_BYTES, M1 * N1 * K1, 0, 0, sizeof(A));
 }
 
 }  // namespace kgen::cube
 
 namespace AscendC {
+
+/// Mmad with a 4:2 structured-sparse B (int8 -> int32): A in L0A holds the full K, B in L0B the k / 2 densified
+/// rows LoadDataWithSparse loaded with their index fractals; each dense value multiplies the A element its index
+/// selects (kgen::cube::sparse_position). Otherwise as Mmad.
+template <typename T = int32_t, typename U = int8_t>
+inline void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<U>& filter, const MmadParams& p) {
+    static_assert(std::is_same_v<T, int32_t> && std::is_same_v<U, int8_t>, "MmadWithSparse: dst int32_t, fm and filter int8_t");
+    kgen::cube::mmad<T, U, U, T>(dst, fm, filter, nullptr, p, kgen::cube::sparse_index_buffer().data(), "MmadWithSparse");
+}
 
 template <typename T, typename U, typename S>
 inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter, const MmadParams& p) {

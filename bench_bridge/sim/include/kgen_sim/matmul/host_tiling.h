@@ -21,7 +21,7 @@
 //
 // @api MatmulApiTiling MultiCoreMatmulTiling GetTiling SetAType SetBType SetCType SetBiasType SetShape
 // @api SetOrgShape EnableBias SetBufferSpace SetFixSplit SetTraverse SetDim SetSingleShape MatrixTraverse
-// @api SetMatmulConfigParams MatmulConfigParams BatchMatmulTiling SetBatchInfoForNormal SetBatchNum SetALayout SetBLayout SetCLayout
+// @api SetMatmulConfigParams MatmulConfigParams BatchMatmulTiling SetBatchInfoForNormal SetBatchNum SetALayout SetBLayout SetCLayout SetSparse
 #pragma once
 #include <cstdint>
 #include <iostream>  // CANN's tiling headers bring in iostream; host tiling code uses std::cout
@@ -79,6 +79,7 @@ inline kgen::mm::Elem to_elem(DataType d) {
         case DataType::DT_FLOAT: return kgen::mm::Elem::F32;
         case DataType::DT_INT8: return kgen::mm::Elem::I8;
         case DataType::DT_INT32: return kgen::mm::Elem::I32;
+        case DataType::DT_INT4: return kgen::mm::Elem::I4;
         default: return kgen::mm::Elem::None;
     }
 }
@@ -120,6 +121,9 @@ public:
         return 0;
     }
     int32_t SetTraverse(MatrixTraverse traverse) { p_.first_n = traverse == MatrixTraverse::FIRSTN; return 0; }
+    /// 4:2 sparse B (SparseMatmulType): the tiling keeps K as the logical (full) K; the kernel reads the
+    /// densified B (K / 2 values per column) with its index matrix (kgen_sim/matmul/matmul_operand.h).
+    int32_t SetSparse(bool isSparseIn = false) { sparse_ = isSparseIn; return 0; }
     /// Batch matmul, NORMAL layout: batchA x [m, k] times batchB x [k, n] (BatchNum = the larger); the
     /// layout axes become A (batchA, m, 1, 1, k), B (batchB, n, 1, 1, k), C (max batch, m, 1, 1, n).
     int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
@@ -176,6 +180,7 @@ protected:
             copy(t, out);
             return -1;
         }
+        if (!why.empty()) kgen::host::host_warn("matmul-tiling", "GetTiling: %s", why.c_str());
         t.BatchNum = batch_;
         t.ALayoutInfoB = a_lay_.v[0]; t.ALayoutInfoS = a_lay_.v[1]; t.ALayoutInfoN = a_lay_.v[2]; t.ALayoutInfoG = a_lay_.v[3];
         t.ALayoutInfoD = a_lay_.v[4];
@@ -194,6 +199,7 @@ protected:
 #undef KGEN_TCUBE_COPY
     }
     kgen::mm::TilingProblem p_;
+    bool sparse_ = false;
     ::TCubeTiling last_{};
     bool a_trans_ = false, b_trans_ = false;
     int32_t batch_ = 0;

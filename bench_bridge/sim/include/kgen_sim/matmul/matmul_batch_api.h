@@ -183,6 +183,7 @@ private:
             if (kgen::mm::config_of(MM_CFG).isBiasBatch)
                 move(m.bias_, bias0, legacy || A_TYPE::layout == LayoutMode::NORMAL ? uint64_t(i) * m.org_n_ : ci * c_s2());
             m.last_a_ = m.last_b_ = -1;
+            m.cached_a_ = m.cached_b_ = false;
             for (int32_t k = 0; k < m.total(); ++k) {
                 m.compute(k, false, m.blk_);
                 out(ci, red > 1);

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kgen_sim/cube/gemm_kernel.h"
 #include "kgen_sim/tensor.h"
 
 namespace kgen {
@@ -23,8 +24,8 @@ struct Block {
 
 /// out = bias + a[rows, k] x b[k, cols] (out += a x b when `accumulate`), summed in K order: each element of
 /// out adds its K products one after another (no reassociation, no fused multiply-add), as the scalar loop
-/// would; the loop runs over 8 output columns at a time (GCC/clang vector extensions), the speed of the
-/// emulated cube unit (the block's inputs are already the accumulator type).
+/// would; the loop works on register blocks of 4 rows x 8 columns (kgen_sim/cube/gemm_kernel.h), the speed of
+/// the emulated cube unit (the block's inputs are already the accumulator type).
 template <class Acc>
 inline void mac_block(const std::vector<Acc>& a, const std::vector<Acc>& b, const std::vector<Acc>* bias, uint32_t rows, uint32_t cols,
                       uint64_t k, bool accumulate, Block<Acc>& out) {
@@ -35,29 +36,7 @@ inline void mac_block(const std::vector<Acc>& a, const std::vector<Acc>& b, cons
     }
     out.rows = rows;
     out.cols = cols;
-    typedef Acc Vec __attribute__((vector_size(8 * sizeof(Acc))));
-    const uint32_t vcols = cols / 8 * 8;
-    for (uint32_t r = 0; r < rows; ++r) {
-        Acc* o = out.v.data() + uint64_t(r) * cols;
-        const Acc* ar = a.data() + uint64_t(r) * k;
-        for (uint64_t kk = 0; kk < k; ++kk) {
-            const Acc av = ar[kk];
-            const Acc* br = b.data() + kk * cols;
-            Vec vb, vo, va;
-            for (int l = 0; l < 8; ++l) va[l] = av;
-            for (uint32_t c = 0; c < vcols; c += 8) {
-                std::memcpy(&vb, br + c, sizeof vb);
-                std::memcpy(&vo, o + c, sizeof vo);
-                Vec prod = va * vb;
-                vo += prod;
-                std::memcpy(o + c, &vo, sizeof vo);
-            }
-            for (uint32_t c = vcols; c < cols; ++c) {
-                const Acc prod = av * br[c];
-                o[c] += prod;
-            }
-        }
-    }
+    kgen::cube::gemm_accumulate(a.data(), k, b.data(), cols, out.v.data(), cols, rows, cols, k);
 }
 
 inline std::mutex& atomic_mutex() { static std::mutex m; return m; }

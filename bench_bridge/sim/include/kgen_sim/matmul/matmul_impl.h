@@ -49,8 +49,9 @@
 //
 // @api Matmul Init SetTensorA SetTensorB SetBias DisableBias ClearBias SetTail SetSingleShape
 // @api Iterate GetTensorC IterateAll WaitIterateAll End SetWorkspace SetLocalWorkspace IterateBatch SetBatchNum WaitIterateBatch
-// @api IterateNBatch GetBatchTensorC GetBatchC SetQuantScalar SetQuantVector
+// @api IterateNBatch GetBatchTensorC GetBatchC SetQuantScalar SetQuantVector SetSparseIndex
 #pragma once
+#include <array>
 #include <deque>
 #include <mutex>
 #include <vector>
@@ -165,6 +166,14 @@ public:
     void SetBias(const GlobalTensor<BiasT>& biasGlobal) { check_bias(); bias_.set(biasGlobal, false); reset(); }
     void SetBias(const LocalTensor<BiasT>& inputBias) { check_bias(); bias_.set(inputBias, false); reset(); }
     void DisableBias() { bias_.kind = kgen::mm::Operand<BiasT>::Unset; }
+    /// The index matrix of a 4:2 sparse B (SparseMatmulType; NZ, 2-bit indices packed four to a byte).
+    void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal) {
+        static_assert(kSparse, "SetSparseIndex needs B declared with SparseMatmulType");
+        require_init("SetSparseIndex");
+        index_ = indexGlobal;
+        index_set_ = true;
+        reset();
+    }
     void ClearBias() { DisableBias(); }
 
     template <bool sync = true>
@@ -297,7 +306,10 @@ private:
         if (!a_.ready() || !b_.ready())
             kgen::fail("matmul-no-tensor", "Matmul %s before SetTensor%s: the %s matrix was never set", api, a_.ready() ? "B" : "A",
                        a_.ready() ? "right (B)" : "left (A)");
+        if (kSparse && !index_set_)
+            kgen::fail("matmul-no-tensor", "Matmul %s with a sparse B (SparseMatmulType) before SetSparseIndex", api);
     }
+    static constexpr bool kSparse = kgen::mm::is_sparse_type<B_TYPE>::value;
     void no_partial(const char* api) const {
         if constexpr (kPartial)
             kgen::fail("matmul-unsupported", "%s on a Matmul with isPartialOutput: the partial K blocks are only given by Iterate + "
@@ -325,6 +337,7 @@ private:
         return (n + e - 1) / e * e;
     }
     void reset() {
+        cached_a_ = cached_b_ = false;
         cur_ = 0; have_ = false; async_ = false; pending_.clear();
         last_a_ = last_b_ = -1;
     }
@@ -355,11 +368,28 @@ private:
         uint64_t k = kPartial ? std::min<uint64_t>(t_.baseK, uint64_t(s_k_) - k0) : uint64_t(s_k_);
         set_nz(a_, A_TYPE::format, org_m_, "A");
         set_nz(b_, B_TYPE::format, org_kb_, "B");
-        std::vector<Acc> a, b;
+        // the A block stays while N moves and the B block while M moves (as in L1): read and converted once per run
+        // of iterations (the key holds the operand's address; reset() drops the cache: SetTensor*, SetTail, the end of
+        // the iterations)
+        std::vector<Acc>& a = cache_a_;
+        std::vector<Acc>& b = cache_b_;
         uint64_t lda = ld_a_ ? ld_a_ : (a_.trans ? uint64_t(org_m_) : uint64_t(org_ka_));
         uint64_t ldb = ld_b_ ? ld_b_ : (b_.trans ? uint64_t(org_kb_) : uint64_t(org_n_));
-        kgen::mm::read_block(a_, lda, m0, rows, k0, k, a, "Matmul (A)");
-        kgen::mm::read_block(b_, ldb, k0, k, n0, cols, b, "Matmul (B)");
+        const std::array<uint64_t, 6> key_a{a_.addr(), m0, rows, k0, k, lda}, key_b{b_.addr(), n0, cols, k0, k, ldb};
+        const bool have_a = cached_a_ && key_a == key_a_, have_b = cached_b_ && key_b == key_b_;
+        cached_a_ = cached_b_ = true;
+        key_a_ = key_a;
+        key_b_ = key_b;
+        if (!have_a) kgen::mm::read_block(a_, lda, m0, rows, k0, k, a, "Matmul (A)");
+        if (!have_b) {
+            if constexpr (kSparse) {  // B holds K / 2 values per column: its leading dimension is halved
+                const uint64_t ldd = ld_b_ ? ld_b_ : (b_.trans ? uint64_t(org_kb_) / 2 : uint64_t(org_n_));
+                kgen::mm::read_sparse_block(b_, index_, ldd, (uint64_t(org_n_) + 15) / 16 * 16, k0, k, n0, cols, b,
+                                            "Matmul (sparse B)");
+            } else {
+                kgen::mm::read_block(b_, ldb, k0, k, n0, cols, b, "Matmul (B)");
+            }
+        }
         trace_block(mi, ni, rows, cols, k);
         bool accumulate = partial && out.rows == rows && out.cols == cols && !out.v.empty();
         std::vector<Acc> bias;
@@ -471,6 +501,11 @@ private:
     uint64_t nb_batch_c_ = 0;
     kgen::mm::Operand<SrcAT> a_;
     kgen::mm::Operand<SrcBT> b_;
+    GlobalTensor<uint8_t> index_;  // SetSparseIndex
+    std::vector<Acc> cache_a_, cache_b_;  // the last A and B blocks read (compute)
+    std::array<uint64_t, 6> key_a_{}, key_b_{};
+    bool cached_a_ = false, cached_b_ = false;
+    bool index_set_ = false;
     kgen::mm::Operand<BiasT> bias_;
     Block blk_, popped_;
     int quant_ = 0;  // 0 none, 1 scalar, 2 per-column vector

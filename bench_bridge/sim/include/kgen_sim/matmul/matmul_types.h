@@ -12,7 +12,7 @@
 //
 // @api DEFAULT_C0_SIZE CubeFormat LayoutMode MatmulType MatmulConfig CFG_NORM CFG_MDL CFG_IBSHARE_NORM MM_CFG_BB
 // @api GetNormalConfig GetMDLConfig GetSpecialMDLConfig GetBasicConfig GetIBShareNormConfig GetMMConfig
-// @api GetMmDstType MatmulPolicy TrianUpperMatmulPolicy TrianLowerMatmulPolicy NBuffer33MatmulPolicy
+// @api GetMmDstType MatmulPolicy TrianUpperMatmulPolicy TrianLowerMatmulPolicy NBuffer33MatmulPolicy SparseMatmulType
 #pragma once
 #include <cstdint>
 
@@ -48,6 +48,14 @@ struct MatmulType {
     constexpr static LayoutMode layout = LAYOUT;
     constexpr static bool ibShare = IBSHARE;
     constexpr static TPosition srcPos = SRCPOS;
+};
+
+/// A 4:2 structured-sparse B operand (SparseMatmulType page, Atlas A2/A3): B holds the densified matrix (two
+/// values of every four along K) and SetSparseIndex gives the index matrix saying where they sit.
+template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT, typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct SparseMatmulType : public MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
+    constexpr static TPosition indexPosition = INDEX_POSITION;
 };
 
 struct MatmulConfig {
@@ -165,11 +173,14 @@ constexpr MatmulConfig CFG_NORM_DEFAULT = CFG_NORM;
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {};
 
-/// The L0C (CO1) accumulator type of a Matmul input type: float for half / bfloat16 / float, int32 for int8.
+/// The L0C (CO1) accumulator type of a Matmul input type: float for half / bfloat16 / float, int32 for int8
+/// and int4b_t.
 template <typename T>
 struct GetMmDstType { using Type = float; };
 template <>
 struct GetMmDstType<int8_t> { using Type = int32_t; };
+template <>
+struct GetMmDstType<int4b_t> { using Type = int32_t; };
 
 namespace Impl {
 /// Queue depth the Matmul library gives its CO1 / L1 queues.

@@ -45,25 +45,31 @@ namespace kgen {
 namespace mm {
 
 /// Element types the cube unit takes (host DataType and kernel types map onto these).
-enum class Elem { None, F16, BF16, F32, I8, I32 };
+enum class Elem { None, F16, BF16, F32, I8, I32, I4 };
 inline uint32_t elem_bytes(Elem e) {
     switch (e) {
         case Elem::F16: case Elem::BF16: return 2;
         case Elem::F32: case Elem::I32: return 4;
         case Elem::I8: return 1;
+        case Elem::I4: return 1;  // half a byte: sized as int8 (the blocks it gives fit in any case)
         default: return 0;
     }
 }
 inline const char* elem_name(Elem e) {
     switch (e) {
         case Elem::F16: return "half"; case Elem::BF16: return "bfloat16"; case Elem::F32: return "float";
-        case Elem::I8: return "int8"; case Elem::I32: return "int32"; default: return "unsupported";
+        case Elem::I8: return "int8"; case Elem::I32: return "int32"; case Elem::I4: return "int4"; default: return "unsupported";
     }
 }
 /// The documented A/B/C/bias type combinations of dav-2201 (no quantisation): empty when valid.
 inline std::string check_types(Elem a, Elem b, Elem c, Elem bias, bool has_bias) {
-    if (a == Elem::None || a == Elem::I32) return std::string("A of type ") + elem_name(a) + " (the cube takes half, bfloat16, float or int8)";
+    if (a == Elem::None || a == Elem::I32) return std::string("A of type ") + elem_name(a) + " (the cube takes half, bfloat16, float, int8 or int4)";
     if (a != b) return std::string("A is ") + elem_name(a) + " but B is " + elem_name(b) + " (both inputs must have one type)";
+    if (a == Elem::I4) {  // int4 x int4 -> int32 (Matmul data type table, dav-2201); bias int32
+        if (c != Elem::I32) return std::string("C of type ") + elem_name(c) + " for int4 inputs (int32)";
+        if (has_bias && bias != Elem::I32) return std::string("bias of type ") + elem_name(bias) + " for int4 inputs (int32)";
+        return "";
+    }
     bool c_ok = a == Elem::I8 ? (c == Elem::I32 || c == Elem::F16) : (c == Elem::F32 || c == a);  // int8 -> half: dequant
     if (!c_ok) return std::string("C of type ") + elem_name(c) + " for " + elem_name(a) + " inputs (" +
                       (a == Elem::I8 ? "int32, or half with dequantization" : std::string("float or ") + elem_name(a)) + ")";
@@ -105,15 +111,17 @@ inline bool compute_tiling(const TilingProblem& in, TCubeTiling& t, std::string&
     why = check_types(p.a, p.b, p.c, p.bias_t, p.bias);
     if (!why.empty()) return false;
     if (p.cores < 1) { why = "SetDim: the core count must be at least 1"; return false; }
-    const int64_t sa = elem_bytes(p.a), sb = elem_bytes(p.b), c0 = 32 / sa;
+    const int64_t sa = elem_bytes(p.a), sb = elem_bytes(p.b), c0 = p.a == Elem::I4 ? 64 : 32 / sa;
     // 2. core split
     int64_t sm = p.m, sn = p.n, sk = p.single_k > 0 ? p.single_k : p.k;
     if (p.single_m > 0 || p.single_n > 0) {
         sm = p.single_m > 0 ? p.single_m : p.m;
         sn = p.single_n > 0 ? p.single_n : p.n;
-        if (ceil_div(p.m, sm) * ceil_div(p.n, sn) > (p.multi_core ? p.cores : 1)) {
-            why = "SetSingleShape needs more cores than SetDim allows"; return false;
-        }
+        const int64_t need = ceil_div(p.m, sm) * ceil_div(p.n, sn), have = p.multi_core ? p.cores : 1;
+        if (need > have)  // CANN's GetTiling keeps the single-core shape (a kernel may cover M in several passes): a note
+            why = "SetSingleShape(" + std::to_string(sm) + ", " + std::to_string(sn) + ", ...) splits the shape into " +
+                  std::to_string(need) + " core blocks but SetDim gives " + std::to_string(have) +
+                  " cores: the tiling keeps the single-core shape and usedCoreNum = " + std::to_string(have);
     } else if (p.multi_core) {
         const int64_t md_max = p.a_whole ? 1 : ceil_div(p.m, 16), nd_max = p.b_whole ? 1 : ceil_div(p.n, 16);
         int64_t most = 0;  // the most cores any split uses
@@ -170,7 +178,7 @@ inline bool compute_tiling(const TilingProblem& in, TCubeTiling& t, std::string&
     else if (ablk + bblk + bias_bytes <= p.l1) { step = 1; depth_a = depth_b = 1; }
     else { why = "one base block of A and B does not fit L1"; return false; }
     // 5. fields
-    t.usedCoreNum = int32_t(ceil_div(p.m, sm) * ceil_div(p.n, sn));
+    t.usedCoreNum = int32_t(std::min<int64_t>(ceil_div(p.m, sm) * ceil_div(p.n, sn), p.multi_core ? p.cores : 1));
     t.M = int32_t(om); t.N = int32_t(on); t.Ka = int32_t(oka); t.Kb = int32_t(okb);
     t.singleCoreM = int32_t(sm); t.singleCoreN = int32_t(sn); t.singleCoreK = int32_t(sk);
     t.baseM = int32_t(bm); t.baseN = int32_t(bn); t.baseK = int32_t(bk);
