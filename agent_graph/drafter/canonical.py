@@ -32,6 +32,7 @@ import torch.utils._pytree as pytree
 
 from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref, one_element_rows
+from agent_graph.drafter.program import refs
 
 aten = torch.ops.aten
 
@@ -468,10 +469,19 @@ class _Reader:
                 continue
             if base in ("split_with_sizes", "split"):
                 continue                       # each getitem of it is a window (above)
-            if (base == "_to_copy" and n.users and isinstance(n.args[0], fx.Node)
-                    and all(_name(u)[0] in ("slice", "split_with_sizes", "split") for u in n.users)
+            if (base == "_to_copy" and n.users and isinstance(n.args[0], fx.Node) and _windows_only(n)
                     and self.alias.get(n.args[0].name, n.args[0].name) in {i.name for i in self.g.inputs}):
                 self.cast_of[n.name] = n       # a cast read only in windows (F.glu in half): each window cast
+                continue
+            if base in IDENTITY and isinstance(n.args[0], fx.Node) and n.args[0].name in self.cast_of:
+                self.cast_of[n.name] = self.cast_of[n.args[0].name]   # a clone of such a cast: the same windows
+                continue
+            if base == "slice" and n.users and all(_name(u)[0] == "copy" and u.args[0] is n for u in n.users):
+                continue                       # the destination of x[..., a:b] = v (slice_scatter below)
+            if base == "copy" and self._copied(n):
+                continue
+            if base == "slice_scatter":
+                self._scatter_pieces(n)
                 continue
             if base == "slice":
                 rest = list(n.args[1:]) + [None] * (5 - len(n.args))
@@ -644,6 +654,59 @@ class _Reader:
         self._add(n, "cat", args, {})
         return True
 
+    def _copied(self, n: fx.Node) -> bool:
+        """``aten.copy(dst, src)`` of an assignment ``x[..., a:b] = v``: the values of ``v`` (cast to the
+        destination's dtype) in the destination's shape; False when the shapes differ (a broadcast copy)."""
+        dst, src = n.args[0], n.args[1]
+        if not isinstance(src, fx.Node) or tuple(src.meta["val"].shape) != tuple(dst.meta["val"].shape):
+            return False
+        if src.meta["val"].dtype == dst.meta["val"].dtype:
+            self.alias[n.name] = self.alias.get(src.name, src.name)
+        else:
+            self._add(n, "cast", [self.conv(src)], {})
+        return True
+
+    def _scatter_pieces(self, n: fx.Node) -> None:
+        """``y = x.clone(); y[..., a:b] = v`` (``aten.slice_scatter`` along the last dimension of a forward input):
+        the rows of ``x`` with columns a..b replaced, i.e. ``torch.cat`` of the window before, ``v`` and the
+        window after: the row template's concatenated output (pieces of one width)."""
+        base, src = n.args[0], n.args[1]
+        rest = list(n.args[2:]) + [None] * (6 - len(n.args))
+        dim, start, end, step = (rest[0] or 0), (rest[1] or 0), rest[2], (rest[3] or 1)
+        shape = [int(v) for v in base.meta["val"].shape]
+        d = int(dim) % len(shape)
+        while _name(base)[0] in IDENTITY and isinstance(base.args[0], fx.Node):   # y = x.clone(): x's rows
+            base = base.args[0]
+        cast = self.cast_of.get(base.name)     # y = x.to(dtype).clone(): windows of x, each cast
+        x = self.alias.get(base.name, base.name) if cast is None else self.alias.get(cast.args[0].name, cast.args[0].name)
+        if d != len(shape) - 1 or step != 1 or x not in {i.name for i in self.g.inputs}:
+            raise AnalysisError(f"core op aten.slice_scatter along dim {d} (step {step}) of a tensor of shape {shape} "
+                                f"is not covered by the templates (an assignment to columns of a forward input is)")
+        cols = shape[-1]
+        lo = max(0, min(cols, int(start) + cols if int(start) < 0 else int(start)))
+        hi = cols if end is None else int(end)
+        hi = max(lo, min(cols, hi + cols if hi < 0 else hi))
+        widths = [w for w in (lo, hi - lo, cols - hi) if w]
+        if len(set(widths)) != 1:
+            raise AnalysisError(f"an assignment to columns {lo}..{hi} of rows of {cols}: pieces of widths {widths} (the "
+                                f"templates write pieces of one width side by side)")
+        pieces = []
+        for k, (a, b) in enumerate(((0, lo), (hi, cols))):
+            if b > a:
+                name = f"{n.name}_keep{k}"
+                src_dt = cast.args[0].meta["val"].dtype if cast is not None else base.meta["val"].dtype
+                self.g.nodes.append(OpNode(name, "slice", [Ref(x)], {"window": [a, b]}, tuple(shape[:-1] + [b - a]),
+                                           _dtype_name(src_dt)))
+                if cast is not None:
+                    self.g.nodes.append(OpNode(f"{name}_cast", "cast", [Ref(name)], {}, tuple(shape[:-1] + [b - a]),
+                                               _dtype_name(base.meta["val"].dtype)))
+                    self.known.add(name)
+                    name = f"{name}_cast"
+                self.known.add(name)
+                pieces.append(Ref(name))
+        pieces.insert(1 if lo else 0, self.conv(src))
+        self._add(n, "cat", pieces, {})
+
     def _window(self, n: fx.Node, x: fx.Node, dim: int, start: int, end: Any) -> None:
         """``x[..., start:end]``: a window of a forward input's rows (the row template copies each window in on
         its own); the whole of ``x`` is ``x`` itself."""
@@ -781,6 +844,30 @@ def collapse_rows(g: OpGraph) -> None:
     g.row_dims, g.row_div = k, div
 
 
+def _windows_only(n: fx.Node) -> bool:
+    """Every use of ``n`` is a window of its last dimension (a slice or split), directly or through a clone
+    (``y = x.to(dtype).clone(); y[..., a:] = v``: the clone is the base of a slice_scatter, its slices the
+    destinations of copies)."""
+    for u in n.users:
+        name = _name(u)[0]
+        if name in ("slice", "split_with_sizes", "split") or (name == "slice_scatter" and u.args[0] is n):
+            continue
+        if name in IDENTITY and u.users and _windows_only(u):
+            continue
+        return False
+    return True
+
+
+def drop_dead(g: OpGraph) -> None:
+    """Drop the graph's nodes no output depends on (the clone an assignment ``y = x.clone(); y[..., a:b] = v``
+    starts from, once the assignment reads ``x``'s windows instead)."""
+    need = set(g.outputs)
+    for n in reversed(g.nodes):
+        if n.name in need:
+            need.update(r.name for r in refs(n))
+    g.nodes = [n for n in g.nodes if n.name in need]
+
+
 def live_nodes(ep: torch.export.ExportedProgram) -> set[str]:
     """Names of the nodes the reference's results depend on (not those that only update module state: a batch
     norm's running statistics and its batch counter)."""
@@ -829,6 +916,7 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
     r.placeholders()
     r.nodes()
     r.outputs()
+    drop_dead(r.g)
     collapse_rows(r.g)
     one_element_rows(r.g)
     return r.g
