@@ -159,7 +159,7 @@ def _perturbed(v: float) -> float:
 # ---- names -----------------------------------------------------------------------------------------
 
 UNARY = {"neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "abs", "reciprocal", "erf", "sin", "cos",
-         "floor", "ceil", "sign", "log1p", "expm1", "silu", "hardswish", "hardsigmoid", "mish", "square"}
+         "floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "silu", "hardswish", "hardsigmoid", "mish", "square"}
 # logic on bool tensors (0/1 values in the kernel): and = a * b, or = max(a, b), not = 1 - a
 BOOL_LOGIC = {"bitwise_and": lambda a: ("mul", a[:2], {}), "logical_and": lambda a: ("mul", a[:2], {}),
               "bitwise_or": lambda a: ("maximum", a[:2], {}), "logical_or": lambda a: ("maximum", a[:2], {}),

@@ -71,11 +71,13 @@ def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
         "cos": [f"Cos({d}, {a}, {n});"],
         "floor": [f"Floor({d}, {a}, {n});"],
         "ceil": [f"Ceil({d}, {a}, {n});"],
+        "round": [f"Round({d}, {a}, {n});"],     # half-way cases to the even integer, as torch.round
+        "trunc": [f"Trunc({d}, {a}, {n});"],
         "sign": [f"Sign({d}, {a}, {n});"],
         "silu": [f"Silu({d}, {a}, {n});"],
         "identity": [f"Adds({d}, {a}, 0.0f, {n});"],
     } if op in ("relu", "abs", "exp", "log", "sqrt", "neg", "square", "sigmoid", "tanh", "erf",
-                "sin", "cos", "floor", "ceil", "sign", "silu", "identity") else None
+                "sin", "cos", "floor", "ceil", "round", "trunc", "sign", "silu", "identity") else None
     if one is not None:
         return one[op]
     if op in ("rsqrt", "reciprocal"):
