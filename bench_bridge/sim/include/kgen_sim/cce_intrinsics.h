@@ -37,6 +37,10 @@
 //    source addresses by src and src + 1 (the first 8 and the last 8); repeat and strides as
 //    TransDataTo5HDParams. A register never set is `va-reg-unset` (error: the hardware would use
 //    whatever addresses it holds).
+//  * DataCopyGM2UBImpl(__ubuf__ T* dst, __gm__ T* src, DataCopyParams) / DataCopyUB2GMImpl(__gm__ T* dst,
+//    __ubuf__ T* src, DataCopyParams): the library's internal entry points of DataCopy's DataCopyParams
+//    form, which some published kernels call directly; the same copy (and checks) as DataCopy, with the GM
+//    side judged by the GM access policy of an unbounded GlobalTensor (tensor.h).
 //
 // Not emulated: the many other intrinsics of the layer (an intrinsic the emulator lacks is a compile
 // error naming it).
@@ -232,3 +236,19 @@ inline void scatter_vnchwconv_b16(ub_addr8_t dst, ub_addr8_t src, int64_t repeat
 inline void scatter_vnchwconv_b32(ub_addr8_t dst, ub_addr8_t src, int64_t repeat, int64_t dstStride, int64_t srcStride) {
     kgen::cce::vnchwconv<uint32_t>("scatter_vnchwconv_b32", dst, src, repeat, dstStride, srcStride);
 }
+
+// ---- the library's internal DataCopy entry points ----------------------------------------------------
+namespace AscendC {
+template <typename T>
+inline void DataCopyGM2UBImpl(__ubuf__ T* dst, __gm__ T* src, const DataCopyParams& intriParams) {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(src);
+    DataCopy(kgen::cce::ub_view<T>("DataCopyGM2UBImpl", dst), g, intriParams);
+}
+template <typename T>
+inline void DataCopyUB2GMImpl(__gm__ T* dst, __ubuf__ T* src, const DataCopyParams& intriParams) {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(dst);
+    DataCopy(g, kgen::cce::ub_view<T>("DataCopyUB2GMImpl", src), intriParams);
+}
+}  // namespace AscendC

@@ -19,6 +19,10 @@
 //  * TBuf::Get gives scratch space with no queue discipline (on a TBuf InitBuffer never laid out, a
 //    tensor of 0 elements and a `queue-uninit` warning: only an access to it is the error); TBufPool carves a region
 //    that queues and buffers can then be initialised in, and Reset reuses it.
+//  * TQue / TQueBind / TBuf are copyable, as CANN declares them (no deleted copy; published kernels pass
+//    them by value): a copy is a handle to the same buffers. Tensors a copy allocates, gets or frees are
+//    those buffers (their in-use state and lifetime are shared); the copy keeps its own list of
+//    enqueued tensors and allocation cursor, starting from the original's.
 //
 // @api TPipe TQue TQueBind TSCM TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue TQueConfig
 // @api VacantInQue HasTensorInQue GetTensorCountInQue HasIdleBuffer Get GetWithOffset InitBufPool
@@ -131,8 +135,8 @@ public:
     /// The memory holding this queue's buffers (tensor.h mem_of).
     static constexpr kgen::Mem kMem = mem_of(src, dst);
     TQueBind() = default;
-    TQueBind(const TQueBind&) = delete;
-    TQueBind& operator=(const TQueBind&) = delete;
+    TQueBind(const TQueBind&) = default;              // a handle to the same buffers (file rules)
+    TQueBind& operator=(const TQueBind&) = default;
 
     template <typename T>
     LocalTensor<T> AllocTensor() {
@@ -282,8 +286,8 @@ class TBuf {
 public:
     static constexpr kgen::Mem kMem = mem_of(pos);
     TBuf() = default;
-    TBuf(const TBuf&) = delete;
-    TBuf& operator=(const TBuf&) = delete;
+    TBuf(const TBuf&) = default;              // a handle to the same buffer (file rules)
+    TBuf& operator=(const TBuf&) = default;
 
     template <typename T>
     LocalTensor<T> Get() {

@@ -12,9 +12,12 @@
 //  * Source and destination must not overlap. Temporary buffer: at least the GetBroadCastMaxMinTmpSize
 //    minimum (adv/broadcast_rules.h), else `adv-tmp-too-small`; without it, free UB (`adv-tmp-no-room`).
 //
+//  * BroadCast<T, dim, axis, isReuseSource>(...): the spelling CANN's Broadcast forwards to (declared in
+//    namespace AscendC by the implementation header; the public name of older releases), same forms.
+//
 // Precision: a copy (exact).
 //
-// @api Broadcast
+// @api Broadcast BroadCast
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -71,6 +74,16 @@ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcL
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim]) {
+    kgen::adv::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
+                      const uint32_t srcShape[dim], LocalTensor<uint8_t>& sharedTmpBuffer) {
+    kgen::adv::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
                       const uint32_t srcShape[dim]) {
     kgen::adv::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr);
 }
