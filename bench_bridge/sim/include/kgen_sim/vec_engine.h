@@ -116,8 +116,9 @@ struct Strided {
         : base(t.raw()), size(t.GetSize()), reach(t.reach()), blk(blk_), rep(rep_), api(api_) {
         t.check_aligned(api_);
     }
+    uint64_t index(uint32_t r, uint32_t i) const { return uint64_t(r) * rep * epb + uint64_t(i / epb) * blk * epb + i % epb; }
     T& at(uint32_t r, uint32_t i) const {
-        uint64_t idx = uint64_t(r) * rep * epb + uint64_t(i / epb) * blk * epb + i % epb;
+        uint64_t idx = index(r, i);
         if (idx >= size) {
             if (idx >= reach)
                 fail("ub-out-of-bounds", "%s: repeat %u element %u addresses element %llu of a tensor of %u elements (check "

@@ -1,0 +1,69 @@
+"""A mask/repeat Compare whose mask is partial: on dav-2201 the mask is ignored and the whole repeat is
+compared, so lanes past a short source tensor read what lies next to it in UB (NPUKernelBench's
+CrossEntropyLossGrad compares 8 floats with mask 8, repeat 1). A team-written kernel lays out two 32-byte
+TBufs and a neighbour; the 64 result bits are worked out here from that UB layout with numpy. A lane the
+mask asks for past the tensor is still ``ub-out-of-bounds``, at the user's line."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bench_bridge.sim import run
+from tests.bench_bridge.sim.harness import build_inline, marker_line
+
+PROGRAM = r"""#include "kernel_operator.h"
+#include "tikicpulib.h"
+using namespace AscendC;
+__global__ __aicore__ void cmp_k(GM_ADDR y, int32_t mode) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bb, bc, bm;
+    pipe.InitBuffer(ba, 32);
+    pipe.InitBuffer(bb, 32);
+    pipe.InitBuffer(bc, 256);
+    pipe.InitBuffer(bm, 32);
+    LocalTensor<float> a = ba.Get<float>(), b = bb.Get<float>(), c = bc.Get<float>();
+    LocalTensor<uint8_t> m = bm.Get<uint8_t>();
+    for (int i = 0; i < 8; ++i) { a.SetValue(i, float(i + 1)); b.SetValue(i, (i % 2) ? 0.0f : float(i + 1)); }
+    for (int i = 0; i < 64; ++i) c.SetValue(i, float(i % 3));
+    Duplicate(m.ReinterpretCast<uint16_t>(), (uint16_t)0, 16);
+    BinaryRepeatParams p = {1, 1, 1, 8, 8, 8};
+    if (mode == 0) Compare(m, a, b, CMPMODE::EQ, 8, 1, p);
+    else Compare(m, a, b, CMPMODE::EQ, 64, 1, p);   // @asks-all
+    GlobalTensor<uint8_t> gy;
+    gy.SetGlobalBuffer((__gm__ uint8_t *)y, 32);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, m, 32);
+}
+int main(int argc, char **argv) {
+    uint8_t *y = (uint8_t *)GmAlloc(32);
+    cmp_k<<<1, nullptr, nullptr>>>(y, argc > 1 ? atoi(argv[1]) : 0);
+    for (int i = 0; i < 8; ++i) printf("%d ", y[i]);
+    printf("\n");
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def binary(tmp_path_factory):
+    return build_inline(tmp_path_factory.mktemp("cmp"), "cmp_past.cpp", PROGRAM)
+
+
+def test_lanes_the_mask_leaves_out_read_the_neighbouring_ub(binary, tmp_path):
+    r = run(binary, ["0"], cwd=tmp_path, timeout=60)
+    assert r.returncode == 0, r.stderr
+    codes = {d.code for d in r.diagnostics}
+    assert codes == {"compare-mask-ignored", "compare-past-tensor"}, r.stderr
+    a = np.arange(1, 9, dtype=np.float32)
+    b = np.where(np.arange(8) % 2 == 1, 0, a).astype(np.float32)
+    c = (np.arange(64) % 3).astype(np.float32)
+    ub = np.concatenate([a, b, c])                       # the three buffers, back to back
+    bits = ub[0:64] == ub[8:72]
+    assert [int(v) for v in r.stdout.split()] == list(np.packbits(bits, bitorder="little"))
+
+
+def test_a_lane_the_mask_asks_for_past_the_tensor_is_an_error(binary, tmp_path):
+    r = run(binary, ["1"], cwd=tmp_path, timeout=60)
+    errs = [d for d in r.diagnostics if d.severity == "error"]
+    assert r.returncode == 3 and errs and errs[0].code == "ub-out-of-bounds", r.stderr
+    assert errs[0].line == marker_line(PROGRAM, "@asks-all")
