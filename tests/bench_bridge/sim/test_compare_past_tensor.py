@@ -1,8 +1,9 @@
-"""A mask/repeat Compare whose mask is partial: on dav-2201 the mask is ignored and the whole repeat is
-compared, so lanes past a short source tensor read what lies next to it in UB (NPUKernelBench's
+"""Views and reads the NPU allows past a tensor, which the emulator allows with a warning. (1) A mask/repeat
+Compare whose mask is partial: on dav-2201 the mask is ignored and the whole repeat is compared, so lanes past a short source tensor read what lies next to it in UB (NPUKernelBench's
 CrossEntropyLossGrad compares 8 floats with mask 8, repeat 1). A team-written kernel lays out two 32-byte
 TBufs and a neighbour; the 64 result bits are worked out here from that UB layout with numpy. A lane the
-mask asks for past the tensor is still ``ub-out-of-bounds``, at the user's line."""
+mask asks for past the tensor is still ``ub-out-of-bounds``, at the user's line. (2) ``TBuf::Get(len)`` longer
+than its buffer (CANN asserts it only in CPU-debug builds): a warning, and a tensor bounded by the buffer."""
 from __future__ import annotations
 
 import numpy as np
@@ -67,3 +68,41 @@ def test_a_lane_the_mask_asks_for_past_the_tensor_is_an_error(binary, tmp_path):
     errs = [d for d in r.diagnostics if d.severity == "error"]
     assert r.returncode == 3 and errs and errs[0].code == "ub-out-of-bounds", r.stderr
     assert errs[0].line == marker_line(PROGRAM, "@asks-all")
+
+
+TBUF_PROGRAM = r"""#include "kernel_operator.h"
+#include "tikicpulib.h"
+using namespace AscendC;
+__global__ __aicore__ void long_get(GM_ADDR y, int32_t mode) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 64);
+    LocalTensor<float> t = b.Get<float>(400);   // @long-get
+    Duplicate(t, 1.5f, mode == 0 ? 16 : 24);    // @dup
+    GlobalTensor<float> gy;
+    gy.SetGlobalBuffer((__gm__ float *)y, 16);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, t, 16);
+    printf("size %u\n", t.GetSize());
+}
+int main(int argc, char **argv) {
+    float *y = (float *)GmAlloc(64);
+    long_get<<<1, nullptr, nullptr>>>((uint8_t *)y, argc > 1 ? atoi(argv[1]) : 0);
+    for (int i = 0; i < 16; ++i) printf("%g ", y[i]);
+    printf("\n");
+    return 0;
+}
+"""
+
+
+def test_tbuf_get_longer_than_its_buffer_warns_and_bounds_the_tensor(tmp_path):
+    # GroupNormSwishGrad: Get<float>(C_G*H*W) of a one-channel TBuf, of which it uses one channel
+    binary = build_inline(tmp_path, "long_get.cpp", TBUF_PROGRAM)
+    r = run(binary, ["0"], cwd=tmp_path, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert [(d.code, d.line) for d in r.diagnostics] == [("tbuf-get-too-long", marker_line(TBUF_PROGRAM, "@long-get"))]
+    out = r.stdout.splitlines()
+    assert out[0] == "size 16" and out[1].split() == ["1.5"] * 16
+    r = run(binary, ["1"], cwd=tmp_path, timeout=60)
+    errs = [d for d in r.diagnostics if d.severity == "error"]
+    assert r.returncode == 3 and errs[0].code == "ub-out-of-bounds" and errs[0].line == marker_line(TBUF_PROGRAM, "@dup")

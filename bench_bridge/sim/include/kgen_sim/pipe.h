@@ -17,7 +17,9 @@
 //    queue waits forever on hardware (`deque-empty`, reported as the deadlock it is).
 //  * FreeTensor returns the buffer; any later use of that tensor is `use-after-free`.
 //  * TBuf::Get gives scratch space with no queue discipline (on a TBuf InitBuffer never laid out, a
-//    tensor of 0 elements and a `queue-uninit` warning: only an access to it is the error); TBufPool carves a region
+//    tensor of 0 elements and a `queue-uninit` warning: only an access to it is the error; Get(len) longer
+//    than the buffer, which CANN asserts only in CPU-debug builds, is a `tbuf-get-too-long` warning and a
+//    tensor bounded by the buffer); TBufPool carves a region
 //    that queues and buffers can then be initialised in, and Reset reuses it.
 //  * TQue / TQueBind / TBuf are copyable, as CANN declares them (no deleted copy; published kernels pass
 //    them by value): a copy is a handle to the same buffers. Tensors a copy allocates, gets or frees are
@@ -297,9 +299,16 @@ public:
     template <typename T>
     LocalTensor<T> Get(uint32_t len) {
         if (!inited_) return uninit_view<T>("Get");
-        if (kgen::bytes_of<T>(len) > slot_->bytes)
-            kgen::fail("ub-out-of-bounds", "TBuf::Get<%zu-byte type>(%u) asks for %llu bytes of a %u-byte buffer", sizeof(T), len,
-                       (unsigned long long)kgen::bytes_of<T>(len), slot_->bytes);
+        if (kgen::bytes_of<T>(len) > slot_->bytes) {
+            // CANN checks this only in CPU-debug builds; on the NPU Get records the length and nothing happens
+            // until an access: a warning, and a tensor bounded by its buffer (an access past it is the error)
+            const uint32_t whole = static_cast<uint32_t>(kgen::elems_in<T>(slot_->bytes));
+            kgen::warn("tbuf-get-too-long", "TBuf::Get<%zu-byte type>(%u) asks for %llu bytes of a %u-byte buffer: the NPU "
+                       "does not check it; the emulator bounds the tensor by its buffer (%u elements, which GetSize() "
+                       "reports) and stops at an access past it", sizeof(T), len, (unsigned long long)kgen::bytes_of<T>(len),
+                       slot_->bytes, whole);
+            len = whole;
+        }
         return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_->offset), len, slot_, pos);
     }
     template <typename T>
