@@ -2,7 +2,8 @@
 ``TQue`` passed by value (CANN declares them copyable; a copy is a handle to the same buffers:
 ApplyFusedEmaAdam), ``SelectWithBytesMask`` (the pre-CANN 8 name of the byte-mask ``Select``:
 SelectReduceMaxDSubExpReduceSumDRealDiv), ``BroadCast`` (the name ``Broadcast`` forwards to:
-AddSigmoidMulReduceSumD) and the internal ``DataCopyGM2UBImpl`` / ``DataCopyUB2GMImpl`` (GeGluV2). The
+AddSigmoidMulReduceSumD) the internal ``DataCopyGM2UBImpl`` / ``DataCopyUB2GMImpl`` (GeGluV2) and ``InitOutput`` of bfloat16
+(FeedsRepeat). The
 expected values are computed here with numpy."""
 from __future__ import annotations
 
@@ -68,6 +69,9 @@ __global__ __aicore__ void spell_k(GM_ADDR x, GM_ADDR m, GM_ADDR y) {
     PipeBarrier<PIPE_ALL>();
     gy.SetValue(192, r);
     gy.SetValue(193, r2);
+    GlobalTensor<bfloat16_t> gb;                         // InitOutput of a bfloat16 tensor (FeedsRepeat)
+    gb.SetGlobalBuffer((__gm__ bfloat16_t *)(y + 200 * 4), 16);
+    InitOutput<bfloat16_t>(gb, 16, bfloat16_t(1.0f));
 }
 int main() {
     float *x = (float *)GmAlloc(256), *y = (float *)GmAlloc(1024);
@@ -116,4 +120,9 @@ def test_broadcast_spelling(result):
 def test_tbuf_and_tque_passed_by_value_share_their_buffers(result):
     _, _, y = result
     assert y[192] == 2.5 + 3.5 and y[193] == 4.0 + 5.0
-    assert (y[194:] == -1).all()
+    assert (y[194:200] == -1).all() and (y[208:] == -1).all()
+
+
+def test_init_output_fills_bfloat16(result):
+    _, _, y = result
+    assert (y[200:208].view(np.uint16) == 0x3F80).all()    # bfloat16 1.0
