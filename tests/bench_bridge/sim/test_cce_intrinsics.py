@@ -1,6 +1,6 @@
 """The CCE intrinsic layer that published kernels call under ``#if __CCE_AICORE__ == 220`` (NPUKernelBench
 level 2: RmsNorm, DeepNorm, LayerNormV4, AddLayerNorm, ...): ``vcadd`` per repeat and into the accumulator,
-``get_acc_val``, ``set_mask_count`` / ``set_mask_norm`` / ``set_vector_mask``, ``vector_dup``,
+``get_acc_val``, ``set_mask_count`` / ``set_mask_norm`` / ``set_vector_mask``, ``vor``, ``vector_dup``,
 ``copy_ubuf_to_ubuf``, ``vtranspose``, ``set_va_reg_sb`` with ``scatter_vnchwconv_b16``. A team-written
 kernel exercises each on random data; the expected values are computed here with numpy (the sums as the
 documented pairwise tree, every step in float32). Reading an address register never set stops with a
@@ -79,6 +79,11 @@ __global__ __aicore__ void cce_k(GM_ADDR x, GM_ADDR y, int32_t mode) {
         pipe_barrier(PIPE_V);
         LocalTensor<float> tf = t.ReinterpretCast<float>();
         DataCopy(ty, tf, 512);
+    } else if (mode == 8) {   // vor: int16 lanes of x with x 128 lanes later, 2 repeats, every other lane
+        __ubuf__ int16_t *xs = (__ubuf__ int16_t *)tx.GetPhyAddr();
+        set_vector_mask(0x5555555555555555ull, 0x5555555555555555ull);
+        vor((__ubuf__ int16_t *)ty.GetPhyAddr(), xs, xs + 128, 2, 1, 1, 1, 8, 8, 8);
+        set_vector_mask((uint64_t)-1, (uint64_t)-1);
     } else if (mode == 6) {   // reading the accumulator before anything set it
         int64_t acc = get_acc_val();
         ty.SetValue(0, (float)(acc == 0));
@@ -202,3 +207,14 @@ def test_an_address_past_ub_stops_located(binary, tmp_path):
     errs = [d for d in r.diagnostics if d.severity == "error"]
     assert r.returncode == 3 and errs and errs[0].code == "ub-out-of-bounds", r.stderr
     assert errs[0].line == marker_line(PROGRAM, "@past-ub")
+
+
+def test_vor_with_the_mask_register(binary, tmp_path):
+    r, y = _run(binary, tmp_path, 8)
+    _ok(r)
+    xi, yi = X.view(np.int16), y.view(np.int16)
+    want = np.full(512, -1, np.float32).view(np.int16).copy()
+    lanes = np.arange(256)
+    on = lanes % 2 == 0
+    want[:256][on] = (xi[:256] | xi[128:384])[on]
+    np.testing.assert_array_equal(yi[:256], want[:256])

@@ -26,6 +26,9 @@
 //  * get_acc_val(): the accumulator register as int64_t; a float / half sum is in its low bytes
 //    (kernels reinterpret it). GetAccVal() / GetReduceRepeatSumSpr() without a type are the same read.
 //    Reading it before any accumulating vcadd or ReduceSum is `reduce-spr-unset` (warning).
+//  * vor(dst, src0, src1, repeat, dstBlkStride, src0BlkStride, src1BlkStride, dstRepStride, src0RepStride,
+//    src1RepStride) (asc_or): int16_t / uint16_t; Or with the mask register (isSetMask = false); the six
+//    strides are 8-bit fields (0..255), in 32-byte blocks.
 //  * vector_dup(dst, value, repeat, dstBlkStride, srcBlkStride, dstRepStride, srcRepStride): Duplicate
 //    with the mask register (isSetMask = false); the src strides do not apply to a scalar.
 //  * copy_ubuf_to_ubuf(dst, src, sid, nBurst, lenBurst, srcGap, dstGap): DataCopy UB -> UB with
@@ -47,6 +50,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "kgen_sim/data_copy.h"
 #include "kgen_sim/gather_transpose.h"
@@ -180,6 +184,23 @@ namespace AscendC {
 inline int64_t GetAccVal() { return ::get_acc_val(); }
 inline int64_t GetReduceRepeatSumSpr() { return ::get_acc_val(); }
 }  // namespace AscendC
+
+// ---- vor ---------------------------------------------------------------------------------------------
+template <typename T>
+inline void vor(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1, int64_t repeat, int64_t dstBlkStride,
+                int64_t src0BlkStride, int64_t src1BlkStride, int64_t dstRepStride, int64_t src0RepStride,
+                int64_t src1RepStride) {
+    static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t>, "vor takes int16_t or uint16_t operands");
+    const char* api = "vor";
+    const int64_t v[7] = {repeat, dstBlkStride, src0BlkStride, src1BlkStride, dstRepStride, src0RepStride, src1RepStride};
+    for (int64_t x : v)
+        if (x < 0 || x > 255) kgen::fail("bad-stride", "%s: repeat and strides are 8-bit fields; %lld is outside [0, 255]", api, (long long)x);
+    AscendC::BinaryRepeatParams p(static_cast<uint16_t>(dstBlkStride), static_cast<uint16_t>(src0BlkStride),
+                                  static_cast<uint16_t>(src1BlkStride), static_cast<uint16_t>(dstRepStride),
+                                  static_cast<uint16_t>(src0RepStride), static_cast<uint16_t>(src1RepStride));
+    AscendC::Or<T, false>(kgen::cce::ub_view<T>(api, dst), kgen::cce::ub_view<T>(api, src0), kgen::cce::ub_view<T>(api, src1),
+                          AscendC::MASK_PLACEHOLDER, static_cast<uint8_t>(repeat), p);
+}
 
 // ---- vector_dup, copy_ubuf_to_ubuf, vtranspose -----------------------------------------------------
 template <typename T, typename U>
