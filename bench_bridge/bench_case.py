@@ -117,6 +117,8 @@ class CaseRunner:
         if combo is None:
             combo, inputs = self._match_with_float64_narrowing(inputs)
         if combo is None:
+            combo, inputs = self._match_with_exact_widening(inputs)
+        if combo is None:
             combos = "; ".join(", ".join(f"{k}={v}" for k, v in c.items()) for c in self.op.combos())
             rep.message = f"no dtype combination of {self.op.op_type} accepts inputs {', '.join('absent' if t is None else _dtype_name(t) for t in inputs)} (declared: {combos})"
             return rep
@@ -288,6 +290,22 @@ class CaseRunner:
                 return k, cast
         return None, inputs
 
+    def _match_with_exact_widening(self, inputs: list[Any]) -> tuple[int | None, list[Any]]:
+        """Mixed-precision inputs no combination takes: float16 / bfloat16 tensors beside float32 ones are
+        widened to float32 where a combination declares float32 for them and for every float32 input
+        (widening is exact: the op sees the reference's values). BatchNormV3's reference hands float16
+        weight/bias with a float32 x to CANN's own aclnnBatchNorm; the answer's OpDef is all-float32 there.
+        Inputs that are all 16-bit are not widened (the op would run another dtype than asked)."""
+        names = [None if t is None else _dtype_name(t) for t in inputs]
+        if "float32" not in names or not any(n in ("float16", "bfloat16") for n in names):
+            return None, inputs
+        for k, combo in enumerate(self.op.combos()):
+            want = [from_any(combo[p.name]).short for p in self.op.inputs]
+            ok = all(n is None or n == w or (n in ("float16", "bfloat16") and w == "float32") for n, w in zip(names, want))
+            if ok:
+                return k, [t if n is None or n == w else _widen(t) for t, n, w in zip(inputs, names, want)]
+        return None, inputs
+
     def _build(self, combo: int) -> ProjectBuild | None:
         if combo in self.builds:
             return self.builds[combo]
@@ -316,6 +334,13 @@ def _narrow(t: Any, short: str) -> Any:
     if short in ("uint8", "int8"):
         return np.asarray(t).astype(np.uint8 if short == "uint8" else np.int8)
     return np.asarray(t).astype(np.float16 if short == "float16" else np.float32)
+
+
+def _widen(t: Any) -> Any:
+    """A float16 / bfloat16 tensor (or list) as float32: exact."""
+    if isinstance(t, list):
+        return [_widen(x) for x in t]
+    return np.asarray(_as_numpy(t), dtype=np.float32)
 
 
 def _short(ge_name: str) -> str:
