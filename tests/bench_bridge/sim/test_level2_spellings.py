@@ -1,6 +1,6 @@
 """API spellings and forms NPUKernelBench level-2 answers use, in a team-written kernel: a ``TBuf`` and a
 ``TQue`` passed by value (CANN declares them copyable; a copy is a handle to the same buffers:
-ApplyFusedEmaAdam), ``SelectWithBytesMask`` (the pre-CANN 8 name of the byte-mask ``Select``:
+ApplyFusedEmaAdam), the untyped ``DeQue()`` returning a ``TBufHandle`` (RmsNorm), ``SelectWithBytesMask`` (the pre-CANN 8 name of the byte-mask ``Select``:
 SelectReduceMaxDSubExpReduceSumDRealDiv), ``BroadCast`` (the name ``Broadcast`` forwards to:
 AddSigmoidMulReduceSumD) the internal ``DataCopyGM2UBImpl`` / ``DataCopyUB2GMImpl`` (GeGluV2) and ``InitOutput`` of bfloat16
 (FeedsRepeat). The
@@ -61,6 +61,9 @@ __global__ __aicore__ void spell_k(GM_ADDR x, GM_ADDR m, GM_ADDR y) {
     float r = FillAndRead(bp, q, 2.5f);
     float r2 = FillAndRead(bp, q, 4.0f);                // the copy freed the queue's buffer
     LocalTensor<float> again = q.AllocTensor<float>();  // so the original can allocate it again
+    q.EnQue(again);
+    TBufHandle h = q.DeQue();                           // untyped DeQue (RmsNorm): the handle, tensor kept
+    gy.SetValue(194, h != nullptr ? 1.0f : 0.0f);
     q.FreeTensor(again);
     PipeBarrier<PIPE_ALL>();
     DataCopyUB2GMImpl((__gm__ float *)y, (__ubuf__ float *)s0.GetPhyAddr(), {1, 8, 0, 0});
@@ -120,7 +123,8 @@ def test_broadcast_spelling(result):
 def test_tbuf_and_tque_passed_by_value_share_their_buffers(result):
     _, _, y = result
     assert y[192] == 2.5 + 3.5 and y[193] == 4.0 + 5.0
-    assert (y[194:200] == -1).all() and (y[208:] == -1).all()
+    assert y[194] == 1.0                                  # TBufHandle DeQue() returned a handle
+    assert (y[195:200] == -1).all() and (y[208:] == -1).all()
 
 
 def test_init_output_fills_bfloat16(result):

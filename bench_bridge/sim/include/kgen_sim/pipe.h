@@ -28,7 +28,7 @@
 //
 // @api TPipe TQue TQueBind TSCM TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue TQueConfig
 // @api VacantInQue HasTensorInQue GetTensorCountInQue HasIdleBuffer Get GetWithOffset InitBufPool
-// @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID GetTPipePtr
+// @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID GetTPipePtr TBufHandle
 #pragma once
 #include <array>
 #include <deque>
@@ -130,6 +130,9 @@ struct TQueConfig {
     bool enableLoopQueue = false;
 };
 
+/// A handle to one buffer of a queue (CANN's TBufHandle: an opaque pointer).
+using TBufHandle = uint8_t*;
+
 /// A queue of UB buffers binding a source and destination position.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
@@ -170,6 +173,7 @@ public:
             if (q.slot == s) kgen::fail("free-enqueued", "FreeTensor of a tensor that is still in the queue (EnQue without DeQue)");
         s->in_use = false;
         ++s->generation;
+        s->freed_generation = s->generation;
         kgen::trace("FreeTensor", kgen::Pipe::S, 0, 0, 0, id_, 0, buf_id(s), qpos());
     }
 
@@ -198,6 +202,17 @@ public:
     }
     template <typename T>
     void DeQue(LocalTensor<T>& t) { t = DeQue<T>(); }
+    /// DeQue without a type (CANN's TBufHandle form): takes the front tensor off the queue and returns a
+    /// handle to its buffer (RmsNorm dequeues and drops it, then keeps using the tensor it enqueued).
+    TBufHandle DeQue() {
+        require_init("DeQue");
+        if (fifo_.empty())
+            kgen::fail("deque-empty", "DeQue on an empty queue: nothing was EnQue'd, so the hardware would wait forever (deadlock)");
+        Entry e = fifo_.front();
+        fifo_.pop_front();
+        kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_, 0, buf_id(e.slot), qpos());
+        return reinterpret_cast<TBufHandle>(e.slot);
+    }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
     LocalTensor<T> DeQue() { return DeQue<T>(); }
 
