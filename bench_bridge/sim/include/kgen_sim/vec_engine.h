@@ -34,6 +34,16 @@ constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t BLOCK_CUBE = 16;
 constexpr int32_t MAX_REPEAT_TIMES = 255;
 constexpr uint64_t FULL_MASK = 0xFFFFFFFFFFFFFFFFull;
+// Derived sizes CANN's kernel_utils_constants.h declares in namespace AscendC (kernels use them unqualified)
+constexpr uint32_t HALF_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / 2;
+constexpr uint32_t FLOAT_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / 4;
+constexpr uint32_t ONE_REPEAT_HALF_SIZE = ONE_REPEAT_BYTE_SIZE / 2;
+constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = ONE_REPEAT_BYTE_SIZE / 4;
+constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t MAX_REPEAT_FLOAT_SIZE = ONE_REPEAT_FLOAT_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / 2;
+constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / 4;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 
 struct BinaryRepeatParams {
     uint32_t blockNumber = DEFAULT_BLK_NUM;
