@@ -10,7 +10,6 @@ input, is compared with the reference output.
 """
 from __future__ import annotations
 
-import json
 import re
 import sys
 import time
