@@ -11,7 +11,6 @@ input, is compared with the reference output.
 from __future__ import annotations
 
 import re
-import sys
 import time
 from pathlib import Path
 from typing import Any
