@@ -62,10 +62,15 @@ class CaseRunner:
             args = e["call"]["args"]
         else:
             args = list(e["inputs"]) + list(e.get("init", []))
+        args = [e["inputs"][a["index"]] if a["kind"] == "input" else a for a in args]
+        if "call" in e:
+            order = _binding_input_order(self.task.root, len(self.op.inputs))
+            if order and max(order) < len(args) and all(args[i]["kind"] in ("tensor", "list") for i in order):
+                # the binding hands its parameters to the op in another order (AddLayerNorm: called with
+                # (x1, x2, bias, gamma, beta), EXEC_NPU_CMD(..., x1, x2, gamma, beta, bias, ...))
+                args = [args[i] for i in order] + [a for i, a in enumerate(args) if i not in order]
         tensors, scalars = [], []
         for a in args:
-            if a["kind"] == "input":
-                a = e["inputs"][a["index"]]
             if a["kind"] in ("tensor", "list"):
                 tensors.append(_load_arg(a, cdir))
             elif a["kind"] == "scalar":
@@ -419,6 +424,31 @@ def _binding_body(task_root: Path | None) -> tuple[str, str]:
         return "", ""
     m = re.search(r"at::Tensor\s+\w+\s*\(([^)]*)\)\s*\{(.*?)\n\}", text, re.S)
     return (m.group(1), m.group(2)) if m else ("", "")
+
+
+def _binding_input_order(task_root: Path | None, n_in: int) -> list[int]:
+    """Which parameter of the NPUKernelBench binding (``validation/pybind.cpp``) each op input is: the first
+    ``n_in`` arguments of the binding's first ``EXEC_NPU_CMD`` whose leading arguments all name its
+    parameters, as positions in its parameter list (the positions of ModelNew's call). Empty when there is
+    no such binding or the order is the parameters' own."""
+    src = (task_root / "validation" / "pybind.cpp") if task_root else None
+    try:
+        text = src.read_text(errors="replace") if src and src.is_file() else ""
+    except OSError:
+        return []
+    text = re.sub(r"//[^\n]*", "", text)
+    for call in re.finditer(r"EXEC_NPU_CMD\s*\(([^;]*?)\)\s*;", text):
+        sigs = [m for m in re.finditer(r"\b\w+\s*\(([^()]*)\)\s*\{", text[:call.start()]) if "Tensor" in m.group(1)]
+        if not sigs or n_in <= 0:
+            continue
+        params = [re.findall(r"(\w+)\s*$", a.strip()) for a in sigs[-1].group(1).split(",")]
+        params = [p[0] if p else "" for p in params]
+        names = [a.strip() for a in call.group(1).split(",")][1:1 + n_in]
+        if len(names) < n_in or not all(n in params for n in names):
+            continue
+        order = [params.index(n) for n in names]
+        return [] if order == list(range(n_in)) else order
+    return []
 
 
 def _binding_zeroes_outputs(task_root: Path | None) -> bool:
