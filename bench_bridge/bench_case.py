@@ -56,8 +56,8 @@ class CaseRunner:
 
     # ---- argument mapping ----------------------------------------------------------------------
 
-    def _arguments(self, e: dict, cdir: Path) -> tuple[list[Any], list[Any]]:
-        """(tensors, scalars) of the operator call, tensors as numpy arrays (bf16 as torch)."""
+    def _call_args(self, e: dict) -> list[dict]:
+        """The operator call's arguments (recorded entries), in the order the op takes them."""
         if "call" in e:
             args = e["call"]["args"]
         else:
@@ -65,10 +65,18 @@ class CaseRunner:
         args = [e["inputs"][a["index"]] if a["kind"] == "input" else a for a in args]
         if "call" in e:
             order = _binding_input_order(self.task.root, len(self.op.inputs))
-            if order and max(order) < len(args) and all(args[i]["kind"] in ("tensor", "list") for i in order):
+            if order and max(order) < len(args) and all(
+                    args[i]["kind"] in ("tensor", "list") or (args[i]["kind"] == "scalar" and args[i]["value"] is None)
+                    for i in order):
                 # the binding hands its parameters to the op in another order (AddLayerNorm: called with
-                # (x1, x2, bias, gamma, beta), EXEC_NPU_CMD(..., x1, x2, gamma, beta, bias, ...))
+                # (x1, x2, bias, gamma, beta), EXEC_NPU_CMD(..., x1, x2, gamma, beta, bias, ...)); a None there
+                # is an absent optional input
                 args = [args[i] for i in order] + [a for i, a in enumerate(args) if i not in order]
+        return args
+
+    def _arguments(self, e: dict, cdir: Path) -> tuple[list[Any], list[Any]]:
+        """(tensors, scalars) of the operator call, tensors as numpy arrays (bf16 as torch)."""
+        args = self._call_args(e)
         tensors, scalars = [], []
         for a in args:
             if a["kind"] in ("tensor", "list"):
@@ -229,9 +237,7 @@ class CaseRunner:
         with dims a Python list): walking the call in order, a number or list becomes the next input
         while the tensors still to come could not fill the rest; it is typed as the first OpDef
         combination matching the real tensors declares that input. The other scalars stay attrs."""
-        args = e["call"]["args"] if "call" in e else list(e["inputs"]) + list(e.get("init", []))
-        args = [e["inputs"][a["index"]] if a["kind"] == "input" else a for a in args]
-        args = [a for a in args if a["kind"] in ("tensor", "list", "scalar")]
+        args = [a for a in self._call_args(e) if a["kind"] in ("tensor", "list", "scalar")]
         tensors_left = sum(a["kind"] != "scalar" for a in args)
         slots: list[Any] = []  # per input: a loaded tensor, or ("scalar", value)
         scalars: list[Any] = []
