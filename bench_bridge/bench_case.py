@@ -148,6 +148,14 @@ class CaseRunner:
                 rep.message = f"the reference returns {len(refs)} output(s) but {self.op.op_type} declares {len(self.op.outputs)}"
                 return rep
             combo_types = self.op.combo(combo)
+            ret_order = [] if any(p.param_type == "dynamic" for p in self.op.outputs) else \
+                _binding_output_order(self.task.root, len(self.op.outputs), len(refs),
+                                      len(self.op.inputs) + len(self.op.attrs) + len(self.op.outputs))
+        if not in_place and ret_order:
+            # the binding returns the op's outputs in another order (AddLayerNorm: {xOut, yOut} of (y, mean, rstd, x))
+            outputs_spec = [((tuple(refs[ret_order.index(i)]["shape"]) if i in ret_order else None), combo_types[p.name])
+                            for i, p in enumerate(self.op.outputs)]
+        elif not in_place:
             groups = _output_groups(self.op.outputs[:n_given], ref_groups)
             if groups is None:
                 rep.message = (f"cannot match the reference's {len(refs)} output tensor(s) to the outputs of {self.op.op_type} "
@@ -156,6 +164,8 @@ class CaseRunner:
             outputs_spec = [[(tuple(refs[j]["shape"]), combo_types[p.name]) for j in idx] if p.param_type == "dynamic"
                             else (tuple(refs[idx[0]]["shape"]), combo_types[p.name]) for p, idx in zip(self.op.outputs, groups)]
             outputs_spec += [(None, combo_types[p.name]) for p in self.op.outputs[n_given:]]
+        else:
+            ret_order = []
         build = self._build(combo)
         if build is None:
             rep.message = self.build_message
@@ -191,6 +201,9 @@ class CaseRunner:
                     outs.append(arr)
                     names.append(f"{p.name}[{j}]" if isinstance(o, list) else p.name)
                     out_dtypes.append("float32" if t == "DT_BF16" else tensorio.canonical(_short(t)))
+            if ret_order:   # back to the order the reference returns them in
+                pos = sorted(ret_order)
+                outs, names, out_dtypes = ([lst[pos.index(i)] for i in ret_order] for lst in (outs, names, out_dtypes))
         rep.outputs = compare_outputs(names, refs, outs, out_dtypes, cdir)
         if self.custom:
             verdict = custom_check(self.work, e, outs, out_dtypes, self.timeout, self.task.files())
@@ -454,6 +467,34 @@ def _binding_input_order(task_root: Path | None, n_in: int) -> list[int]:
             continue
         order = [params.index(n) for n in names]
         return [] if order == list(range(n_in)) else order
+    return []
+
+
+def _binding_output_order(task_root: Path | None, n_out: int, n_refs: int, n_args: int = 0) -> list[int]:
+    """Which op output each tensor the binding returns is: the binding's result list (``result = {xOut,
+    yOut};`` or ``return {...};``) of ``n_refs`` names, each found among the last ``n_out`` arguments of its
+    ``EXEC_NPU_CMD`` (the outputs), as output positions. AddLayerNorm returns {xOut, yOut} with
+    additional_out, its op writes (y, mean, rstd, x). Only a call of ``n_args`` arguments (the op's inputs,
+    attributes and outputs) counts: one with another count runs another operator. Empty when the order is
+    the outputs' own or unknown."""
+    src = (task_root / "validation" / "pybind.cpp") if task_root else None
+    try:
+        text = src.read_text(errors="replace") if src and src.is_file() else ""
+    except OSError:
+        return []
+    text = re.sub(r"//[^\n]*", "", text)
+    call = re.search(r"EXEC_NPU_CMD\s*\(([^;]*?)\)\s*;", text)
+    if not call or n_out <= 0 or n_refs <= 0:
+        return []
+    args = [a.strip() for a in call.group(1).split(",")][1:]
+    if n_args and len(args) != n_args:
+        return []
+    outs = args[-n_out:]
+    for m in re.finditer(r"(?:=|\breturn)\s*\{([^{}]*)\}\s*;", text):
+        names = [a.strip() for a in m.group(1).split(",") if a.strip()]
+        if len(names) == n_refs and all(n in outs for n in names):
+            order = [outs.index(n) for n in names]
+            return [] if order == list(range(n_refs)) else order
     return []
 
 
