@@ -103,6 +103,10 @@ class CaseRunner:
         cdir = self.work / e["dir"]
         tensors, scalars = self._arguments(e, cdir)
         n_in = len(self.op.inputs)
+        if len(tensors) < n_in and any(a["kind"] == "scalar" and a["value"] is None
+                                       for a in [a for a in self._call_args(e) if a["kind"] in ("tensor", "list", "scalar")][:n_in]):
+            # None among the op's inputs (an absent optional input): not a place for the model's own weights
+            tensors, scalars = self._scalars_as_inputs(e, cdir, n_in)
         if len(tensors) < n_in and e.get("module"):   # the model's own weights (nn.Linear's) after the inputs
             tensors += [_load_arg(a, cdir) for a in e["module"]][:n_in - len(tensors)]
         if len(tensors) < n_in and scalars:
