@@ -106,3 +106,43 @@ def test_tbuf_get_longer_than_its_buffer_warns_and_bounds_the_tensor(tmp_path):
     r = run(binary, ["1"], cwd=tmp_path, timeout=60)
     errs = [d for d in r.diagnostics if d.severity == "error"]
     assert r.returncode == 3 and errs[0].code == "ub-out-of-bounds" and errs[0].line == marker_line(TBUF_PROGRAM, "@dup")
+
+
+UNALLOC_PROGRAM = r"""#include "kernel_operator.h"
+#include "tikicpulib.h"
+using namespace AscendC;
+__aicore__ inline void Maybe(const LocalTensor<float>& extra, const LocalTensor<float>& t, bool use) {
+    if (use) Duplicate(extra, 2.0f, 8);   // @access
+    Duplicate(t, 1.0f, 8);
+}
+__global__ __aicore__ void view_k(GM_ADDR y, int32_t mode) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b;
+    pipe.InitBuffer(b, 64);
+    LocalTensor<float> t = b.Get<float>();
+    LocalTensor<float> never;                 // never allocated (AddLayerNormGrad's dSumLocal)
+    Maybe(never[8], t, mode == 1);            // @view
+    GlobalTensor<float> gy;
+    gy.SetGlobalBuffer((__gm__ float *)y, 8);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(gy, t, 8);
+}
+int main(int argc, char **argv) {
+    float *y = (float *)GmAlloc(32);
+    view_k<<<1, nullptr, nullptr>>>((uint8_t *)y, argc > 1 ? atoi(argv[1]) : 0);
+    printf("%g\n", y[0]);
+    return 0;
+}
+"""
+
+
+def test_a_view_of_a_tensor_never_allocated_warns_and_its_access_fails(tmp_path):
+    # (3) operator[] of a LocalTensor never allocated is an address computation on the NPU
+    binary = build_inline(tmp_path, "unalloc_view.cpp", UNALLOC_PROGRAM)
+    r = run(binary, ["0"], cwd=tmp_path, timeout=60)
+    assert r.returncode == 0 and r.stdout.split() == ["1"], r.stderr
+    assert [(d.code, d.severity, d.line) for d in r.diagnostics] == [
+        ("tensor-unallocated", "warning", marker_line(UNALLOC_PROGRAM, "@view"))]
+    r = run(binary, ["1"], cwd=tmp_path, timeout=60)
+    errs = [d for d in r.diagnostics if d.severity == "error"]
+    assert r.returncode == 3 and errs[0].code == "tensor-unallocated" and errs[0].line == marker_line(UNALLOC_PROGRAM, "@access")

@@ -258,6 +258,14 @@ public:
 
     /// Sub-view starting `offset` elements later.
     LocalTensor operator[](uint32_t offset) const {
+        if (!ptr_) {
+            // a view of a tensor never allocated is an address computation on the NPU, not an access
+            // (AddLayerNormGrad passes `dSum[offset]` of an unused tensor to a helper that ignores it): a
+            // warning and another unallocated tensor; an access through it is the error
+            kgen::warn("tensor-unallocated", "operator[] on a LocalTensor that was never allocated (AllocTensor/DeQue/Get): "
+                       "the view is an address computation; any access through it is the error");
+            return *this;
+        }
         live("operator[]");
         if (offset > size_)
             kgen::fail("ub-out-of-bounds", "LocalTensor[%u] is past the end of a tensor of %u elements", offset, size_);
