@@ -10,9 +10,7 @@ input, is compared with the reference output.
 """
 from __future__ import annotations
 
-import json
 import re
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -58,16 +56,29 @@ class CaseRunner:
 
     # ---- argument mapping ----------------------------------------------------------------------
 
-    def _arguments(self, e: dict, cdir: Path) -> tuple[list[Any], list[Any]]:
-        """(tensors, scalars) of the operator call, tensors as numpy arrays (bf16 as torch)."""
+    def _call_args(self, e: dict) -> list[dict]:
+        """The operator call's arguments (recorded entries), in the order the op takes them."""
         if "call" in e:
             args = e["call"]["args"]
         else:
             args = list(e["inputs"]) + list(e.get("init", []))
+        args = [e["inputs"][a["index"]] if a["kind"] == "input" else a for a in args]
+        if "call" in e:
+            order = _binding_input_order(self.task.root, len(self.op.inputs))
+            if order and max(order) < len(args) and all(
+                    args[i]["kind"] in ("tensor", "list") or (args[i]["kind"] == "scalar" and args[i]["value"] is None)
+                    for i in order):
+                # the binding hands its parameters to the op in another order (AddLayerNorm: called with
+                # (x1, x2, bias, gamma, beta), EXEC_NPU_CMD(..., x1, x2, gamma, beta, bias, ...)); a None there
+                # is an absent optional input
+                args = [args[i] for i in order] + [a for i, a in enumerate(args) if i not in order]
+        return args
+
+    def _arguments(self, e: dict, cdir: Path) -> tuple[list[Any], list[Any]]:
+        """(tensors, scalars) of the operator call, tensors as numpy arrays (bf16 as torch)."""
+        args = self._call_args(e)
         tensors, scalars = [], []
         for a in args:
-            if a["kind"] == "input":
-                a = e["inputs"][a["index"]]
             if a["kind"] in ("tensor", "list"):
                 tensors.append(_load_arg(a, cdir))
             elif a["kind"] == "scalar":
@@ -92,6 +103,10 @@ class CaseRunner:
         cdir = self.work / e["dir"]
         tensors, scalars = self._arguments(e, cdir)
         n_in = len(self.op.inputs)
+        if len(tensors) < n_in and any(a["kind"] == "scalar" and a["value"] is None
+                                       for a in [a for a in self._call_args(e) if a["kind"] in ("tensor", "list", "scalar")][:n_in]):
+            # None among the op's inputs (an absent optional input): not a place for the model's own weights
+            tensors, scalars = self._scalars_as_inputs(e, cdir, n_in)
         if len(tensors) < n_in and e.get("module"):   # the model's own weights (nn.Linear's) after the inputs
             tensors += [_load_arg(a, cdir) for a in e["module"]][:n_in - len(tensors)]
         if len(tensors) < n_in and scalars:
@@ -117,6 +132,8 @@ class CaseRunner:
         if combo is None:
             combo, inputs = self._match_with_float64_narrowing(inputs)
         if combo is None:
+            combo, inputs = self._match_with_exact_widening(inputs)
+        if combo is None:
             combos = "; ".join(", ".join(f"{k}={v}" for k, v in c.items()) for c in self.op.combos())
             rep.message = f"no dtype combination of {self.op.op_type} accepts inputs {', '.join('absent' if t is None else _dtype_name(t) for t in inputs)} (declared: {combos})"
             return rep
@@ -135,6 +152,14 @@ class CaseRunner:
                 rep.message = f"the reference returns {len(refs)} output(s) but {self.op.op_type} declares {len(self.op.outputs)}"
                 return rep
             combo_types = self.op.combo(combo)
+            ret_order = [] if any(p.param_type == "dynamic" for p in self.op.outputs) else \
+                _binding_output_order(self.task.root, len(self.op.outputs), len(refs),
+                                      len(self.op.inputs) + len(self.op.attrs) + len(self.op.outputs))
+        if not in_place and ret_order:
+            # the binding returns the op's outputs in another order (AddLayerNorm: {xOut, yOut} of (y, mean, rstd, x))
+            outputs_spec = [((tuple(refs[ret_order.index(i)]["shape"]) if i in ret_order else None), combo_types[p.name])
+                            for i, p in enumerate(self.op.outputs)]
+        elif not in_place:
             groups = _output_groups(self.op.outputs[:n_given], ref_groups)
             if groups is None:
                 rep.message = (f"cannot match the reference's {len(refs)} output tensor(s) to the outputs of {self.op.op_type} "
@@ -143,6 +168,8 @@ class CaseRunner:
             outputs_spec = [[(tuple(refs[j]["shape"]), combo_types[p.name]) for j in idx] if p.param_type == "dynamic"
                             else (tuple(refs[idx[0]]["shape"]), combo_types[p.name]) for p, idx in zip(self.op.outputs, groups)]
             outputs_spec += [(None, combo_types[p.name]) for p in self.op.outputs[n_given:]]
+        else:
+            ret_order = []
         build = self._build(combo)
         if build is None:
             rep.message = self.build_message
@@ -178,6 +205,9 @@ class CaseRunner:
                     outs.append(arr)
                     names.append(f"{p.name}[{j}]" if isinstance(o, list) else p.name)
                     out_dtypes.append("float32" if t == "DT_BF16" else tensorio.canonical(_short(t)))
+            if ret_order:   # back to the order the reference returns them in
+                pos = sorted(ret_order)
+                outs, names, out_dtypes = ([lst[pos.index(i)] for i in ret_order] for lst in (outs, names, out_dtypes))
         rep.outputs = compare_outputs(names, refs, outs, out_dtypes, cdir)
         if self.custom:
             verdict = custom_check(self.work, e, outs, out_dtypes, self.timeout, self.task.files())
@@ -224,9 +254,7 @@ class CaseRunner:
         with dims a Python list): walking the call in order, a number or list becomes the next input
         while the tensors still to come could not fill the rest; it is typed as the first OpDef
         combination matching the real tensors declares that input. The other scalars stay attrs."""
-        args = e["call"]["args"] if "call" in e else list(e["inputs"]) + list(e.get("init", []))
-        args = [e["inputs"][a["index"]] if a["kind"] == "input" else a for a in args]
-        args = [a for a in args if a["kind"] in ("tensor", "list", "scalar")]
+        args = [a for a in self._call_args(e) if a["kind"] in ("tensor", "list", "scalar")]
         tensors_left = sum(a["kind"] != "scalar" for a in args)
         slots: list[Any] = []  # per input: a loaded tensor, or ("scalar", value)
         scalars: list[Any] = []
@@ -288,6 +316,22 @@ class CaseRunner:
                 return k, cast
         return None, inputs
 
+    def _match_with_exact_widening(self, inputs: list[Any]) -> tuple[int | None, list[Any]]:
+        """Mixed-precision inputs no combination takes: float16 / bfloat16 tensors beside float32 ones are
+        widened to float32 where a combination declares float32 for them and for every float32 input
+        (widening is exact: the op sees the reference's values). BatchNormV3's reference hands float16
+        weight/bias with a float32 x to CANN's own aclnnBatchNorm; the answer's OpDef is all-float32 there.
+        Inputs that are all 16-bit are not widened (the op would run another dtype than asked)."""
+        names = [None if t is None else _dtype_name(t) for t in inputs]
+        if "float32" not in names or not any(n in ("float16", "bfloat16") for n in names):
+            return None, inputs
+        for k, combo in enumerate(self.op.combos()):
+            want = [from_any(combo[p.name]).short for p in self.op.inputs]
+            ok = all(n is None or n == w or (n in ("float16", "bfloat16") and w == "float32") for n, w in zip(names, want))
+            if ok:
+                return k, [t if n is None or n == w else _widen(t) for t, n, w in zip(inputs, names, want)]
+        return None, inputs
+
     def _build(self, combo: int) -> ProjectBuild | None:
         if combo in self.builds:
             return self.builds[combo]
@@ -316,6 +360,13 @@ def _narrow(t: Any, short: str) -> Any:
     if short in ("uint8", "int8"):
         return np.asarray(t).astype(np.uint8 if short == "uint8" else np.int8)
     return np.asarray(t).astype(np.float16 if short == "float16" else np.float32)
+
+
+def _widen(t: Any) -> Any:
+    """A float16 / bfloat16 tensor (or list) as float32: exact."""
+    if isinstance(t, list):
+        return [_widen(x) for x in t]
+    return np.asarray(_as_numpy(t), dtype=np.float32)
 
 
 def _short(ge_name: str) -> str:
@@ -396,6 +447,59 @@ def _binding_body(task_root: Path | None) -> tuple[str, str]:
         return "", ""
     m = re.search(r"at::Tensor\s+\w+\s*\(([^)]*)\)\s*\{(.*?)\n\}", text, re.S)
     return (m.group(1), m.group(2)) if m else ("", "")
+
+
+def _binding_input_order(task_root: Path | None, n_in: int) -> list[int]:
+    """Which parameter of the NPUKernelBench binding (``validation/pybind.cpp``) each op input is: the first
+    ``n_in`` arguments of the binding's first ``EXEC_NPU_CMD`` whose leading arguments all name its
+    parameters, as positions in its parameter list (the positions of ModelNew's call). Empty when there is
+    no such binding or the order is the parameters' own."""
+    src = (task_root / "validation" / "pybind.cpp") if task_root else None
+    try:
+        text = src.read_text(errors="replace") if src and src.is_file() else ""
+    except OSError:
+        return []
+    text = re.sub(r"//[^\n]*", "", text)
+    for call in re.finditer(r"EXEC_NPU_CMD\s*\(([^;]*?)\)\s*;", text):
+        sigs = [m for m in re.finditer(r"\b\w+\s*\(([^()]*)\)\s*\{", text[:call.start()]) if "Tensor" in m.group(1)]
+        if not sigs or n_in <= 0:
+            continue
+        params = [re.findall(r"(\w+)\s*$", a.strip()) for a in sigs[-1].group(1).split(",")]
+        params = [p[0] if p else "" for p in params]
+        names = [a.strip() for a in call.group(1).split(",")][1:1 + n_in]
+        if len(names) < n_in or not all(n in params for n in names):
+            continue
+        order = [params.index(n) for n in names]
+        return [] if order == list(range(n_in)) else order
+    return []
+
+
+def _binding_output_order(task_root: Path | None, n_out: int, n_refs: int, n_args: int = 0) -> list[int]:
+    """Which op output each tensor the binding returns is: the binding's result list (``result = {xOut,
+    yOut};`` or ``return {...};``) of ``n_refs`` names, each found among the last ``n_out`` arguments of its
+    ``EXEC_NPU_CMD`` (the outputs), as output positions. AddLayerNorm returns {xOut, yOut} with
+    additional_out, its op writes (y, mean, rstd, x). Only a call of ``n_args`` arguments (the op's inputs,
+    attributes and outputs) counts: one with another count runs another operator. Empty when the order is
+    the outputs' own or unknown."""
+    src = (task_root / "validation" / "pybind.cpp") if task_root else None
+    try:
+        text = src.read_text(errors="replace") if src and src.is_file() else ""
+    except OSError:
+        return []
+    text = re.sub(r"//[^\n]*", "", text)
+    call = re.search(r"EXEC_NPU_CMD\s*\(([^;]*?)\)\s*;", text)
+    if not call or n_out <= 0 or n_refs <= 0:
+        return []
+    args = [a.strip() for a in call.group(1).split(",")][1:]
+    if n_args and len(args) != n_args:
+        return []
+    outs = args[-n_out:]
+    for m in re.finditer(r"(?:=|\breturn)\s*\{([^{}]*)\}\s*;", text):
+        names = [a.strip() for a in m.group(1).split(",") if a.strip()]
+        if len(names) == n_refs and all(n in outs for n in names):
+            order = [outs.index(n) for n in names]
+            return [] if order == list(range(n_refs)) else order
+    return []
 
 
 def _binding_zeroes_outputs(task_root: Path | None) -> bool:

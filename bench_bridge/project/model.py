@@ -80,22 +80,29 @@ class OpProject:
         return [self.combo(k) for k in range(self.num_combos)]
 
     def match_combo(self, input_dtypes, output_dtypes=None) -> int | None:
-        """Index of the first combination whose inputs (and outputs, if given) have these dtypes.
+        """Index of the first combination whose inputs (and outputs, if given) have these dtypes; among
+        several, the first whose inputs are all FORMAT_ND (a PyTorch tensor's format).
 
         ``input_dtypes`` holds one entry per OpDef input (None for an absent optional input); entries
         may be numpy/torch dtypes, ge names or short names.
         """
         want_in = [None if d is None else from_any(d).name for d in input_dtypes]
         want_out = None if output_dtypes is None else [from_any(d).name for d in output_dtypes]
+        if len(want_in) != len(self.inputs):
+            return None
+        found = []
         for k in range(self.num_combos):
-            if len(want_in) != len(self.inputs):
-                return None
             if any(w is not None and w != p.dtypes[k] for w, p in zip(want_in, self.inputs)):
                 continue
             if want_out is not None and any(w != p.dtypes[k] for w, p in zip(want_out, self.outputs)):
                 continue
-            return k
-        return None
+            found.append(k)
+        # PyTorch tensors are ND: where combinations differ only in their formats, the framework picks the
+        # one whose inputs are ND (AddSigmoidMulReduceSumD lists FRACTAL_NZ, NHWC, ND for float16 inputs)
+        for k in found:
+            if all(k >= len(p.formats) or p.formats[k] in ("FORMAT_ND", "") for p in self.inputs):
+                return k
+        return found[0] if found else None
 
     def default_tiling_class(self) -> str | None:
         for op, cls in self.tiling_registrations:

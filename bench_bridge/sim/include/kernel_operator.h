@@ -51,6 +51,7 @@
 #include "kgen_sim/cube/fill.h"        // Fill / InitConstValue of L1, L0A, L0B
 #include "kgen_sim/cube/int4_copy.h"   // DataCopy of int4b_t (two elements per byte) between GM and local memory
 #include "kgen_sim/cube/cross_core.h"  // CrossCoreSetFlag / CrossCoreWaitFlag between AIC and AIV cores
+#include "kgen_sim/cce_intrinsics.h"  // the CCE intrinsic layer: vcadd, get_acc_val, set_vector_mask, set_va_reg_sb, ...
 
 // The build's target architecture as CANN's CMake passes it to host code (examples size their output
 // files with `#if ASC_ARCHITECTURES == 2201`): the emulator is a dav-2201 part, like its __NPU_ARCH__.

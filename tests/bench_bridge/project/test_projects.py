@@ -270,3 +270,16 @@ def test_kernel_compile_error_names_the_file(tmp_path):
     err = [d for d in b.diagnostics if d.severity == "error"][0]
     assert err.file.endswith("op_kernel/keyed_act.cpp") and "undefined_name" in err.message
     assert "AscendC::Abs(v, v, undefined_name)" in k.read_text().splitlines()[err.line - 1]
+
+
+def test_among_combinations_of_one_dtype_the_nd_one_is_chosen():
+    # AddSigmoidMulReduceSumD's OpDef lists FRACTAL_NZ, NHWC and ND for float16 inputs and its tiling branches
+    # on the input's format; PyTorch tensors are ND, so the framework runs the ND combination
+    from bench_bridge.project.model import OpProject, ParamInfo
+
+    fmts = ["FORMAT_FRACTAL_NZ", "FORMAT_NHWC", "FORMAT_ND"]
+    p = OpProject(path=Path("nz"), op_type="Nz", kernel_name="nz", inputs=[ParamInfo("x", "required", ["DT_FLOAT16"] * 3, fmts)],
+                  outputs=[ParamInfo("y", "required", ["DT_FLOAT16"] * 3, fmts)])
+    assert p.match_combo([np.float16]) == 2
+    p.inputs[0].formats = ["FORMAT_FRACTAL_NZ"] * 3
+    assert p.match_combo([np.float16]) == 0

@@ -67,3 +67,9 @@ def test_a_list_attribute_read_as_an_int_gives_its_capacity_with_a_warning(conte
     assert contexts_out[13] == "list_as_int 3 list_size 3"
     err = "\n".join(contexts_out[contexts_out.index("STDERR") + 1:])
     assert "batch_shape" in err and "capacity" in err and "attr-type" in err
+
+
+def test_a_check_supported_callback_reads_an_empty_graph_operator(contexts_out):
+    # ReverseSequence's CheckSupported reads ge::Operator input/output descs and attributes; kgen registers
+    # such a callback but never calls it, so an Operator holds nothing (empty shapes, GetAttr fails)
+    assert contexts_out[14] == "operator dims=0 y=0 attr=1 seq_dim=7 dt=4"

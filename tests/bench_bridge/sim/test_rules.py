@@ -118,6 +118,12 @@ def test_use_after_free_tensor(prog, which, marker):
     assert_located_error(res, "use-after-free", marker, "after FreeTensor")
 
 
+def test_use_after_free_while_the_buffer_is_still_free_warns(prog):
+    # the NPU finds the freed tensor's bytes unchanged until AllocTensor hands the buffer out again
+    res = prog.run("use_after_free", which=np.int64(3))
+    assert [(w.code, w.line) for w in res.warnings] == [("use-after-free", marker_line("@uaf-stale"))]
+
+
 def test_more_alloctensor_than_buffers(prog):
     res = prog.run("alloc_exhausted", expect_ok=False)
     assert_located_error(res, "alloc-exhausted", "@alloc-exhausted", "2 buffer(s) are all in use")

@@ -7,7 +7,7 @@ what would fault, hang or corrupt stops the program.
   GetReduceMaxMaxMinTmpSize with isSrcInnerPad = false give the documented sizes plus a warning.
 - SoftmaxGradFront with dst = src (the official softmaxgrad example): a warning, and each row's
   sum(grad * src) as the NPU computes it.
-- InitBuffer(TBuf, 0) is an empty buffer, not an error.
+- InitBuffer(TBuf, 0) and InitBuffer(queue, num, 0) are empty buffers, not an error.
 Expected values are computed here by hand or with numpy.
 """
 from __future__ import annotations
@@ -32,6 +32,11 @@ __global__ __aicore__ void empty_tbuf(GM_ADDR out) {
     LocalTensor<int32_t> e = none.Get<int32_t>(), s = some.Get<int32_t>();
     Duplicate(s, (int32_t)e.GetSize(), 8);
     s.SetValue(1, (int32_t)s.GetPhyAddr() - (int32_t)e.GetPhyAddr());   // the empty buffer takes no UB
+    TQue<TPosition::VECIN, 1> eq;                     // a queue of one empty buffer
+    pipe.InitBuffer(eq, 1, 0);
+    LocalTensor<int32_t> qt = eq.AllocTensor<int32_t>();
+    s.SetValue(2, (int32_t)qt.GetSize());
+    eq.FreeTensor(qt);
     DataCopy(g, s, 8);
 }
 int main() {
@@ -46,7 +51,7 @@ int main() {
     printf("reducemax %u %u\n", mx, mn);
     int32_t *o = (int32_t *)GmAlloc(32);
     empty_tbuf<<<1, nullptr, nullptr>>>((uint8_t *)o);
-    printf("tbuf %d %d\n", o[0], o[1]);
+    printf("tbuf %d %d %d\n", o[0], o[1], o[2]);
     return 0;
 }
 """
@@ -78,8 +83,8 @@ def test_tiling_helpers_warn_and_compute_what_cann_does(tmp_path):
     assert ("quant-tiling", _line(HOST, "@antiquant")) in warns, r.stderr
     assert ("reduce-tiling", _line(HOST, "@reducemax")) in warns, r.stderr
     assert "isSrcInnerPad must be true" in r.stderr and "srcShape has 1 dimension(s)" in r.stderr
-    # InitBuffer(TBuf, 0): an empty buffer (0 elements) that takes no UB
-    assert got["tbuf"] == [0, 0]
+    # InitBuffer(TBuf, 0): an empty buffer (0 elements) that takes no UB; InitBuffer(queue, 1, 0) likewise
+    assert got["tbuf"] == [0, 0, 0]
 
 
 FRONT = r"""#include "kernel_operator.h"

@@ -1,6 +1,6 @@
 """A LocalTensor is an address into UB on hardware: a tensor taken from a TBuf (or a queue) that is
 then destroyed stays usable (Catlass keeps the tensor and drops a local TBuf), while a use after
-FreeTensor is still reported (`use-after-free`, pipe.h's documented rule)."""
+FreeTensor, once the buffer is handed out again, is still reported (`use-after-free`, tensor.h's documented rule)."""
 from __future__ import annotations
 
 from bench_bridge.sim import compiler, run
@@ -35,6 +35,8 @@ __global__ __aicore__ void k(GM_ADDR y, uint32_t mode) {
         TQue<TPosition::VECIN, 1> q; pipe.InitBuffer(q, 1, 256);
         LocalTensor<float> t = q.AllocTensor<float>();
         q.FreeTensor(t);
+        LocalTensor<float> u = q.AllocTensor<float>();   // the buffer is handed out again
+        (void)u;
         DataCopy(gy[64], t, 64);
     }
     (void)pad;

@@ -232,6 +232,14 @@ def test_none_for_an_optional_input_is_an_absent_input(tmp_path):
     assert case["status"] == "pass" and case["outputs"][0]["total"] == 40, case.get("message")
 
 
+def test_a_float16_input_beside_float32_ones_is_widened_exactly(tmp_path):
+    # BatchNormV3's shape of call: the reference passes a float16 tensor where the OpDef declares float32
+    # beside a float32 x; widening is exact, so the bench runs the float32 combination on the same values
+    case = _bench_one_case("kernelbench_add_half_bias.py", "add_opt_bias", tmp_path)
+    assert case["status"] == "pass" and case["outputs"][0]["total"] == 40, case.get("message")
+    assert case["dtypes"] == ["float32", "float16"]
+
+
 TENSOR_ATTR_TASK = ROOT / "tests" / "data" / "tasks" / "kernelbench_masked_scale_tensor_attr.py"
 
 

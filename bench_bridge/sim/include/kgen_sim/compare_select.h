@@ -12,6 +12,11 @@
 //    (`compare-count-unaligned`) and writes nothing for them, as the hardware does.
 //  * Mask/repeat form: on Atlas A2 the mask is a reserved parameter with no effect: every element
 //    of each repeat is compared (the emulator warns `compare-mask-ignored` for a partial mask).
+//    The lanes the mask leaves out are still read: where they lie past a source tensor (a Compare of
+//    8 floats with mask 8 reads a whole 64-float repeat: NPUKernelBench's CrossEntropyLossGrad), the NPU
+//    reads the UB bytes lying there and writes result bits for them; the emulator does the same with a
+//    `compare-past-tensor` warning (past the end of UB it stays `ub-out-of-bounds`, and so does a lane the
+//    mask asks for).
 //    Sources step by the repeat parameters; the result bits of repeat r are written contiguously
 //    at bit r * (256 / sizeof(T)) of dst (dst strides do not apply: the count form, issued with
 //    default strides, yields contiguous bits).
@@ -134,10 +139,49 @@ inline void compare_mask_note(const char* api, M mask, uint32_t per, bool set_ma
              "elements of every repeat are compared and their result bits written", api, per);
 }
 
+/// Which lanes of a repeat the call's mask asks for (the hardware compares all of them anyway).
+struct CmpAsked {
+    MaskSpec m;
+    bool all = true;
+    bool operator()(uint32_t i) const { return all || m.on(i); }
+};
+template <typename T, typename M>
+inline CmpAsked cmp_asked(M mask, bool set_mask) {
+    CmpAsked a;
+    if (!set_mask || core().mask_counter_mode) return a;
+    a.all = false;
+    if constexpr (std::is_pointer_v<M>) {
+        if (!mask) { a.all = true; return a; }
+        a.m.bits = true;
+        a.m.lo = mask[0];
+        a.m.hi = per_repeat<T>() > 64 ? mask[1] : 0;
+    } else {
+        a.m.count = static_cast<uint32_t>(static_cast<uint64_t>(mask) > per_repeat<T>() ? per_repeat<T>() : static_cast<uint64_t>(mask));
+    }
+    return a;
+}
+
+/// A source lane of a mask/repeat Compare: a lane the mask leaves out that lies past the tensor but in UB
+/// reads the bytes there (`compare-past-tensor`, file rules); otherwise the usual bounds.
+template <typename T>
+inline T cmp_src(const Strided<const T>& S, uint32_t r, uint32_t i, const CmpAsked& asked) {
+    const uint64_t idx = S.index(r, i);
+    if (idx < S.reach || asked(i)) return S.at(r, i);
+    const uint64_t at = static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(S.base + idx) - core().mem_base(Mem::UB));
+    if (at + sizeof(T) > UB_SIZE) return S.at(r, i);
+    warn("compare-past-tensor", "%s: lane %u of repeat %u lies past its source tensor (%u elements); the mask leaves it "
+         "out but is ignored on dav-2201, so the NPU reads the UB bytes there and writes a result bit for it (so does "
+         "the emulator)", S.api, i, r, S.size);
+    T v;
+    std::memcpy(&v, S.base + idx, sizeof(T));
+    return v;
+}
+
 /// Mask/repeat form shared by Compare (src1 strided) and Compares (scalar).
 template <typename T, typename U, typename Src1At>
 inline void compare_repeat(const char* api, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& src0,
-                           uint16_t blk0, uint16_t rep0, Src1At src1_at, AscendC::CMPMODE mode, uint32_t repeat) {
+                           uint16_t blk0, uint16_t rep0, Src1At src1_at, AscendC::CMPMODE mode, uint32_t repeat,
+                           const CmpAsked& asked = CmpAsked()) {
     cmp_check_mode<T>(api, mode);
     if (repeat == 0) return;
     constexpr uint32_t per = per_repeat<T>();
@@ -145,7 +189,8 @@ inline void compare_repeat(const char* api, const AscendC::LocalTensor<U>& dst, 
     Strided<const T> A(src0, blk0, rep0, api);
     uint8_t* d = tensor_bytes(dst, uint64_t(repeat) * per / 8, api);
     for (uint32_t r = 0; r < repeat; ++r)
-        for (uint32_t i = 0; i < per; ++i) put_bit(d, uint64_t(r) * per + i, cmp_one<T>(A.at(r, i), src1_at(r, i), mode));
+        for (uint32_t i = 0; i < per; ++i)
+            put_bit(d, uint64_t(r) * per + i, cmp_one<T>(cmp_src(A, r, i, asked), src1_at(r, i), mode));
     trace(api, Pipe::V, uint64_t(repeat) * ONE_REP, repeat);
 }
 
@@ -176,8 +221,10 @@ inline void compare_tt(const LocalTensor<U>& dst, const LocalTensor<T>& src0, co
     kgen::compare_mask_note("Compare", mask, kgen::per_repeat<T>(), isSetMask);
     if (repeatTime == 0) return;
     kgen::Strided<const T> B(src1, p.src1BlkStride, p.src1RepStride, "Compare");
+    const kgen::CmpAsked asked = kgen::cmp_asked<T>(mask, isSetMask);
     kgen::compare_repeat("Compare", dst, src0, p.src0BlkStride, p.src0RepStride,
-                         [&B](uint32_t r, uint32_t i) { return B.at(r, i); }, cmpMode, repeatTime);
+                         [&B, &asked](uint32_t r, uint32_t i) { return kgen::cmp_src(B, r, i, asked); }, cmpMode, repeatTime,
+                         asked);
 }
 template <typename T, typename U, bool isSetMask, typename M>
 inline void compare_ts(const char* api, const LocalTensor<U>& dst, const LocalTensor<T>& src0, T scalar, CMPMODE cmpMode,
@@ -187,7 +234,7 @@ inline void compare_ts(const char* api, const LocalTensor<U>& dst, const LocalTe
     kgen::compare_mask_note(api, mask, kgen::per_repeat<T>(), isSetMask);
     (void)p.dstBlkStride;
     kgen::compare_repeat(api, dst, src0, p.srcBlkStride, p.srcRepStride, [scalar](uint32_t, uint32_t) { return scalar; },
-                         cmpMode, repeatTime);
+                         cmpMode, repeatTime, kgen::cmp_asked<T>(mask, isSetMask));
 }
 template <typename T, typename M>
 inline void compare_to_register(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, M mask,

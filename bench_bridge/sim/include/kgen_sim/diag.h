@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 
@@ -47,7 +48,28 @@ inline bool is_library_file(const std::string& file) {
 
 /// Resolve one return address to (function, file, line) via addr2line; -i lists inlined frames
 /// innermost first, and we keep the innermost frame that is user code.
+inline bool resolve_frame_uncached(void* addr, SourceLoc* out);
+/// resolve_frame, remembered per address: a kernel that warns in a loop asks for the same frames again,
+/// and each lookup runs addr2line.
 inline bool resolve_frame(void* addr, SourceLoc* out) {
+    static std::mutex m;
+    static std::map<void*, std::pair<bool, SourceLoc>> memo;
+    {
+        std::lock_guard<std::mutex> g(m);
+        auto it = memo.find(addr);
+        if (it != memo.end()) {
+            if (it->second.first) *out = it->second.second;
+            return it->second.first;
+        }
+    }
+    SourceLoc loc;
+    const bool ok = resolve_frame_uncached(addr, &loc);
+    std::lock_guard<std::mutex> g(m);
+    memo[addr] = {ok, loc};
+    if (ok) *out = loc;
+    return ok;
+}
+inline bool resolve_frame_uncached(void* addr, SourceLoc* out) {
     Dl_info info;
     if (!dladdr(addr, &info) || !info.dli_fname) return false;
     uintptr_t off = reinterpret_cast<uintptr_t>(addr) - reinterpret_cast<uintptr_t>(info.dli_fbase) - 1;
@@ -124,6 +146,18 @@ inline std::mutex& diag_mutex() { static std::mutex m; return m; }
 inline void report_at(const SourceLoc& loc, Severity sev, const char* code, const std::string& message);
 
 inline void report(Severity sev, const char* code, const std::string& message) {
+    if (sev == Severity::Warning && tls_core) {
+        // a kernel warning is reported once per (code, line): a repeat from the same call stack (a warning
+        // inside a loop) is dropped here, before the stack is resolved to a line
+        void* frames[32];
+        const int n = backtrace(frames, 32);
+        std::string key(code);
+        key.append(reinterpret_cast<const char*>(frames), sizeof(void*) * static_cast<size_t>(n));
+        static std::mutex m;
+        static std::set<std::string> stacks;
+        std::lock_guard<std::mutex> g(m);
+        if (!stacks.insert(key).second) return;
+    }
     report_at(user_location(), sev, code, message);
 }
 

@@ -17,12 +17,19 @@
 //    queue waits forever on hardware (`deque-empty`, reported as the deadlock it is).
 //  * FreeTensor returns the buffer; any later use of that tensor is `use-after-free`.
 //  * TBuf::Get gives scratch space with no queue discipline (on a TBuf InitBuffer never laid out, a
-//    tensor of 0 elements and a `queue-uninit` warning: only an access to it is the error); TBufPool carves a region
+//    tensor of 0 elements and a `queue-uninit` warning: only an access to it is the error; Get(len) longer
+//    than the buffer, which CANN asserts only in CPU-debug builds, is a `tbuf-get-too-long` warning and a
+//    tensor bounded by the buffer); TBufPool carves a region
 //    that queues and buffers can then be initialised in, and Reset reuses it.
+//  * TQue / TQueBind / TBuf are copyable, as CANN declares them (no deleted copy; published kernels pass
+//    them by value): a copy is a handle to the same buffers. Tensors a copy allocates, gets or frees are
+//    those buffers (their in-use state and lifetime are shared); the copy keeps its own list of
+//    enqueued tensors and allocation cursor, starting from the original's.
 //
 // @api TPipe TQue TQueBind TSCM TBuf TBufPool InitBuffer AllocTensor FreeTensor EnQue DeQue TQueConfig
 // @api VacantInQue HasTensorInQue GetTensorCountInQue HasIdleBuffer Get GetWithOffset InitBufPool
 // @api AllocEventID ReleaseEventID FetchEventID Reset Destroy HardEvent TEventID GetTPipePtr EXTERN_IMPL_BUFPOOL InitBufHandle
+// @api TBufHandle
 #pragma once
 #include <array>
 #include <deque>
@@ -124,6 +131,9 @@ struct TQueConfig {
     bool enableLoopQueue = false;
 };
 
+/// A handle to one buffer of a queue (CANN's TBufHandle: an opaque pointer).
+using TBufHandle = uint8_t*;
+
 /// A queue of UB buffers binding a source and destination position.
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
@@ -131,8 +141,8 @@ public:
     /// The memory holding this queue's buffers (tensor.h mem_of).
     static constexpr kgen::Mem kMem = mem_of(src, dst);
     TQueBind() = default;
-    TQueBind(const TQueBind&) = delete;
-    TQueBind& operator=(const TQueBind&) = delete;
+    TQueBind(const TQueBind&) = default;              // a handle to the same buffers (file rules)
+    TQueBind& operator=(const TQueBind&) = default;
 
     template <typename T>
     LocalTensor<T> AllocTensor() {
@@ -164,6 +174,7 @@ public:
             if (q.slot == s) kgen::fail("free-enqueued", "FreeTensor of a tensor that is still in the queue (EnQue without DeQue)");
         s->in_use = false;
         ++s->generation;
+        s->freed_generation = s->generation;
         kgen::trace("FreeTensor", kgen::Pipe::S, 0, 0, 0, id_, 0, buf_id(s), qpos());
     }
 
@@ -192,6 +203,17 @@ public:
     }
     template <typename T>
     void DeQue(LocalTensor<T>& t) { t = DeQue<T>(); }
+    /// DeQue without a type (CANN's TBufHandle form): takes the front tensor off the queue and returns a
+    /// handle to its buffer (RmsNorm dequeues and drops it, then keeps using the tensor it enqueued).
+    TBufHandle DeQue() {
+        require_init("DeQue");
+        if (fifo_.empty())
+            kgen::fail("deque-empty", "DeQue on an empty queue: nothing was EnQue'd, so the hardware would wait forever (deadlock)");
+        Entry e = fifo_.front();
+        fifo_.pop_front();
+        kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_, 0, buf_id(e.slot), qpos());
+        return reinterpret_cast<TBufHandle>(e.slot);
+    }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
     LocalTensor<T> DeQue() { return DeQue<T>(); }
 
@@ -300,8 +322,8 @@ class TBuf {
 public:
     static constexpr kgen::Mem kMem = mem_of(pos);
     TBuf() = default;
-    TBuf(const TBuf&) = delete;
-    TBuf& operator=(const TBuf&) = delete;
+    TBuf(const TBuf&) = default;              // a handle to the same buffer (file rules)
+    TBuf& operator=(const TBuf&) = default;
 
     template <typename T>
     LocalTensor<T> Get() {
@@ -311,9 +333,16 @@ public:
     template <typename T>
     LocalTensor<T> Get(uint32_t len) {
         if (!inited_) return uninit_view<T>("Get");
-        if (kgen::bytes_of<T>(len) > slot_->bytes)
-            kgen::fail("ub-out-of-bounds", "TBuf::Get<%zu-byte type>(%u) asks for %llu bytes of a %u-byte buffer", sizeof(T), len,
-                       (unsigned long long)kgen::bytes_of<T>(len), slot_->bytes);
+        if (kgen::bytes_of<T>(len) > slot_->bytes) {
+            // CANN checks this only in CPU-debug builds; on the NPU Get records the length and nothing happens
+            // until an access: a warning, and a tensor bounded by its buffer (an access past it is the error)
+            const uint32_t whole = static_cast<uint32_t>(kgen::elems_in<T>(slot_->bytes));
+            kgen::warn("tbuf-get-too-long", "TBuf::Get<%zu-byte type>(%u) asks for %llu bytes of a %u-byte buffer: the NPU "
+                       "does not check it; the emulator bounds the tensor by its buffer (%u elements, which GetSize() "
+                       "reports) and stops at an access past it", sizeof(T), len, (unsigned long long)kgen::bytes_of<T>(len),
+                       slot_->bytes, whole);
+            len = whole;
+        }
         return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + slot_->offset), len, slot_, pos);
     }
     template <typename T>
@@ -381,7 +410,10 @@ public:
     }
     template <TPosition s, TPosition d, int32_t depth, auto mask>
     bool InitBuffer(TQueBind<s, d, depth, mask>& que, uint8_t num, uint32_t len) {
-        if (num == 0 || len == 0) kgen::fail("bad-initbuffer", "InitBuffer(queue, num=%u, len=%u): num and len must be positive", num, len);
+        // len = 0 is accepted, as for a TBuf: CANN asserts len > 0 only in CPU-debug builds, and on the NPU the
+        // queue's buffers are empty (AllocTensor gives tensors of 0 elements; AddSigmoidMulReduceSumD lays out
+        // such queues on cores that get no rows)
+        if (num == 0) kgen::fail("bad-initbuffer", "InitBuffer(queue, num=%u, len=%u): num must be positive", num, len);
         constexpr kgen::Mem mem = TQueBind<s, d, depth, mask>::kMem;
         constexpr uint32_t align = kgen::mem_align(mem);
         uint32_t rounded = (len + align - 1) / align * align;

@@ -8,8 +8,12 @@
 //    for vector positions, or the cube unit's L1 / L0A / L0B / L0C / bias table for A1/B1/C1, A2,
 //    B2, CO1, C2 (mem_of below); it remembers its position and memory so that cube APIs can
 //    check their operands (`wrong-position`). operator[](offset) is a sub-view `offset` elements later.
-//  * Using a LocalTensor after FreeTensor returned its buffer is reported
-//    (`use-after-free`); accessing outside the tensor is reported (`ub-out-of-bounds`). One exception,
+//  * Using a LocalTensor after FreeTensor returned its buffer is reported (`use-after-free`): an error
+//    once the buffer has been handed out again (AllocTensor) or laid out anew (InitBuffer), since the
+//    access then reads or clobbers another tensor; a warning while the buffer is still free, where the
+//    NPU reads the freed tensor's own bytes, unchanged (NPUKernelBench's AddRmsNorm, a CANN op, computes
+//    from its x tensor after FreeTensor, before the double-buffered queue hands that buffer out again);
+//    accessing outside the tensor is reported (`ub-out-of-bounds`). One exception,
 //    because the hardware bounds nothing but UB: a view taken with TBuf::Get(len) starts at the TBuf's
 //    buffer, and an access past its `len` elements that stays inside that buffer touches only the
 //    TBuf's own bytes (NPUKernelBench's Arange casts 8 floats into Get<float>(0) of a 32-byte TBuf): a
@@ -196,6 +200,7 @@ struct BufferSlot {
     uint32_t offset = 0;   // byte offset in UB
     uint32_t bytes = 0;
     uint32_t generation = 1;
+    uint32_t freed_generation = 0;   // the generation FreeTensor left (use-after-free while still free: a warning)
     bool in_use = false;
     const char* owner = "";  // "TQue", "TBuf", ...
     bool scratch = false;    // a TBuf's buffer: Get(len) views that an access may run past inside the buffer
@@ -253,6 +258,14 @@ public:
 
     /// Sub-view starting `offset` elements later.
     LocalTensor operator[](uint32_t offset) const {
+        if (!ptr_) {
+            // a view of a tensor never allocated is an address computation on the NPU, not an access
+            // (AddLayerNormGrad passes `dSum[offset]` of an unused tensor to a helper that ignores it): a
+            // warning and another unallocated tensor; an access through it is the error
+            kgen::warn("tensor-unallocated", "operator[] on a LocalTensor that was never allocated (AllocTensor/DeQue/Get): "
+                       "the view is an address computation; any access through it is the error");
+            return *this;
+        }
         live("operator[]");
         if (offset > size_)
             kgen::fail("ub-out-of-bounds", "LocalTensor[%u] is past the end of a tensor of %u elements", offset, size_);
@@ -314,8 +327,14 @@ public:
     /// Fail unless the tensor is allocated and its buffer has not been freed.
     void live(const char* api) const {
         if (!ptr_) kgen::fail("tensor-unallocated", "%s on a LocalTensor that was never allocated (AllocTensor/DeQue/Get)", api);
-        if (slot_ && slot_->generation != gen_)
-            kgen::fail("use-after-free", "%s uses a LocalTensor after FreeTensor returned its buffer", api);
+        if (slot_ && slot_->generation != gen_) {
+            if (slot_->in_use || slot_->generation != gen_ + 1 || slot_->freed_generation != slot_->generation)
+                kgen::fail("use-after-free", "%s uses a LocalTensor after FreeTensor returned its buffer, which has been "
+                           "handed out again since: the access reads or clobbers another tensor", api);
+            kgen::warn("use-after-free", "%s uses a LocalTensor after FreeTensor returned its buffer; the buffer is still "
+                       "free, so the NPU finds the tensor's bytes unchanged (so does the emulator), until the next "
+                       "AllocTensor hands it out", api);
+        }
     }
     /// Fail unless elements [i, i+n) lie inside the tensor.
     void check(uint64_t i, uint64_t n, const char* api) const {

@@ -34,6 +34,16 @@ constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;
 constexpr uint32_t BLOCK_CUBE = 16;
 constexpr int32_t MAX_REPEAT_TIMES = 255;
 constexpr uint64_t FULL_MASK = 0xFFFFFFFFFFFFFFFFull;
+// Derived sizes CANN's kernel_utils_constants.h declares in namespace AscendC (kernels use them unqualified)
+constexpr uint32_t HALF_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / 2;
+constexpr uint32_t FLOAT_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / 4;
+constexpr uint32_t ONE_REPEAT_HALF_SIZE = ONE_REPEAT_BYTE_SIZE / 2;
+constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = ONE_REPEAT_BYTE_SIZE / 4;
+constexpr uint32_t MAX_REPEAT_HALF_SIZE = ONE_REPEAT_HALF_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t MAX_REPEAT_FLOAT_SIZE = ONE_REPEAT_FLOAT_SIZE * MAX_REPEAT_TIMES;
+constexpr uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / 2;
+constexpr uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / 4;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 
 struct BinaryRepeatParams {
     uint32_t blockNumber = DEFAULT_BLK_NUM;
@@ -116,8 +126,9 @@ struct Strided {
         : base(t.raw()), size(t.GetSize()), reach(t.reach()), blk(blk_), rep(rep_), api(api_) {
         t.check_aligned(api_);
     }
+    uint64_t index(uint32_t r, uint32_t i) const { return uint64_t(r) * rep * epb + uint64_t(i / epb) * blk * epb + i % epb; }
     T& at(uint32_t r, uint32_t i) const {
-        uint64_t idx = uint64_t(r) * rep * epb + uint64_t(i / epb) * blk * epb + i % epb;
+        uint64_t idx = index(r, i);
         if (idx >= size) {
             if (idx >= reach)
                 fail("ub-out-of-bounds", "%s: repeat %u element %u addresses element %llu of a tensor of %u elements (check "

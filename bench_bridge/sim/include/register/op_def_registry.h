@@ -39,9 +39,41 @@
 #include "tiling/platform/platform_ascendc.h"
 
 namespace ge {
+/// Graph-level tensor description (graph/tensor.h in CANN): shape, dtype, format.
+class TensorDesc {
+public:
+    TensorDesc() = default;
+    TensorDesc(const Shape& shape, Format format = FORMAT_ND, DataType dt = DT_FLOAT) : shape_(shape), format_(format), dtype_(dt) {}
+    Shape GetShape() const { return shape_; }
+    Shape GetOriginShape() const { return shape_; }
+    void SetShape(const Shape& s) { shape_ = s; }
+    DataType GetDataType() const { return dtype_; }
+    void SetDataType(DataType dt) { dtype_ = dt; }
+    Format GetFormat() const { return format_; }
+    Format GetOriginFormat() const { return format_; }
+    void SetFormat(Format f) { format_ = f; }
+
+private:
+    Shape shape_;
+    Format format_ = FORMAT_ND;
+    DataType dtype_ = DT_FLOAT;
+};
+
+/// The graph operator handed to SetCheckSupport / SetOpSelectFormat callbacks. kgen registers those
+/// callbacks (they compile) but never calls them: it runs the cases' static shapes with the op's
+/// tiling, as the kernel launch after a successful check would. An Operator built here holds nothing:
+/// GetInputDescByName / GetOutputDescByName give an empty TensorDesc and GetAttr returns GRAPH_FAILED.
 class Operator {
 public:
     AscendString GetName() const { return AscendString(""); }
+    TensorDesc GetInputDescByName(const char*) const { return TensorDesc(); }
+    TensorDesc GetOutputDescByName(const char*) const { return TensorDesc(); }
+    TensorDesc GetInputDesc(uint32_t) const { return TensorDesc(); }
+    TensorDesc GetOutputDesc(uint32_t) const { return TensorDesc(); }
+    size_t GetInputsSize() const { return 0; }
+    size_t GetOutputsSize() const { return 0; }
+    template <typename V>
+    graphStatus GetAttr(const char*, V&) const { return GRAPH_FAILED; }
 };
 }  // namespace ge
 

@@ -166,5 +166,16 @@ int main() {
     gert::RuntimeAttrs ra(&av);
     const int64_t* as_int = ra.GetInt(0);
     std::printf("list_as_int %lld list_size %zu\n", static_cast<long long>(*as_int), ra.GetListInt(0)->GetSize());
+
+    // 9: a CheckSupported callback's reads of the graph operator (ReverseSequence); kgen never calls one
+    {
+        ge::Operator op;
+        ge::TensorDesc x = op.GetInputDescByName("x");
+        int64_t seqDim = 7;
+        ge::graphStatus st = op.GetAttr("seq_dim", seqDim);
+        std::printf("operator dims=%zu y=%zu attr=%d seq_dim=%lld dt=%d\n", x.GetShape().GetDims().size(),
+                    op.GetOutputDescByName("y").GetShape().GetDimNum(), st == ge::GRAPH_FAILED,
+                    static_cast<long long>(seqDim), ge::GetSizeByDataType(x.GetDataType()));
+    }
     return 0;
 }

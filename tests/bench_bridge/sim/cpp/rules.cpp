@@ -144,7 +144,8 @@ __global__ __aicore__ void deque_empty_kernel() {
 KT_CASE(deque_empty) { deque_empty_kernel<<<1, nullptr, nullptr>>>(); }
 
 // ---- use of a tensor after FreeTensor ------------------------------------------------------------
-// which: 0 GetValue, 1 vector op, 2 DataCopy
+// which: 0 GetValue, 1 vector op, 2 DataCopy (after the buffer was handed out again: errors);
+// 3 GetValue while the buffer is still free (a warning: the bytes are the tensor's own)
 __global__ __aicore__ void use_after_free_kernel(GM_ADDR x, int which) {
     TPipe pipe;
     TQue<TPosition::VECIN, 1> q;
@@ -154,6 +155,13 @@ __global__ __aicore__ void use_after_free_kernel(GM_ADDR x, int which) {
     LocalTensor<float> t = q.AllocTensor<float>();
     DataCopy(t, xg, 64);
     q.FreeTensor(t);
+    if (which == 3) {
+        float v = t.GetValue(5);  // @uaf-stale
+        xg.SetValue(0, v + 1.0f);
+        return;
+    }
+    LocalTensor<float> again = q.AllocTensor<float>();   // the buffer belongs to `again` now
+    (void)again;
     if (which == 0) {
         float v = t.GetValue(0);  // @uaf-get
         (void)v;

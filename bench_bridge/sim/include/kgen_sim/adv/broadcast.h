@@ -12,6 +12,9 @@
 //  * Source and destination must not overlap. Temporary buffer: at least the GetBroadCastMaxMinTmpSize
 //    minimum (adv/broadcast_rules.h), else `adv-tmp-too-small`; without it, free UB (`adv-tmp-no-room`).
 //
+//  * BroadCast<T, dim, axis, isReuseSource>(...): the spelling CANN's Broadcast forwards to (declared in
+//    namespace AscendC by the implementation header; the public name of older releases), same forms.
+//
 // Precision: a copy (exact).
 //
 // @api Broadcast BroadCast

@@ -6,6 +6,8 @@
 //  * template <typename T> Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value):
 //    the first `size` elements of the tensor become `value` (used to zero a workspace or an output).
 //  * T on dav-2201: uint16_t, int16_t, half, uint32_t, int32_t, float (others: compile error here).
+//    InitOutput fills through Duplicate's internal entry point (DuplicateImpl), so it also takes
+//    bfloat16_t, Duplicate's other 2-byte type (FeedsRepeat fills a bfloat16 output with it).
 //  * The data goes out through the MTE3 queue: UB work after it needs an MTE3 -> MTE2 wait (a
 //    SetFlag/WaitFlag<MTE3_MTE2> pair); with several cores use SyncAll before reading what others
 //    filled. The API uses Unified Buffer itself, so it is called before any InitBuffer.
@@ -22,11 +24,13 @@
 namespace kgen {
 namespace adv {
 
-template <typename T>
+template <typename T, bool withBf16 = false>
 inline void fill_gm(const char* api, AscendC::GlobalTensor<T>& gm, uint64_t size, T value) {
     static_assert(std::is_same_v<T, uint16_t> || std::is_same_v<T, int16_t> || std::is_same_v<T, half> ||
-                      std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, float>,
-                  "Fill (Global Memory): T is uint16_t, int16_t, half, uint32_t, int32_t or float on dav-2201");
+                      std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t> || std::is_same_v<T, float> ||
+                      (withBf16 && std::is_same_v<T, bfloat16_t>),
+                  "Fill (Global Memory): T is uint16_t, int16_t, half, uint32_t, int32_t or float on dav-2201 "
+                  "(InitOutput: also bfloat16_t)");
     if (size == 0) return;
     gm.check(0, size, api);
     T* p = gm.raw();
@@ -50,7 +54,7 @@ inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t si
 /// The basic API's deprecated name for the same fill (the tensor by value, value 0 by default).
 template <typename T>
 inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0) {
-    kgen::adv::fill_gm("InitOutput", gmWorkspaceAddr, size, value);
+    kgen::adv::fill_gm<T, true>("InitOutput", gmWorkspaceAddr, size, value);
 }
 
 }  // namespace AscendC

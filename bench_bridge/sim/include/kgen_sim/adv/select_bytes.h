@@ -15,8 +15,10 @@
 //  * Temporary bytes (GetSelectMaxMinTmpSize): max(1024, align32(n) * 2 + 512) with n the source
 //    element count (capped at 4096 for the minimum), plus align32(n * sizeof(U)) when the row lengths
 //    differ, isReuseMask is false and maskLastAxis > 1.
+//  * SelectWithBytesMask(...): the name these two forms had before CANN 8 (published kernels still call
+//    it), same template parameters, arguments and rules.
 //
-// @api SelectWithBytesMaskShapeInfo
+// @api SelectWithBytesMaskShapeInfo SelectWithBytesMask
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -89,6 +91,16 @@ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1
 template <typename T, typename U, bool isReuseMask = true>
 inline void Select(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
                    const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) {
+    kgen::adv::select_bytes<T, U>(isReuseMask, false, dst, src1, src0, mask, sharedTmpBuffer, info);
+}
+template <typename T, typename U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) {
+    kgen::adv::select_bytes<T, U>(isReuseMask, true, dst, src0, src1, mask, sharedTmpBuffer, info);
+}
+template <typename T, typename U, bool isReuseMask = true>
+inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) {
     kgen::adv::select_bytes<T, U>(isReuseMask, false, dst, src1, src0, mask, sharedTmpBuffer, info);
 }
 
