@@ -449,17 +449,22 @@ def _binding_body(task_root: Path | None) -> tuple[str, str]:
     return (m.group(1), m.group(2)) if m else ("", "")
 
 
+def _binding_source(task_root: Path | None) -> str:
+    """The task's NPUKernelBench binding (``validation/pybind.cpp``) without its line comments; "" if none."""
+    src = (task_root / "validation" / "pybind.cpp") if task_root else None
+    try:
+        text = src.read_text(errors="replace") if src and src.is_file() else ""
+    except OSError:
+        return ""
+    return re.sub(r"//[^\n]*", "", text)
+
+
 def _binding_input_order(task_root: Path | None, n_in: int) -> list[int]:
     """Which parameter of the NPUKernelBench binding (``validation/pybind.cpp``) each op input is: the first
     ``n_in`` arguments of the binding's first ``EXEC_NPU_CMD`` whose leading arguments all name its
     parameters, as positions in its parameter list (the positions of ModelNew's call). Empty when there is
     no such binding or the order is the parameters' own."""
-    src = (task_root / "validation" / "pybind.cpp") if task_root else None
-    try:
-        text = src.read_text(errors="replace") if src and src.is_file() else ""
-    except OSError:
-        return []
-    text = re.sub(r"//[^\n]*", "", text)
+    text = _binding_source(task_root)
     for call in re.finditer(r"EXEC_NPU_CMD\s*\(([^;]*?)\)\s*;", text):
         sigs = [m for m in re.finditer(r"\b\w+\s*\(([^()]*)\)\s*\{", text[:call.start()]) if "Tensor" in m.group(1)]
         if not sigs or n_in <= 0:
@@ -481,12 +486,7 @@ def _binding_output_order(task_root: Path | None, n_out: int, n_refs: int, n_arg
     additional_out, its op writes (y, mean, rstd, x). Only a call of ``n_args`` arguments (the op's inputs,
     attributes and outputs) counts: one with another count runs another operator. Empty when the order is
     the outputs' own or unknown."""
-    src = (task_root / "validation" / "pybind.cpp") if task_root else None
-    try:
-        text = src.read_text(errors="replace") if src and src.is_file() else ""
-    except OSError:
-        return []
-    text = re.sub(r"//[^\n]*", "", text)
+    text = _binding_source(task_root)
     call = re.search(r"EXEC_NPU_CMD\s*\(([^;]*?)\)\s*;", text)
     if not call or n_out <= 0 or n_refs <= 0:
         return []
