@@ -192,12 +192,7 @@ public:
 
     template <typename T>
     LocalTensor<T> DeQue() {
-        require_init("DeQue");
-        if (fifo_.empty())
-            kgen::fail("deque-empty", "DeQue on an empty queue: nothing was EnQue'd, so the hardware would wait forever (deadlock)");
-        Entry e = fifo_.front();
-        fifo_.pop_front();
-        kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_, 0, buf_id(e.slot), qpos());
+        Entry e = pop_front("DeQue");
         return LocalTensor<T>::make(reinterpret_cast<T*>(kgen::core().mem_base(kMem) + e.slot->offset + e.byte_offset),
                                     static_cast<uint32_t>(kgen::elems_in<T>(e.bytes)), e.slot, dst, kMem);
     }
@@ -206,12 +201,7 @@ public:
     /// DeQue without a type (CANN's TBufHandle form): takes the front tensor off the queue and returns a
     /// handle to its buffer (RmsNorm dequeues and drops it, then keeps using the tensor it enqueued).
     TBufHandle DeQue() {
-        require_init("DeQue");
-        if (fifo_.empty())
-            kgen::fail("deque-empty", "DeQue on an empty queue: nothing was EnQue'd, so the hardware would wait forever (deadlock)");
-        Entry e = fifo_.front();
-        fifo_.pop_front();
-        kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_, 0, buf_id(e.slot), qpos());
+        Entry e = pop_front("DeQue");
         return reinterpret_cast<TBufHandle>(e.slot);
     }
     template <TPosition srcUserPos, TPosition dstUserPos, typename T>
@@ -270,6 +260,16 @@ private:
         uint32_t byte_offset;
         uint32_t bytes;
     };
+    /// The front entry taken off the queue (the DeQue forms share it); an empty queue is `deque-empty`.
+    Entry pop_front(const char* api) {
+        require_init(api);
+        if (fifo_.empty())
+            kgen::fail("deque-empty", "DeQue on an empty queue: nothing was EnQue'd, so the hardware would wait forever (deadlock)");
+        Entry e = fifo_.front();
+        fifo_.pop_front();
+        kgen::trace("DeQue", kgen::Pipe::S, 0, 0, 5, id_, 0, buf_id(e.slot), qpos());
+        return e;
+    }
     void require_init(const char* api) const {
         if (slots_.empty()) kgen::fail("queue-uninit", "%s on a queue that TPipe::InitBuffer never initialised", api);
     }

@@ -96,12 +96,12 @@ inline void Select(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1
 template <typename T, typename U, bool isReuseMask = true>
 inline void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) {
-    kgen::adv::select_bytes<T, U>(isReuseMask, true, dst, src0, src1, mask, sharedTmpBuffer, info);
+    Select<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info);   // the same API under its own name
 }
 template <typename T, typename U, bool isReuseMask = true>
 inline void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
                                 const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) {
-    kgen::adv::select_bytes<T, U>(isReuseMask, false, dst, src1, src0, mask, sharedTmpBuffer, info);
+    Select<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info);
 }
 
 }  // namespace AscendC
