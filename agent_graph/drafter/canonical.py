@@ -675,8 +675,7 @@ class _Reader:
         dim, start, end, step = (rest[0] or 0), (rest[1] or 0), rest[2], (rest[3] or 1)
         shape = [int(v) for v in base.meta["val"].shape]
         d = int(dim) % len(shape)
-        while _name(base)[0] in IDENTITY and isinstance(base.args[0], fx.Node):   # y = x.clone(): x's rows
-            base = base.args[0]
+        base = _through_clones(base)           # y = x.clone(): x's rows
         cast = self.cast_of.get(base.name)     # y = x.to(dtype).clone(): windows of x, each cast
         x = self.alias.get(base.name, base.name) if cast is None else self.alias.get(cast.args[0].name, cast.args[0].name)
         if d != len(shape) - 1 or step != 1 or x not in {i.name for i in self.g.inputs}:
@@ -719,6 +718,7 @@ class _Reader:
         if lo == 0 and hi == size:
             self.alias[n.name] = self.alias.get(x.name, x.name)
             return
+        x = _through_clones(x)                 # y = x.clone(); y[..., a:b]: a window of x
         cast = self.cast_of.get(x.name)
         if cast is not None:
             x = cast.args[0]
@@ -842,6 +842,13 @@ def collapse_rows(g: OpGraph) -> None:
         elif n.op in ROW_OPS and isinstance(n.kwargs.get("dim"), list):
             n.kwargs["dim"] = -1
     g.row_dims, g.row_div = k, div
+
+
+def _through_clones(n: fx.Node) -> fx.Node:
+    """``n`` with the copies in front of it skipped (``x.clone()``, ``.contiguous()``: the same values)."""
+    while _name(n)[0] in IDENTITY and n.args and isinstance(n.args[0], fx.Node):
+        n = n.args[0]
+    return n
 
 
 def _windows_only(n: fx.Node) -> bool:

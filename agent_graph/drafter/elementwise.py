@@ -25,8 +25,14 @@ class ElementwiseLowering:
         tensors = ("vec", "bvec")     # a row and a broadcast row compare alike; a per-row value is a number
         if {a.kind, b.kind} - {*tensors, "k", "rs"} or not {a.kind, b.kind} & set(tensors):
             raise Unsupported(f"{node.op} of these operands (a tensor compared with a tensor or a number is covered)")
+        dts = [self.g.node(x.name).dtype if isinstance(x, Ref) else None for x in node.args[:2]]
         if a.kind not in tensors:
             a, b, mode = b, a, MIRROR[mode]
+            dts.reverse()
+        if b.kind == "k" and dts[0] in SIXTEEN_BIT_CXX:
+            # a number compared with a 16-bit tensor is cast to the tensor's dtype first (PyTorch's promotion: a
+            # scalar or 0-d tensor takes the tensor's type): x > 0.3 in bfloat16 compares with 0.30078125
+            b = self._round_number(b, dts[0])
         m = f"M{self.nmasks}"
         self.nmasks += 1
         cnt = f"({self.n} + 63) / 64 * 64"

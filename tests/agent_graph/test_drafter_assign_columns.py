@@ -6,7 +6,7 @@ import pytest
 from tests.agent_graph.drafter_checks import assert_verified
 
 
-def _reference(tmp_path, cast: str, inputs: str):
+def _reference(tmp_path, cast: str, inputs: str, src: str = "x"):
     p = tmp_path / "ref.py"
     p.write_text(f"""import torch
 import torch.nn as nn
@@ -17,7 +17,7 @@ class Model(nn.Module):
         x = x{cast}
         half = x.shape[-1] // 2
         y = x.clone()
-        y[..., half:] = torch.tanh(x[..., half:]) * -2.0
+        y[..., half:] = torch.tanh({src}[..., half:]) * -2.0
         return y
 
 
@@ -31,7 +31,9 @@ def get_init_inputs():
     return p
 
 
-@pytest.mark.parametrize("cast,inputs", [("", "torch.randn(3, 5, 40)"), (".to(torch.float16)", "torch.randn(4, 6, 64)")])
-def test_assignment_to_columns_verifies(cast, inputs, tmp_path):
-    d = assert_verified(_reference(tmp_path, cast, inputs), tmp_path)
+@pytest.mark.parametrize("cast,inputs,src", [("", "torch.randn(3, 5, 40)", "x"),
+                                             (".to(torch.float16)", "torch.randn(4, 6, 64)", "x"),
+                                             ("", "torch.randn(11, 16)", "y")])   # the new values read from the clone
+def test_assignment_to_columns_verifies(cast, inputs, src, tmp_path):
+    d = assert_verified(_reference(tmp_path, cast, inputs, src), tmp_path)
     assert d.plan.template == "row"
