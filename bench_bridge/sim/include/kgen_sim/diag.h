@@ -14,6 +14,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <set>
@@ -145,7 +146,16 @@ inline std::mutex& diag_mutex() { static std::mutex m; return m; }
 
 inline void report_at(const SourceLoc& loc, Severity sev, const char* code, const std::string& message);
 
+/// Warnings whose source line is still being looked up. An error (which ends the run) waits for them, so a
+/// warning raised first on one emulated core is printed before another core's error stops the program.
+inline std::atomic<int>& warnings_in_flight() { static std::atomic<int> n{0}; return n; }
+
 inline void report(Severity sev, const char* code, const std::string& message) {
+    if (sev == Severity::Error) {
+        for (int i = 0; i < 2000 && warnings_in_flight().load() > 0; ++i) usleep(5000);  // at most 10 s
+        report_at(user_location(), sev, code, message);
+        return;
+    }
     if (sev == Severity::Warning && tls_core) {
         // a kernel warning is reported once per (code, line): a repeat from the same call stack (a warning
         // inside a loop) is dropped here, before the stack is resolved to a line
@@ -157,8 +167,12 @@ inline void report(Severity sev, const char* code, const std::string& message) {
         static std::set<std::string> stacks;
         std::lock_guard<std::mutex> g(m);
         if (!stacks.insert(key).second) return;
+        ++warnings_in_flight();  // under the lock: an error checking the count sees this warning
+    } else {
+        ++warnings_in_flight();
     }
     report_at(user_location(), sev, code, message);
+    --warnings_in_flight();
 }
 
 inline void report_at(const SourceLoc& loc, Severity sev, const char* code, const std::string& message) {
