@@ -15,8 +15,10 @@ def operand_layout(kp: KernelParams) -> Layout:
     """The template paths the operands' code and bytes depend on."""
     batched = rowreduce.batched_kind(kp) is not None
     row = kp.template == "row"
+    each = kp.extra.get("foreach", {})
     return Layout(row=row, split=row and bool(kp.extra.get("split")), batched=row and batched,
-                  pad_value=rowreduce.pad_value(kp) if row and batched else "0")
+                  pad_value=rowreduce.pad_value(kp) if row and batched else "0",
+                  lists=frozenset(each.get("lists", ())), per_item=frozenset(each.get("per_item", ())))
 
 
 def _parts(kp: KernelParams) -> tuple[list[operands.Input], list[operands.Output], Scratch]:

@@ -25,7 +25,7 @@ def _macro(name: str) -> str:
     return name.upper()
 
 
-class _Kernel:
+class KernelWriter:
     def __init__(self, kp: KernelParams):
         self.kp = kp
         self.lay = operand_layout(kp)
@@ -33,6 +33,8 @@ class _Kernel:
         self.ins = operands.inputs(kp.inputs, self.lay, kp.extra.get("windows"))
         self.outs = operands.outputs(kp.outputs, self.lay, kp.extra.get("pieces"))
         self.scratch = Scratch(kp, self.lay)
+        self.lists = list(kp.extra.get("foreach", {}).get("lists", ()))   # foreach: the tensor-list operands
+        self.foreach = kp.template == "foreach"
 
     def render(self) -> str:
         kp = self.kp
@@ -43,20 +45,27 @@ class _Kernel:
         if any(hasattr(op, "map_params") for op in self.ins):
             aliases += ["", load("row_map.tmpl").template.rstrip("\n")]
         gm = [p.name for p in (*kp.inputs, *kp.outputs)]
+        if self.foreach:     # the list's layout (host tiling): each item's first element and length in the joined run
+            maps += ["tensorCount"]
         return load("kernel.cpp.tmpl").substitute(
             op_type=kp.op_type, template=kp.template, summary=kp.summary,
             mode_note=("Rows are split over the cores; each UB tile holds several rows at a pitch of colsPad."
-                       if self.row else "The tensor is one run of elements split over the cores in 32-byte blocks."),
+                       if self.row else
+                       "The list's tensors, joined into one run of elements, are split over the cores in 32-byte blocks;\n"
+                       "// each core computes the part of each tensor its run overlaps." if self.foreach else
+                       "The tensor is one run of elements split over the cores in 32-byte blocks."),
             type_aliases="\n".join(aliases), cls=f"Kernel{kp.op_type}",
             wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"),
             init_params=", ".join(f"GM_ADDR {n}" for n in gm),
-            attr_params="".join(f", float {a}" for a in self._attr_names()) + "".join(f", uint32_t {m}" for m in maps),
+            attr_params="".join(f", float {a}" for a in self._attr_names()) + "".join(f", uint32_t {m}" for m in maps)
+            + (", const uint64_t* tensorStart, const uint64_t* tensorLen" if self.foreach else ""),
             attr_init=_ind([f"attr{j}_ = {a};" for j, a in enumerate(self._attr_names())], 8),
             init_body=_ind(self._init(), 8), process_body=_ind(self._process(), 8),
             methods=self._methods(), members=_ind(self._members(), 4),
             kernel_name=snake_case(kp.op_type), gm_params=", ".join(f"GM_ADDR {n}" for n in gm),
             chunk_init="        chunkLen_ = chunkLen;" + ("\n        rowCores_ = rowCores > 1 ? rowCores : 1;" if self.split else ""),
-            gm_args=", ".join(gm), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))) + "".join(f", t.{m}" for m in maps))
+            gm_args=", ".join(gm), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))) + "".join(f", t.{m}" for m in maps)
+            + (", t.tensorStart, t.tensorLen" if self.foreach else ""))
 
     def _attr_names(self) -> list[str]:
         return [f"a{j}" for j in range(len(self.kp.attrs))]
@@ -77,12 +86,16 @@ class _Kernel:
                   "uint64_t span = static_cast<uint64_t>(count_) * cols;",
                   "uint32_t tileElems = chunkLen > 0 ? chunkLen : tileRows * colsPad;" if self.split else
                   "uint32_t tileElems = tileRows * colsPad;"]
+        elif self.foreach:   # the GM views are set per item (Bind); UB is laid out once here
+            L += ["perCore_ = perCore;", "tensorCount_ = tensorCount;", "tensorStart_ = tensorStart;",
+                  "tensorLen_ = tensorLen;", "uint32_t tileElems = tileLen;"]
+            L += [f"{n}List_.Init(reinterpret_cast<__gm__ void*>({n}));" for n in self.lists]
         else:
             L += ["first_ = perCore * GetBlockIdx();",
                   "count_ = first_ >= total ? 0 : (total - first_ < perCore ? total - first_ : perCore);",
                   "uint64_t base = first_;", "uint64_t span = count_;", "uint32_t tileElems = tileLen;"]
         for op in (*self.ins, *self.outs):
-            L += op.init()
+            L += op.setup() if self.foreach and op.per_item else op.init()
         L += [b.init for b in (*sc.slots(), *sc.masks())]
         if self.split:
             L += ["if (chunkLen > 0) {", *["    " + b.init for b in sc.chunk_work()], "} else {", "    " + sc.work().init, "}"]
@@ -107,6 +120,18 @@ class _Kernel:
         L = [f"for (uint32_t off = 0; off < count_; off += {step}) {{",
              f"    uint32_t n = count_ - off < {step} ? count_ - off : {step};",
              "    CopyIn(off, n);", "    Compute(off, n);", "    CopyOut(off, n);", "}"]
+        if self.foreach:
+            L = ["// this core's run of the joined list (each tensor starts on a 32-byte block): the part of each",
+                 "// tensor it overlaps",
+                 "uint64_t begin = static_cast<uint64_t>(perCore_) * GetBlockIdx();",
+                 "uint64_t end = begin + perCore_;",
+                 "for (uint32_t item = 0; item < tensorCount_; ++item) {",
+                 "    uint64_t start = tensorStart_[item];",
+                 "    uint64_t stop = start + tensorLen_[item];",
+                 "    uint64_t lo = begin > start ? begin : start;",
+                 "    uint64_t hi = end < stop ? end : stop;",
+                 "    if (lo >= hi) {", "        continue;", "    }",
+                 "    Bind(item, lo - start, hi - lo);", *["    " + x for x in L], "}"]
         if self.split:
             L = ["if (chunkLen_ > 0) {", "    ProcessSplit();", "} else {", *["    " + x for x in L], "}"]
         if self.kp.accs:
@@ -190,13 +215,29 @@ class _Kernel:
         comp += [x for op in self.ins for x in op.free()]
         cout = [x for op in self.outs for x in op.copy_out()]
         unused = ("\n\n" + splitrow.process_split(kp, lambda fn: _variants(kp, fn), self._round_views())) if self.split else ""
-        return (f"    __aicore__ inline void CopyIn(uint32_t off, uint32_t n)\n    {{\n{_ind(cin, 8)}\n    }}\n\n"
+        return (self._bind() +
+                f"    __aicore__ inline void CopyIn(uint32_t off, uint32_t n)\n    {{\n{_ind(cin, 8)}\n    }}\n\n"
                 f"    __aicore__ inline void Compute(uint32_t off, uint32_t n)\n    {{\n{_ind(comp, 8)}\n    }}\n\n"
                 f"    __aicore__ inline void CopyOut(uint32_t off, uint32_t n)\n    {{\n{_ind(cout, 8)}\n    }}{unused}")
+
+    def _bind(self) -> str:
+        """Foreach kernels: Bind(item, first, count) points the GM views at elements [first, first + count) of
+        the item's tensors and loads the item's scalars."""
+        if not self.foreach:
+            return ""
+        body = ["first_ = static_cast<uint32_t>(first);", "count_ = static_cast<uint32_t>(count);",
+                "uint64_t base = first;", "uint64_t span = count;"]
+        body += [x for op in (*self.ins, *self.outs) if op.per_item for x in op.bind()]
+        return (f"    __aicore__ inline void Bind(uint32_t item, uint64_t first, uint64_t count)\n    {{\n"
+                f"{_ind(body, 8)}\n    }}\n\n")
 
     def _members(self) -> list[str]:
         kp = self.kp
         L = [x for op in (*self.ins, *self.outs) for x in op.members()]
+        if self.foreach:
+            L += [f"ListTensorDesc {n}List_;" for n in self.lists]
+            L += ["const uint64_t* tensorStart_ = nullptr;", "const uint64_t* tensorLen_ = nullptr;",
+                  "uint32_t tensorCount_ = 0, perCore_ = 0;"]
         L += [f"TBuf<TPosition::VECCALC> sb{k}_;" for k in range(kp.nslots)]
         L += [f"TBuf<TPosition::VECCALC> mk{k}_;" for k in range(kp.nmasks)]
         L += ["TBuf<TPosition::VECCALC> wk_, sc_;"]
@@ -231,7 +272,7 @@ def row_pitch(kp: KernelParams) -> int:
 
 
 def render_kernel(kp: KernelParams) -> str:
-    return _Kernel(kp).render()
+    return KernelWriter(kp).render()
 
 
 def render_tiling(kp: KernelParams) -> str:
@@ -244,8 +285,44 @@ def render_tiling(kp: KernelParams) -> str:
     for i in sorted(kp.extra.get("windows", {})):
         name = kp.inputs[i].name
         fields += f"TILING_DATA_FIELD_DEF(uint32_t, {name}Cols);     // the length of a row of '{name}' (read in windows)\n"
+    constants = ""
+    if kp.template == "foreach":
+        constants = f"constexpr uint32_t MAX_TENSORS = {MAX_LIST_TENSORS};   // tensors of one list a launch takes\n\n"
+        fields += "TILING_DATA_FIELD_DEF(uint32_t, tensorCount);  // tensors in the list\n"
+        if (11 + len(kp.attrs) + 1) % 2:
+            fields += "TILING_DATA_FIELD_DEF(uint32_t, reserved);     // keeps the 8-byte arrays 8-byte aligned\n"
+        fields += ("TILING_DATA_FIELD_DEF_ARR(uint64_t, MAX_TENSORS, tensorStart);  // each tensor's first element in the joined run\n"
+                   "TILING_DATA_FIELD_DEF_ARR(uint64_t, MAX_TENSORS, tensorLen);    // each tensor's elements\n")
     return load("tiling.h.tmpl").substitute(op_type=kp.op_type, template=kp.template, guard=f"{snake.upper()}_TILING_H",
-                                            attr_fields=fields)
+                                            attr_fields=fields, constants=constants)
+
+
+MAX_LIST_TENSORS = 128
+"""Foreach kernels: the most tensors one list may hold (the tiling's per-tensor arrays)."""
+
+
+def render_foreach_host(kp: KernelParams) -> str:
+    """The foreach template's host: the list's tensors joined into one run, split over the cores as the flat
+    template splits one tensor (split_flat.tmpl)."""
+    b = budget(kp)
+    chunk = 64 if kp.nmasks else 32
+    split = load("split_flat.tmpl").substitute(fixed_bytes=b["fixed"], flat_bytes_per_elem=b["per_elem"] + 1, chunk_code="")
+    first_list = next(i for i, p in enumerate(kp.inputs) if p.name in kp.extra["foreach"]["lists"])
+    return load("foreach_host.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake_case(kp.op_type), chunk=chunk,
+        chunk_note=" (64: a comparison's count rounds up to 64)" if kp.nmasks else "",
+        list_input=first_list, attr_code="\n".join(_attr_code(kp)),
+        budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up", ub_budget=UB_BUDGET,
+        split_code=split.rstrip("\n"), params="\n".join(opdef_params(kp)))
+
+
+def _attr_code(kp: KernelParams) -> list[str]:
+    """The TilingFunc lines that copy the op's float attributes (their defaults when not given) into the tiling."""
+    code = []
+    for j, a in enumerate(kp.attrs):
+        code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
+                 f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0!r}f);"]
+    return code
 
 
 def render_host(kp: KernelParams, main_input: int) -> str:
@@ -267,10 +344,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
     else:
         split = load("split_flat.tmpl").substitute(fixed_bytes=b["fixed"], flat_bytes_per_elem=b["per_elem"] + 1,
                                                    chunk_code=_chunk_code(kp))
-    attr_code = []
-    for j, a in enumerate(kp.attrs):
-        attr_code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
-                      f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0!r}f);"]
+    attr_code = _attr_code(kp)
     map_code = []
     for i, kept in sorted(kp.extra.get("row_maps", {}).items()):
         name = kp.inputs[i].name
@@ -317,7 +391,8 @@ def opdef_params(kp: KernelParams) -> list[str]:
         for p in plist:
             dts = ", ".join(GE[d] for d in p.dtypes)
             fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
-            params.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+            ptype = "DYNAMIC" if p.name in kp.extra.get("foreach", {}).get("lists", ()) else "REQUIRED"   # a tensor list
+            params.append(f'        this->{kind}("{p.name}").ParamType({ptype}).DataType({{{dts}}}).Format({{{fmts}}});')
     for j, a in enumerate(kp.attrs):
         dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
         params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')

@@ -109,6 +109,8 @@ class Layout:
     split: bool                  # row template with the split-row path (rows streamed in chunks)
     batched: bool                # row template whose row reduction reduces a whole tile at once (rowreduce.py)
     pad_value: str = "0"         # batched: the reduction's neutral value in the last block of a row
+    lists: frozenset[str] = frozenset()     # foreach: operands that are tensor lists (DYNAMIC), one tensor per item
+    per_item: frozenset[str] = frozenset()  # foreach: one-dimensional inputs holding one scalar per item
 
 
 # ---- inputs ------------------------------------------------------------------------------------
@@ -125,6 +127,17 @@ class Input:
     @property
     def t(self) -> str:
         return f"TI{self.index}"
+
+    @property
+    def gm(self) -> str:
+        """The GM address of this input's data: the current item's tensor of a list (foreach kernels)."""
+        return (f"{self.name}List_.GetDataPtr<{self.t}>(item)" if self.name in self.lay.lists
+                else f"(__gm__ {self.t}*){self.name}")
+
+    @property
+    def per_item(self) -> bool:
+        """Foreach kernels: bound again for each item of the list (``bind``), not once in Init."""
+        return self.name in self.lay.lists or self.name in self.lay.per_item
 
     def members(self) -> list[str]:
         return [f"GlobalTensor<{self.t}> xg{self.index}_;"]
@@ -186,9 +199,15 @@ class FullInput(Input):
     def chunk_buffers(self) -> list[Buffer]:
         return self.buffers()        # the same queue and float copy, sized by tileElems = chunkLen
 
+    def bind(self) -> list[str]:
+        """The GM view of this core's run of elements (``base``, ``span``)."""
+        return [f"xg{self.index}_.SetGlobalBuffer({self.gm} + base, span);"]
+
+    def setup(self) -> list[str]:
+        return [b.init for b in self.buffers()]
+
     def init(self) -> list[str]:
-        return ([f"xg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name} + base, span);"]
-                + [b.init for b in self.buffers()])
+        return self.bind() + self.setup()
 
     def copy_in(self) -> list[str]:
         i, t = self.index, self.t
@@ -410,7 +429,20 @@ class ScalarInput(Input):
         return [f"xg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, 1);"]
 
     def load(self) -> list[str]:
-        return [f"sv{self.index}_ = static_cast<float>(xg{self.index}_.GetValue(0));"]
+        return [] if self.per_item else [f"sv{self.index}_ = static_cast<float>(xg{self.index}_.GetValue(0));"]
+
+    def setup(self) -> list[str]:
+        """Foreach kernels, once: a one-dimensional input holds the scalar of every item."""
+        if self.name in self.lay.per_item:
+            return [f"xg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, tensorCount);"]
+        return []
+
+    def bind(self) -> list[str]:
+        """Foreach kernels, per item: its scalar (element ``item``, or the one element of the item's tensor)."""
+        i = self.index
+        if self.name in self.lay.per_item:
+            return [f"sv{i}_ = static_cast<float>(xg{i}_.GetValue(item));"]
+        return [f"xg{i}_.SetGlobalBuffer({self.gm}, 1);", f"sv{i}_ = static_cast<float>(xg{i}_.GetValue(0));"]
 
 
 # ---- outputs -----------------------------------------------------------------------------------
@@ -432,6 +464,16 @@ class Output:
     @property
     def t(self) -> str:
         return f"TO{self.index}"
+
+    @property
+    def gm(self) -> str:
+        """The GM address of this output's data: the current item's tensor of a list (foreach kernels)."""
+        return (f"{self.name}List_.GetDataPtr<{self.t}>(item)" if self.name in self.lay.lists
+                else f"(__gm__ {self.t}*){self.name}")
+
+    @property
+    def per_item(self) -> bool:
+        return self.name in self.lay.lists
 
     def members(self) -> list[str]:
         return [f"GlobalTensor<{self.t}> yg{self.index}_;"]
@@ -495,9 +537,15 @@ class VecOutput(Output):
     def chunk_buffers(self) -> list[Buffer]:
         return self.buffers()
 
+    def bind(self) -> list[str]:
+        """The GM view of this core's run of elements (``base``, ``span``)."""
+        return [f"yg{self.index}_.SetGlobalBuffer({self.gm} + base, span);"]
+
+    def setup(self) -> list[str]:
+        return [b.init for b in self.buffers()]
+
     def init(self) -> list[str]:
-        return ([f"yg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name} + base, span);"]
-                + [b.init for b in self.buffers()])
+        return self.bind() + self.setup()
 
     def after(self, expr: str, direct: bool) -> list[str]:
         j, t = self.index, self.t

@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import bnplan, codegen, conv, special, splitrow, stages, variants
+from agent_graph.drafter import bnplan, codegen, conv, foreach, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.attnplan import plan_attention
@@ -29,7 +29,7 @@ from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
 from agent_graph.drafter.windows import window_starts
 from bench_bridge.api import (CaseRow, Task, group_inputs, install_stubs, load_module, npu_only_message, npu_only_ops,
-                              snake_case)
+                              snake_case, spec_inputs)
 
 RESERVED = {"t", "op", "workspace", "tiling", "rows", "cols", "colsPad", "rowsPerCore", "tileRows", "total", "perCore",
             "tileLen", "base", "span", "tileElems", "pb", "nb", "v", "b", "n", "off", "r", "o", "cnt"}
@@ -72,21 +72,6 @@ def op_type_for(name: str) -> str:
     return camel if camel.endswith("Custom") else camel + "Custom"
 
 
-def _spec_inputs(params: dict) -> list[Any]:
-    vals: list[Any] = []
-    for inp in params["inputs"]:
-        dt = getattr(torch, {"float": "float32"}.get(inp.get("dtype", "float32"), inp.get("dtype", "float32")))
-        shape = inp["shape"]
-        rng = inp.get("range")
-        if dt.is_floating_point:
-            t = torch.randn(shape).to(dt)
-        else:
-            lo, hi = (int(rng[0]), int(rng[1])) if rng else (0, 2)
-            t = torch.randint(lo, max(hi, lo + 1), shape).to(dt)
-        vals.append(t)
-    return vals + list(params.get("args", []))
-
-
 def case_inputs(task: Task) -> list[tuple[list, list]]:
     """(init, forward inputs) of every case, made the way the task's own generator makes them."""
     install_stubs()
@@ -107,7 +92,7 @@ def case_inputs(task: Task) -> list[tuple[list, list]]:
             ins = group_inputs(mod, case.params["group"], task.seed) if "group" in case.params else mod.get_inputs()
         else:
             init = list(case.params.get("init", []))
-            ins = _spec_inputs(case.params)
+            ins = spec_inputs(case.params, torch.Generator().manual_seed(task.seed * 1000 + i))
         out.append((init, list(ins) if isinstance(ins, (list, tuple)) else [ins]))
     return out, mod
 
@@ -143,6 +128,9 @@ def plan(task: Task) -> Plan | Unsupported:
         npu = npu_only_ops()
         if npu:
             return Unsupported(name, npu_only_message(npu), user_error=True)
+    if foreach.has_list_argument(cases):   # one elementwise function over each tensor of a list
+        return foreach.plan_foreach(task, cases, mod, lambda t, c, m: _plan_cases(t, c, m, vector_stages=False),
+                                    Plan, Unsupported, render)
     first = _plan_cases(task, cases, mod)
     if isinstance(first, Unsupported) and len(cases) > 1 and variants.needs_variants(first.reason):
         keyed = variants.plan_keyed(task, cases, mod, lambda idx: _plan_cases(task, [cases[i] for i in idx], mod),
@@ -374,7 +362,8 @@ def render(kp: KernelParams, main_input: int = 0) -> dict[str, str]:
         files = bnplan.render_bn(kp)
     else:
         snake = snake_case(kp.op_type)
-        files = {f"op_host/{snake}.cpp": codegen.render_host(kp, main_input),
+        host = codegen.render_foreach_host(kp) if kp.template == "foreach" else codegen.render_host(kp, main_input)
+        files = {f"op_host/{snake}.cpp": host,
                  f"op_host/{snake}_tiling.h": codegen.render_tiling(kp),
                  f"op_kernel/{snake}.cpp": codegen.render_kernel(kp)}
     return {path: prune(text) if path.startswith("op_kernel/") else text for path, text in files.items()}

@@ -60,16 +60,10 @@ def spec_text(plan: Plan) -> str:
             forward = plan.graphs[min(k, len(plan.graphs) - 1)].forward if plan.graphs else None
             for spec in meta["inputs"][:forward]:
                 d = dict(spec)
-                if d["dtype"].startswith("int"):
+                if d.get("dtype", "").startswith("int"):
                     d["range"] = [0, int(meta["inputs"][0]["shape"][-1])]
                 ins.append(d)
-        items = []
-        for d in ins:
-            kv = [f"shape = {_toml_value(list(d['shape']))}", f"dtype = {json.dumps(d.get('dtype', 'float32'))}"]
-            if d.get("range") is not None:
-                kv.append(f"range = {_toml_value(list(d['range']))}")
-            items.append("{ " + ", ".join(kv) + " }")
-        lines.append("inputs = [" + ", ".join(items) + "]")
+        lines.append("inputs = [" + ", ".join(_input_entry(d) for d in ins) + "]")
         args = case.params.get("args", meta["args"]) if task.format == "kgen-spec" else meta["args"]
         if args:
             lines.append(f"args = {_toml_value(list(args))}")
@@ -83,14 +77,25 @@ def spec_text(plan: Plan) -> str:
     return "\n".join(lines)
 
 
+def _input_entry(d: dict) -> str:
+    """One input of a spec case as an inline TOML table; a tensor list as ``{ list = [...] }``."""
+    if "list" in d:
+        return "{ list = [" + ", ".join(_input_entry(x) for x in d["list"]) + "] }"
+    kv = [f"shape = {_toml_value(list(d['shape']))}", f"dtype = {json.dumps(d.get('dtype', 'float32'))}"]
+    if d.get("range") is not None:
+        kv.append(f"range = {_toml_value(list(d['range']))}")
+    return "{ " + ", ".join(kv) + " }"
+
+
 def op_json(plan: Plan) -> str:
     kp = plan.params
+    lists = set(kp.extra.get("foreach", {}).get("lists", ()))    # tensor lists: DYNAMIC parameters
     desc = [{
         "op": kp.op_type,
         "language": "cpp",
-        "input_desc": [{"name": p.name, "param_type": "required", "format": ["ND"] * len(p.dtypes),
+        "input_desc": [{"name": p.name, "param_type": "dynamic" if p.name in lists else "required", "format": ["ND"] * len(p.dtypes),
                         "type": [_short(d) for d in p.dtypes]} for p in kp.inputs],
-        "output_desc": [{"name": p.name, "param_type": "required", "format": ["ND"] * len(p.dtypes),
+        "output_desc": [{"name": p.name, "param_type": "dynamic" if p.name in lists else "required", "format": ["ND"] * len(p.dtypes),
                          "type": [_short(d) for d in p.dtypes]} for p in kp.outputs],
         "attr": [{"name": a, "param_type": "optional", "type": "float", "default_value": str(d)}
                  for a, d in zip(kp.attrs, kp.attr_defaults)],

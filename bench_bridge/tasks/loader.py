@@ -130,7 +130,7 @@ def load_spec(path: Path) -> Task:
         inputs = c.get("inputs")
         if not isinstance(inputs, list) or not inputs:
             raise TaskError(f"{where}: 'inputs' must be a list of {{shape = [...], dtype = \"...\"}}")
-        for j, inp in enumerate(inputs):
+        for j, inp in enumerate(_flat_inputs(inputs, where)):
             if not isinstance(inp, dict) or not isinstance(inp.get("shape"), list):
                 raise TaskError(f"{where}.inputs[{j}]: needs shape = [dims...]")
             if not all(isinstance(d, int) and d >= 0 for d in inp["shape"]):
@@ -149,3 +149,16 @@ def load_spec(path: Path) -> Task:
     return Task(name=str(data.get("name", path.parent.name if path.name == TASK_FILE else path.stem)), format="kgen-spec",
                 root=base.resolve(), reference=ref_path, cases=cases, project=proj_path,
                 description=str(data.get("description", "")), seed=seed)
+
+
+def _flat_inputs(inputs: list, where: str) -> list:
+    """The tensor entries of a case's inputs, the items of a tensor list ``{list = [...]}`` included."""
+    out = []
+    for j, inp in enumerate(inputs):
+        if isinstance(inp, dict) and "list" in inp:
+            if not isinstance(inp["list"], list) or not inp["list"]:
+                raise TaskError(f"{where}.inputs[{j}]: list must hold {{shape = [...], dtype = \"...\"}} entries")
+            out += inp["list"]
+        else:
+            out.append(inp)
+    return out

@@ -94,10 +94,14 @@ def as_list(x: Any) -> list:
     return [x]
 
 
-def _spec_inputs(params: dict, gen: torch.Generator) -> list:
-    """Inputs of a kgen-spec case: seeded random tensors per the declared shape, dtype and range."""
+def spec_inputs(params: dict, gen: torch.Generator) -> list:
+    """Inputs of a kgen-spec case: seeded random tensors per the declared shape, dtype and range; an input
+    ``{list = [...]}`` is a Python list of such tensors (a tensor-list argument)."""
     vals = []
     for inp in params["inputs"]:
+        if "list" in inp:
+            vals.append(spec_inputs({"inputs": inp["list"]}, gen))
+            continue
         dt = getattr(torch, tensorio.canonical(inp.get("dtype", "float32")))
         shape = inp["shape"]
         lo, hi = inp.get("range", [None, None]) if inp.get("range") else (None, None)
@@ -126,7 +130,7 @@ def _make_case(task: Task, mod, prep, case, index: int):
     else:
         gen = torch.Generator().manual_seed(task.seed * 1000 + index)
         init = list(case.params.get("init", []))
-        inputs = _spec_inputs(case.params, gen)
+        inputs = spec_inputs(case.params, gen)
     return init, inputs
 
 
