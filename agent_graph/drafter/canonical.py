@@ -493,6 +493,9 @@ class _Reader:
                 continue
             if base == "cat" and self._pieces(n):
                 continue
+            if base == "select" and isinstance(n.args[0], fx.Node) and _numel_of(n.args[0]) == 1:
+                self.alias[n.name] = self.alias.get(n.args[0].name, n.args[0].name)   # alpha[0] of a one-element alpha
+                continue
             if base == "select":
                 raise AnalysisError(f"core op aten.{base} (a slice of {self._shape_of(n.args[0])}) is not covered by the "
                                     f"templates")
@@ -930,3 +933,9 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
 
 
 Analyser = Callable[[nn.Module, list, list], OpGraph]
+
+
+def _numel_of(n: fx.Node) -> int:
+    """Elements of a traced node's value (-1 when it has no tensor value)."""
+    v = n.meta.get("val")
+    return int(v.numel()) if isinstance(v, torch.Tensor) else -1

@@ -238,9 +238,11 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             return InputKind.FULL
         if shape and shape[-1] == self.cols and _numel(shape) == self.cols:
             return InputKind.BVEC
+        if _numel(shape) == 1 and (n.dtype in FLOATS or n.dtype in INTS) and len(self.full) <= 1:
+            return InputKind.SCALAR            # one number against a vector (not a class index per row)
         if tuple(shape) == tuple(self.full[:-1]) and n.dtype in ("int64", "int32"):
             return InputKind.RIDX
-        if _numel(shape) == 1 and n.dtype in FLOATS:
+        if _numel(shape) == 1 and (n.dtype in FLOATS or n.dtype in INTS):
             return InputKind.SCALAR
         if _broadcasts(shape, self.full) and (n.dtype in FLOATS or n.dtype in INTS or n.dtype == "bool"):
             if shape and shape[-1] == self.cols and self.cols > 1:
