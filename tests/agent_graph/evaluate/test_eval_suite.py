@@ -29,7 +29,7 @@ def test_pool_scores_the_mixed_suite(baseline):
     assert s["tasks"] == 6 and s["candidates"] == 6
     assert {t for t, r in rows.items() if r["correct"]} == {"kernelbench_add", "kernelbench_relu", "npukb_scaled_add",
                                                             "relu", "spec_scaled_add"}
-    assert rows["npukb_foreach_scale"]["stage"] == "generate" and rows["npukb_foreach_scale"]["score"] == 0
+    assert rows["npukb_nonzero"]["stage"] == "generate" and rows["npukb_nonzero"]["score"] == 0
     assert rows["relu"]["cases"] == 3 and rows["relu"]["score"] == 100
     # the two tasks with a golden answer were timed as T_ref, and the drafter's kernels compared with it
     assert s["metrics"]["tasks_with_golden_time"] == 2 and rows["npukb_scaled_add"]["speedup_vs_golden"] > 0

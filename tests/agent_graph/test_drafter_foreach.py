@@ -1,0 +1,58 @@
+"""Foreach references (one elementwise function over every tensor of a list, NPUKernelBench's Foreach* kind):
+drafted as one kernel whose lists are DYNAMIC inputs and outputs, verified on the emulator on every case; the
+refusals say what a foreach kernel cannot be."""
+from pathlib import Path
+
+import pytest
+
+from agent_graph.drafter import Unsupported, draft
+from bench_bridge.api import load_task
+from bench_bridge.tasks.model import TaskError
+from tests.agent_graph.drafter_checks import assert_verified, write_reference
+
+ROOT = Path(__file__).resolve().parents[2]
+TASKS = ROOT / "tests" / "data" / "tasks"
+
+
+@pytest.mark.parametrize("task", ["foreach/lerp_lists", "foreach/scaled_by_index", "foreach/divide_by_tensors",
+                                  "npukb_foreach_scale"])
+def test_foreach_references_verify(task, tmp_path):
+    # lists of different lengths and ranks (one-element tensors among them), float32/float16/bfloat16; a forward
+    # float, a per-item entry of a vector, a list of 0-d tensors, a shared one-element tensor
+    d = assert_verified(TASKS / task, tmp_path)
+    assert d.plan.template == "foreach"
+    host = next(t for p, t in d.files.items() if p.startswith("op_host/") and p.endswith(".cpp") and "tiling" not in p)
+    kernel = next(t for p, t in d.files.items() if p.startswith("op_kernel/"))
+    assert ".ParamType(DYNAMIC)" in host and "GetDynamicInputTensor" in host
+    assert "ListTensorDesc" in kernel and "Bind(item, " in kernel
+
+
+def test_the_written_project_reruns_from_its_own_spec(tmp_path):
+    # kgen-task.toml describes each list as { list = [...] } and benches again from the project alone
+    d = assert_verified(TASKS / "foreach" / "scaled_by_index", tmp_path, standalone=True)
+    spec = (tmp_path / "project" / "kgen-task.toml").read_text()
+    assert "{ list = [{ shape = [5, 9], dtype = \"float16\" }" in spec
+    assert '"param_type": "dynamic"' in (tmp_path / "project" / f"{d.plan.op_type[:1].lower()}".rstrip()).parent.joinpath(
+        next(p.name for p in (tmp_path / "project").glob("*.json"))).read_text()
+
+
+def _list_reference(tmp_path, body):
+    return write_reference(tmp_path, body, "[torch.randn(4, 6), torch.randn(9)]", sig="xs")
+
+
+def test_a_reduction_per_tensor_is_refused(tmp_path):
+    d = draft(_list_reference(tmp_path, "[x.sum() for x in xs]"))
+    assert isinstance(d, Unsupported) and "reduces" in d.reason and "foreach kernel is elementwise" in d.reason, str(d)
+
+
+def test_items_that_read_each_other_are_refused(tmp_path):
+    d = draft(_list_reference(tmp_path, "[x + xs[0].sum() for x in xs]"))
+    assert isinstance(d, Unsupported) and "not independent" in d.reason, str(d)
+
+
+def test_a_spec_list_input_must_hold_tensors(tmp_path):
+    (tmp_path / "ref.py").write_text("import torch.nn as nn\nclass Model(nn.Module):\n    def forward(self, xs):\n"
+                                     "        return [x * 2 for x in xs]\n")
+    (tmp_path / "kgen-task.toml").write_text('reference = "ref.py"\n[[cases]]\ninputs = [{ list = [] }]\n')
+    with pytest.raises(TaskError, match=r"inputs\[0\]: list must hold"):
+        load_task(tmp_path / "kgen-task.toml")
