@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from agent_graph.drafter import Unsupported, draft
-from bench_bridge.api import load_task
+from bench_bridge.api import load_task, snake_case
 from bench_bridge.tasks.model import TaskError
 from tests.agent_graph.drafter_checks import assert_verified, write_reference
 
@@ -32,8 +32,8 @@ def test_the_written_project_reruns_from_its_own_spec(tmp_path):
     d = assert_verified(TASKS / "foreach" / "scaled_by_index", tmp_path, standalone=True)
     spec = (tmp_path / "project" / "kgen-task.toml").read_text()
     assert "{ list = [{ shape = [5, 9], dtype = \"float16\" }" in spec
-    assert '"param_type": "dynamic"' in (tmp_path / "project" / f"{d.plan.op_type[:1].lower()}".rstrip()).parent.joinpath(
-        next(p.name for p in (tmp_path / "project").glob("*.json"))).read_text()
+    op_json = (tmp_path / "project" / f"{snake_case(d.plan.op_type)}.json").read_text()
+    assert '"param_type": "dynamic"' in op_json
 
 
 def _list_reference(tmp_path, body):
