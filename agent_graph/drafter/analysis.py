@@ -18,6 +18,8 @@ import torch.fx as fx
 import torch.nn as nn
 import torch.nn.functional as F
 
+from agent_graph.drafter.vecops import MATH_LIBRARY
+
 
 class AnalysisError(Exception):
     """The reference cannot be turned into an op graph (message names the op or construct)."""
@@ -89,7 +91,10 @@ _FUNCS: dict[Any, str] = {
     torch.reciprocal: "reciprocal", torch.erf: "erf", torch.sin: "sin", torch.cos: "cos", torch.floor: "floor",
     torch.ceil: "ceil", torch.sign: "sign", torch.maximum: "maximum", torch.minimum: "minimum", torch.clamp: "clamp",
     torch.clip: "clamp", torch.addcmul: "addcmul", torch.addcdiv: "addcdiv", torch.lerp: "lerp", torch.log1p: "log1p",
-    torch.expm1: "expm1",
+    torch.expm1: "expm1", torch.acos: "acos", torch.asin: "asin", torch.atan: "atan", torch.tan: "tan",
+    torch.cosh: "cosh", torch.sinh: "sinh", torch.erfc: "erfc", torch.log2: "log2", torch.log10: "log10",
+    torch.asinh: "asinh", torch.acosh: "acosh", torch.atanh: "atanh", torch.arccos: "acos", torch.arcsin: "asin",
+    torch.arctan: "atan",
     F.gelu: "gelu", F.silu: "silu", F.leaky_relu: "leaky_relu", F.elu: "elu", F.softplus: "softplus",
     F.hardtanh: "hardtanh", F.hardsigmoid: "hardsigmoid", F.hardswish: "hardswish", F.mish: "mish",
     F.logsigmoid: "logsigmoid", F.relu6: "relu6", F.selu: "selu",
@@ -117,6 +122,8 @@ _METHODS = {
     "maximum": "maximum", "minimum": "minimum", "lerp": "lerp", "addcmul": "addcmul", "sign": "sign",
     "floor": "floor", "ceil": "ceil", "expm1": "expm1", "squeeze": "view", "unsqueeze": "view", "flatten": "view",
     "gt": "gt", "lt": "lt", "ge": "ge", "le": "le", "eq": "eq", "ne": "ne", "where": "where",
+    **{name: name for name in MATH_LIBRARY},
+    "arccos": "acos", "arcsin": "asin", "arctan": "atan",
 }
 
 _MODULES: dict[type, str] = {
@@ -319,7 +326,8 @@ def _same(a: Any, b: Any) -> bool:
 ELEMENTWISE = {"add", "sub", "mul", "div", "neg", "pow", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "abs",
                "square", "reciprocal", "erf", "sin", "cos", "floor", "ceil", "sign", "maximum", "minimum", "clamp",
                "addcmul", "addcdiv", "lerp", "log1p", "expm1", "gelu", "silu", "leaky_relu", "elu", "softplus", "hardtanh",
-               "hardsigmoid", "hardswish", "mish", "logsigmoid", "relu6", "selu", "cast", "identity", "view"}
+               "hardsigmoid", "hardswish", "mish", "logsigmoid", "relu6", "selu", "cast", "identity", "view",
+               *MATH_LIBRARY}
 REDUCTIONS = {"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "logsumexp", "getitem", "prod"}
 NORMALISATIONS = {"softmax", "log_softmax", "layer_norm", "rms_norm", "normalize"}
 LOSSES = {"mse_loss", "l1_loss", "cross_entropy", "smooth_l1_loss"}

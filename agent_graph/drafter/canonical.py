@@ -33,6 +33,7 @@ import torch.utils._pytree as pytree
 from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref, one_element_rows
 from agent_graph.drafter.program import refs
+from agent_graph.drafter.vecops import MATH_LIBRARY
 
 aten = torch.ops.aten
 
@@ -159,7 +160,8 @@ def _perturbed(v: float) -> float:
 # ---- names -----------------------------------------------------------------------------------------
 
 UNARY = {"neg", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "abs", "reciprocal", "erf", "sin", "cos",
-         "floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "silu", "hardswish", "hardsigmoid", "mish", "square"}
+         "floor", "ceil", "round", "trunc", "sign", "log1p", "expm1", "silu", "hardswish", "hardsigmoid", "mish", "square",
+         *MATH_LIBRARY}
 # logic on bool tensors (0/1 values in the kernel): and = a * b, or = max(a, b), not = 1 - a
 BOOL_LOGIC = {"bitwise_and": lambda a: ("mul", a[:2], {}), "logical_and": lambda a: ("mul", a[:2], {}),
               "bitwise_or": lambda a: ("maximum", a[:2], {}), "logical_or": lambda a: ("maximum", a[:2], {}),

@@ -54,6 +54,11 @@ def number(kw: dict, key: str, default: float, op: str) -> float:
     return v
 
 
+MATH_LIBRARY = {"acos": "Acos", "asin": "Asin", "atan": "Atan", "tan": "Tan", "cosh": "Cosh", "sinh": "Sinh",
+                "erfc": "Erfc", "log2": "Log2", "log10": "Log10", "asinh": "Asinh", "acosh": "Acosh", "atanh": "Atanh"}
+"""Unary torch functions the AscendC math library computes by name, with the API's name."""
+
+
 def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
     """d = op(a) for float vectors d, a (d != a unless the op allows it)."""
     one = {
@@ -80,6 +85,8 @@ def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
                 "sin", "cos", "floor", "ceil", "round", "trunc", "sign", "silu", "identity") else None
     if one is not None:
         return one[op]
+    if op in MATH_LIBRARY:     # the AscendC math library's function of the same name (Acos, Log2, Cosh, ...)
+        return [f"{MATH_LIBRARY[op]}({d}, {a}, {n});"]
     if op in ("rsqrt", "reciprocal"):
         t = tmp()
         src = a
