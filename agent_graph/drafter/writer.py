@@ -60,7 +60,7 @@ def spec_text(plan: Plan) -> str:
             forward = plan.graphs[min(k, len(plan.graphs) - 1)].forward if plan.graphs else None
             for spec in meta["inputs"][:forward]:
                 d = dict(spec)
-                if d.get("dtype", "").startswith("int"):
+                if d.get("dtype", "").startswith("int") and "shape" in meta["inputs"][0]:   # indices into input 0's rows
                     d["range"] = [0, int(meta["inputs"][0]["shape"][-1])]
                 ins.append(d)
         lines.append("inputs = [" + ", ".join(_input_entry(d) for d in ins) + "]")
