@@ -495,6 +495,9 @@ class _Reader:
                 continue
             if base == "cat" and self._pieces(n):
                 continue
+            if base == "_local_scalar_dense" and isinstance(n.args[0], fx.Node) and _numel_of(n.args[0]) == 1:
+                self.alias[n.name] = self.alias.get(n.args[0].name, n.args[0].name)   # t.item(): t's one value
+                continue
             if base == "select" and isinstance(n.args[0], fx.Node) and _numel_of(n.args[0]) == 1:
                 self.alias[n.name] = self.alias.get(n.args[0].name, n.args[0].name)   # alpha[0] of a one-element alpha
                 continue
