@@ -433,7 +433,14 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if src == node.dtype or node.dtype not in HALF:
                 self._no_round = True
                 return v
-            if v.kind == "vec":  # a narrowing cast rounds a copy (the source may be used again)
+            if v.kind == "vec":
+                src_name = args[0].name if isinstance(args[0], Ref) else None
+                if node.name in self.g.outputs and self.uses.get(node.name, 0) == 0:
+                    return v                     # the result as stored: the output's store rounds it
+                if (v.slot is not None and src_name is not None and self.uses.get(src_name, 0) == 1
+                        and src_name not in self.g.outputs and src_name not in self.pinned):
+                    return v                     # read by nothing else: rounded in place (below)
+                # a narrowing cast rounds a copy (the source is used again)
                 d = self.vec()
                 self.p.body.append(f"Adds({d.expr}, {v.expr}, 0.0f, {self.n});")
                 return d
