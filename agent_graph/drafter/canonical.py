@@ -130,10 +130,38 @@ EXTRA: dict = {aten.var.correction: _var, aten.std.correction: _std, aten.var_me
 (PyTorch's own decompositions of these go down to prims, which name no core ATen op)."""
 
 
+FOREACH = ("abs", "acos", "add", "addcdiv", "addcmul", "asin", "atan", "ceil", "clamp_max", "clamp_min", "cos", "cosh",
+           "div", "erf", "erfc", "exp", "expm1", "floor", "lerp", "log", "log10", "log1p", "log2", "maximum", "minimum",
+           "mul", "neg", "pow", "reciprocal", "round", "rsqrt", "sigmoid", "sign", "sin", "sinh", "sqrt", "sub", "tan",
+           "tanh", "trunc")
+"""``torch._foreach_<op>`` functions read as ``<op>`` of each tensor (export keeps them whole)."""
+
+
+def _per_tensor(fn: Callable) -> Callable:
+    """A ``_foreach_`` op as a list of ``fn`` calls: list arguments (tensors, scalar lists) give their i-th item."""
+    def run(*args: Any, **kwargs: Any) -> list:
+        if fn in (torch.addcmul, torch.addcdiv) and len(args) == 4:   # the _foreach_ form's value is positional
+            args, kwargs = args[:3], {**kwargs, "value": args[3]}
+        n = next(len(a) for a in args if isinstance(a, (list, tuple)))
+        return [fn(*[a[i] if isinstance(a, (list, tuple)) else a for a in args], **kwargs) for i in range(n)]
+    return run
+
+
+def _foreach_decompositions() -> dict:
+    table = {}
+    for name in FOREACH:
+        packet = getattr(aten, f"_foreach_{name}", None)
+        if packet is not None:
+            for overload in packet.overloads():
+                table[getattr(packet, overload)] = _per_tensor(getattr(torch, name))
+    return table
+
+
 def decompositions() -> dict:
     table = {k: v for k, v in torch.export.default_decompositions().items()
              if str(k).split(".")[1] not in KEEP}
     table.update(EXTRA)
+    table.update(_foreach_decompositions())
     return table
 
 

@@ -56,3 +56,12 @@ def test_a_spec_list_input_must_hold_tensors(tmp_path):
     (tmp_path / "kgen-task.toml").write_text('reference = "ref.py"\n[[cases]]\ninputs = [{ list = [] }]\n')
     with pytest.raises(TaskError, match=r"inputs\[0\]: list must hold"):
         load_task(tmp_path / "kgen-task.toml")
+
+
+def test_torch_foreach_functions_read_per_tensor(tmp_path):
+    # torch._foreach_* stay whole in torch.export; kgen reads each as its function of every tensor (addcmul's
+    # value given positionally)
+    body = "torch._foreach_addcmul(torch._foreach_lerp(torch._foreach_exp(xs), ys, 0.3), xs, ys, -0.5)"
+    inputs = "[torch.randn(5, 7), torch.randn(33)], [torch.randn(5, 7), torch.randn(33)]"
+    d = assert_verified(write_reference(tmp_path, body, inputs, sig="xs, ys"), tmp_path)
+    assert d.plan.template == "foreach"
