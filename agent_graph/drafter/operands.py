@@ -113,6 +113,11 @@ class Layout:
     per_item: frozenset[str] = frozenset()  # foreach: one-dimensional inputs holding one scalar per item
 
 
+def gm_address(name: str, t: str, lay: Layout) -> str:
+    """The GM address of an operand's data: the current item's tensor of a list (foreach kernels)."""
+    return f"{name}List_.GetDataPtr<{t}>(item)" if name in lay.lists else f"(__gm__ {t}*){name}"
+
+
 # ---- inputs ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -130,9 +135,7 @@ class Input:
 
     @property
     def gm(self) -> str:
-        """The GM address of this input's data: the current item's tensor of a list (foreach kernels)."""
-        return (f"{self.name}List_.GetDataPtr<{self.t}>(item)" if self.name in self.lay.lists
-                else f"(__gm__ {self.t}*){self.name}")
+        return gm_address(self.name, self.t, self.lay)
 
     @property
     def per_item(self) -> bool:
@@ -467,9 +470,7 @@ class Output:
 
     @property
     def gm(self) -> str:
-        """The GM address of this output's data: the current item's tensor of a list (foreach kernels)."""
-        return (f"{self.name}List_.GetDataPtr<{self.t}>(item)" if self.name in self.lay.lists
-                else f"(__gm__ {self.t}*){self.name}")
+        return gm_address(self.name, self.t, self.lay)
 
     @property
     def per_item(self) -> bool:
