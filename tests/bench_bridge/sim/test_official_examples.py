@@ -52,6 +52,8 @@ MUST_VERIFY = {
     ("01_simd_cpp_api/03_basic_api/04_memory_management/tbufpool_management", "2"),
     ("01_simd_cpp_api/03_basic_api/04_memory_management/tbufpool_management", "3"),
     ("01_simd_cpp_api/03_basic_api/01_memory_vector_compute/reduce", "-"),
+    # Copy in counter mode: the mask counts the elements of each repeat (the Copy page)
+    ("01_simd_cpp_api/03_basic_api/00_data_movement/copy_ub2ub", "3"),
     # scenarios 2 and 3 run since the runner reads the CMakeLists' validation line (4 is dav-3510 only)
     ("01_simd_cpp_api/03_basic_api/04_memory_management/tensor_allocation", "1"),
     ("01_simd_cpp_api/03_basic_api/04_memory_management/tensor_allocation", "2"),
