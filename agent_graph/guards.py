@@ -8,7 +8,7 @@ Static checks on the generated sources (comments removed, string literals kept f
     could read the reference's expected outputs;
   - no string naming the reference or its outputs (reference.py, golden, expected, cases.json, .bin).
 Dynamic check on a verified run: an output element that still holds the emulator's GM fill pattern
-(aclrtMalloc fills device memory with 0xCD bytes) was never written, so a kernel writing only part of
+(the op harness fills the outputs it allocates with 0xCD bytes) was never written, so a kernel writing only part of
 its output is named as such instead of as a generic mismatch.
 
 A rejected candidate is not built: it goes to a repair round with the reason (graph: build node).
@@ -114,7 +114,7 @@ def fill_value(dtype: str) -> float | None:
 
 def unwritten_output(case: dict) -> str | None:
     """For a failed case (BenchReport case dict): a reason when its first mismatch still holds the GM
-    fill pattern, i.e. the kernel never wrote that part of the output."""
+    fill pattern (the op harness's 0xCD bytes), i.e. the kernel never wrote that part of the output."""
     dtypes = case.get("dtypes") or []
     for o in case.get("outputs") or []:
         if o.get("passed") or o.get("actual") is None:

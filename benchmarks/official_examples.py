@@ -128,6 +128,12 @@ def scenarios(example: Path) -> tuple[list[str | None], set[str]]:
                 found = [str(i) for i in range(int(r.group(1)), int(r.group(2)) + 1)]
             else:
                 found = re.findall(r"\b\d+\b", desc.split("(")[-1]) if "(" in desc else re.findall(r"\b\d+\b", desc)
+    if not found:
+        # a validation line that lists every accepted value:
+        # `if(NOT SCENARIO_NUM EQUAL 1 AND NOT SCENARIO_NUM EQUAL 2 ...) message(FATAL_ERROR ...)`
+        m = re.search(r"if\s*\(\s*NOT\s+SCENARIO_NUM\s+(?:STREQUAL|EQUAL)[^)]*\)", text)
+        if m:
+            found = re.findall(r'NOT\s+SCENARIO_NUM\s+(?:STREQUAL|EQUAL)\s+"?(\d+)"?', m.group(0))
     if not found and var != "SCENARIO_NUM":
         found = _readme_table_values(example, var)
     if not found:
@@ -140,9 +146,17 @@ def scenarios(example: Path) -> tuple[list[str | None], set[str]]:
     for i, line in enumerate(lines):
         if not re.search(r"if\s*\(.*SCENARIO_NUM\s+(STREQUAL|EQUAL)", line):
             continue
-        block = "\n".join(lines[i : i + 4])
+        # the if's own body, up to its endif/else (a validation `if(NOT SCENARIO_NUM EQUAL 1 AND NOT ...)` just
+        # above a dav-3510 check is not tied to dav-3510)
+        body = [line]
+        for nxt in lines[i + 1 : i + 4]:
+            if re.match(r"\s*(endif|else|elseif)\s*\(", nxt):
+                break
+            body.append(nxt)
+        block = "\n".join(body)
+        tied = re.findall(r'(?<!NOT )SCENARIO_NUM\s+(?:STREQUAL|EQUAL)\s+"?(\d+)"?', line)
         if "dav-3510" in block or ("dav-2201" in line and "FATAL_ERROR" in block):
-            only3510.update(re.findall(r'SCENARIO_NUM\s+(?:STREQUAL|EQUAL)\s+"?(\d+)"?', line))
+            only3510.update(tied)
     return list(dict.fromkeys(found)), only3510
 
 

@@ -83,7 +83,8 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
     input; a list of them for a DYNAMIC input), ``outputs`` as (shape, dtype) per OpDef output (a list of
     (shape, dtype) for a DYNAMIC output; shape None: the operator's InferShape gives it and the output
     comes back as None), ``attrs`` by name (defaults fill the rest). Outputs start filled with 0xCD bytes
-    (device memory as aclrtMalloc leaves it, so an element the kernel never writes shows), or with zeros
+    (the harness poisons them, so an element the kernel never writes shows; aclrtMalloc itself hands out
+    zeros, as the NPU driver's fresh pages are: docs/emulator-rules.md, "Memory contents"), or with zeros
     when ``zero_outputs`` (the task's binding zero-fills them before the kernel runs).
 
     ``ProjectRun.outputs`` (and ``inputs_after``) follow the same structure: one array per parameter,

@@ -31,8 +31,8 @@ def test_the_input_the_binding_returns_is_compared():
 def test_outputs_the_binding_zero_fills_start_at_zero(tmp_path):
     """A binding that zero-fills the output before the kernel (GroupedMatmulSliceK: `result.fill_(0.0f)`)
     lets a kernel leave parts of it unwritten. Task npukb_half_write (ours) writes only the first half of y;
-    the reference is x's first half then zeros. Without the binding, outputs start as 0xCD bytes (device
-    memory as allocated), so the same kernel fails on the unwritten half."""
+    the reference is x's first half then zeros. Without the binding, outputs start as 0xCD bytes (the op
+    harness poisons them; aclrtMalloc itself hands out zeros), so the same kernel fails on the unwritten half."""
     import shutil
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -3,9 +3,18 @@
 // Documented behaviour followed: aclInit/aclFinalize bracket the program; aclrtSetDevice
 // selects a device; streams order work (the emulator runs each launch to completion, so
 // every stream is always synchronised); aclrtMalloc returns device (GM) memory, here host
-// memory registered for bounds checks, 512-byte aligned and filled with 0xCD so reads of
-// never-written memory show up; aclrtMemcpy(dst, destMax, src, count, kind) fails with
-// ACL_ERROR_INVALID_PARAM when count > destMax. Functions return ACL_SUCCESS (0) on success.
+// memory registered for bounds checks and 512-byte aligned; aclrtMemcpy(dst, destMax, src, count,
+// kind) fails with ACL_ERROR_INVALID_PARAM when count > destMax. Functions return ACL_SUCCESS (0)
+// on success.
+//
+// Contents of fresh memory (docs/emulator-rules.md, "Memory contents"): CANN documents that aclrtMalloc
+// does not initialise the memory (aclrtMemset before use is recommended), but the NPU driver hands a
+// process only pages it has cleared (the SVM driver zeroes a device page when it is freed, "for
+// security", or allocates it with __GFP_ZERO), so the memory of a fresh program reads as zeros, and
+// official examples rely on it (data_sync_barrier, cross_core_set_wait_flag, tbufpool_management).
+// The emulator hands out zeroed memory from aclrtMalloc and aclrtMallocHost. kgen's own op harness
+// (kgen_sim/host_harness.h) fills the outputs it allocates with 0xCD bytes itself, so an output
+// element a generated kernel never writes still shows.
 //
 // @api aclInit aclFinalize aclrtSetDevice aclrtResetDevice aclrtGetDevice aclrtCreateStream aclrtDestroyStream
 // @api aclrtSynchronizeStream aclrtSynchronizeDevice aclrtMalloc aclrtMallocHost aclrtFree aclrtFreeHost
@@ -88,7 +97,7 @@ inline aclError aclrtMalloc(void** p, size_t size, aclrtMemMallocPolicy = ACL_ME
     size_t rounded = (size + 511) / 512 * 512;
     void* m = std::aligned_alloc(512, rounded);
     if (!m) return kgen::acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtMalloc: out of memory");
-    std::memset(m, 0xCD, rounded);
+    std::memset(m, 0, rounded);   // fresh device pages read as zeros (see the top of this file)
     kgen::gm_registry().add(m, size);
     *p = m;
     return ACL_SUCCESS;
@@ -104,7 +113,7 @@ inline HostAllocs& host_allocs() { static HostAllocs h; return h; }
 
 inline aclError aclrtMallocHost(void** p, size_t size) {
     if (!p) return kgen::acl_fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: null output pointer");
-    *p = std::malloc(size ? size : 1);
+    *p = std::calloc(size ? size : 1, 1);   // fresh pinned host pages read as zeros, as device memory does
     if (!*p) return kgen::acl_fail(ACL_ERROR_BAD_ALLOC, "aclrtMallocHost: out of memory");
     std::lock_guard<std::mutex> g(kgen::host_allocs().mu);
     kgen::host_allocs().live.insert(*p);

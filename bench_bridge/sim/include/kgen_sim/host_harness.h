@@ -496,7 +496,9 @@ inline int run(const char* job_path) {
             if (aclrtMalloc(&p, t.bytes ? t.bytes : 1, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
                 job_error(sum, job.summary, "oom", "cannot allocate " + std::to_string(t.bytes) + " bytes of GM for " + t.name);
             if (input && t.bytes) std::memcpy(p, t.host.data(), t.bytes);
-            if (!input && t.bytes && job.zero_outputs) std::memset(p, 0, t.bytes);
+            // outputs start as 0xCD bytes (aclrtMalloc's memory is zeroed, as the driver's fresh pages are), so an
+            // element the kernel never writes shows; zeros when the task's binding zero-fills them (zero_outputs)
+            if (!input && t.bytes) std::memset(p, job.zero_outputs ? 0 : 0xCD, t.bytes);
             t.gm = static_cast<uint8_t*>(p);
         }
         bool dynamic = false;
@@ -536,6 +538,8 @@ inline int run(const char* job_path) {
     if (ws_total) {
         if (aclrtMalloc(&ws, ws_total, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
             job_error(sum, job.summary, "oom", "cannot allocate a workspace of " + std::to_string(ws_total) + " bytes");
+        // the framework's workspace comes from its memory pool and holds earlier data: 0xCD bytes, never zeros
+        std::memset(ws, 0xCD, ws_total);
     } else {
         ws = std::aligned_alloc(512, 512);  // a valid address, but no GM allocation: any access is reported
     }
