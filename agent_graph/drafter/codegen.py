@@ -307,11 +307,13 @@ def render_foreach_host(kp: KernelParams) -> str:
     b = budget(kp)
     chunk = 64 if kp.nmasks else 32
     split = load("split_flat.tmpl").substitute(fixed_bytes=b["fixed"], flat_bytes_per_elem=b["per_elem"] + 1, chunk_code="")
+    split = "\n".join(ln for ln in split.splitlines() if ln.strip())    # CHUNK is the foreach host's own
+    split = split.replace("flat template: the tensor as one run", "the list's tensors joined into one run")
     first_list = next(i for i, p in enumerate(kp.inputs) if p.name in kp.extra["foreach"]["lists"])
     return load("foreach_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake_case(kp.op_type), chunk=chunk,
         chunk_note=" (64: a comparison's count rounds up to 64)" if kp.nmasks else "",
-        list_input=first_list, attr_code="\n".join(_attr_code(kp)),
+        list_input=first_list, attr_code="".join(ln + "\n" for ln in _attr_code(kp)),
         budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up", ub_budget=UB_BUDGET,
         split_code=split.rstrip("\n"), params="\n".join(opdef_params(kp)))
 
