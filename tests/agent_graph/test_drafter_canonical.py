@@ -127,7 +127,8 @@ def test_a_list_of_tensors_argument_is_refused_naming_it(tmp_path):
     ref = _write(tmp_path, "stack_sum", "torch.stack(xs).sum(0) * 2", "xs", "[torch.randn(4, 8), torch.randn(4, 8)]")
     d = draft(ref)
     assert isinstance(d, Unsupported) and not d.user_error
-    assert "forward argument 0 is a list of tensors" in d.reason
+    # a list argument is read as a foreach op (one function per tensor); this one combines the tensors
+    assert "does not return one list of tensors, one per item of its input lists" in d.reason
 
 
 def test_an_npu_only_reference_is_the_users_to_fix(tmp_path):
