@@ -65,7 +65,7 @@ def _bench_project(job: CandidateJob, res: CandidateResult, project: str | None,
         res.message = missing
         return res
     with tempfile.TemporaryDirectory(prefix="kgen-eval-art-") as art:
-        opts = BenchOptions(backend=job.backend, project=Path(project), timeout=job.limits.run_timeout, profile=True,
+        opts = BenchOptions(backend=job.backend, project=Path(project), timeout=job.limits.run_timeout, profile=job.perf,
                             artifacts_dir=Path(art))
         rep = bench(job.task.path, opts).to_dict()
     res.project = project

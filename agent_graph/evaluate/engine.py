@@ -26,7 +26,10 @@ from agent_graph.evaluate.types import (GENERATORS, CandidateJob, CandidateResul
 from agent_graph.settings import AgentSettings, ModelSettings
 
 RUN_FILE = "run.json"
-FINGERPRINT = ("suite", "generator", "k", "backend", "levels", "categories", "names", "vs_golden", "soc")
+FINGERPRINT = ("suite", "generator", "k", "backend", "levels", "categories", "names", "vs_golden", "soc", "perf")
+
+
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(EvalRequest) if f.name in FINGERPRINT}
 
 
 def validate(req: EvalRequest) -> None:
@@ -59,7 +62,7 @@ def request_from_run(folder: Path, **overrides) -> EvalRequest:
     limits = Limits(**d.get("limits", {}))
     req = EvalRequest(suite=Path(fp["suite"]), generator=fp["generator"], k=fp["k"], backend=fp["backend"],
                       levels=fp["levels"], categories=fp["categories"], names=fp["names"], vs_golden=fp["vs_golden"],
-                      soc=fp.get("soc"), output=Path(folder), limits=limits)
+                      soc=fp.get("soc"), perf=fp.get("perf", True), output=Path(folder), limits=limits)
     return dataclasses.replace(req, **{k: v for k, v in overrides.items() if v is not None})
 
 
@@ -72,7 +75,8 @@ def _open_run(req: EvalRequest) -> None:
             old = json.loads(p.read_text()).get("request")
         except ValueError:
             old = None
-        diff = ", ".join(k for k in FINGERPRINT if old is not None and old.get(k) != fp.get(k))  # runs before --soc: None
+        # a setting a run predates (--soc, --no-perf) is read as its default
+        diff = ", ".join(k for k in FINGERPRINT if old is not None and old.get(k, _DEFAULTS.get(k)) != fp.get(k))
         if diff:
             raise EvalError(f"{req.output} holds another evaluation (different {diff}): use another -o, or --resume it")
         return
@@ -92,8 +96,8 @@ def make_jobs(req: EvalRequest, tasks: list[SuiteTask], model: ModelSettings, ag
     for t in tasks:
         for s in range(samples):
             jobs.append(CandidateJob(task=t, generator=kind, sample=s, projects_dir=req.projects_dir, backend=req.backend,
-                                     limits=req.limits, model=m, agent=a, keep_runs=keep, soc=req.soc))
-        if req.vs_golden and kind != "golden" and t.golden:
+                                     limits=req.limits, model=m, agent=a, keep_runs=keep, soc=req.soc, perf=req.perf))
+        if req.vs_golden and req.perf and kind != "golden" and t.golden:   # T_ref is a modelled time
             jobs.append(CandidateJob(task=t, generator="golden-ref", sample=REF_SAMPLE, backend=req.backend, limits=req.limits,
                                      soc=req.soc))
     return jobs

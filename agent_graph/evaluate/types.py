@@ -69,6 +69,7 @@ class CandidateJob:
     keep_runs: str | None = None        # where the agent's run folders go (the training export reads them)
     golden_us: float | None = None      # the golden answer's modelled time (T_ref), when known
     soc: str | None = None              # the emulated SoC (bench.soc); None: the inherited setting
+    perf: bool = True                   # trace each case's run and model its time (False: correctness only)
 
     @property
     def key(self) -> str:
@@ -152,6 +153,7 @@ class EvalRequest:
     limits: Limits = field(default_factory=Limits)
     vs_golden: bool = True              # also time the golden answer of tasks that have one (T_ref)
     soc: str | None = None              # the emulated SoC (soc.toml name, kgen eval --soc); None: the bench.soc setting
+    perf: bool = True                   # the performance stage (kgen eval --no-perf: correctness only, no trace or model)
 
     @property
     def generator_kind(self) -> str:

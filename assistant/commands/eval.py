@@ -49,6 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="wall-clock limit of one candidate, generation included (default 1800)")
     p.add_argument("--memory-mb", type=int, default=20480, metavar="MB", help="address-space limit of one candidate (default 20480)")
     p.add_argument("--no-vs-golden", action="store_true", help="do not time the tasks' golden answers (no fast_p vs golden)")
+    p.add_argument("--no-perf", action="store_true", help="correctness only: no instruction trace, no modelled times "
+                   "(no fast_p); large cases run much faster")
     add_soc_flag(p)
     add_sandbox_flag(p)
     p.set_defaults(handler=cmd_eval)
@@ -76,7 +78,7 @@ def _request(args: argparse.Namespace) -> EvalRequest:
     return EvalRequest(suite=suite, generator=args.generator, k=args.k, jobs=args.jobs, backend=args.backend,
                        ray_address=args.ray, output=out, levels=args.level, categories=args.category, names=args.name,
                        export_training=export, vs_golden=not args.no_vs_golden, soc=settings_of(args).bench.soc if args.soc else None,
-                       limits=Limits(candidate_seconds=args.candidate_timeout, memory_mb=args.memory_mb,
+                       perf=not args.no_perf, limits=Limits(candidate_seconds=args.candidate_timeout, memory_mb=args.memory_mb,
                                      run_timeout=args.timeout))
 
 

@@ -165,9 +165,14 @@ public:
     template <typename T>
     void AllocTensor(LocalTensor<T>& t) { t = AllocTensor<T>(); }
 
+    /// FreeTensor frees the tensor's buffer. A buffer of another queue with the same positions is freed too,
+    /// with a `foreign-tensor` warning: on the NPU FreeTensor marks the buffer its handle names free and sets
+    /// this queue's release event, which is the owner's event when both queues bind the same positions (CANN
+    /// asserts the ownership only in CPU-debug builds; NPUKernelBench's DeepNormGrad frees its mean and rstd
+    /// tensors each on the other's queue). Any other queue's buffer stays the error.
     template <typename T>
     void FreeTensor(LocalTensor<T>& t) {
-        kgen::BufferSlot* s = own(t, "FreeTensor");
+        kgen::BufferSlot* s = own(t, "FreeTensor", /*same_kind_ok=*/true);
         if (!s->in_use || s->generation != t.generation())
             kgen::fail("double-free", "FreeTensor of a tensor whose buffer was already freed");
         for (auto& q : fifo_)
@@ -175,7 +180,7 @@ public:
         s->in_use = false;
         ++s->generation;
         s->freed_generation = s->generation;
-        kgen::trace("FreeTensor", kgen::Pipe::S, 0, 0, 0, id_, 0, buf_id(s), qpos());
+        kgen::trace("FreeTensor", kgen::Pipe::S, 0, 0, 0, s->queue_id, 0, s->trace_buf, qpos());
     }
 
     template <typename T>
@@ -252,6 +257,11 @@ public:
             slots_[i].in_use = false;
         }
         id_ = kgen::next_queue_id();
+        for (auto& s : slots_) {
+            s.queue_pos = qpos();
+            s.queue_id = id_;
+            s.trace_buf = buf_id(&s);
+        }
     }
 
 private:
@@ -276,13 +286,19 @@ private:
     /// Trace identity of a buffer (performance model): queue id * 64 + slot index.
     int32_t buf_id(const kgen::BufferSlot* s) const { return id_ * 64 + static_cast<int32_t>(s - slots_.data()); }
     static constexpr int16_t qpos() { return static_cast<int16_t>(static_cast<int>(src) * 32 + static_cast<int>(dst)); }
+    /// The tensor's buffer, which must be one of this queue's (`foreign-tensor`); with `same_kind_ok`, a buffer
+    /// of another queue binding the same positions is a warning (FreeTensor above).
     template <typename T>
-    kgen::BufferSlot* own(const LocalTensor<T>& t, const char* api) {
+    kgen::BufferSlot* own(const LocalTensor<T>& t, const char* api, bool same_kind_ok = false) {
         require_init(api);
         kgen::BufferSlot* s = t.slot();
         if (!t.valid()) kgen::fail("tensor-unallocated", "%s of a LocalTensor that was never allocated", api);
-        if (!s || s < slots_.data() || s >= slots_.data() + slots_.size())
-            kgen::fail("foreign-tensor", "%s of a tensor that does not belong to this queue", api);
+        if (!s || s < slots_.data() || s >= slots_.data() + slots_.size()) {
+            if (!(same_kind_ok && s && s->queue_pos == qpos()))
+                kgen::fail("foreign-tensor", "%s of a tensor that does not belong to this queue", api);
+            kgen::warn("foreign-tensor", "%s of a tensor of another queue with the same positions: the NPU frees that "
+                       "buffer (CANN checks the owner only in CPU-debug builds), and so does the emulator", api);
+        }
         return s;
     }
     static constexpr uint32_t kMaxBuffers = 32;

@@ -205,6 +205,9 @@ struct BufferSlot {
     const char* owner = "";  // "TQue", "TBuf", ...
     bool scratch = false;    // a TBuf's buffer: Get(len) views that an access may run past inside the buffer
     bool carved = false;     // GetWithOffset has carved tensors out of this TBuf: each view is strict again
+    int16_t queue_pos = -1;  // a queue's buffer: the queue's (src, dst) positions, TQueBind::qpos(); -1 otherwise
+    int32_t queue_id = 0;    // a queue's buffer: the queue's trace id, and the buffer's (queue id * 64 + index)
+    int32_t trace_buf = -1;
 };
 
 }  // namespace kgen

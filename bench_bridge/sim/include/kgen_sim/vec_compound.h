@@ -14,10 +14,14 @@
 //    float. Other types are rejected at compile time (static_assert).
 //  * Axpy's scalar has the source type; any arithmetic value is accepted and converted.
 //
-// Precision (not documented; the emulator's choice): the multiply-add is fused -- computed in
-// float with a single rounding (std::fma), then rounded to half for a half destination. The
-// product of two halves is exact in float. The NPU might round the product separately, which
-// can differ in the last bit.
+// Precision: Axpy rounds the product to the element type before the add, as Muls then Add would
+// (axpy_mac). The high-level Axpy page says that API "combines Muls and Add to provide higher
+// precision" than this basic Axpy, so the basic one is no single-rounding multiply-add; and
+// NPUKernelBench's ForeachAddList / ForeachAddcdivList (half Axpy with a scalar of 3, 5) match
+// PyTorch's x + y * alpha in half only so. With a half source and a float destination the product
+// is exact in float, so the two agree there. MulAddDst, FusedMulAdd, MulAddRelu (the emulator's
+// choice, nothing documented): fused -- computed in float with a single rounding (std::fma), then
+// rounded to half for a half destination.
 //
 // @api Axpy MulAddDst FusedMulAdd MulAddRelu FusedMulAddRelu
 #pragma once
@@ -38,6 +42,15 @@ inline constexpr bool mac_pair_v = (std::is_same_v<T, U> && one_of_v<T, half, fl
 /// acc + a * b with one rounding in float, then converted to T.
 template <class T, class U> inline T fused_mac(T acc, U a, U b) {
     return T(std::fma(static_cast<float>(a), static_cast<float>(b), static_cast<float>(acc)));
+}
+
+/// acc + a * b as Axpy computes it: the product rounded to the element type, then the sum (the precision
+/// rule above; with a half source and a float destination the product is exact in float). Two statements,
+/// so the compiler cannot contract them into one fma.
+template <class T, class U> inline T axpy_mac(T acc, U a, U b) {
+    const T product = T(static_cast<float>(a) * static_cast<float>(b));
+    const float sum = static_cast<float>(product) + static_cast<float>(acc);
+    return T(sum);
 }
 
 /// The documented no-overlap rule of the mixed half -> float forms, for the count form.
@@ -73,7 +86,7 @@ inline void axpy_mask_form(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
     uint32_t rep = repeatTime;
     MaskSpec m = call_mask<T, U>("Axpy", isSetMask, mask, &rep);
     check_mixed_repeat_overlap("Axpy", dst, p.dstBlkStride, p.dstRepStride, src, p.srcBlkStride, p.srcRepStride, rep);
-    unary_repeat("Axpy", dst, src, m, rep, p, [v](T& d, U s) { d = fused_mac(d, s, v); });
+    unary_repeat("Axpy", dst, src, m, rep, p, [v](T& d, U s) { d = axpy_mac(d, s, v); });
 }
 template <typename T, typename U, bool isSetMask = true, typename M>
 inline void muladddst_mask_form(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src0, const AscendC::LocalTensor<U>& src1, M mask,
@@ -95,7 +108,7 @@ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const S& 
     static_assert(kgen::mac_pair_v<T, U>, "Axpy supports (dst, src) = (half, half), (float, float), (float, half) only");
     const U v = static_cast<U>(scalarValue);
     kgen::check_mixed_count_overlap("Axpy", dst, src, count);
-    kgen::unary_count("Axpy", dst, src, count, [v](T& d, U s) { d = kgen::fused_mac(d, s, v); });
+    kgen::unary_count("Axpy", dst, src, count, [v](T& d, U s) { d = kgen::axpy_mac(d, s, v); });
     kgen::after_count_form();
 }
 template <typename T, typename U, bool isSetMask = true, typename S, kgen::if_scalar<S> = 0>
