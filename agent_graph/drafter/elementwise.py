@@ -162,7 +162,10 @@ class ElementwiseLowering:
     def _lower_elementwise(self, node: OpNode) -> Val:
         op, args, kw = node.op, node.args, dict(node.kwargs)
         if op in ("add", "sub") and "alpha" in kw:
-            b = self._elementwise("mul", [self._arg(args[1]), self._arg(kw.pop("alpha"))], {})
+            alpha = self._arg(kw.pop("alpha"))
+            if alpha.kind == "k" and node.dtype in ("float16", "bfloat16"):
+                alpha = self._round_number(alpha, node.dtype)   # PyTorch casts alpha to the tensors' dtype first
+            b = self._elementwise("mul", [self._arg(args[1]), alpha], {})
             return self._elementwise(op, [self._arg(args[0]), b], {})
         if op == "clamp":
             lo = args[1] if len(args) > 1 else kw.get("min")
