@@ -585,13 +585,32 @@ def _pass_table(units: list[tuple[Path, Path | None, CoreInfo, int]]) -> str | N
 
 
 
+def _same_resolution(deps: dict[str, str], old: list[str], new: list[str]) -> bool:
+    """Whether each file in ``deps`` that was found through a directory of the ``old`` search path (or the
+    emulator's headers) is still the file its name finds through the ``new`` one: the first directory of
+    ``new`` (then the emulator's) holding that name holds this very file. The host source of each dtype
+    combination of one project is compiled with a different combination folder on its path; when it
+    includes nothing from there, its object serves every combination."""
+    bases = [*old, str(INCLUDE_DIR)]
+    for dep in deps:
+        real = os.path.realpath(dep)
+        for base in bases:
+            if dep.startswith(base.rstrip("/") + "/"):
+                name = dep[len(base.rstrip("/")) + 1:]
+                found = next((f for d in [*new, str(INCLUDE_DIR)] if os.path.exists(f := os.path.join(d, name))), None)
+                if found is None or os.path.realpath(found) != real:
+                    return False
+                break
+    return True
+
+
 def _cached_object(entry: Path, search: list[str], quoted: list[str], aic: bool = False) -> dict | None:
     """The manifest of a cached object still valid for this build, else None.
 
     The key holds the translation unit's text, flags, compiler and emulator headers, not the
     include search path, so one object serves every project (the harness main). It is reused only
-    if every user file it included is unchanged, the search path is the same whenever it included
-    user files, and no directory of this build's search path holds a file named as one of its own
+    if every user file it included is unchanged and is still the file its name finds on this build's
+    search path (``_same_resolution``), and no directory of this build's search path holds a file named as one of its own
     ``#include "..."`` lines (``-iquote`` directories are searched before the emulator's headers, so
     such a file would be included instead) other than a user file it included when it was compiled."""
     man, obj = entry / "manifest.json", entry / "obj.o"
@@ -603,7 +622,7 @@ def _cached_object(entry: Path, search: list[str], quoted: list[str], aic: bool 
         return None
     if any(_file_sha(p) != h for p, h in info["deps"].items()):
         return None
-    if info["deps"] and info["search"] != search:
+    if info["deps"] and info["search"] != search and not _same_resolution(info["deps"], info["search"], search):
         return None
     known = {os.path.realpath(p) for p in info["deps"]}
     if any(os.path.exists(f := os.path.join(d, name)) and os.path.realpath(f) not in known for d in search for name in quoted):

@@ -86,3 +86,32 @@ def test_a_shared_object_is_not_reused_when_a_user_directory_shadows_an_emulator
     res = compiler.build([main, part])
     assert res.ok, res.diagnostics
     assert res.reused_objects == 0 and _run(res.binary) == "6 200"
+
+
+HOST = """#include <cstdio>
+#include "kernel_operator.h"
+#include "shape.h"
+int run_kernel();
+int main() { printf("%d %d\\n", run_kernel(), SHAPE); return 0; }
+"""
+
+
+def test_an_object_is_reused_on_a_longer_search_path_that_finds_the_same_headers(tmp_path):
+    """A project's host source is compiled once for all of its dtype combinations: each combination's build
+    has its own folder on the include path, and the host source includes nothing from there."""
+    (tmp_path / "host").mkdir()
+    host = tmp_path / "host" / "main.cpp"
+    host.write_text(HOST)
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "shape.h").write_text("#define SHAPE 32\n")
+    first = compiler.build([host, _part(tmp_path / "a", 1)], include_dirs=[tmp_path / "inc"])
+    assert first.ok, first.diagnostics
+    combo = tmp_path / "combo2"
+    combo.mkdir()
+    (combo / "dtypes.h").write_text("#define DTYPE_X half\n")
+    second = compiler.build([host, _part(tmp_path / "b", 2)], include_dirs=[combo, tmp_path / "inc"])
+    assert second.ok and second.reused_objects == 1 and _run(second.binary) == "2 32"
+    # a folder earlier on the path that holds its own shape.h: the host source now includes that one
+    (combo / "shape.h").write_text("#define SHAPE 64\n")
+    third = compiler.build([host, _part(tmp_path / "c", 3)], include_dirs=[combo, tmp_path / "inc"])
+    assert third.ok and third.reused_objects == 0 and _run(third.binary) == "3 64"

@@ -175,17 +175,21 @@ inline void report(Severity sev, const char* code, const std::string& message) {
     --warnings_in_flight();
 }
 
+inline const char* sv_name(Severity sev) { return sev == Severity::Error ? "error" : "warning"; }
+
 inline void report_at(const SourceLoc& loc, Severity sev, const char* code, const std::string& message) {
     std::lock_guard<std::mutex> g(diag_mutex());
     static std::set<std::string> seen;
-    if (sev == Severity::Warning) {
-        std::string key = std::string(code) + "@" + loc.file + ":" + std::to_string(loc.line);
+    if (sev == Severity::Warning || tls_core) {
+        // an error on an emulated core ends the run; the same error raised meanwhile on other cores (every core
+        // runs the same code) is reported once, like a warning
+        std::string key = std::string(sv_name(sev)) + ":" + code + "@" + loc.file + ":" + std::to_string(loc.line);
         // host code (no emulated core): two different findings of one line (two helper calls on it) are both
         // reported; only a repeat of the same message is dropped
         if (!tls_core) key += "|" + message;
         if (!seen.insert(key).second) return;
     }
-    const char* sv = sev == Severity::Error ? "error" : "warning";
+    const char* sv = sv_name(sev);
     long long blk = tls_core ? static_cast<long long>(tls_core->block_idx) : -1;
     if (blk >= 0)
         fprintf(stderr, "%s:%d: %s: %s [%s] (block %lld)\n", loc.file.c_str(), loc.line, sv, message.c_str(), code, blk);

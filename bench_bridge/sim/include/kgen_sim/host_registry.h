@@ -37,6 +37,15 @@ struct TilingClass {
 };
 using TilingDescribeFn = void (*)(TilingClass&);
 
+/// One field of a tiling class, appended by its describe function. Out of line (noinline): every host
+/// translation unit that includes the advanced APIs' tiling classes emits a describe function for each of
+/// their hundreds of fields, and the vector code inlined into each one made every host source take seconds
+/// of compiler back end.
+[[gnu::noinline]] inline void add_tiling_field(TilingClass& c, const char* name, const char* type, size_t elem_size,
+                                               size_t count, size_t offset, bool is_struct) {
+    c.fields.push_back({name, type, elem_size, count, offset, is_struct});
+}
+
 inline std::map<std::string, TilingDescribeFn>& tiling_classes() {
     static std::map<std::string, TilingDescribeFn> m;
     return m;

@@ -33,7 +33,7 @@ namespace kgen {
 namespace host {
 /// Runs a field's describe function at start-up, in declaration order.
 struct TilingFieldReg {
-    TilingFieldReg(std::vector<void (*)(TilingClass&)>& list, void (*fn)(TilingClass&)) { list.push_back(fn); }
+    [[gnu::noinline]] TilingFieldReg(std::vector<void (*)(TilingClass&)>& list, void (*fn)(TilingClass&)) { list.push_back(fn); }
 };
 struct TilingClassReg {
     TilingClassReg(const char* op_type, const char* cls, TilingDescribeFn fn) {
@@ -61,7 +61,7 @@ struct TilingClassReg {
         void set_##field_name(data_type v) { field_name = v; }                                         \
         data_type get_##field_name() const { return field_name; }                                      \
         static void kgen_describe_##field_name(::kgen::host::TilingClass& c) {                         \
-            c.fields.push_back({#field_name, #data_type, sizeof(data_type), 1, offsetof(kgen_self, field_name), false}); \
+            ::kgen::host::add_tiling_field(c, #field_name, #data_type, sizeof(data_type), 1, offsetof(kgen_self, field_name), false); \
         }                                                                                              \
         static inline ::kgen::host::TilingFieldReg kgen_reg_##field_name{kgen_field_fns(), &kgen_describe_##field_name};
 
@@ -71,7 +71,7 @@ struct TilingClassReg {
         void set_##field_name(const arr_type* v) { std::memcpy(field_name, v, sizeof(field_name)); }  \
         arr_type* get_##field_name() { return field_name; }                                            \
         static void kgen_describe_##field_name(::kgen::host::TilingClass& c) {                         \
-            c.fields.push_back({#field_name, #arr_type, sizeof(arr_type), (arr_size), offsetof(kgen_self, field_name), false}); \
+            ::kgen::host::add_tiling_field(c, #field_name, #arr_type, sizeof(arr_type), (arr_size), offsetof(kgen_self, field_name), false); \
         }                                                                                              \
         static inline ::kgen::host::TilingFieldReg kgen_reg_##field_name{kgen_field_fns(), &kgen_describe_##field_name};
 
@@ -81,8 +81,8 @@ struct TilingClassReg {
         void set_##field_name(const struct_type& v) { field_name = v; }                                \
         struct_type& get_##field_name() { return field_name; }                                         \
         static void kgen_describe_##field_name(::kgen::host::TilingClass& c) {                         \
-            c.fields.push_back({#field_name, struct_type::kgen_class_name(), sizeof(struct_type), 1,   \
-                                offsetof(kgen_self, field_name), true});                               \
+            ::kgen::host::add_tiling_field(c, #field_name, struct_type::kgen_class_name(), sizeof(struct_type), 1, \
+                                           offsetof(kgen_self, field_name), true);                     \
         }                                                                                              \
         static inline ::kgen::host::TilingFieldReg kgen_reg_##field_name{kgen_field_fns(), &kgen_describe_##field_name};
 
