@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import bnplan, codegen, conv, foreach, special, splitrow, stages, variants
+from agent_graph.drafter import bnplan, codegen, conv, foreach, memo, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.attnplan import plan_attention
@@ -111,6 +111,11 @@ def _summary(g: OpGraph) -> str:
 
 
 def plan(task: Task) -> Plan | Unsupported:
+    with memo.draft_scope():    # each case is traced once per front end, however often the planning asks
+        return _plan_task(task)
+
+
+def _plan_task(task: Task) -> Plan | Unsupported:
     name = task.name
     try:
         cases, mod = case_inputs(task)
@@ -213,8 +218,8 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     graphs: list[OpGraph] = []
     for init, ins in cases:
         try:
-            model = mod.Model(*copy.deepcopy(init))
-            graphs.append(analyser(model, ins, init))
+            graphs.append(memo.analysed(analyser, mod, init, ins,
+                                        lambda: analyser(mod.Model(*copy.deepcopy(init)), ins, init)))
         except AnalysisError as e:
             return Unsupported(name, str(e), op=_op_in(str(e)))
         except Exception as e:

@@ -55,3 +55,22 @@ def test_a_mode_one_kernel_serves_stays_one_kernel(tmp_path):
     # gelu's approximation read at run time by one elementwise kernel: no key dispatch where none is needed
     d = assert_verified(KEYED / "gelu_mode.py", tmp_path)
     assert d.plan.template == "flat"
+
+
+def test_each_case_is_traced_once_per_front_end(monkeypatch):
+    """Grouping cases into kernels tries growing groups, so each case reaches the front ends many times; a trace
+    takes seconds, and a 50-case task took many minutes to draft. The draft memo traces each case once."""
+    from agent_graph.drafter import canonical, draft
+    from bench_bridge.tasks import load_task
+    calls: list[tuple] = []
+    real = canonical._export
+
+    def counted(model, inputs):
+        calls.append(tuple(tuple(t.shape) for t in inputs if hasattr(t, "shape")))
+        return real(model, inputs)
+
+    monkeypatch.setattr(canonical, "_export", counted)
+    task = load_task(KEYED / "sum_dim.py")
+    d = draft(KEYED / "sum_dim.py")
+    assert d.plan.template == "keyed"
+    assert 0 < len(calls) <= len(task.cases), calls
