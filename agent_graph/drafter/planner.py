@@ -134,8 +134,12 @@ def _plan_task(task: Task) -> Plan | Unsupported:
         if npu:
             return Unsupported(name, npu_only_message(npu), user_error=True)
     if foreach.has_list_argument(cases):   # one elementwise function over each tensor of a list
-        return foreach.plan_foreach(task, cases, mod, lambda t, c, m: _plan_cases(t, c, m, vector_stages=False),
+        each = foreach.plan_foreach(task, cases, mod, lambda t, c, m: _plan_cases(t, c, m, vector_stages=False),
                                     Plan, Unsupported, render)
+        if isinstance(each, Plan) or each.user_error:
+            return each
+        whole = _plan_cases(task, cases, mod, vector_stages=False)   # the list taken whole: a cat of its tensors
+        return whole if isinstance(whole, Plan) else each
     first = _plan_cases(task, cases, mod)
     if isinstance(first, Unsupported) and len(cases) > 1 and variants.needs_variants(first.reason):
         keyed = variants.plan_keyed(task, cases, mod, lambda idx: _plan_cases(task, [cases[i] for i in idx], mod),

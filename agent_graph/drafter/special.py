@@ -1,5 +1,5 @@
 """Patterns with a template of their own, tried before the elementwise/row/col lowering: pooling (``pool.py``),
-row and element gathers (``index.py``), row updates (``putrows.py``), scatters (``scatter.py``) and nearest resize (``resize.py``).
+row and element gathers (``index.py``), pure data movement (``movement.py``), row updates (``putrows.py``), scatters (``scatter.py``) and nearest resize (``resize.py``).
 
 An eager run of the first case under a dispatch mode names the ATen ops the reference calls (no export); only a
 reference that calls a pooling or indexing op is read through ``torch.export`` by those modules.
@@ -12,10 +12,14 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from agent_graph.drafter import index, pool, putrows, resize, scatter, sort
+from agent_graph.drafter import index, movement, pool, putrows, resize, scatter, sort
 from agent_graph.drafter.ownplan import OwnPlan
 
 INDEXING = {"index_select", "embedding", "index", "gather"}
+# the eager spellings of a data movement (``movement.py`` takes a reference that does nothing else)
+MOVING = {"permute", "transpose", "t", "cat", "stack", "constant_pad_nd", "pad", "repeat", "split", "split_with_sizes",
+          "unbind", "narrow", "slice", "flip", "fliplr", "flipud", "repeat_interleave", "expand", "movedim", "swapaxes",
+          "tile", "hstack", "vstack", "concat", "concatenate", "chunk", "tensor_split"}
 
 
 class _OpsSeen(TorchDispatchMode):
@@ -43,6 +47,10 @@ def ops_called(mod: Any, init: list, ins: list) -> set[str]:
 def plan(cases: list, mod: Any, op_type: str, names: set[str]) -> OwnPlan | None:
     """The plan (or refusal) from a template of its own; None when the reference calls none of their ops
     (``names``: the ATen ops its first case calls, ``ops_called``)."""
+    if names & MOVING:
+        moved = movement.plan_move(cases, mod, op_type)
+        if moved is not None:
+            return moved
     if any("pool" in n for n in names):
         return pool.plan_window(cases, mod, op_type)
     if names & scatter.SCATTER_OPS or any(n.startswith("scatter_reduce") for n in names):

@@ -56,7 +56,8 @@ def _attr_line(a, value) -> str:
             h = str(value).encode().hex()
             return f"attr {a.name} str {h or '-'}"
         if k in ("list_int", "list_float", "list_bool"):
-            vals = list(value)
+            # a number where a list is declared is a list of one (torch.split's split_size_or_sections, an int or a list)
+            vals = [value] if isinstance(value, (int, float, bool)) else list(value)
             conv = {"list_int": lambda v: str(int(v)), "list_float": lambda v: repr(float(v)), "list_bool": lambda v: str(int(bool(v)))}[k]
             return f"attr {a.name} {k} {len(vals)} " + " ".join(conv(v) for v in vals)
     except (TypeError, ValueError) as e:

@@ -1,0 +1,462 @@
+"""Data movement (template ``move``): permute/transpose, cat/stack, constant pad, repeat/tile, split/chunk/
+unbind/narrow, flip, repeat_interleave and expand copies, each read from the reference's core ATen graph.
+
+Every output element is one source element or the fill value, so one kernel serves them all: the host describes
+each output dimension as pieces (``templates/move_plan_*.tmpl`` build them from the runtime shapes and the
+op's parameters), the kernel walks output rows and moves each piece of a row with one copy (contiguous) or a
+read + Gather (strided, reversed, repeated). A parameter the reference takes as a forward argument (NPUKernelBench's
+``dims``, ``pad``, ``repeats``, ``dim``) is the op's attribute of that name, read by the host at run time; one
+fixed in the reference is a constant of the host. Refused in one sentence: other ops beside the movement,
+sources of different dtypes, 1- and 8-byte elements (Gather moves 2- and 4-byte ones), more than
+``MAX_OUTPUTS`` outputs or ``MAX_SOURCES`` sources.
+"""
+from __future__ import annotations
+
+import copy
+import inspect
+import math
+import operator
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import torch
+
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
+from agent_graph.drafter.canonical import _export
+from agent_graph.drafter.operands import InputKind, OutputKind
+from agent_graph.drafter.ownplan import Beside, OwnPlan, aten_base, case_meta, fx_shape, opdef_params
+from agent_graph.drafter.templates import KernelParams, TensorParam, load
+from bench_bridge.api import snake_case
+
+CATEGORY = "movement"
+MAX_OUTPUTS = 8
+MAX_SOURCES = 8
+MAX_RANK = 8
+MAX_PIECES = 64
+CHUNK = 1024      # output elements per work unit (a strided read of CHUNK elements: 32 KB of UB)
+DTYPES = ("float32", "float16", "bfloat16", "int32", "int16")
+MOVE_OPS = {"permute", "cat", "constant_pad_nd", "repeat", "split_with_sizes", "slice", "flip", "expand"}
+# around the movement: copies and views that keep the memory order of what they take
+KEEP = {"clone", "contiguous", "alias", "_unsafe_view", "view", "reshape", "squeeze", "unsqueeze", "getitem"}
+
+Kind = Literal["permute", "cat", "pad", "repeat", "split", "flip", "interleave", "expand"]
+
+
+@dataclass
+class Param:
+    """One parameter of the movement: per case its value; ``attr`` the forward argument it is (None: a constant)."""
+
+    name: str
+    values: list[Any]
+    attr: int | None = None
+
+
+@dataclass
+class Read:
+    """One case's movement: the kind, its parameters (by name), the sources and outputs."""
+
+    kind: Kind
+    params: dict[str, Any]
+    sources: list[Any]          # source placeholders in op-input order
+    dtypes: list[str]           # of the op's inputs
+    shapes: list[list[int]]
+    outputs: int
+    list_input: bool            # the sources are one forward list argument (a DYNAMIC input)
+
+
+def _val(n: Any) -> Any:
+    return n.meta.get("val") if isinstance(n, torch.fx.Node) else None
+
+
+def _dtype(n: Any) -> str:
+    return str(_val(n).dtype).replace("torch.", "")
+
+
+def _base(n: torch.fx.Node) -> str:
+    return "getitem" if n.target is operator.getitem else aten_base(n)
+
+
+def read_graph(model: Any, ins: list) -> Read | None:
+    """The movement one case of the reference performs; None when its graph holds no movement op."""
+    ep = _export(model, ins)
+    calls = [n for n in ep.graph.nodes if n.op == "call_function"]
+    names = [_base(n) for n in calls]
+    if not any(b in MOVE_OPS for b in names):
+        return None
+    users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs
+             and isinstance(_val(n), torch.Tensor)]
+    outs = [a for a in ep.graph.output_node().args[0]] if isinstance(ep.graph.output_node().args[0], (list, tuple)) else [ep.graph.output_node().args[0]]
+    other = [b for b in names if b not in MOVE_OPS and b not in KEEP]
+    slices = [n for n in calls if _base(n) == "slice"]
+    kind: Kind
+    if "expand" in names and any(b == "clone" for b in names) and "unsqueeze" in names and names.count("expand") == 1:
+        node = next(n for n in calls if _base(n) == "expand")
+        src = node.args[0]
+        if _base(src) == "unsqueeze" and not other:   # x.unsqueeze(d + 1).expand(.., r, ..) then merged: interleave
+            x, d = src.args[0], int(src.args[1])
+            shape, wide = fx_shape(x), fx_shape(node)
+            rank = len(shape)
+            d = d % (rank + 1)
+            if d >= 1 and len(wide) == rank + 1 and fx_shape(outs[0]) in (shape[:d - 1] + [shape[d - 1] * wide[d]] + shape[d:],
+                                                                             [math.prod(shape) * wide[d]]):
+                flat = len(fx_shape(outs[0])) == 1 and rank > 1
+                return _finish(ep, users, outs, "interleave",
+                               {"repeats": wide[d], "dim": 0 if flat else d - 1 - rank, "flatten": flat}, [x])
+    if other:
+        raise Beside(f"core op aten.{other[0]} beside a data movement")
+    movers = [n for n in calls if _base(n) in MOVE_OPS]
+    head = movers[0]
+    base = _base(head)
+    if base == "slice" and len(movers) == len(slices):                 # narrow, unbind, a slice per output
+        x = head.args[0]
+        dims = {int(n.args[1]) % max(len(fx_shape(x)), 1) for n in slices}
+        if len(dims) != 1 or any(n.args[0] is not x for n in slices) or any(len(n.args) > 4 and n.args[4] != 1 for n in slices):
+            raise AnalysisError(f"slices of input of shape {fx_shape(x)} along different dimensions or with a step are "
+                                f"not covered by the move template")
+        dim = dims.pop()
+        n = fx_shape(x)[dim]
+        bounds = []
+        for s in slices:
+            start = int(s.args[2]) if len(s.args) > 2 and s.args[2] is not None else 0
+            end = int(s.args[3]) if len(s.args) > 3 and s.args[3] is not None else n
+            start, end = (start + n if start < 0 else start), (end + n if end < 0 else end)
+            bounds.append((min(max(start, 0), n), min(max(end, 0), n)))
+        return _finish(ep, users, outs, "split", {"bounds": bounds, "dim": dim - len(fx_shape(x)), "n": n}, [x])
+    if len(movers) != 1:
+        raise AnalysisError(f"{len(movers)} data movements one after another (core ops "
+                            f"{', '.join('aten.' + _base(m) for m in movers)}) are not covered by the move template")
+    if base == "permute":
+        return _finish(ep, users, outs, "permute", {"dims": [int(d) for d in head.args[1]]}, [head.args[0]])
+    if base == "cat":
+        srcs = list(head.args[0])
+        dim = int(head.args[1]) if len(head.args) > 1 else 0
+        return _finish(ep, users, outs, "cat", {"dim": dim - len(fx_shape(srcs[0]))}, srcs)
+    if base == "constant_pad_nd":
+        value = float(head.args[2]) if len(head.args) > 2 else 0.0
+        return _finish(ep, users, outs, "pad", {"pad": [int(p) for p in head.args[1]], "value": value}, [head.args[0]])
+    if base == "repeat":
+        return _finish(ep, users, outs, "repeat", {"reps": [int(r) for r in head.args[1]]}, [head.args[0]])
+    if base == "split_with_sizes":
+        x = head.args[0]
+        dim = int(head.args[2]) if len(head.args) > 2 else 0
+        sizes = [int(s) for s in head.args[1]]
+        starts = [sum(sizes[:k]) for k in range(len(sizes))]
+        bounds = [(a, a + s) for a, s in zip(starts, sizes)]
+        rank = len(fx_shape(x))
+        return _finish(ep, users, outs, "split", {"bounds": bounds, "dim": dim % rank - rank, "n": fx_shape(x)[dim]}, [x])
+    if base == "flip":
+        x = head.args[0]
+        rank = len(fx_shape(x))
+        return _finish(ep, users, outs, "flip", {"dims": sorted(int(d) % rank - rank for d in head.args[1])}, [x])
+    if base == "expand":
+        x = head.args[0]
+        return _finish(ep, users, outs, "expand", {"sizes": [int(s) for s in head.args[1]]}, [x])
+    raise AnalysisError(f"core op aten.{base} is not covered by the move template")
+
+
+def _finish(ep: Any, users: list, outs: list, kind: Kind, params: dict, sources: list) -> Read:
+    shape = fx_shape(sources[0]) if sources else []
+    if any(s not in users for s in sources):
+        raise AnalysisError(f"{kind} of a tensor (shape {shape}) that is not a forward input is not covered by the "
+                            f"move template")
+    if len(sources) > MAX_SOURCES or len(outs) > MAX_OUTPUTS:
+        raise AnalysisError(f"{kind} of {len(sources)} tensor(s) into {len(outs)} output(s) (input of shape {shape}) is "
+                            f"not covered by the move template (at most {MAX_SOURCES} inputs and {MAX_OUTPUTS} outputs)")
+    dtypes = {_dtype(s) for s in sources}
+    if len(dtypes) != 1 or not dtypes <= set(DTYPES):
+        raise AnalysisError(f"{kind} of {' and '.join(sorted(dtypes))} tensors (input of shape {shape}) is not covered by "
+                            f"the move template (one dtype of {', '.join(DTYPES)})")
+    if len(users) != len(set(sources)) or any(u not in sources for u in users):
+        raise AnalysisError(f"{kind} whose forward tensors are not exactly its sources (input of shape {shape}) is not "
+                            f"covered by the move template")
+    order = [users.index(s) for s in sources]
+    return Read(kind, params, order, [_dtype(u) for u in users], [fx_shape(u) for u in users], len(outs), False)
+
+
+# ---- parameters: a forward argument (the op's attribute) or a constant -------------------------------------
+
+def _forward_scalars(mod: Any, ins: list) -> list[tuple[str, Any]]:
+    """The forward's non-tensor arguments in order (name, value): the harness passes them as the op's attributes."""
+    try:
+        names = [p for p in inspect.signature(mod.Model.forward).parameters][1:]
+    except (TypeError, ValueError):
+        names = []
+    out = []
+    for i, a in enumerate(ins):
+        if isinstance(a, torch.Tensor) or (isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a)):
+            continue
+        out.append((names[i] if i < len(names) else f"arg{i}", list(a) if isinstance(a, tuple) else a))
+    return out
+
+
+def _same(a: Any, b: Any, rank: int | None) -> bool:
+    """Whether forward value ``a`` is parameter value ``b`` (dimensions compared modulo ``rank``)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y, rank) for x, y in zip(a, b))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, list):
+        if rank and isinstance(a, int) and isinstance(b, int):
+            return a % rank == b % rank
+        return float(a) == float(b)
+    return False
+
+
+def _attr_of(values: list[Any], scalars: list[list[tuple[str, Any]]], ranks: list[int | None]) -> int | None:
+    """The position of the forward argument equal to the parameter in every case, else None."""
+    for j in range(len(scalars[0])):
+        if all(j < len(s) and _same(s[j][1], v, r) for s, v, r in zip(scalars, values, ranks)):
+            return j
+    return None
+
+
+def _by_size(n: int, s: int) -> list[int]:
+    return [s] * (n // s) + ([n % s] if n % s else []) if s > 0 else []
+
+
+def _by_chunks(n: int, k: int) -> list[int]:
+    return _by_size(n, -(-n // k)) if k > 0 and n > 0 else []
+
+
+def _cxx_list(v: list[int]) -> str:
+    return "std::vector<int64_t>{" + ", ".join(str(int(x)) for x in v) + "}"
+
+
+def _param(name: str, values: list[Any], scalars: list, ranks: list, fixed: str) -> tuple[str, int | None]:
+    """The C++ expression of a parameter (an attribute read, or the constant every case agrees on)."""
+    j = _attr_of(values, scalars, ranks)
+    if j is not None:
+        reader = "AttrList" if isinstance(values[0], list) else "AttrFloat" if isinstance(values[0], float) else "AttrInt"
+        return f"{reader}(context, {j})", j
+    if any(v != values[0] for v in values):
+        raise AnalysisError(f"the {name} of the data movement changes from case to case ({values[0]} then "
+                            f"{next(v for v in values if v != values[0])}) and is not a forward argument")
+    return fixed.format(values[0]) if "{" in fixed else (_cxx_list(values[0]) if isinstance(values[0], list) else
+                                                         repr(values[0]) + ("f" if isinstance(values[0], float) else "")), None
+
+
+def _split_sizes(reads: list[Read], scalars: list) -> tuple[str, int | None]:
+    """How the host computes a split's sizes: a sections list, a size per output or a count of chunks given as a
+    forward argument, or sizes every case agrees on."""
+    sizes = [[b - a for a, b in r.params["bounds"]] for r in reads]
+    ns = [r.params["n"] for r in reads]
+    for j in range(len(scalars[0])):
+        vals = [s[j][1] if j < len(s) else None for s in scalars]
+        if all(isinstance(v, list) and v == sz for v, sz in zip(vals, sizes)):
+            return f"    const std::vector<int64_t> sizes = AttrList(context, {j});   // the sections", j
+        if all(isinstance(v, int) and not isinstance(v, bool) and _by_size(n, v) == sz for v, n, sz in zip(vals, ns, sizes)):
+            return (f"    const int64_t each = AttrInt(context, {j});   // the size of every output but a shorter last\n"
+                    f"    std::vector<int64_t> sizes(each > 0 ? n / each : 0, each);\n"
+                    f"    if (each > 0 && n % each != 0) sizes.push_back(n % each);"), j
+        if all(isinstance(v, int) and not isinstance(v, bool) and _by_chunks(n, v) == sz for v, n, sz in zip(vals, ns, sizes)):
+            return (f"    const int64_t chunks = AttrInt(context, {j});   // outputs of ceil(n / chunks) positions, the last shorter\n"
+                    f"    const int64_t each = chunks > 0 ? (n + chunks - 1) / chunks : 0;\n"
+                    f"    std::vector<int64_t> sizes(each > 0 ? n / each : 0, each);\n"
+                    f"    if (each > 0 && n % each != 0) sizes.push_back(n % each);"), j
+    for j in range(len(scalars[0])):   # an int in some cases, a list in others (torch.split's split_size_or_sections)
+        vals = [s[j][1] if j < len(s) else None for s in scalars]
+        if all((isinstance(v, list) and v == sz) or (isinstance(v, int) and not isinstance(v, bool) and _by_size(n, v) == sz)
+               for v, n, sz in zip(vals, ns, sizes)):
+            return (f"    const std::vector<int64_t> given = AttrList(context, {j});   // a size (a list of one) or the sections\n"
+                    f"    std::vector<int64_t> sizes = given;\n"
+                    f"    if (given.size() == 1) {{   // every output of that size but a shorter last\n"
+                    f"        sizes.assign(given[0] > 0 ? n / given[0] : 0, given[0]);\n"
+                    f"        if (given[0] > 0 && n % given[0] != 0) sizes.push_back(n % given[0]);\n"
+                    f"    }}"), -1 - j
+    if any(sz != sizes[0] for sz in sizes):
+        raise AnalysisError(f"the split sizes change from case to case ({sizes[0]} then "
+                            f"{next(sz for sz in sizes if sz != sizes[0])}) and follow no forward argument")
+    if any(r.params["bounds"][0][0] != 0 or any(a != b for (_, a), (b, _) in zip(r.params["bounds"], r.params["bounds"][1:]))
+           or r.params["bounds"][-1][1] != r.params["n"] for r in reads):
+        raise AnalysisError(f"slices of a dimension of {reads[0].params['n']} that do not cover it once, in order "
+                            f"({reads[0].params['bounds']}), are not covered by the move template")
+    return f"    const std::vector<int64_t> sizes = {_cxx_list(sizes[0])};", None
+
+
+# ---- planning and rendering --------------------------------------------------------------------------------
+
+def _read_all(cases: list, mod: Any) -> list[Read] | OwnPlan | None:
+    reads = []
+    for init, ins in cases:
+        try:
+            r = read_graph(mod.Model(*copy.deepcopy(init)), ins)
+        except Beside:
+            return None
+        except AnalysisError as e:
+            return OwnPlan(CATEGORY, str(e))
+        if r is None:
+            return None
+        r.list_input = any(isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a) for a in ins)
+        reads.append(r)
+    return reads
+
+
+def plan_move(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
+    """The plan (or refusal) for a reference that only moves data; None when it does something else too."""
+    reads = _read_all(cases, mod)
+    if not isinstance(reads, list):
+        return reads
+    r0 = reads[0]
+    dynamic_out = r0.kind == "split" and len({r.outputs for r in reads}) > 1   # a list of outputs, as many as the case makes
+    if len({(r.kind, r.outputs if not dynamic_out else 0, r.list_input, len(r.dtypes) if not r.list_input else 0)
+            for r in reads}) > 1:
+        return OwnPlan(CATEGORY, f"the shape cases move data differently ({r0.kind} into {r0.outputs} output(s) in the "
+                                 f"first) and one kernel must serve every case")
+    scalars = [_forward_scalars(mod, ins) for _, ins in cases]
+    ranks = [len(r.shapes[r.sources[0]]) if r.sources else None for r in reads]
+    try:
+        code, used, lists = _plan_code(r0.kind, reads, scalars, ranks, dynamic_out)
+    except AnalysisError as e:
+        return OwnPlan(CATEGORY, str(e))
+    attrs = _attr_lines(scalars[0], max(used, default=-1), lists)
+    if isinstance(attrs, OwnPlan):
+        return attrs
+    combos: list[str] = []
+    for r in reads:
+        if r.dtypes[0] not in combos:
+            combos.append(r.dtypes[0])
+    names = _input_names(mod, r0)
+    inputs = [TensorParam(n, InputKind.FULL, list(combos)) for n in names]
+    outputs = [TensorParam("y" if r0.outputs == 1 or dynamic_out else f"y{k}", OutputKind.COL, list(combos))
+               for k in range(1 if dynamic_out else r0.outputs)]
+    summary = f"ops: {r0.kind}" + (f" into {r0.outputs} outputs" if r0.outputs > 1 else "")
+    kp = KernelParams(op_type=op_type, template="move", inputs=inputs, outputs=outputs, summary=summary,
+                      extra={"kind": r0.kind, "list_input": r0.list_input, "dynamic_out": dynamic_out, "sources": r0.sources, "plan_code": code,
+                             "attrs": attrs, "used": sorted(used)})
+    graphs = [OpGraph(inputs=[OpNode(names[0] if r.list_input else names[i], "input", [], {}, tuple(s), d)
+                              for i, (s, d) in enumerate(zip(r.shapes, r.dtypes))], init=list(init))
+              for r, (init, _) in zip(reads, cases)]
+    return OwnPlan(CATEGORY, template="move", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
+
+
+def _plan_code(kind: Kind, reads: list[Read], scalars: list, ranks: list,
+               dynamic_out: bool) -> tuple[str, set[int], set[int]]:
+    """The host's PlanOutputs for ``kind`` with each parameter filled in, and the attributes it reads."""
+    used: set[int] = set()
+    lists: set[int] = set()
+
+    def param(name: str, key: str, norm: bool = True, fixed: str = "") -> str:
+        expr, j = _param(name, [r.params[key] for r in reads], scalars, ranks if norm else [None] * len(reads), fixed)
+        if j is not None:
+            used.add(j)
+        return expr
+
+    subs: dict[str, str] = {}
+    if kind in ("permute", "flip"):
+        subs["dims"] = param("dimensions", "dims")
+    elif kind == "cat":
+        subs["dim"] = param("dimension", "dim")
+    elif kind == "pad":
+        subs["pad"] = param("padding", "pad", norm=False)
+        subs["value"] = param("fill value", "value", norm=False)
+    elif kind == "repeat":
+        subs["reps"] = param("repeats", "reps", norm=False)
+    elif kind == "expand":
+        subs["sizes"] = param("sizes", "sizes", norm=False)
+    elif kind == "interleave":
+        subs["repeats"] = param("repeats", "repeats", norm=False)
+        subs["dim"] = param("dimension", "dim")
+        subs["flatten"] = "true" if reads[0].params["flatten"] else "false"
+    elif kind == "split":
+        subs["dim"] = param("dimension", "dim")
+        subs["sizes_code"], j = _split_sizes(reads, scalars)
+        if j is not None and j < 0:    # read as a list whatever the case gives
+            lists.add(-1 - j)
+            j = -1 - j
+        if j is not None:
+            used.add(j)
+        subs["outputs_check"] = "" if dynamic_out else (
+            f"    if (sizes.size() != {reads[0].outputs}u) return Failed(\"split: the sizes give another number of outputs "
+            f"than the op declares\");\n")
+    subs["context"] = "context" if used else ""
+    return load(f"move_plan_{kind}.tmpl").substitute(subs), used, lists
+
+
+def _attr_lines(scalars: list[tuple[str, Any]], last: int, lists: set[int]) -> list[str] | OwnPlan:
+    """The OpDef's Attr lines: every forward argument up to the last one the host reads (the harness passes them
+    in order)."""
+    lines = []
+    for j, (name, v) in enumerate(scalars[:last + 1]):
+        if j in lists:
+            decl = "ListInt()"
+        elif isinstance(v, bool):
+            decl = "Bool()"
+        elif isinstance(v, int):
+            decl = "Int()"
+        elif isinstance(v, float):
+            decl = "Float()"
+        elif isinstance(v, str):
+            decl = "String()"
+        elif isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            decl = "ListInt()"
+        else:
+            return OwnPlan(CATEGORY, f"forward argument '{name}' ({v!r}) comes before one the host reads and has no "
+                                     f"attribute type the move template writes")
+        lines.append(f'        this->Attr("{name}").AttrType(REQUIRED).{decl};')
+    return lines
+
+
+def _input_names(mod: Any, r: Read) -> list[str]:
+    """The op's input names: the forward's tensor parameters (one for a list of tensors)."""
+    try:
+        params = [p for p in inspect.signature(mod.Model.forward).parameters][1:]
+    except (TypeError, ValueError):
+        params = []
+    count = 1 if r.list_input else len(r.dtypes)
+    names = [p for p in params][:count] if len(params) >= count else [f"x{k}" for k in range(count)]
+    return [n if n not in ("t", "tiling", "workspace", "y") else f"{n}In" for n in names]
+
+
+def render(kp: KernelParams) -> dict[str, str]:
+    e = kp.extra
+    snake = snake_case(kp.op_type)
+    src = kp.inputs[0]
+    ins = [p.name for p in kp.inputs]
+    outs = [p.name for p in kp.outputs]
+    if e["list_input"]:
+        bind = (f"        ListTensorDesc {ins[0]}List(reinterpret_cast<__gm__ void*>({ins[0]}));\n"
+                f"        for (int32_t s = 0; s < t->sources; ++s) srcGm_[s].SetGlobalBuffer({ins[0]}List.GetDataPtr<T>(s));")
+        read = ("    for (uint32_t k = 0; const gert::Tensor* item = context->GetDynamicInputTensor(0, k); ++k) {\n"
+                "        const gert::Shape& s = item->GetStorageShape();\n"
+                "        src.emplace_back();\n"
+                "        for (size_t i = 0; i < s.GetDimNum(); ++i) src.back().push_back(s.GetDim(i));\n"
+                "    }\n"
+                "    if (src.empty()) return Failed(\"an empty list of tensors\");")
+    else:
+        bind = "\n".join(f"        srcGm_[{s}].SetGlobalBuffer((__gm__ T*){ins[k]});" for s, k in enumerate(e["sources"]))
+        read = (f"    for (uint32_t k : {{{', '.join(str(k) for k in e['sources'])}}}) {{   // the inputs read, in source order\n"
+                "        const gert::Shape& s = context->GetInputShape(k)->GetStorageShape();\n"
+                "        src.emplace_back();\n"
+                "        for (size_t i = 0; i < s.GetDimNum(); ++i) src.back().push_back(s.GetDim(i));\n"
+                "    }")
+    if e["dynamic_out"]:
+        bind_out = (f"        ListTensorDesc {outs[0]}List(reinterpret_cast<__gm__ void*>({outs[0]}));\n"
+                    f"        for (int32_t k = 0; k < t->outputs; ++k) yGm_[k].SetGlobalBuffer({outs[0]}List.GetDataPtr<T>(k));")
+    else:
+        bind_out = "\n".join(f"        yGm_[{k}].SetGlobalBuffer((__gm__ T*){o});" for k, o in enumerate(outs))
+    comment, *helpers = load("move_attrs.tmpl").template.strip("\n").split("\n\n")
+    used_helpers = [h for h in helpers if f"{h.split('(')[0].split()[-1]}(context" in e["plan_code"]]
+    helper_text = ("\n" + comment + "\n" + "\n\n".join(used_helpers) + "\n") if used_helpers else ""
+    constants = (f"constexpr int32_t MAX_OUTPUTS = {MAX_OUTPUTS};   // the op's outputs\n"
+                 f"constexpr int32_t MAX_SOURCES = {MAX_SOURCES};   // tensors read (a cat's inputs)\n"
+                 f"constexpr int32_t MAX_RANK = {MAX_RANK};\n"
+                 f"constexpr int32_t MAX_PIECES = {MAX_PIECES};   // pieces of all dimensions of all outputs\n"
+                 f"constexpr int64_t CHUNK = {CHUNK};   // output elements per work unit: a strided read of CHUNK "
+                 f"elements takes {CHUNK * 32 // 1024} KB of UB\n")
+    args = [*ins, *outs]
+    kernel = load("move_kernel.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", src_macro=src.name.upper(),
+        wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"), constants=constants,
+        init_params=", ".join(f"GM_ADDR {a}" for a in args), bind_sources=bind, bind_outputs=bind_out,
+        kernel_name=snake, kernel_args=", ".join(f"GM_ADDR {a}" for a in args), init_args=", ".join(args))
+    params = opdef_params(kp.inputs, kp.outputs)
+    if e["list_input"]:
+        params = params.replace(f'Input("{ins[0]}").ParamType(REQUIRED)', f'Input("{ins[0]}").ParamType(DYNAMIC)')
+    if e["dynamic_out"]:
+        params = params.replace(f'Output("{outs[0]}").ParamType(REQUIRED)', f'Output("{outs[0]}").ParamType(DYNAMIC)')
+    params += ("\n" + "\n".join(e["attrs"])) if e["attrs"] else ""
+    host = load("move_host.cpp.tmpl").substitute(
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake, helpers=helper_text, plan_code=e["plan_code"].rstrip("\n"),
+        read_sources=read, params=params)
+    tiling = load("move_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H", constants=constants)
+    return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
