@@ -16,13 +16,14 @@ import copy
 import inspect
 import math
 import operator
+import warnings
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import torch
 
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
-from agent_graph.drafter.canonical import _export
+from agent_graph.drafter.canonical import _export, decompositions
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.ownplan import Beside, OwnPlan, aten_base, case_meta, fx_shape, opdef_params
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
@@ -35,8 +36,9 @@ MAX_RANK = 8
 MAX_PIECES = 64
 CHUNK = 1024      # output elements per work unit (a strided read of CHUNK elements: 32 KB of UB)
 DTYPES = ("float32", "float16", "bfloat16", "int32", "int16")
-MOVE_OPS = {"permute", "cat", "constant_pad_nd", "repeat", "split_with_sizes", "slice", "flip", "expand"}
+MOVE_OPS = {"permute", "cat", "constant_pad_nd", "pad", "repeat", "split_with_sizes", "slice", "flip", "expand"}
 # around the movement: copies and views that keep the memory order of what they take
+PAD_MODES = ("constant", "reflect", "replicate", "circular")
 KEEP = {"clone", "contiguous", "alias", "_unsafe_view", "view", "reshape", "squeeze", "unsqueeze", "getitem"}
 
 Kind = Literal["permute", "cat", "pad", "repeat", "split", "flip", "interleave", "expand"]
@@ -76,9 +78,23 @@ def _base(n: torch.fx.Node) -> str:
     return "getitem" if n.target is operator.getitem else aten_base(n)
 
 
+def _export_moves(model: Any, ins: list) -> Any:
+    """The reference's core ATen graph with ``aten.pad`` kept whole (decomposed, a reflect or circular pad is index
+    arithmetic; whole, its mode says which source position each padded one reads)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ep = torch.export.export(model, tuple(ins), strict=False)
+            table = decompositions()
+            table.pop(torch.ops.aten.pad.default, None)
+            return ep.run_decompositions(table)
+    except Exception:
+        return _export(model, ins)     # the same refusal the other templates give, with its message
+
+
 def read_graph(model: Any, ins: list) -> Read | None:
     """The movement one case of the reference performs; None when its graph holds no movement op."""
-    ep = _export(model, ins)
+    ep = _export_moves(model, ins)
     calls = [n for n in ep.graph.nodes if n.op == "call_function"]
     names = [_base(n) for n in calls]
     if not any(b in MOVE_OPS for b in names):
@@ -131,9 +147,14 @@ def read_graph(model: Any, ins: list) -> Read | None:
         srcs = list(head.args[0])
         dim = int(head.args[1]) if len(head.args) > 1 else 0
         return _finish(ep, users, outs, "cat", {"dim": dim - len(fx_shape(srcs[0]))}, srcs)
-    if base == "constant_pad_nd":
-        value = float(head.args[2]) if len(head.args) > 2 else 0.0
-        return _finish(ep, users, outs, "pad", {"pad": [int(p) for p in head.args[1]], "value": value}, [head.args[0]])
+    if base in ("constant_pad_nd", "pad"):
+        mode = "constant" if base == "constant_pad_nd" else str(head.args[2] if len(head.args) > 2 else "constant")
+        value = head.args[2] if base == "constant_pad_nd" else (head.args[3] if len(head.args) > 3 else None)
+        if mode not in PAD_MODES:
+            raise AnalysisError(f"pad mode '{mode}' (input of shape {fx_shape(head.args[0])}) is not covered by the move "
+                                f"template ({', '.join(PAD_MODES)})")
+        return _finish(ep, users, outs, "pad", {"pad": [int(p) for p in head.args[1]], "mode": mode,
+                                                 "value": float(value) if value is not None else 0.0}, [head.args[0]])
     if base == "repeat":
         return _finish(ep, users, outs, "repeat", {"reps": [int(r) for r in head.args[1]]}, [head.args[0]])
     if base == "split_with_sizes":
@@ -195,6 +216,8 @@ def _same(a: Any, b: Any, rank: int | None) -> bool:
         return a is b
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(_same(x, y, rank) for x, y in zip(a, b))
+    if isinstance(a, str) or isinstance(b, str):
+        return a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, list):
         if rank and isinstance(a, int) and isinstance(b, int):
             return a % rank == b % rank
@@ -222,17 +245,22 @@ def _cxx_list(v: list[int]) -> str:
     return "std::vector<int64_t>{" + ", ".join(str(int(x)) for x in v) + "}"
 
 
-def _param(name: str, values: list[Any], scalars: list, ranks: list, fixed: str) -> tuple[str, int | None]:
+def _param(name: str, values: list[Any], scalars: list, ranks: list, fixed: str = "") -> tuple[str, int | None]:
     """The C++ expression of a parameter (an attribute read, or the constant every case agrees on)."""
     j = _attr_of(values, scalars, ranks)
     if j is not None:
-        reader = "AttrList" if isinstance(values[0], list) else "AttrFloat" if isinstance(values[0], float) else "AttrInt"
+        reader = ("AttrList" if isinstance(values[0], list) else "AttrFloat" if isinstance(values[0], float)
+                  else "AttrStr" if isinstance(values[0], str) else "AttrInt")
         return f"{reader}(context, {j})", j
     if any(v != values[0] for v in values):
         raise AnalysisError(f"the {name} of the data movement changes from case to case ({values[0]} then "
                             f"{next(v for v in values if v != values[0])}) and is not a forward argument")
-    return fixed.format(values[0]) if "{" in fixed else (_cxx_list(values[0]) if isinstance(values[0], list) else
-                                                         repr(values[0]) + ("f" if isinstance(values[0], float) else "")), None
+    v = values[0]
+    if isinstance(v, list):
+        return _cxx_list(v), None
+    if isinstance(v, str):
+        return '"' + v + '"', None
+    return repr(v) + ("f" if isinstance(v, float) else ""), None
 
 
 def _split_sizes(reads: list[Read], scalars: list) -> tuple[str, int | None]:
@@ -308,7 +336,7 @@ def plan_move(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
         code, used, lists = _plan_code(r0.kind, reads, scalars, ranks, dynamic_out)
     except AnalysisError as e:
         return OwnPlan(CATEGORY, str(e))
-    attrs = _attr_lines(scalars[0], max(used, default=-1), lists)
+    attrs = _attr_lines(scalars, max(used, default=-1), lists, mod)
     if isinstance(attrs, OwnPlan):
         return attrs
     combos: list[str] = []
@@ -348,7 +376,13 @@ def _plan_code(kind: Kind, reads: list[Read], scalars: list, ranks: list,
         subs["dim"] = param("dimension", "dim")
     elif kind == "pad":
         subs["pad"] = param("padding", "pad", norm=False)
-        subs["value"] = param("fill value", "value", norm=False)
+        subs["mode"] = param("mode", "mode", norm=False)
+        const = [k for k, r in enumerate(reads) if r.params["mode"] == "constant"]   # the fill of the constant mode
+        expr, j = _param("fill value", [reads[k].params["value"] for k in const] or [0.0],
+                         [scalars[k] for k in const] or [scalars[0]], [None] * max(len(const), 1), "")
+        subs["value"] = expr
+        if j is not None:
+            used.add(j)
     elif kind == "repeat":
         subs["reps"] = param("repeats", "reps", norm=False)
     elif kind == "expand":
@@ -372,27 +406,36 @@ def _plan_code(kind: Kind, reads: list[Read], scalars: list, ranks: list,
     return load(f"move_plan_{kind}.tmpl").substitute(subs), used, lists
 
 
-def _attr_lines(scalars: list[tuple[str, Any]], last: int, lists: set[int]) -> list[str] | OwnPlan:
+def _attr_lines(scalars: list[list[tuple[str, Any]]], last: int, lists: set[int], mod: Any) -> list[str] | OwnPlan:
     """The OpDef's Attr lines: every forward argument up to the last one the host reads (the harness passes them
-    in order)."""
+    in order); one some cases leave out is optional, with the forward's default."""
+    try:
+        defaults = {k: p.default for k, p in inspect.signature(mod.Model.forward).parameters.items()}
+    except (TypeError, ValueError):
+        defaults = {}
     lines = []
-    for j, (name, v) in enumerate(scalars[:last + 1]):
-        if j in lists:
-            decl = "ListInt()"
+    for j in range(last + 1):
+        given = [s[j] for s in scalars if j < len(s) and s[j][1] is not None]
+        if not given:
+            return OwnPlan(CATEGORY, f"forward argument {j} comes before one the host reads and no case gives it")
+        name, v = given[0]
+        optional = len(given) < len(scalars)
+        dflt = defaults.get(name, inspect.Parameter.empty)
+        if j in lists or (isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+            kind, value = "ListInt", "{" + ", ".join(str(x) for x in (dflt if isinstance(dflt, (list, tuple)) else [])) + "}"
         elif isinstance(v, bool):
-            decl = "Bool()"
+            kind, value = "Bool", "true" if dflt is True else "false"
         elif isinstance(v, int):
-            decl = "Int()"
+            kind, value = "Int", str(dflt if isinstance(dflt, int) else 0)
         elif isinstance(v, float):
-            decl = "Float()"
+            kind, value = "Float", f"{float(dflt) if isinstance(dflt, (int, float)) else 0.0!r}f"
         elif isinstance(v, str):
-            decl = "String()"
-        elif isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-            decl = "ListInt()"
+            kind, value = "String", '"' + (dflt if isinstance(dflt, str) else "") + '"'
         else:
             return OwnPlan(CATEGORY, f"forward argument '{name}' ({v!r}) comes before one the host reads and has no "
                                      f"attribute type the move template writes")
-        lines.append(f'        this->Attr("{name}").AttrType(REQUIRED).{decl};')
+        decl = f"AttrType(OPTIONAL).{kind}({value})" if optional else f"AttrType(REQUIRED).{kind}()"
+        lines.append(f'        this->Attr("{name}").{decl};')
     return lines
 
 

@@ -179,7 +179,7 @@ def run_project(build: ProjectBuild, inputs: list, outputs: list, attrs: dict | 
                 shape = tuple(int(s) for s in shape)
                 lines.append(f"output {p.name} {k} {t.ge} {_fmt(p.formats[build.combo])} 0 {path} {len(shape)} " + " ".join(map(str, shape)))
         for a in project.attrs:
-            if a.name in attrs:
+            if a.name in attrs and not (attrs[a.name] is None and a.has_default):   # None: the forward's default
                 value = attrs[a.name]
             elif a.has_default:
                 value = a.default
