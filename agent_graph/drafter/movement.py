@@ -291,7 +291,17 @@ def _split_sizes(reads: list[Read], scalars: list) -> tuple[str, int | None]:
                     f"        sizes.assign(given[0] > 0 ? n / given[0] : 0, given[0]);\n"
                     f"        if (given[0] > 0 && n % given[0] != 0) sizes.push_back(n % given[0]);\n"
                     f"    }}"), -1 - j
-    if any(sz != sizes[0] for sz in sizes):
+    if any(sz != sizes[0] for sz in sizes):   # a size or a count of chunks fixed in the reference
+        each = sizes[0][0] if sizes[0] else 0
+        if each and all(_by_size(n, each) == sz for n, sz in zip(ns, sizes)):
+            return (f"    const int64_t each = {each};   // the size of every output but a shorter last\n"
+                    f"    std::vector<int64_t> sizes(n / each, each);\n"
+                    f"    if (n % each != 0) sizes.push_back(n % each);"), None
+        k = next((k for k in range(1, max(ns) + 1) if all(_by_chunks(n, k) == sz for n, sz in zip(ns, sizes))), None)
+        if k is not None:
+            return (f"    const int64_t each = (n + {k - 1}) / {k};   // {k} chunks of ceil(n / {k}) positions, the last shorter\n"
+                    f"    std::vector<int64_t> sizes(each > 0 ? n / each : 0, each);\n"
+                    f"    if (each > 0 && n % each != 0) sizes.push_back(n % each);"), None
         raise AnalysisError(f"the split sizes change from case to case ({sizes[0]} then "
                             f"{next(sz for sz in sizes if sz != sizes[0])}) and follow no forward argument")
     if any(r.params["bounds"][0][0] != 0 or any(a != b for (_, a), (b, _) in zip(r.params["bounds"], r.params["bounds"][1:]))

@@ -47,7 +47,7 @@ def ops_called(mod: Any, init: list, ins: list) -> set[str]:
 def plan(cases: list, mod: Any, op_type: str, names: set[str]) -> OwnPlan | None:
     """The plan (or refusal) from a template of its own; None when the reference calls none of their ops
     (``names``: the ATen ops its first case calls, ``ops_called``)."""
-    if names & MOVING:
+    if names & MOVING or any(n.startswith(("reflection_pad", "replication_pad", "_pad_")) for n in names):
         moved = movement.plan_move(cases, mod, op_type)
         if moved is not None:
             return moved
