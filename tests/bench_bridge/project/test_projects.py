@@ -157,6 +157,15 @@ def test_scale_shift(n, attrs):
     assert mode_len == len(attrs.get("mode", "fast")) and dims_sum == sum(attrs.get("dims", [1, 2]))
 
 
+def test_none_for_an_optional_attribute_takes_its_default_and_a_number_for_a_list_is_a_list_of_one():
+    # a forward argument left at its default None (F.pad's value in a reflect case); torch.split's
+    # split_size_or_sections, an int in some cases and a list in others, declared ListInt
+    x = np.arange(64, dtype=np.float32)
+    r = ok(run_project(built("scale_shift"), [x], [((64,), np.float32)], {"alpha": None, "shift": 2, "dims": 9}))
+    np.testing.assert_array_equal(r.outputs[0], x + 2)            # alpha: the OpDef's default 1.0
+    assert struct.unpack("<IIfiBB6xq", r.tiling_bytes)[-1] == 9    # dims: [9]
+
+
 def test_required_attribute_missing():
     r = run_project(built("scale_shift"), [np.ones(8, np.float32)], [((8,), np.float32)], {})
     assert not r.ok and codes(r) == ["bad-attrs"] and "shift" in r.diagnostics[0].message
