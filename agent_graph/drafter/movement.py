@@ -1,5 +1,5 @@
 """Data movement (template ``move``): permute/transpose, cat/stack, constant pad, repeat/tile, split/chunk/
-unbind/narrow, flip, repeat_interleave and expand copies, each read from the reference's core ATen graph.
+unbind/narrow, flip, roll, repeat_interleave and expand copies, each read from the reference's core ATen graph.
 
 Every output element is one source element or the fill value, so one kernel serves them all: the host describes
 each output dimension as pieces (``templates/move_plan_*.tmpl`` build them from the runtime shapes and the
@@ -36,12 +36,12 @@ MAX_RANK = 8
 MAX_PIECES = 64
 CHUNK = 1024      # output elements per work unit (a strided read of CHUNK elements: 32 KB of UB)
 DTYPES = ("float32", "float16", "bfloat16", "int32", "int16")
-MOVE_OPS = {"permute", "cat", "constant_pad_nd", "pad", "repeat", "split_with_sizes", "slice", "flip", "expand"}
+MOVE_OPS = {"permute", "cat", "constant_pad_nd", "pad", "roll", "repeat", "split_with_sizes", "slice", "flip", "expand"}
 # around the movement: copies and views that keep the memory order of what they take
 PAD_MODES = ("constant", "reflect", "replicate", "circular")
 KEEP = {"clone", "contiguous", "alias", "_unsafe_view", "view", "reshape", "squeeze", "unsqueeze", "getitem"}
 
-Kind = Literal["permute", "cat", "pad", "repeat", "split", "flip", "interleave", "expand"]
+Kind = Literal["permute", "cat", "pad", "repeat", "split", "flip", "interleave", "expand", "roll"]
 
 
 @dataclass
@@ -79,14 +79,15 @@ def _base(n: torch.fx.Node) -> str:
 
 
 def _export_moves(model: Any, ins: list) -> Any:
-    """The reference's core ATen graph with ``aten.pad`` kept whole (decomposed, a reflect or circular pad is index
-    arithmetic; whole, its mode says which source position each padded one reads)."""
+    """The reference's core ATen graph with ``aten.pad`` and ``aten.roll`` kept whole (decomposed, they are index
+    arithmetic; whole, their mode and shifts say which source position each output one reads)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ep = torch.export.export(model, tuple(ins), strict=False)
             table = decompositions()
             table.pop(torch.ops.aten.pad.default, None)
+            table.pop(torch.ops.aten.roll.default, None)
             return ep.run_decompositions(table)
     except Exception:
         return _export(model, ins)     # the same refusal the other templates give, with its message
@@ -169,6 +170,10 @@ def read_graph(model: Any, ins: list) -> Read | None:
         x = head.args[0]
         rank = len(fx_shape(x))
         return _finish(ep, users, outs, "flip", {"dims": sorted(int(d) % rank - rank for d in head.args[1])}, [x])
+    if base == "roll":
+        x = head.args[0]
+        dims = [int(d) for d in head.args[2]] if len(head.args) > 2 and head.args[2] else []
+        return _finish(ep, users, outs, "roll", {"shifts": [int(v) for v in head.args[1]], "dims": dims}, [x])
     if base == "expand":
         x = head.args[0]
         return _finish(ep, users, outs, "expand", {"sizes": [int(s) for s in head.args[1]]}, [x])
@@ -395,6 +400,9 @@ def _plan_code(kind: Kind, reads: list[Read], scalars: list, ranks: list,
             used.add(j)
     elif kind == "repeat":
         subs["reps"] = param("repeats", "reps", norm=False)
+    elif kind == "roll":
+        subs["shifts"] = param("shifts", "shifts", norm=False)
+        subs["dims"] = param("dimensions", "dims")
     elif kind == "expand":
         subs["sizes"] = param("sizes", "sizes", norm=False)
     elif kind == "interleave":

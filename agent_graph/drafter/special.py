@@ -18,7 +18,7 @@ from agent_graph.drafter.ownplan import OwnPlan
 INDEXING = {"index_select", "embedding", "index", "gather"}
 # the eager spellings of a data movement (``movement.py`` takes a reference that does nothing else)
 MOVING = {"permute", "transpose", "t", "cat", "stack", "constant_pad_nd", "pad", "repeat", "split", "split_with_sizes",
-          "unbind", "narrow", "slice", "flip", "fliplr", "flipud", "repeat_interleave", "expand", "movedim", "swapaxes",
+          "unbind", "narrow", "slice", "flip", "roll", "fliplr", "flipud", "repeat_interleave", "expand", "movedim", "swapaxes",
           "tile", "hstack", "vstack", "concat", "concatenate", "chunk", "tensor_split"}
 
 
