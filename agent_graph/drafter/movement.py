@@ -12,7 +12,6 @@ sources of different dtypes, 1- and 8-byte elements (Gather moves 2- and 4-byte 
 """
 from __future__ import annotations
 
-import copy
 import inspect
 import math
 import operator
@@ -25,7 +24,8 @@ import torch
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.canonical import _export, decompositions
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import Beside, OwnPlan, aten_base, case_meta, fx_shape, opdef_params
+from agent_graph.drafter.ownplan import (Beside, OwnPlan, aten_base, case_meta, forward_arguments, fx_shape,
+                                          opdef_params, read_cases)
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -105,7 +105,6 @@ def read_graph(model: Any, ins: list) -> Read | None:
     outs = [a for a in ep.graph.output_node().args[0]] if isinstance(ep.graph.output_node().args[0], (list, tuple)) else [ep.graph.output_node().args[0]]
     other = [b for b in names if b not in MOVE_OPS and b not in KEEP]
     slices = [n for n in calls if _base(n) == "slice"]
-    kind: Kind
     if "expand" in names and any(b == "clone" for b in names) and "unsqueeze" in names and names.count("expand") == 1:
         node = next(n for n in calls if _base(n) == "expand")
         src = node.args[0]
@@ -200,20 +199,6 @@ def _finish(ep: Any, users: list, outs: list, kind: Kind, params: dict, sources:
 
 
 # ---- parameters: a forward argument (the op's attribute) or a constant -------------------------------------
-
-def _forward_scalars(mod: Any, ins: list) -> list[tuple[str, Any]]:
-    """The forward's non-tensor arguments in order (name, value): the harness passes them as the op's attributes."""
-    try:
-        names = [p for p in inspect.signature(mod.Model.forward).parameters][1:]
-    except (TypeError, ValueError):
-        names = []
-    out = []
-    for i, a in enumerate(ins):
-        if isinstance(a, torch.Tensor) or (isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a)):
-            continue
-        out.append((names[i] if i < len(names) else f"arg{i}", list(a) if isinstance(a, tuple) else a))
-    return out
-
 
 def _same(a: Any, b: Any, rank: int | None) -> bool:
     """Whether forward value ``a`` is parameter value ``b`` (dimensions compared modulo ``rank``)."""
@@ -319,19 +304,13 @@ def _split_sizes(reads: list[Read], scalars: list) -> tuple[str, int | None]:
 # ---- planning and rendering --------------------------------------------------------------------------------
 
 def _read_all(cases: list, mod: Any) -> list[Read] | OwnPlan | None:
-    reads = []
-    for init, ins in cases:
-        try:
-            r = read_graph(mod.Model(*copy.deepcopy(init)), ins)
-        except Beside:
-            return None
-        except AnalysisError as e:
-            return OwnPlan(CATEGORY, str(e))
-        if r is None:
-            return None
-        r.list_input = any(isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a) for a in ins)
-        reads.append(r)
-    return reads
+    def read(model: Any, ins: list) -> Read | None:
+        r = read_graph(model, ins)
+        if r is not None:   # the sources are one forward list of tensors: the op's DYNAMIC input
+            r.list_input = any(isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a)
+                               for a in ins)
+        return r
+    return read_cases(cases, mod, read, CATEGORY)
 
 
 def plan_move(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
@@ -345,7 +324,7 @@ def plan_move(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
             for r in reads}) > 1:
         return OwnPlan(CATEGORY, f"the shape cases move data differently ({r0.kind} into {r0.outputs} output(s) in the "
                                  f"first) and one kernel must serve every case")
-    scalars = [_forward_scalars(mod, ins) for _, ins in cases]
+    scalars = [forward_arguments(mod, ins) for _, ins in cases]
     ranks = [len(r.shapes[r.sources[0]]) if r.sources else None for r in reads]
     try:
         code, used, lists = _plan_code(r0.kind, reads, scalars, ranks, dynamic_out)

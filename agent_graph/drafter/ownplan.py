@@ -4,6 +4,7 @@ filled parameters and rendered files, or a refusal (``reason``). The planner tur
 from __future__ import annotations
 
 import copy
+import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -52,6 +53,21 @@ def read_cases(cases: list, mod: Any, reader: Callable[[Any, list], Any], catego
             return None
         read.append(r)
     return read
+
+
+def forward_arguments(mod: Any, ins: list) -> list[tuple[str, Any]]:
+    """The forward's non-tensor arguments in order (name, value; a tuple as a list): the harness passes them as the
+    op's attributes, in this order."""
+    try:
+        names = [p for p in inspect.signature(mod.Model.forward).parameters][1:]
+    except (TypeError, ValueError):
+        names = []
+    out = []
+    for i, a in enumerate(ins):
+        if isinstance(a, torch.Tensor) or (isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a)):
+            continue
+        out.append((names[i] if i < len(names) else f"arg{i}", list(a) if isinstance(a, tuple) else a))
+    return out
 
 
 def opdef_params(inputs: list[TensorParam], outputs: list[TensorParam]) -> str:

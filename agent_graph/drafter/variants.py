@@ -17,7 +17,6 @@ The key is computed from structure, never from sizes: a new case of a known stru
 """
 from __future__ import annotations
 
-import inspect
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -25,6 +24,7 @@ from typing import Any, Callable
 import torch
 
 from agent_graph.drafter import codegen
+from agent_graph.drafter.ownplan import forward_arguments
 
 MAX_KERNELS = 6
 STRUCTURE_REASONS = ("trace to different op graphs", "need different kernel structures", "with different windows",
@@ -107,15 +107,7 @@ class MergeError(Exception):
 
 def _scalars(mod: Any, ins: list) -> list[tuple[str, Any]]:
     """The forward's non-tensor arguments the harness passes as the op's attributes (name, value), in order."""
-    try:
-        names = [p for p in inspect.signature(mod.Model.forward).parameters][1:]
-    except (TypeError, ValueError):
-        names = []
-    out = []
-    for i, a in enumerate(ins):
-        if isinstance(a, (bool, int, float, str)):
-            out.append((names[i] if i < len(names) else f"arg{i}", a))
-    return out
+    return [(n, v) for n, v in forward_arguments(mod, ins) if isinstance(v, (bool, int, float, str))]
 
 
 def _declared(plans: list[Any]) -> dict[str, str]:

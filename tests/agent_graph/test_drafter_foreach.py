@@ -65,3 +65,18 @@ def test_torch_foreach_functions_read_per_tensor(tmp_path):
     inputs = "[torch.randn(5, 7), torch.randn(33)], [torch.randn(5, 7), torch.randn(33)]"
     d = assert_verified(write_reference(tmp_path, body, inputs, sig="xs, ys"), tmp_path)
     assert d.plan.template == "foreach"
+
+
+def test_a_list_reference_that_needs_its_tensors_whole_is_refused_not_a_crash(tmp_path):
+    # the foreach reader asks its question on the tensors' corners; a reference slicing its list by fixed sizes
+    # fails there (NPUKernelBench's ScatterList did): a refusal naming why, never an exception
+    ref = write_reference(tmp_path, "[t[:, :100].clone() for t in xs]", "[torch.randn(4, 128), torch.randn(2, 128)]",
+                          sig="xs")
+    ref.write_text(ref.read_text().replace("return [t[:, :100].clone() for t in xs]",
+                                           "out = []\n        for t in xs:\n            t = t.clone()\n"
+                                           "            t[:, 100:] = torch.ones(t.shape[0], 28)\n"
+                                           "            out.append(t)\n        return out"))
+    d = draft(ref)
+    assert isinstance(d, Unsupported) or d.plan.template != "foreach"
+    if isinstance(d, Unsupported):
+        assert "\n" not in d.reason
