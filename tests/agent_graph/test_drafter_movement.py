@@ -71,3 +71,14 @@ def test_a_movement_with_arithmetic_beside_it_is_left_to_the_other_templates(tmp
     # a transpose feeding an add is not pure movement: the elementwise templates take (or refuse) it
     d = draft(write_reference(tmp_path, "torch.relu(x.transpose(0, 1)) + 1", "torch.randn(8, 16)"))
     assert isinstance(d, Unsupported) or d.plan.template != "move"
+
+
+@pytest.mark.parametrize("body,inputs", [
+    ("x.repeat_interleave(3, dim=-1)", "torch.randn(2, 1500)"),                    # a repeat's phase across chunks
+    ("F.pad(x, (1000, 1500), value=2.0)", "torch.randn(2, 700)"),                  # fill pieces wider than a unit
+    ("torch.flip(x, [-1])", "torch.randn(3, 2500).half()"),                         # reversed reads per chunk
+])
+def test_rows_longer_than_a_work_unit_move_in_chunks(tmp_path, body, inputs):
+    # an output row of more than 1024 elements is several work units: each chunk starts mid-piece
+    d = assert_verified(write_reference(tmp_path, body, inputs), tmp_path)
+    assert d.plan.template == "move"
