@@ -39,6 +39,7 @@ DTYPES = ("float32", "float16", "bfloat16", "int32", "int16")
 MOVE_OPS = {"permute", "cat", "constant_pad_nd", "pad", "roll", "repeat", "split_with_sizes", "slice", "flip", "expand"}
 # around the movement: copies and views that keep the memory order of what they take
 PAD_MODES = ("constant", "reflect", "replicate", "circular")
+VIEWS = {"view", "reshape", "_unsafe_view", "unsqueeze", "squeeze", "alias", "flatten"}
 KEEP = {"clone", "contiguous", "alias", "_unsafe_view", "view", "reshape", "squeeze", "unsqueeze", "getitem"}
 
 Kind = Literal["permute", "cat", "pad", "repeat", "split", "flip", "interleave", "expand", "roll"]
@@ -64,6 +65,8 @@ class Read:
     shapes: list[list[int]]
     outputs: int
     list_input: bool            # the sources are one forward list argument (a DYNAMIC input)
+    view: tuple | None = None   # between the inputs and the movement (``_source_views``)
+    rank: int = 0               # of the tensors the movement takes
 
 
 def _val(n: Any) -> Any:
@@ -146,7 +149,8 @@ def read_graph(model: Any, ins: list) -> Read | None:
     if base == "cat":
         srcs = list(head.args[0])
         dim = int(head.args[1]) if len(head.args) > 1 else 0
-        return _finish(ep, users, outs, "cat", {"dim": dim - len(fx_shape(srcs[0]))}, srcs)
+        rank = len(fx_shape(srcs[0]))
+        return _finish(ep, users, outs, "cat", {"dim": dim % rank - rank}, srcs)
     if base in ("constant_pad_nd", "pad"):
         mode = "constant" if base == "constant_pad_nd" else str(head.args[2] if len(head.args) > 2 else "constant")
         value = head.args[2] if base == "constant_pad_nd" else (head.args[3] if len(head.args) > 3 else None)
@@ -179,7 +183,28 @@ def read_graph(model: Any, ins: list) -> Read | None:
     raise AnalysisError(f"core op aten.{base} is not covered by the move template")
 
 
+def _source_views(sources: list, users: list) -> tuple[list, tuple | None]:
+    """The forward tensors behind the movement's sources and the view between: ("unsqueeze", d) when every source
+    is its input with a new dimension at d (torch.stack along d), ("shape", [...]) for one source read through a
+    reshape; None when the sources are the inputs themselves."""
+    if all(s in users for s in sources):
+        return sources, None
+    if all(isinstance(s, torch.fx.Node) and _base(s) == "unsqueeze" and s.args[0] in users for s in sources):
+        dims = {int(s.args[1]) % len(fx_shape(s)) - len(fx_shape(s)) for s in sources}
+        if len(dims) == 1:
+            return [s.args[0] for s in sources], ("unsqueeze", dims.pop())
+    if len(sources) == 1:
+        x = sources[0]
+        while isinstance(x, torch.fx.Node) and x.op == "call_function" and _base(x) in VIEWS:
+            x = x.args[0]
+        if x in users:
+            return [x], ("shape", fx_shape(sources[0]))
+    return sources, None
+
+
 def _finish(ep: Any, users: list, outs: list, kind: Kind, params: dict, sources: list) -> Read:
+    rank = len(fx_shape(sources[0])) if sources else 0
+    sources, view = _source_views(sources, users)
     shape = fx_shape(sources[0]) if sources else []
     if any(s not in users for s in sources):
         raise AnalysisError(f"{kind} of a tensor (shape {shape}) that is not a forward input is not covered by the "
@@ -195,7 +220,8 @@ def _finish(ep: Any, users: list, outs: list, kind: Kind, params: dict, sources:
         raise AnalysisError(f"{kind} whose forward tensors are not exactly its sources (input of shape {shape}) is not "
                             f"covered by the move template")
     order = [users.index(s) for s in sources]
-    return Read(kind, params, order, [_dtype(u) for u in users], [fx_shape(u) for u in users], len(outs), False)
+    return Read(kind, params, order, [_dtype(u) for u in users], [fx_shape(u) for u in users], len(outs), False,
+                view, rank)
 
 
 # ---- parameters: a forward argument (the op's attribute) or a constant -------------------------------------
@@ -325,7 +351,12 @@ def plan_move(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
         return OwnPlan(CATEGORY, f"the shape cases move data differently ({r0.kind} into {r0.outputs} output(s) in the "
                                  f"first) and one kernel must serve every case")
     scalars = [forward_arguments(mod, ins) for _, ins in cases]
-    ranks = [len(r.shapes[r.sources[0]]) if r.sources else None for r in reads]
+    ranks = [r.rank or None for r in reads]
+    views = {repr(r.view) for r in reads}
+    if len(views) > 1:
+        return OwnPlan(CATEGORY, f"the inputs are reshaped differently from case to case before the {r0.kind} "
+                                 f"({r0.view[1] if r0.view else 'no reshape'} in the first case) and the move template "
+                                 f"reads one reshape")
     try:
         code, used, lists = _plan_code(r0.kind, reads, scalars, ranks, dynamic_out)
     except AnalysisError as e:
@@ -343,7 +374,7 @@ def plan_move(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
                for k in range(1 if dynamic_out else r0.outputs)]
     summary = f"ops: {r0.kind}" + (f" into {r0.outputs} outputs" if r0.outputs > 1 else "")
     kp = KernelParams(op_type=op_type, template="move", inputs=inputs, outputs=outputs, summary=summary,
-                      extra={"kind": r0.kind, "list_input": r0.list_input, "dynamic_out": dynamic_out, "sources": r0.sources, "plan_code": code,
+                      extra={"kind": r0.kind, "list_input": r0.list_input, "dynamic_out": dynamic_out, "view": r0.view, "sources": r0.sources, "plan_code": code,
                              "attrs": attrs, "used": sorted(used)})
     graphs = [OpGraph(inputs=[OpNode(names[0] if r.list_input else names[i], "input", [], {}, tuple(s), d)
                               for i, (s, d) in enumerate(zip(r.shapes, r.dtypes))], init=list(init))
@@ -469,6 +500,16 @@ def render(kp: KernelParams) -> dict[str, str]:
                 "        src.emplace_back();\n"
                 "        for (size_t i = 0; i < s.GetDimNum(); ++i) src.back().push_back(s.GetDim(i));\n"
                 "    }")
+    if e.get("view") and e["view"][0] == "unsqueeze":
+        read += (f"\n    for (std::vector<int64_t>& s : src)   // each input with a new dimension of 1 (a stack)\n"
+                 f"        s.insert(s.begin() + (static_cast<int64_t>(s.size()) + {e['view'][1]} + 1), 1);")
+    elif e.get("view"):
+        shape = ", ".join(str(int(v)) for v in e["view"][1])
+        read += (f"\n    int64_t elements = 1;   // the reference reshapes its input to [{shape}] first\n"
+                 f"    for (int64_t d : src[0]) elements *= d;\n"
+                 f"    src[0] = {{{shape}}};\n"
+                 f"    for (int64_t d : src[0]) elements /= d;\n"
+                 f"    if (elements != 1) return Failed(\"the input does not hold the elements of the reshape\");")
     if e["dynamic_out"]:
         bind_out = (f"        ListTensorDesc {outs[0]}List(reinterpret_cast<__gm__ void*>({outs[0]}));\n"
                     f"        for (int32_t k = 0; k < t->outputs; ++k) yGm_[k].SetGlobalBuffer({outs[0]}List.GetDataPtr<T>(k));")
