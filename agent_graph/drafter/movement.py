@@ -106,7 +106,8 @@ def read_graph(model: Any, ins: list) -> Read | None:
         return None
     users = [n for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs
              and isinstance(_val(n), torch.Tensor)]
-    outs = [a for a in ep.graph.output_node().args[0]] if isinstance(ep.graph.output_node().args[0], (list, tuple)) else [ep.graph.output_node().args[0]]
+    result = ep.graph.output_node().args[0]
+    outs = list(result) if isinstance(result, (list, tuple)) else [result]
     other = [b for b in names if b not in MOVE_OPS and b not in KEEP]
     slices = [n for n in calls if _base(n) == "slice"]
     if "expand" in names and any(b == "clone" for b in names) and "unsqueeze" in names and names.count("expand") == 1:
