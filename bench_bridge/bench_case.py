@@ -317,19 +317,20 @@ class CaseRunner:
         return None, inputs
 
     def _match_with_exact_widening(self, inputs: list[Any]) -> tuple[int | None, list[Any]]:
-        """Mixed-precision inputs no combination takes: float16 / bfloat16 tensors beside float32 ones are
-        widened to float32 where a combination declares float32 for them and for every float32 input
-        (widening is exact: the op sees the reference's values). BatchNormV3's reference hands float16
-        weight/bias with a float32 x to CANN's own aclnnBatchNorm; the answer's OpDef is all-float32 there.
-        Inputs that are all 16-bit are not widened (the op would run another dtype than asked)."""
+        """Mixed-precision inputs no combination takes: an input is widened to the type a combination
+        declares for it when that widening is exact (float16 / bfloat16 to float32, a narrower integer to a
+        wider one that holds every value), so the op sees the reference's values. At least one input must
+        keep its own type: inputs that would all change are not widened (the op would run another dtype
+        than asked). BatchNormV3's reference hands float16 weight/bias with a float32 x to CANN's own
+        aclnnBatchNorm where the answer's OpDef is all-float32; ForeachMulScalarList hands an int32
+        scalar list with int32 tensors where the OpDef declares the int32 tensors' scalars int64."""
         names = [None if t is None else _dtype_name(t) for t in inputs]
-        if "float32" not in names or not any(n in ("float16", "bfloat16") for n in names):
-            return None, inputs
         for k, combo in enumerate(self.op.combos()):
             want = [from_any(combo[p.name]).short for p in self.op.inputs]
-            ok = all(n is None or n == w or (n in ("float16", "bfloat16") and w == "float32") for n, w in zip(names, want))
-            if ok:
-                return k, [t if n is None or n == w else _widen(t) for t, n, w in zip(inputs, names, want)]
+            kept = any(n is not None and n == w for n, w in zip(names, want))
+            ok = kept and all(n is None or n == w or w in _EXACT_WIDER.get(n, ()) for n, w in zip(names, want))
+            if ok and names != want:
+                return k, [t if n is None or n == w else _widen(t, w) for t, n, w in zip(inputs, names, want)]
         return None, inputs
 
     def _build(self, combo: int) -> ProjectBuild | None:
@@ -362,11 +363,20 @@ def _narrow(t: Any, short: str) -> Any:
     return np.asarray(t).astype(np.float16 if short == "float16" else np.float32)
 
 
-def _widen(t: Any) -> Any:
-    """A float16 / bfloat16 tensor (or list) as float32: exact."""
+# exact widenings: every value of the key's type is a value of each type it maps to
+_EXACT_WIDER: dict[str, tuple[str, ...]] = {
+    "float16": ("float32",), "bfloat16": ("float32",),
+    "int8": ("int16", "int32", "int64"), "int16": ("int32", "int64"), "int32": ("int64",),
+    "uint8": ("int16", "int32", "int64", "uint16", "uint32", "uint64"), "uint16": ("int32", "int64", "uint32", "uint64"),
+    "uint32": ("int64", "uint64"),
+}
+
+
+def _widen(t: Any, short: str = "float32") -> Any:
+    """A tensor (or list) as the wider type `short` (one of _EXACT_WIDER's): exact."""
     if isinstance(t, list):
-        return [_widen(x) for x in t]
-    return np.asarray(_as_numpy(t), dtype=np.float32)
+        return [_widen(x, short) for x in t]
+    return np.asarray(_as_numpy(t), dtype=np.dtype(short))
 
 
 def _short(ge_name: str) -> str:

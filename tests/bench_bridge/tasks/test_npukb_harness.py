@@ -240,6 +240,14 @@ def test_a_float16_input_beside_float32_ones_is_widened_exactly(tmp_path):
     assert case["dtypes"] == ["float32", "float16"]
 
 
+def test_an_int32_input_where_the_op_declares_int64_is_widened_exactly(tmp_path):
+    # ForeachMulScalarList's shape of call: int32 tensors with an int32 scalar tensor where the OpDef
+    # declares the scalars int64; the bench widens s to int64 (same values) and runs the combination
+    case = _bench_one_case("kernelbench_mul_int32_scalar.py", "mul_int_scalar", tmp_path)
+    assert case["status"] == "pass" and case["outputs"][0]["total"] == 37, case.get("message")
+    assert case["dtypes"] == ["int32", "int32"]
+
+
 TENSOR_ATTR_TASK = ROOT / "tests" / "data" / "tasks" / "kernelbench_masked_scale_tensor_attr.py"
 
 
