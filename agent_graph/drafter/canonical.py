@@ -245,6 +245,12 @@ def _over_ones(x: Any, dims: Any) -> bool:
     return all(-val.dim() <= d < val.dim() and int(val.shape[d]) == 1 for d in ds)
 
 
+def _whole_vector(n: fx.Node) -> bool:
+    """An argmax/argmin with no dim (over all elements) whose input is 1-D."""
+    dim = n.args[1] if len(n.args) > 1 else n.kwargs.get("dim")
+    return dim is None and isinstance(n.args[0], fx.Node) and n.args[0].meta["val"].dim() == 1
+
+
 def _name(n: fx.Node) -> tuple[str, str]:
     t = n.target
     packet = getattr(t, "_overloadpacket", None)
@@ -555,6 +561,9 @@ class _Reader:
             elif (base in REDUCE or base == "logsumexp") and _over_ones(n.args[0], n.args[1] if len(n.args) > 1
                                                                      else n.kwargs.get("dim")):
                 op, args, kw = "view", [args[0]], {}   # over dimensions of size 1: each value is its own sum, mean, max
+            elif base in ("argmax", "argmin") and _whole_vector(n):
+                # over all elements of a 1-D tensor: its one dimension (BLAS's i?amax over a vector)
+                op, args, kw = base, [args[0]], {"dim": 0, "keepdim": bool(kw.get("keepdim", False))}
             else:
                 try:
                     op, args, kw = _canonical(base, overload, args, kw)

@@ -106,6 +106,24 @@ class ElementwiseLowering:
         out += [sync.VECTOR_TO_SCALAR, f"float {name} = SC0.GetValue(0);"]
         return Val(a.kind if a.kind != "k" or not self.row_mode else "rs", name)
 
+    def _index_arith(self, op: str, args: list[Val]) -> Val:
+        """An argmax/argmin index plus, minus or times a whole-number constant (BLAS's i?amax counts from 1):
+        integer arithmetic on the scalar unit; anything else on an index is refused."""
+        def whole(v: Val) -> int | None:
+            try:
+                x = float(v.expr.rstrip("f"))
+            except ValueError:
+                return None
+            return int(x) if x == int(x) else None
+        others = [whole(a) for a in args if a.kind != "idx"]
+        sym = {"add": "+", "sub": "-", "mul": "*"}.get(op)
+        if sym is None or len(args) != 2 or len(others) != 1 or others[0] is None:
+            raise Unsupported(f"{op} on integer indices is not covered by the templates (only + - * of a whole number)")
+        a, b = (x.expr if x.kind == "idx" else str(others[0]) for x in args)
+        name = self.rs_name()
+        self.out(Val("rs", "")).append(f"int64_t {name} = {a} {sym} {b};")
+        return Val("idx", name)
+
     def _elementwise(self, op: str, args: list[Val], kw: dict) -> Val:
         args = [self._mask_to_vec(a) if a.kind == "mask" else a for a in args]
         vecs = [a for a in args if a.kind in ("vec", "bvec")]
@@ -113,7 +131,7 @@ class ElementwiseLowering:
         if "gs" in kinds and (vecs or "rs" in kinds):
             raise Unsupported(f"{op} mixes a whole-tensor reduction with per-element values (needs two passes)")
         if "idx" in kinds:
-            raise Unsupported(f"{op} on integer indices is not covered by the templates")
+            return self._index_arith(op, args)
         if not vecs:
             if len(args) == 1:
                 return self._scalar_unary(op, args[0], kw)

@@ -115,6 +115,18 @@ def test_a_norm_over_several_dims_with_another_reduction_runs_in_stages(tmp_path
     assert d.plan.template == "staged" and "stage 1: ops: layer_norm" in kernel and "stage 2: " in kernel
 
 
+@pytest.mark.parametrize("body, inputs, words", [
+    # over all elements of a matrix: not one row of the row template
+    ("torch.argmax(x)", "torch.randn(6, 5)", "aten.argmax over all elements"),
+    # an index plus a fraction is a float in PyTorch: only + - * of a whole number stays an index
+    ("torch.argmax(x) + 0.5", "torch.randn(40)", "on integer indices"),
+])
+def test_whole_tensor_index_forms_still_refused(tmp_path, body, inputs, words):
+    d = draft(_write(tmp_path, "arg_all", body, "x", inputs))
+    assert isinstance(d, Unsupported) and not d.user_error
+    assert words in d.reason, d.reason
+
+
 def test_repeat_interleave_is_refused_not_drafted_as_a_view(tmp_path):
     # aten.expand then a reshape materialises copies: read as a view it drafted an elementwise copy of the wrong size
     ref = _write(tmp_path, "rep", "torch.repeat_interleave(x, 2, dim=0) * 2", "x", "torch.randn(6, 5)")
