@@ -500,6 +500,9 @@ class _Reader:
             if base == "scalar_tensor":
                 self.consts[n.name] = self.conv(n.args[0], o.args[0] if o else None)
                 continue
+            if base == "full" and _numel_of(n) == 1:   # a one-value constant (binary_cross_entropy's -100 floor)
+                self.consts[n.name] = self.conv(n.args[1], o.args[1] if o else None)
+                continue
             if base == "full_like":   # zeros_like(x), full_like(x, v): its value, used as a number
                 self.consts[n.name] = self.conv(n.args[1], o.args[1] if o else None)
                 continue
