@@ -154,8 +154,11 @@ def _module_args(mod: nn.Module, kind: str, node_args: list) -> tuple[list, dict
         kw["min_val"], kw["max_val"] = mod.min_val, mod.max_val
     elif kind == "gelu":
         kw["approximate"] = mod.approximate
-    elif kind in ("mse_loss", "l1_loss", "cross_entropy"):
+    elif kind in ("mse_loss", "l1_loss"):
         kw["reduction"] = mod.reduction
+    elif kind == "cross_entropy":   # every setting: the template refuses the ones it does not compute
+        kw.update(reduction=mod.reduction, label_smoothing=mod.label_smoothing, ignore_index=mod.ignore_index,
+                  weight=mod.weight)
     elif kind == "layer_norm":
         if mod.weight is not None and not (torch.all(mod.weight == 1) and torch.all(mod.bias == 0)):
             raise AnalysisError("nn.LayerNorm with trained parameters (parameters are not op inputs): pass weight "

@@ -154,8 +154,10 @@ class CompositeLowering:
     def _cross_entropy(self, node: OpNode) -> Val:
         if self.rank != 2 or len(node.args) < 2:
             raise Unsupported("cross_entropy: the template takes logits [N, C] and class indices [N]")
-        for k in ("weight", "label_smoothing", "ignore_index"):
-            if k in node.kwargs and node.kwargs[k] not in (None, 0.0, -100):
+        if node.kwargs.get("weight") is not None:
+            raise Unsupported("cross_entropy with a class weight")
+        for k, plain in (("label_smoothing", 0.0), ("ignore_index", -100)):
+            if node.kwargs.get(k, plain) != plain:
                 raise Unsupported(f"cross_entropy with {k}={node.kwargs[k]!r}")
         red = node.kwargs.get("reduction", "mean")
         x, t = self._arg(node.args[0]), self._arg(node.args[1])

@@ -22,6 +22,13 @@ class ElementwiseLowering:
         ``colsPad``), so the extra elements are inside the tile and their bits unused."""
         a, b = (self._mask_to_vec(v) if v.kind == "mask" else v for v in (self._arg(x) for x in node.args[:2]))
         mode = CMP[node.op]
+        if "idx" in (a.kind, b.kind) and {a.kind, b.kind} <= {"idx", "k", "rs"}:
+            # a row's integer index (a class target) against a number or another per-row value (cross_entropy's
+            # ignore_index test): 1.0 or 0.0 per row, on the scalar unit
+            name = self.rs_name()
+            sym = {"GT": ">", "LT": "<", "GE": ">=", "LE": "<=", "EQ": "==", "NE": "!="}[mode]
+            self.out(Val("rs", "")).append(f"float {name} = ({a.expr} {sym} {b.expr}) ? 1.0f : 0.0f;")
+            return Val("rs", name)
         tensors = ("vec", "bvec")     # a row and a broadcast row compare alike; a per-row value is a number
         if {a.kind, b.kind} - {*tensors, "k", "rs"} or not {a.kind, b.kind} & set(tensors):
             raise Unsupported(f"{node.op} of these operands (a tensor compared with a tensor or a number is covered)")
@@ -58,6 +65,10 @@ class ElementwiseLowering:
             self.nmasks += 1
             self.p.body.append(f"Compares({m}, {c.expr}, 0.5f, CMPMODE::GT, ({self.n} + 63) / 64 * 64);")
             c = Val("mask", m)
+        if c.kind == "rs" and self.row_mode and {a.kind, b.kind} <= {"k", "rs"}:
+            name = self.rs_name()        # one value per row picked from two per-row values or numbers
+            self.out(Val("rs", "")).append(f"float {name} = ({c.expr} != 0.0f) ? {a.expr} : {b.expr};")
+            return Val("rs", name)
         if c.kind == "rs" and self.row_mode:
             return self._where_per_row(c, a, b)
         if c.kind != "mask":
