@@ -49,10 +49,9 @@ def _broadcast_shapes(g: OpGraph) -> dict[str, tuple]:
     """The shape each input is used at when every use is a reshape of it with its numel (``b.view(1, -1, 1, 1)``,
     ``b[:, None, None]``): the shape it broadcasts against the others with."""
     out: dict[str, tuple] = {}
+    mains: dict[str, tuple] = {}
     most = max((_numel(n.shape) for n in g.inputs), default=0)
     for n in g.inputs:
-        if _numel(n.shape) >= most:       # the main input: a reshape of it is the kernel's business, not a broadcast
-            continue
         ends: set[tuple] = set()          # the shapes at the ends of chains of reshapes (s[:, None, None]: two)
         todo, ok = [n.name], True
         while todo and ok:
@@ -67,9 +66,22 @@ def _broadcast_shapes(g: OpGraph) -> dict[str, tuple]:
                     todo.append(m.name)
                 else:
                     ends.add(tuple(m.shape or ()))
-        if ok and len(ends) == 1:
+        if ok and len(ends) == 1 and _numel(n.shape) < most:
             out[n.name] = ends.pop()
+        elif ok and len(ends) == 1 and _squeezed(ends_one := next(iter(ends))) == _squeezed(n.shape or ()):
+            mains[n.name] = ends_one      # the main input given unit dimensions only (a[:, None] * b[None, :])
+    if mains:
+        # the main input's reshape is the kernel's business, unless the inputs broadcast against each other to
+        # a shape larger than any of them (an outer product): then it is a broadcast like the others'
+        shapes = [out.get(n.name, mains.get(n.name, n.shape or ())) for n in g.inputs]
+        common = _common_shape(shapes)
+        if common is not None and _numel(common) > most:
+            out.update(mains)
     return out
+
+
+def _squeezed(shape: tuple) -> tuple:
+    return tuple(d for d in shape if d != 1)
 
 
 def _windowed(g: OpGraph) -> dict[str, tuple]:
