@@ -206,7 +206,8 @@ def _is_bool(n: fx.Node) -> bool:
 BINARY = {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "gt", "lt", "ge", "le", "eq", "ne"}
 IDENTITY = {"clone", "alias", "contiguous", "detach", "lift_fresh_copy", "_to_copy_same"}
 VIEWS = {"view", "_unsafe_view", "reshape", "squeeze", "unsqueeze", "expand", "flatten"}
-REDUCE = {"sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin", "prod": "prod"}
+REDUCE = {"sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin", "prod": "prod",
+          "any": "amax", "all": "amin"}   # any / all of 0/1 values: their largest / smallest
 REDUCTION_NAMES = {0: "none", 1: "mean", 2: "sum"}
 BATCH_NORMS = {"_native_batch_norm_legit", "_native_batch_norm_legit_functional", "native_batch_norm",
                "_native_batch_norm_legit_no_training"}

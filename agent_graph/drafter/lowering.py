@@ -357,6 +357,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
 
     def _reduce(self, node: OpNode, kind: str, mean: bool = False) -> Val:
         a = self._arg(node.args[0])
+        if a.kind == "mask":                 # a comparison counted or tested (count_nonzero, any, all): 1.0 / 0.0
+            a = self._mask_to_vec(a)
         dim = _reduce_dim(node)
         if dim is None and kind == "prod":
             raise Unsupported("prod over all elements is not covered by the templates (a product over a dimension is)")

@@ -641,6 +641,22 @@ class RowScalarOutput(Output):
                 f"oq{j}_.EnQue(yt{j});"]
 
 
+class ByteRowScalarOutput(RowScalarOutput):
+    """A per-row output with a one-byte dtype (``any``/``all`` over the last dimension: bool): the float row
+    values go float -> half -> bytes through a half staging tile."""
+
+    def members(self) -> list[str]:
+        return super().members() + [f"TBuf<TPosition::VECCALC> hs{self.index}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        return super().buffers() + [Buffer(f"hs{self.index}_", f"{ROWS16} * sizeof(half)", UbBytes(per_row=2))]
+
+    def after(self, expr: str, direct: bool) -> list[str]:
+        j, t = self.index, self.t
+        return [f"LocalTensor<{t}> yt{j} = oq{j}_.AllocTensor<{t}>();",
+                f"NarrowToBytes<false>(yt{j}, RO{j}, hs{j}_.Get<half>(), (n + 15) / 16 * 16);", f"oq{j}_.EnQue(yt{j});"]
+
+
 class IndexOutput(Output):
     kind = OutputKind.IDX
     after_rows = sync.SCALAR_TO_COPY_OUT   # the tile SetValue wrote goes straight to GM
@@ -713,6 +729,7 @@ def outputs(params: list["TensorParam"], lay: Layout, pieces: dict | None = None
     """The kernel's output operands; ``pieces``: output index -> how many pieces a ``cat`` output's rows hold."""
     return [WindowOutput(j, p.name, lay, (pieces or {})[j]) if p.kind == OutputKind.CAT else
             (ByteOutput if p.kind == OutputKind.VEC and any(d in BYTE_DTYPES for d in p.dtypes)
+             else ByteRowScalarOutput if p.kind == OutputKind.RS and any(d in BYTE_DTYPES for d in p.dtypes)
              else OUTPUTS[OutputKind(p.kind)])(j, p.name, lay) for j, p in enumerate(params)]
 
 
