@@ -83,6 +83,42 @@ def _vector_norm(x: torch.Tensor, ord: Any = 2, dim: Any = None, keepdim: bool =
     return aten.pow.Tensor_Scalar(aten.sum.dim_IntList(aten.pow.Tensor_Scalar(a, p), dims, keepdim), 1.0 / p)
 
 
+def _rounded_quotient(x: Any, y: Any, mode: str | None) -> Any:
+    """x / y rounded toward -inf ('floor') or toward 0 ('trunc'), in x's dtype when x is an integer tensor
+    (PyTorch's floor_divide / div(rounding_mode=...) of integers stays integer)."""
+    q = aten.div.Tensor(x, y)
+    if mode is None:
+        return q
+    q = aten.floor.default(q) if mode == "floor" else aten.trunc.default(q)
+    if isinstance(x, torch.Tensor) and not x.dtype.is_floating_point:
+        q = aten._to_copy.default(q, dtype=x.dtype)
+    return q
+
+
+def _div_mode(x: Any, y: Any, *, rounding_mode: str | None = None) -> Any:
+    return _rounded_quotient(x, y, rounding_mode)
+
+
+def _remainder_like(mode: str) -> Callable:
+    """remainder (the sign of y: x - floor(x / y) * y) and fmod (the sign of x: x - trunc(x / y) * y)."""
+    def run(x: Any, y: Any) -> Any:
+        return aten.sub.Tensor(x, aten.mul.Tensor(_rounded_quotient(x, y, mode), y))
+    return run
+
+
+def _hypot(a: Any, b: Any) -> Any:
+    return aten.sqrt.default(aten.add.Tensor(aten.mul.Tensor(a, a), aten.mul.Tensor(b, b)))
+
+
+def _atan2(y: Any, x: Any) -> Any:
+    """atan2 by quadrant: atan(y / x), + pi with y's sign where x < 0, +-pi/2 where x == 0 (0 at the origin)."""
+    pi = 3.141592653589793
+    base = aten.atan.default(aten.div.Tensor(y, x))
+    half = aten.mul.Tensor(aten.sign.default(y), pi / 2)
+    turn = aten.where.self(aten.ge.Scalar(y, 0), aten.add.Tensor(base, pi), aten.sub.Tensor(base, pi))
+    return aten.where.self(aten.gt.Scalar(x, 0), base, aten.where.self(aten.lt.Scalar(x, 0), turn, half))
+
+
 def _unit_operand(n: fx.Node, base: str, args: list) -> fx.Node | None:
     """The tensor operand of ``x * 1``, ``1 * x``, ``x + 0``, ``0 + x`` or ``x - 0`` when the result is ``x``
     unchanged (same shape and dtype), else None."""
@@ -125,7 +161,11 @@ def _group_norm_affine(x: torch.Tensor, weight: Any, bias: Any, n: Any, c: Any, 
 
 
 EXTRA: dict = {aten.var.correction: _var, aten.std.correction: _std, aten.var_mean.correction: _var_mean,
-               aten.linalg_vector_norm.default: _vector_norm, aten.native_group_norm.default: _group_norm_affine}
+               aten.linalg_vector_norm.default: _vector_norm, aten.native_group_norm.default: _group_norm_affine,
+               aten.div.Tensor_mode: _div_mode, aten.div.Scalar_mode: _div_mode,
+               aten.remainder.Tensor: _remainder_like("floor"), aten.remainder.Scalar: _remainder_like("floor"),
+               aten.fmod.Tensor: _remainder_like("trunc"), aten.fmod.Scalar: _remainder_like("trunc"),
+               aten.hypot.default: _hypot, aten.atan2.default: _atan2}
 """Core ops with no composite in the lowering, decomposed into the ops its row programs compute
 (PyTorch's own decompositions of these go down to prims, which name no core ATen op)."""
 
