@@ -100,8 +100,10 @@ def _div_mode(x: Any, y: Any, *, rounding_mode: str | None = None) -> Any:
 
 
 def _remainder_like(mode: str) -> Callable:
-    """remainder (the sign of y: x - floor(x / y) * y) and fmod (the sign of x: x - trunc(x / y) * y)."""
+    """remainder (the sign of y: x - floor(x / y) * y) and fmod (the sign of x: x - trunc(x / y) * y) of floats."""
     def run(x: Any, y: Any) -> Any:
+        if isinstance(x, torch.Tensor) and not x.dtype.is_floating_point:
+            return NotImplemented   # integer remainders stay whole (the gather planner reads index wrapping)
         return aten.sub.Tensor(x, aten.mul.Tensor(_rounded_quotient(x, y, mode), y))
     return run
 
