@@ -33,6 +33,7 @@ from agent_graph.drafter import sync
 from agent_graph.drafter.operands import BYTE_DTYPES, InputKind, OutputKind
 
 RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_\);$")
+ROW_SUM = re.compile(r"^acc\d+_ \+= (?!SC0\.GetValue)")   # a whole-tensor sum of a per-row value
 ROWVAL = re.compile(r"^float (r\d+) = SC0\.GetValue\(0\);$")
 TENSOR = re.compile(r"\b(S\d+|XI\d+\[o\]|W\d+|RH_\w+\[o\]|B\d+)")
 VCALL = re.compile(r"^[A-Z]\w*(<[^>]*>)?\(.*\bcols_\);$")   # an API call over the row (count cols_)
@@ -148,6 +149,9 @@ def analyse(body: list[str]) -> SplitProgram:
             segs[-1].append(("V", _chunked(ln)))
         elif ln in (sync.VECTOR_TO_SCALAR, sync.SCALAR_TO_VECTOR) or ln in ("{", "}"):
             segs[-1].append(("S", ln))
+        elif ROW_SUM.match(ln):
+            # a per-row value summed over the rows: a row shared by several cores counts once (its first core)
+            segs[-1].append(("S", f"if (GetBlockIdx() % rowCores_ == 0) {ln}"))
         else:
             segs[-1].append(("S", ln))
         i += 1
