@@ -253,7 +253,8 @@ REDUCE = {"sum": "sum", "mean": "mean", "amax": "amax", "amin": "amin", "prod": 
 REDUCTION_NAMES = {0: "none", 1: "mean", 2: "sum"}
 BATCH_NORMS = {"_native_batch_norm_legit", "_native_batch_norm_legit_functional", "native_batch_norm",
                "_native_batch_norm_legit_no_training"}
-TUPLE_FIRST = {"native_layer_norm", "log_sigmoid_forward", "nll_loss_forward", "native_group_norm", *BATCH_NORMS}
+TUPLE_FIRST = {"native_layer_norm", "log_sigmoid_forward", "nll_loss_forward", "native_group_norm",
+               "rrelu_with_noise_functional", *BATCH_NORMS}
 """Core ops returning a tuple whose first element is the op's result (the rest are saved statistics)."""
 
 
@@ -324,6 +325,12 @@ def _canonical(base: str, overload: str, args: list, kw: dict) -> tuple[str, lis
         return "gelu", [args[0]], {"approximate": kw.get("approximate", "none")}
     if base == "leaky_relu":
         return "leaky_relu", [args[0]], {"negative_slope": args[1] if len(args) > 1 else 0.01}
+    if base in ("rrelu_with_noise", "rrelu_with_noise_functional"):
+        lower, upper = (args[2] if len(args) > 2 else kw.get("lower", 1 / 8)), (args[3] if len(args) > 3 else kw.get("upper", 1 / 3))
+        if (args[4] if len(args) > 4 else kw.get("training", False)):
+            raise AnalysisError("rrelu in training mode (a random slope per element) is not covered by the templates")
+        # evaluation mode: a leaky relu whose slope is the mean of the bounds (the RReLU page)
+        return "leaky_relu", [args[0]], {"negative_slope": (lower + upper) / 2}
     if base == "elu":
         alpha, scale, in_scale = (list(args[1:]) + [1.0, 1.0, 1.0])[:3]
         if isinstance(scale, float) and abs(scale - 1.0507009873554805) < 1e-9 and in_scale == 1:
@@ -542,6 +549,9 @@ class _Reader:
                 continue
             if base == "scalar_tensor":
                 self.consts[n.name] = self.conv(n.args[0], o.args[0] if o else None)
+                continue
+            if base == "empty" and n.users and all(_name(u)[0].startswith("rrelu_with_noise") for u in n.users):
+                self.consts[n.name] = 0.0      # the noise buffer of an rrelu in evaluation mode: never read
                 continue
             if base == "full" and _numel_of(n) == 1:   # a one-value constant (binary_cross_entropy's -100 floor)
                 self.consts[n.name] = self.conv(n.args[1], o.args[1] if o else None)
