@@ -464,6 +464,9 @@ def render_col(kp: KernelParams) -> dict[str, str]:
         normalise=load("col_normalise.tmpl").substitute(post=post) if modes_1_3 else "",
         scale=load("col_scale.tmpl").substitute(scale_op=kp.extra.get("scale")) if mode == 4 else "",
         mode_call="            Normalise(base, acc, len);\n" if modes_1_3 else "",
+        combine_call=("                Scan(acc, base + static_cast<uint64_t>(r) * inner_, r, len, k);" if mode == 5 else
+                      "                Combine(acc, r, len, k);"),
+        scan=load("col_scan.tmpl").substitute(combine=kp.extra["combine"]) if mode == 5 else "",
         scale_call="            Scale(base, acc, len);\n" if mode == 4 else "",
         epilogue_init=f"        pipe_.InitBuffer(scr_, {nrows} * tile * sizeof(float));   // scratch rows of the ops on rows\n"
                       if nrows else "", epilogue_members=", scr_" if nrows else "",
@@ -476,6 +479,8 @@ def render_col(kp: KernelParams) -> dict[str, str]:
         batch_kib, batch_note = 72, "the rest for the output rows and the scratch rows of the ops on rows"
     elif mode in (1, 2):
         batch_kib, batch_note = 80, "a third for the output rows and the sum / term rows"
+    elif mode == 5:
+        batch_kib, batch_note = 80, "a third for the output rows (each reduced row's running value)"
     else:
         batch_kib, batch_note = 120, "input batches"
     params = opdef_params(kp)

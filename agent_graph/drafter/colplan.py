@@ -6,6 +6,7 @@ The forms (``ColForm``), all on x viewed as [outer, reduce, inner]:
 * a reduction (sum, mean, amax/amin, prod, argmax/argmin, max/min values) with an elementwise chain on the
   reduced values after it (the epilogue);
 * softmax / log_softmax / logsumexp over that dimension (modes 1-3);
+* a scan (cumsum / cumprod) over that dimension (mode 5): each reduced row's running value is written;
 * a norm over that dimension (mode 4): an elementwise chain on x (the prologue: a square, an absolute value),
   the reduction, a chain on the statistic (mean, + eps, sqrt, clamp, rsqrt), then x multiplied or divided by
   it -- an RMS norm over channels, ``F.normalize(x, dim=1)``, an L1 normalisation.
@@ -24,10 +25,11 @@ from agent_graph.drafter.analysis import OpGraph, Ref
 from agent_graph.drafter.program import refs
 
 REDUCTIONS = ("sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "prod", "softmax", "log_softmax",
-              "logsumexp")
+              "logsumexp", "cumsum", "cumprod")
 _PASS = ("identity", "view", "cast")
 _COMBINE = {"sum": "Add", "mean": "Add", "amax": "Max", "max": "Max", "amin": "Min", "min": "Min", "prod": "Mul",
-            "argmax": "Max", "argmin": "Min", "softmax": "Max", "log_softmax": "Max", "logsumexp": "Max"}
+            "argmax": "Max", "argmin": "Min", "softmax": "Max", "log_softmax": "Max", "logsumexp": "Max",
+            "cumsum": "Add", "cumprod": "Mul"}
 _POW = {2: "square", 1: "identity", 0.5: "sqrt", -0.5: "rsqrt", -1: "reciprocal"}
 """Number exponents that are one unary op."""
 _IN_PLACE = {"relu", "abs", "exp", "log", "sqrt", "neg", "square"}
@@ -274,6 +276,17 @@ def inner_reduction(graphs: list[OpGraph]) -> ColForm | str | None:
             return "a reduction over an inner dimension with more than one input or output"
         rest = nodes[1:-1] if scale else nodes[1:]
         prev = red.name
+        if red.op in ("cumsum", "cumprod"):
+            if head or rest or any(red.kwargs.get(k) for k in ("reverse", "exclusive")):
+                return f"{red.op} over an inner dimension with other ops, reversed or exclusive, is not covered yet"
+            if red.op == "cumprod" and red.dtype in ("float16", "bfloat16"):
+                return "cumprod of a 16-bit tensor over an inner dimension is not covered yet"
+            cur = ColForm(combine=_COMBINE[red.op], dim=dims[0] - rank, mean=False, arg=False, dim_last=dims[1] - rank,
+                          mode=5)
+            if found is not None and found != cur:
+                return "the shape cases reduce different dimensions"
+            found = cur
+            continue
         if red.op in ("max", "min"):
             if not rest or rest[0].op != "getitem":
                 return f"{red.op} over an inner dimension returning values and indices is not covered yet"

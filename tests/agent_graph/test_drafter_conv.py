@@ -93,8 +93,8 @@ def _ref(tmp_path: Path, init: str, forward: str, inputs: str, init_inputs: str 
      "the convolution's weight holds one value throughout"),
     ("self.a, self.b = nn.Conv2d(2, 2, 3, groups=2), nn.Conv2d(2, 4, 1)", "self.b(self.a(x))", "torch.randn(1, 2, 6, 6)",
      "several convolutions or matmuls in one reference"),
-    ("self.c = nn.Conv2d(2, 3, 3)", "torch.cumsum(self.c(x), dim=1)", "torch.randn(1, 2, 6, 6)",
-     "after the convolution: cumsum over dimension 1"),      # a staged op whose second stage is refused
+    ("self.c = nn.Conv2d(2, 3, 3)", "torch.logcumsumexp(self.c(x), dim=1)", "torch.randn(1, 2, 6, 6)",
+     "after the convolution: core op aten.logcumsumexp"),      # a staged op whose second stage is refused
 ])
 def test_refusals_name_the_form_and_shape(tmp_path, init, forward, inputs, words):
     d = draft(_ref(tmp_path, init, forward, inputs))

@@ -96,7 +96,8 @@ def test_second_stage_module_reads_the_intermediate_first(tmp_path):
 @pytest.mark.parametrize("body, words", [
     ("return torch.median(self.conv(x), dim=1)[0]",     # (a sort over channels is a second stage now)
      "after the convolution: core op aten.median.dim is not covered by the templates"),
-    ("return torch.cumsum(self.conv(x), dim=1)", "after the convolution: cumsum over dimension 1"),
+    # (a cumsum over the channels is a col-template scan now)
+    ("return torch.logcumsumexp(self.conv(x), dim=1)", "after the convolution: core op aten.logcumsumexp"),
 ])
 def test_refusals_name_the_second_stage(tmp_path, body, words):
     d = draft(_ref(tmp_path, body))
