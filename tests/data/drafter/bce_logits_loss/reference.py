@@ -1,5 +1,4 @@
 """kgen drafter suite: binary cross-entropy on logits through the loss module, summed."""
-import torch
 import torch.nn as nn
 
 
