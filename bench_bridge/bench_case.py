@@ -328,7 +328,7 @@ class CaseRunner:
         for k, combo in enumerate(self.op.combos()):
             want = [from_any(combo[p.name]).short for p in self.op.inputs]
             kept = any(n is not None and n == w for n, w in zip(names, want))
-            ok = kept and all(n is None or n == w or w in _EXACT_WIDER.get(n, ()) for n, w in zip(names, want))
+            ok = kept and all(n is None or n == w or _widens_exactly(n, w) for n, w in zip(names, want))
             if ok and names != want:
                 return k, [t if n is None or n == w else _widen(t, w) for t, n, w in zip(inputs, names, want)]
         return None, inputs
@@ -363,17 +363,20 @@ def _narrow(t: Any, short: str) -> Any:
     return np.asarray(t).astype(np.float16 if short == "float16" else np.float32)
 
 
-# exact widenings: every value of the key's type is a value of each type it maps to
-_EXACT_WIDER: dict[str, tuple[str, ...]] = {
-    "float16": ("float32",), "bfloat16": ("float32",),
-    "int8": ("int16", "int32", "int64"), "int16": ("int32", "int64"), "int32": ("int64",),
-    "uint8": ("int16", "int32", "int64", "uint16", "uint32", "uint64"), "uint16": ("int32", "int64", "uint32", "uint64"),
-    "uint32": ("int64", "uint64"),
-}
+def _widens_exactly(n: str, w: str) -> bool:
+    """Every value of dtype ``n`` is a value of the wider dtype ``w`` of the same family (float16 / bfloat16 to
+    float32, a narrower integer to a wider one: numpy's safe casts); integers never widen to floats here."""
+    if n == "bfloat16":
+        return w == "float32"
+    try:
+        a, b = np.dtype(n), np.dtype(w)
+    except TypeError:
+        return False
+    return a != b and (a.kind == "f") == (b.kind == "f") and np.can_cast(a, b, casting="safe")
 
 
 def _widen(t: Any, short: str = "float32") -> Any:
-    """A tensor (or list) as the wider type `short` (one of _EXACT_WIDER's): exact."""
+    """A tensor (or list) as the wider type `short` (``_widens_exactly``): exact."""
     if isinstance(t, list):
         return [_widen(x, short) for x in t]
     return np.asarray(_as_numpy(t), dtype=np.dtype(short))

@@ -26,8 +26,7 @@ class ElementwiseLowering:
             # a row's integer index (a class target) against a number or another per-row value (cross_entropy's
             # ignore_index test): 1.0 or 0.0 per row, on the scalar unit
             name = self.rs_name()
-            sym = {"GT": ">", "LT": "<", "GE": ">=", "LE": "<=", "EQ": "==", "NE": "!="}[mode]
-            self.out(Val("rs", "")).append(f"float {name} = ({a.expr} {sym} {b.expr}) ? 1.0f : 0.0f;")
+            self.out(Val("rs", "")).append(f"float {name} = {scalar_binary(node.op, a.expr, b.expr)};")
             return Val("rs", name)
         tensors = ("vec", "bvec")     # a row and a broadcast row compare alike; a per-row value is a number
         if {a.kind, b.kind} - {*tensors, "k", "rs"} or not {a.kind, b.kind} & set(tensors):
@@ -127,12 +126,11 @@ class ElementwiseLowering:
                 return None
             return int(x) if x == int(x) else None
         others = [whole(a) for a in args if a.kind != "idx"]
-        sym = {"add": "+", "sub": "-", "mul": "*"}.get(op)
-        if sym is None or len(args) != 2 or len(others) != 1 or others[0] is None:
+        if op not in ("add", "sub", "mul") or len(args) != 2 or len(others) != 1 or others[0] is None:
             raise Unsupported(f"{op} on integer indices is not covered by the templates (only + - * of a whole number)")
         a, b = (x.expr if x.kind == "idx" else str(others[0]) for x in args)
         name = self.rs_name()
-        self.out(Val("rs", "")).append(f"int64_t {name} = {a} {sym} {b};")
+        self.out(Val("rs", "")).append(f"int64_t {name} = {scalar_binary(op, a, b)};")
         return Val("idx", name)
 
     def _elementwise(self, op: str, args: list[Val], kw: dict) -> Val:

@@ -249,4 +249,9 @@ def scalar_binary(op: str, a: str, b: str) -> str:
         return f"({a} > {b} ? {a} : {b})"
     if op == "minimum":
         return f"({a} < {b} ? {a} : {b})"
+    if op in SCALAR_COMPARE:     # a comparison as 1.0 / 0.0
+        return f"({a} {SCALAR_COMPARE[op]} {b} ? 1.0f : 0.0f)"
     raise Unsupported(f"{op} of two scalars is not covered by the templates")
+
+
+SCALAR_COMPARE = {"gt": ">", "lt": "<", "ge": ">=", "le": "<=", "eq": "==", "ne": "!="}
