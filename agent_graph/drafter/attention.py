@@ -29,6 +29,7 @@ import torch.fx as fx
 import torch.nn as nn
 
 from agent_graph.drafter.canonical import _dtype_name, _export, _name
+from agent_graph.drafter.constmask import evaluate as _evaluate, lower_offset as _causal_offset
 
 MATMULS = ("bmm", "mm")
 CHAIN = ("view", "_unsafe_view", "reshape", "expand", "permute", "t", "transpose", "clone", "contiguous", "alias",
@@ -171,55 +172,6 @@ def _layout_of(table: torch.Tensor, shape: tuple[int, ...], heads_q: int | None)
             return lay, batch, heads
     raise AttnUnsupported(f"an attention operand of shape {list(shape)} is laid out in a way the templates do not read "
                           f"(covered: [B, H, S, D], [B, S, H, D], [B, S, H*D], [N, S, D], [S, D])")
-
-
-class _Values(fx.Interpreter):
-    def __init__(self, gm: fx.GraphModule):
-        super().__init__(gm)
-        self.env_values: dict[str, Any] = {}
-
-    def run_node(self, n: fx.Node) -> Any:
-        v = super().run_node(n)
-        self.env_values[n.name] = v
-        return v
-
-
-def _evaluate(ep: torch.export.ExportedProgram, inputs: list[Any]) -> dict[str, Any]:
-    args = []
-    user = iter(inputs)
-    for spec in ep.graph_signature.input_specs:
-        if spec.kind.name == "USER_INPUT":
-            args.append(next(user))
-        elif spec.target in ep.state_dict:
-            args.append(ep.state_dict[spec.target])
-        else:
-            args.append(ep.constants[spec.target])
-    it = _Values(ep.graph_module)
-    with torch.no_grad():
-        it.run(*args)
-    return it.env_values
-
-
-def _causal_offset(keep: torch.Tensor) -> int | None | str:
-    """The offset of a lower-triangular keep pattern [.., Sq, Sk] (j <= i + offset); None when every
-    position is kept; a message when it is no such triangle."""
-    sq, sk = keep.shape[-2:]
-    flat = keep.reshape(-1, sq, sk)
-    if bool(flat.all()):
-        return None
-    counts = flat[0].sum(-1)
-    off = None
-    for i in range(sq):
-        c = int(counts[i])
-        if 0 < c < sk:
-            off = c - 1 - i
-            break
-    if off is None:
-        return "a mask that keeps whole rows or none of them"
-    want = torch.ones(sq, sk, dtype=torch.bool).tril(off)
-    if not all(torch.equal(m, want) for m in flat):
-        return f"a mask of shape {list(keep.shape)} that is not causal (a lower triangle)"
-    return off
 
 
 def _mask_layout(mask: fx.Node, x: torch.Tensor, value: torch.Tensor) -> tuple[int | None, int | None, int | None]:

@@ -220,7 +220,44 @@ def _export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram
         except Exception as e:
             raise AnalysisError(f"the reference cannot be exported by torch.export ({type(e).__name__}: "
                                 f"{str(e).strip().splitlines()[0][:160]})") from e
+        _diagonal_products(ep)
         return ep.run_decompositions(decompositions())
+
+
+DIAG = (aten.diag.default, aten.diag_embed.default)
+PRODUCTS = (aten.matmul.default, aten.mm.default)
+
+
+def _diagonal_products(ep: torch.export.ExportedProgram) -> None:
+    """``torch.diag(v) @ b`` is ``v[:, None] * b`` and ``b @ torch.diag(v)`` is ``b * v`` (one nonzero term per
+    output: the same single rounding): rewritten before PyTorch decomposes ``diag`` into an ``arange`` compare,
+    so the product reaches the lowering as the row or column scaling it is."""
+    g = ep.graph
+    changed = False
+    for n in list(g.nodes):
+        if n.op != "call_function" or n.target not in PRODUCTS or len(n.args) != 2:
+            continue
+        for side, d in enumerate(n.args):
+            other = n.args[1 - side]
+            if not (isinstance(d, fx.Node) and d.target in DIAG and len(d.args) == 1 and not d.kwargs and len(d.users) == 1
+                    and d.args[0].meta["val"].dim() == 1 and isinstance(other, fx.Node) and other.meta["val"].dim() == 2):
+                continue
+            v = d.args[0]
+            with g.inserting_before(n):
+                if side == 0:     # diag(v) @ b: row i scaled by v[i]
+                    col = g.call_function(aten.unsqueeze.default, (v, -1))
+                    col.meta["val"] = v.meta["val"].unsqueeze(-1)
+                    new = g.call_function(aten.mul.Tensor, (col, other))
+                else:             # b @ diag(v): column j scaled by v[j]
+                    new = g.call_function(aten.mul.Tensor, (other, v))
+            new.meta["val"] = n.meta["val"]
+            n.replace_all_uses_with(new)
+            g.erase_node(n)
+            g.erase_node(d)
+            changed = True
+            break
+    if changed:
+        ep.graph_module.recompile()
 
 
 def _perturbed(v: float) -> float:
@@ -446,6 +483,9 @@ class _Reader:
                 self.known.add(n.name)
                 continue
             t = self.ep.state_dict.get(spec.target) if spec.target in self.ep.state_dict else self.ep.constants.get(spec.target)
+            if isinstance(t, torch.Tensor) and not t.is_floating_point() and n.users and \
+                    all(u.name in self.skip for u in n.users):
+                continue       # a bool/int buffer only a recognised pattern reads (a triangle mask): not an op input
             if not isinstance(t, torch.Tensor):
                 raise AnalysisError(f"the reference reads {spec.target} ({spec.kind.name.lower()}) that is not a tensor")
             k = _init_index(t, init_tensors, taken)

@@ -23,6 +23,7 @@ import torch.nn as nn
 from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
 from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _name, _perturbed
+from agent_graph.drafter.constmask import Side, ancestors, evaluate, triangle, user_free
 from agent_graph.drafter.program import refs as _refs
 
 MM_OPS = ("mm", "bmm", "addmm", "mv")
@@ -47,6 +48,7 @@ class CubeGraph:
     mm_dtype: str                        # the matmul's input dtype
     c_dtype: str                         # the dtype PyTorch rounds the product to before the epilogue
     epilogue_inputs: list[str] = field(default_factory=list)   # graph inputs the epilogue reads
+    triangle: tuple[Side, int] | None = None   # the result's kept triangle (torch.triu / tril of the product)
 
 
 class NoMatmul(AnalysisError):
@@ -218,9 +220,12 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         skip.append(res.name)
     out_shape = tuple(int(d) for d in res.meta["val"].shape)
     out_dtype = _dtype_name(mm.meta["val"].dtype)
+    tri = _triangle_mask(ep, inputs, out_shape, (M, N)) if stop is None else None
     r = _Reader(ep, other, inputs, init or [], drawn_at_random(model, init or []))   # module weights become op inputs
-    r.placeholders()
     r.skip.update(skip)
+    if tri is not None:
+        r.skip.update(tri[2])
+    r.placeholders()
     addmm = base == "addmm"
     c = OpNode(C_NAME, "input", [], {}, out_shape, "float32" if addmm and out_dtype != "float32" else out_dtype)
     r.g.inputs.insert(0, c)
@@ -233,6 +238,8 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         later = [n.name for n in calls[[n.name for n in calls].index(stop) + 1:]]
         r.skip.update(later)
     r.nodes()
+    if tri is not None:      # the masked node stands for its value; the kernel zeroes the masked triangle
+        r.alias[tri[0].name] = r.alias.get(tri[1].name, tri[1].name)
     if stop is None:
         r.outputs()
     else:
@@ -252,7 +259,60 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
     for name in (pa.name, pb.name):
         if name in eps:
             raise AnalysisError(f"the matmul operand {name} is also read by the epilogue: not covered by the templates")
-    return CubeGraph(g, Operand(pa.name, ta), Operand(pb.name, tb), out_shape, da, c.dtype, eps)
+    return CubeGraph(g, Operand(pa.name, ta), Operand(pb.name, tb), out_shape, da, c.dtype, eps,
+                     tri[3] if tri is not None else None)
+
+
+def _triangle_mask(ep: Any, inputs: list[Any], out_shape: tuple, mn: tuple[int, int]
+                   ) -> tuple[fx.Node, fx.Node, set[str], tuple[Side, int]] | None:
+    """A result masked to a triangle of each matrix (``torch.triu(a @ b)``, ``torch.where(mask, y, 0)`` or
+    ``y * mask`` with a mask built from ``arange``/``ones`` alone): (the masking node, the value it masks, the
+    nodes that build the mask, (side, k)); None when the output is no such mask. Read by value: whatever builds
+    the mask, it is evaluated on the case and must keep one triangle the same in every matrix."""
+    out = next(n for n in ep.graph.nodes if n.op == "output").args[0]
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    n = outs[0] if len(outs) == 1 else None
+    if not isinstance(n, fx.Node) or n.op != "call_function" or _name(n)[0] not in ("where", "mul") or \
+            tuple(out_shape[-2:]) != tuple(mn) or tuple(n.meta["val"].shape) != tuple(out_shape):
+        return None
+    args = list(n.args)
+    free = [isinstance(a, fx.Node) and (user_free(a, ep) or _name(a)[0] in ("full_like", "zeros_like")) for a in args]
+    env = None
+    def value(a: Any) -> torch.Tensor:
+        nonlocal env
+        if not isinstance(a, fx.Node):
+            return torch.tensor(a)
+        env = env if env is not None else evaluate(ep, inputs)
+        return env[a.name]
+    if _name(n)[0] == "where":
+        if not free[0] or sum(free) != 2:
+            return None
+        x = args[2] if free[1] else args[1]
+        zero = value(args[1] if free[1] else args[2])
+        if not bool((zero == 0).all()):
+            return None
+        keep = value(args[0]).to(torch.bool)
+        keep = ~keep if free[1] else keep
+    else:
+        if sum(free) != 1 or not all(isinstance(a, fx.Node) for a in args):
+            return None
+        m = value(args[free.index(True)])
+        if not bool(((m == 0) | (m == 1)).all()):
+            return None
+        x, keep = args[free.index(False)], m != 0
+    if not isinstance(x, fx.Node) or tuple(x.meta["val"].shape) != tuple(out_shape):
+        return None
+    try:
+        keep = torch.broadcast_to(keep, out_shape)
+    except RuntimeError:
+        return None
+    side = triangle(keep)
+    if isinstance(side, str):
+        return None
+    carried = ancestors(x)
+    built = {m.name for a in args if isinstance(a, fx.Node) and a is not x for m in ancestors(a)
+             if m.op == "call_function" and m not in carried}
+    return n, x, built | {n.name}, side
 
 
 def _stage_output(r: _Reader, stop: str) -> None:

@@ -116,12 +116,15 @@ class CubeParams:
                 self.progs[combo], self.kinds = lower_epilogue(cg)
                 self.c_round[combo] = cg.c_dtype if cg.c_dtype in CT else ""
         self.direct = all(not p.body and p.outputs[0].val.expr == "XI0" for p in self.progs.values()) and \
-            not self.cg.epilogue_inputs
+            not self.cg.epilogue_inputs and self.cg.triangle is None
         """No epilogue: the fixpipe writes the product straight to GM, rounded once to the output type."""
         modes = {p.mode for p in self.progs.values()}
         if len(modes) > 1:
             raise CubeUnsupported("the dtype combinations need different epilogue structures")
         self.row = modes == {"row"}
+        if self.row and self.cg.triangle is not None:
+            raise CubeUnsupported(f"a triangle of a row-wise epilogue's result (a matmul of shape {list(self.cg.out_shape)}) "
+                                  f"is not covered yet")
         """A row-wise epilogue (softmax, a row reduction): each base block spans whole rows of the result."""
         self.attrs = [a.kwargs.get("param", a.name) for a in self.cg.graph.attrs]
         self.attr_defaults = [float(a.kwargs["value"]) for a in self.cg.graph.attrs]
@@ -193,6 +196,13 @@ def bytes_per_elem(cp: CubeParams) -> tuple[int, str]:
     return total, ", ".join(parts)
 
 
+def fixed_bytes(cp: CubeParams) -> tuple[int, str]:
+    """UB bytes the kernel takes besides its tiles (the host's margin, a triangle's column index and bits)."""
+    if cp.cg.triangle is None:
+        return 1024, "a 1 KB margin (scratch rows of scalar maths)"
+    return 1024 + 128 * 4 + 32, "a 1 KB margin, the triangle's column index (128 floats at most) and keep bits"
+
+
 def _host(cp: CubeParams) -> str:
     attr_code = []
     for j in range(len(cp.attrs)):
@@ -204,7 +214,8 @@ def _host(cp: CubeParams) -> str:
         op_type=cp.op_type, summary=cp.summary, op_snake=snake_case(cp.op_type), bytes_per_elem=per, budget_note=note,
         a_index=cp.inputs.index(cp.cg.a.name), b_index=cp.inputs.index(cp.cg.b.name),
         trans_a="true" if cp.cg.a.trans else "false", trans_b="true" if cp.cg.b.trans else "false",
-        attr_code="\n".join(attr_code), params="\n".join(params), whole_rows="true" if cp.row else "false",
+        attr_code="\n".join(attr_code), params="\n".join(params),
+        fixed_bytes=fixed_bytes(cp)[0], fixed_note=fixed_bytes(cp)[1], whole_rows="true" if cp.row else "false",
         c_type=("matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, CubeType(context->GetOutputDesc(0)->GetDataType())"
                 if cp.direct else "matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT"))
 
@@ -291,6 +302,7 @@ def _kernel(cp: CubeParams) -> str:
             res = f"slot{m.group(1)}_.Get<float>()" if m else res.replace("[o]", "")
         else:
             body += p.body
+        body += _triangle_body(cg, res)
         store = [f"StoreOut<TO>(o, {res}, {'(rows + 7) / 8 * 8' if res == 'rowRes' else 'n'});"]
         if multi:
             cond = " && ".join(f"ORIG_DTYPE_{nm[x].upper()} == {GE[d].replace('ge::', '')}" for x, d in zip(cp.inputs, combo[0]))
@@ -312,6 +324,11 @@ def _kernel(cp: CubeParams) -> str:
     if per_row:
         init.append("pipe->InitBuffer(rowRes_, tileElems_ * sizeof(float));   // one value per row of the tile")
         members.append("TBuf<TPosition::VECCALC> rowRes_;")
+    if cg.triangle is not None:
+        init += ["pipe->InitBuffer(colIdx_, ColIdxLen() * sizeof(float));   // 0, 1, 2, ... over a tile row",
+                 "pipe->InitBuffer(keepBits_, ColIdxLen() / 8);                // one bit per column: kept",
+                 "CreateVecIndex(colIdx_.Get<float>(), 0.0f, ColIdxLen());"]
+        members += ["TBuf<TPosition::VECCALC> colIdx_;", "TBuf<TPosition::VECCALC> keepBits_;"]
     gm = [nm[x] for x in cp.inputs] + [cp.out]
     if any("WaitPipe<" in ln for ln in compute + stores):   # a row epilogue reads a reduction's result
         aliases += ["", load("wait_pipe.tmpl").template.rstrip("\n")]
@@ -327,7 +344,33 @@ def _kernel(cp: CubeParams) -> str:
         copy_out=("DataCopyPad(yGm_[base / td_->mm.N], o, DataCopyExtParams{1, static_cast<uint32_t>(rows * sizeof(TO)), 0, 0, 0});"
                   "   // one value per row: y is [.., M, 1]" if per_row else "DataCopyPad(yGm_[base], o, Block<TO>(rows, cols, true));"),
         members=_ind(members, 4), kernel_name=snake_case(cp.op_type), gm_params=", ".join(f"GM_ADDR {x}" for x in gm),
-        gm_args=", ".join(gm))
+        gm_args=", ".join(gm), row0_arg=", static_cast<uint32_t>(m0 + bm * t.baseM)" if cg.triangle else "",
+        row0_param=", uint32_t row0" if cg.triangle else "",
+        col_idx_len=("\n    // the column index row: a tile row rounded up to the 64 floats a compare covers\n"
+                     "    __aicore__ inline uint32_t ColIdxLen() const { return (static_cast<uint32_t>(td_->mm.baseN) + 63) / 64 * 64; }\n"
+                     if cg.triangle else ""))
+
+
+def _triangle_body(cg: CubeGraph, res: str) -> list[str]:
+    """Zero the masked triangle of the tile (rows x cols at row0, col0 of its matrix): per tile row, the columns
+    kept (``upper``: j >= i + k, ``lower``: j <= i + k) are those whose index compares so with i + k - col0."""
+    if cg.triangle is None:
+        return []
+    side, k = cg.triangle
+    mode, keeps = ("GE", "j >= i + k") if side == "upper" else ("LE", "j <= i + k")
+    shift = f" + {k}" if k > 0 else f" - {-k}" if k < 0 else ""
+    whole = "edge <= 0.0f" if side == "upper" else "edge >= static_cast<float>(cols) - 1.0f"
+    return [f"// torch.{'triu' if side == 'upper' else 'tril'}(.., {k}): keep {keeps}, zero the rest",
+            "LocalTensor<float> colIdx = colIdx_.Get<float>();",
+            "LocalTensor<uint8_t> keep = keepBits_.Get<uint8_t>();",
+            "for (uint32_t r = 0; r < rows; ++r) {",
+            f"    float edge = static_cast<float>(static_cast<int32_t>(row0 + r){shift} - static_cast<int32_t>(col0));",
+            f"    if ({whole}) {{",
+            "        continue;   // the whole row is kept",
+            "    }",
+            f"    Compares(keep, colIdx, edge, CMPMODE::{mode}, ColIdxLen());",
+            f"    Select({res}[r * pitch], keep, {res}[r * pitch], 0.0f, SELMODE::VSEL_TENSOR_SCALAR_MODE, cols);",
+            "}"]
 
 
 def _too_wide(cp: CubeParams, cgs: list[CubeGraph]) -> str:
@@ -336,7 +379,7 @@ def _too_wide(cp: CubeParams, cgs: list[CubeGraph]) -> str:
     if not cp.row:
         return ""
     soc = soc_facts()
-    ub = soc.ub_bytes - soc.kfc_reserved_bytes - 1024
+    ub = soc.ub_bytes - soc.kfc_reserved_bytes - fixed_bytes(cp)[0]
     per, _ = bytes_per_elem(cp)
     for cg in cgs:
         n16 = (int(cg.out_shape[-1]) + 15) // 16 * 16
