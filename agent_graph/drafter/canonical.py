@@ -864,14 +864,16 @@ class _Reader:
         if cast is not None:
             x = cast.args[0]
         src = self.alias.get(x.name, x.name)
-        if d != len(shape) - 1 or src not in {i.name for i in self.g.inputs}:
-            where = "a forward input" if src in {i.name for i in self.g.inputs} else "a computed value"
-            raise AnalysisError(f"core op aten.slice along dim {d} of {where} of shape {shape} is not covered by the "
-                                f"templates (windows of a forward input's last dimension are)")
+        if src not in {i.name for i in self.g.inputs}:
+            raise AnalysisError(f"core op aten.slice along dim {d} of a computed value of shape {shape} is not covered by "
+                                f"the templates (windows of a forward input are)")
+        # (a list: sizes differ between cases); a window along an earlier dimension is made a window of the last by
+        # collapse_windows, or refused there
+        kw: dict[str, Any] = {"window": [lo, hi]} if d == len(shape) - 1 else {"window": [lo, hi], "dim": d}
         if cast is None:
-            self._add(n, "slice", [Ref(src)], {"window": [lo, hi]})   # (a list: sizes differ between cases)
+            self._add(n, "slice", [Ref(src)], kw)
             return
-        win = OpNode(f"{n.name}_window", "slice", [Ref(src)], {"window": [lo, hi]},
+        win = OpNode(f"{n.name}_window", "slice", [Ref(src)], kw,
                      tuple(int(v) for v in n.meta["val"].shape), _dtype_name(x.meta["val"].dtype))
         self.g.nodes.append(win)
         self.known.add(win.name)
@@ -985,6 +987,47 @@ def collapse_rows(g: OpGraph) -> None:
     g.row_dims, g.row_div = k, div
 
 
+def collapse_windows(g: OpGraph) -> None:
+    """Windows along a dimension d before the last (``x.chunk(2, dim=1)``, a GLU over channels) become windows of
+    the last: every tensor's dimensions from d on are one row (``g.row_dims``), so the window [lo, hi) of x's
+    dimension d is the run [lo * inner, hi * inner) of each row (inner: the size of x's dimensions after d). An
+    elementwise graph only (every tensor of the output's rank and shape but the windowed inputs, or one value)."""
+    wins = [n for n in g.nodes if n.op == "slice" and "dim" in n.kwargs]
+    if not wins:
+        return
+    what = f"core op aten.slice along dim {wins[0].kwargs['dim']} of a forward input of shape " \
+           f"{list(g.node(wins[0].args[0].name).shape or [])}"
+    dims = {int(n.kwargs["dim"]) for n in wins}
+    if len(dims) != 1 or any(n.op == "slice" and "dim" not in n.kwargs for n in g.nodes):
+        raise AnalysisError(f"{what} together with windows along other dimensions is not covered by the templates")
+    d = dims.pop()
+    out = g.node(wins[0].name).shape
+    r = len(out)
+    srcs = {n.args[0].name for n in wins}
+    for n in (*g.inputs, *g.nodes):
+        if n.op in ROW_OPS or n.op in ("layer_norm", "rms_norm", "cumsum", "cumprod", "argmax", "argmin", "cat"):
+            raise AnalysisError(f"{what} together with core op aten.{n.op} is not covered by the templates (a window "
+                                f"along an earlier dimension is covered in elementwise graphs)")
+        shape = tuple(n.shape or ())
+        if _numel(shape) == 1 or n.name in srcs:
+            continue
+        if shape != tuple(out):
+            raise AnalysisError(f"{what} together with a tensor of shape {list(shape)} (output shape {list(out)}) is not "
+                                f"covered by the templates (a window along an earlier dimension is covered when every "
+                                f"other tensor has the output's shape)")
+    inners = {n.name: _numel(g.node(n.args[0].name).shape[d + 1:]) for n in wins}
+    for n in (*g.inputs, *g.nodes):
+        shape = tuple(n.shape or ())
+        if len(shape) != r:
+            continue
+        if n.op == "slice":
+            inner = inners[n.name]
+            lo, hi = n.kwargs["window"]
+            n.kwargs = {"window": [lo * inner, hi * inner]}
+        n.shape = shape[:d] + (_numel(shape[d:]),)
+    g.row_dims = r - d
+
+
 def _through_clones(n: fx.Node) -> fx.Node:
     """``n`` with the copies in front of it skipped (``x.clone()``, ``.contiguous()``: the same values)."""
     while _name(n)[0] in IDENTITY and n.args and isinstance(n.args[0], fx.Node):
@@ -1065,6 +1108,7 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
     r.nodes()
     r.outputs()
     drop_dead(r.g)
+    collapse_windows(r.g)
     collapse_rows(r.g)
     one_element_rows(r.g)
     return r.g

@@ -355,10 +355,17 @@ def render_host(kp: KernelParams, main_input: int) -> str:
                      f'        std::printf("{kp.op_type}: input {name} broadcasts over more than two groups of dimensions\\n");',
                      "        return ge::GRAPH_FAILED;", "    }"]
         map_code += [f"    tiling.set_{name}{fld}({name}Map[{k}]);" for k, fld in enumerate(operands.ROW_MAP_FIELDS)]
+    k = int(kp.extra.get("row_dims", 1))
     for i in sorted(kp.extra.get("windows", {})):
         name = kp.inputs[i].name
-        map_code += [f"    const gert::Shape& {name}Shape = context->GetInputShape({i})->GetStorageShape();",
-                     f"    tiling.set_{name}Cols(static_cast<uint32_t>({name}Shape.GetDim({name}Shape.GetDimNum() - 1)));"]
+        map_code += [f"    const gert::Shape& {name}Shape = context->GetInputShape({i})->GetStorageShape();"]
+        if k == 1:
+            map_code += [f"    tiling.set_{name}Cols(static_cast<uint32_t>({name}Shape.GetDim({name}Shape.GetDimNum() - 1)));"]
+            continue
+        map_code += [f"    uint64_t {name}RowLen = 1;   // a row of '{name}' is its last {k} dimensions",
+                     f"    for (size_t d = {name}Shape.GetDimNum() - {k}; d < {name}Shape.GetDimNum(); ++d) {{",
+                     f"        {name}RowLen *= static_cast<uint64_t>({name}Shape.GetDim(d));", "    }",
+                     f"    tiling.set_{name}Cols(static_cast<uint32_t>({name}RowLen));"]
     params = opdef_params(kp)
     pad = row_pitch(kp)
     if any(d in ("bool", "int8", "uint8") for p in (*kp.inputs, *kp.outputs) for d in p.dtypes):

@@ -305,7 +305,7 @@ def _dispatch(op: str, keys: list[int], chosen: list[Feature], feats: list[Featu
     for name in ("rank0",):
         if name in needs and name not in {f.name for f in chosen}:
             lines.append(f"    const int64_t {name} = {by_name[name].expr};   // {by_name[name].what}")
-    for f in chosen:
+    for f in sorted(chosen, key=lambda f: f.name != "rank0"):   # rank0 first: a normalised dimension reads it
         if f.name.endswith("Norm"):
             raw = by_name[f.name.removesuffix("Norm")]
             lines.append(f"    const int64_t {raw.name}Raw = {raw.expr};")

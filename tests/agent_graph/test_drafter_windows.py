@@ -43,13 +43,26 @@ def test_a_fixed_offset_window_reads_its_input_at_that_offset(tmp_path):
 
 
 @pytest.mark.parametrize("body, inputs, words", [
-    ("x[:2] * 2", "torch.randn(4, 6)", "aten.slice along dim 0 of a forward input of shape [4, 6]"),
+    ("torch.softmax(x[:2], -1)", "torch.randn(4, 6)", "aten.slice along dim 0 of a forward input of shape [4, 6] "
+                                                     "together with core op aten.softmax"),
+    ("x[:2] + x[:, :3].sum()", "torch.randn(4, 6)", "together with windows along other dimensions"),
     ("(x * 2)[..., :3] + 1", "torch.randn(4, 6)", "aten.slice along dim 1 of a computed value"),
     ("x[..., ::2] + 1", "torch.randn(4, 6)", "a step of 2"),
 ])
 def test_windows_outside_the_row_template_are_refused_by_name(tmp_path, body, inputs, words):
     d = draft(write_reference(tmp_path, body, inputs))
     assert isinstance(d, Unsupported) and not d.user_error and words in d.reason, d
+
+
+def test_a_window_along_an_earlier_dimension_is_a_window_of_collapsed_rows(tmp_path):
+    """x.chunk(2, dim=1) of [3, 10, 17]: the halves are [0, 85) and [85, 170) of rows of 170 (the last two
+    dimensions as one row); x[:2] of a matrix is the first half of its one row. Checked against PyTorch."""
+    ref = write_reference(tmp_path, "F.silu(x.chunk(2, dim=1)[0]) * x.chunk(2, dim=1)[1]", "torch.randn(3, 10, 17).half()")
+    d = assert_verified(ref, tmp_path)
+    kernel = next(t for p, t in d.files.items() if p.startswith("op_kernel/"))
+    host = next(t for p, t in d.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    assert "a row of 'x' is its last 2 dimensions" in host and "+ cols_]" in kernel
+    assert_verified(write_reference(tmp_path, "x[:2] * 2", "torch.randn(4, 6)"), tmp_path / "rows")
 
 
 def test_windows_of_different_lengths_run_in_stages(tmp_path):
