@@ -42,10 +42,10 @@ from bench_bridge.tasks.groups import group_inputs
 from bench_bridge.tasks.pymodule import load_module
 from bench_bridge.tasks.stubs import install as install_stubs, npu_only_message, npu_only_ops
 from bench_bridge.tasks.weights import drawn_at_random, module_tensor_items, module_tensors
-from bench_bridge.tasks.worker import spec_inputs
+from bench_bridge.tasks.worker import binding_call, spec_inputs
 
 __all__ = [
-    "spec_inputs",
+    "binding_call", "spec_inputs",
     "Artifacts", "AttrInfo", "Backend", "BenchError", "BenchEvent", "BenchEventSink", "BenchNote", "BenchOptions",
     "BenchPhase", "BenchReport", "BuildResult", "CannEnv", "CaseReport", "CaseRow", "CaseSpec", "CaseStarted",
     "CaseStatus", "CostTable", "DEBUG_FLAGS", "DEFAULT_SOC", "DType", "DebuggerUnavailable", "Diagnostic", "EagerBaseline", "INCLUDE_DIR", "LAUNCH_SUFFIXES",

@@ -17,6 +17,7 @@ The key is computed from structure, never from sizes: a new case of a known stru
 """
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -24,6 +25,7 @@ from typing import Any, Callable
 import torch
 
 from agent_graph.drafter import codegen
+from bench_bridge.api import binding_call, install_stubs
 from agent_graph.drafter.ownplan import forward_arguments
 
 MAX_KERNELS = 6
@@ -105,9 +107,46 @@ class MergeError(Exception):
 
 # ---- features: what tells the groups apart ------------------------------------------------------------------
 
-def _scalars(mod: Any, ins: list) -> list[tuple[str, Any]]:
-    """The forward's non-tensor arguments the harness passes as the op's attributes (name, value), in order."""
-    return [(n, v) for n, v in forward_arguments(mod, ins) if isinstance(v, (bool, int, float, str))]
+SCALAR = (bool, int, float, str)
+
+
+def _scalars(mod: Any, ins: list, init: list | None = None) -> list[tuple[str, Any]]:
+    """The non-tensor arguments the harness passes as the op's attributes (name, value), in order: the forward's,
+    then those of the ``__init__`` arguments the task's binding passes after them (NPUKernelBench's ``ModelNew``
+    calls ``mse_loss(predict, label, self.reduction)``: a setting of the model that changes between cases)."""
+    fwd = [(n, v) for n, v in forward_arguments(mod, ins) if isinstance(v, SCALAR)]
+    return fwd + _binding_extras(mod, ins, init or [], fwd)
+
+
+def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The scalars the binding's call passes after the forward's own (named after the ``__init__`` parameter
+    holding that value); none when there is no binding or its scalars do not start with the forward's."""
+    if not hasattr(mod, "ModelNew") or not init:
+        return []
+    install_stubs()
+    try:
+        call = binding_call(mod, init, list(ins))
+    except Exception:
+        return []
+    if call is None:
+        return []
+    scal = [a for a in call[1] if not isinstance(a, torch.Tensor) and
+            not (isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a))]
+    if len(scal) <= len(fwd) or [type(v)(x) if isinstance(v, SCALAR) else x for x, (_, v) in zip(scal, fwd)] != \
+            [v for _, v in fwd] or not all(isinstance(v, SCALAR) for v in scal[len(fwd):]):
+        return []
+    try:
+        names = [p for p in inspect.signature(mod.Model.__init__).parameters][1:]
+    except (TypeError, ValueError):
+        names = []
+    out, used = [], set()
+    for k, v in enumerate(scal[len(fwd):]):
+        j = next((j for j, x in enumerate(init) if j not in used and type(x) is type(v) and x == v), None)
+        if j is not None:
+            used.add(j)
+        name = names[j] if j is not None and j < len(names) else f"arg{len(fwd) + k}"
+        out.append((name, v))
+    return out
 
 
 def _declared(plans: list[Any]) -> dict[str, str]:
@@ -124,7 +163,7 @@ def _declared(plans: list[Any]) -> dict[str, str]:
 
 def _features(cases: list, mod: Any, declared: dict[str, str]) -> tuple[list[Feature], list[tuple[str, Any]]]:
     tensors = [[a for a in ins if isinstance(a, torch.Tensor)] for _, ins in cases]
-    scal = [_scalars(mod, ins) for _, ins in cases]
+    scal = [_scalars(mod, ins, init) for init, ins in cases]
     if len({len(t) for t in tensors}) > 1 or len({tuple(n for n, _ in s) for s in scal}) > 1:
         raise MergeError("the cases pass different numbers of tensors or attributes")
     attrs = scal[0]
@@ -185,7 +224,11 @@ def _choose(feats: list[Feature], group_of: list[int]) -> list[Feature]:
     def clashes(fs: list[Feature]) -> list[tuple[int, int]]:
         return [(a, b) for a in range(n) for b in range(a + 1, n) if group_of[a] != group_of[b]
                 and all(f.values[a] == f.values[b] for f in fs)]
-    def tier(f: Feature) -> int:   # structure first; a float attribute (a value, seldom a structure) last
+    def tier(f: Feature) -> int:
+        # a string attribute (a mode: reduction, approximate) names the structure itself: first; then the call's
+        # structure (ranks, dtypes, unit dimensions); a float attribute (a value, seldom a structure) last
+        if "GetStr" in f.expr:
+            return -1
         if "GetFloat" in f.expr:
             return 2
         return 1 if "attrs->" in f.expr else 0

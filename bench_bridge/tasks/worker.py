@@ -134,8 +134,9 @@ def _make_case(task: Task, mod, prep, case, index: int):
     return init, inputs
 
 
-def _record_call(mod, init: list, inputs: list) -> tuple[str, list] | None:
-    """The operator call ModelNew makes: its name and arguments; None if there is no ModelNew."""
+def binding_call(mod, init: list, inputs: list) -> tuple[str, list] | None:
+    """The operator call ModelNew makes (NPUKernelBench's binding): its name and arguments; None if there is no
+    ModelNew or it makes no such call. The stubs must be installed (``stubs.install``)."""
     if not hasattr(mod, "ModelNew"):
         return None
     try:
@@ -213,7 +214,7 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
                     entry["ref_groups"].append(0)
             if profile:
                 entry["eager"] = _eager_ops(model, inputs)
-            call = _record_call(mod, init, inputs)
+            call = binding_call(mod, init, inputs)
             if call is not None:
                 name, args = call
                 ids = {id(t): k for k, t in enumerate(inputs) if isinstance(t, torch.Tensor)}

@@ -74,3 +74,21 @@ def test_each_case_is_traced_once_per_front_end(monkeypatch):
     d = draft(KEYED / "sum_dim.py")
     assert d.plan.template == "keyed"
     assert 0 < len(calls) <= len(task.cases), calls
+
+
+def test_a_model_setting_the_binding_passes_is_an_attribute_that_chooses_the_kernel(tmp_path):
+    """npukb_loss_reduction: Model(reduction) reduces |a - b| as 'mean', 'sum' or 'none', and ModelNew passes
+    self.reduction to the operator after the tensors. The op declares the setting as a string attribute and the
+    host chooses the kernel by it, not by ranks or dtypes that happen to differ between the drafted cases: a new
+    case of a known setting with another rank and dtype takes that setting's kernel."""
+    task = Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_loss_reduction"
+    d = assert_verified(task, tmp_path)
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    assert 'this->Attr("reduction").AttrType(OPTIONAL).String(' in host
+    assert 'std::strcmp(reduction, "none") == 0' in host and "rank0 ==" not in host
+    other = tmp_path / "other"
+    shutil.copytree(task, other)
+    (other / "validation" / "test_cases.csv").write_text(
+        "case_id;shape;dtype;reduction\n0;[3, 50];float16;sum\n1;[999];bfloat16;mean\n2;[6, 7];float32;none\n")
+    rep = bench(other, BenchOptions(project=tmp_path / "project", timeout=600))
+    assert rep.correct and [c.status for c in rep.cases] == ["pass"] * 3, [(c.case_id, c.message) for c in rep.cases]
