@@ -28,7 +28,7 @@ from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
 from agent_graph.drafter.windows import window_starts
-from bench_bridge.api import (CaseRow, Task, group_inputs, install_stubs, load_module, npu_only_message, npu_only_ops,
+from bench_bridge.api import (CaseRow, Task, binding_call, group_inputs, install_stubs, load_module, npu_only_message, npu_only_ops,
                               snake_case, spec_inputs)
 
 RESERVED = {"t", "op", "workspace", "tiling", "rows", "cols", "colsPad", "rowsPerCore", "tileRows", "total", "perCore",
@@ -133,6 +133,9 @@ def _plan_task(task: Task) -> Plan | Unsupported:
         npu = npu_only_ops()
         if npu:
             return Unsupported(name, npu_only_message(npu), user_error=True)
+    moved = _reordered_binding(mod, cases[0])
+    if moved:
+        return Unsupported(name, moved)
     if foreach.has_list_argument(cases):   # one elementwise function over each tensor of a list
         each = foreach.plan_foreach(task, cases, mod, lambda t, c, m: _plan_cases(t, c, m, vector_stages=False),
                                     Plan, Unsupported, render)
@@ -413,6 +416,25 @@ def _numel(shape: Any) -> int:
     for d in shape or ():
         k *= d
     return k
+
+
+def _reordered_binding(mod: Any, case: tuple) -> str:
+    """Why the task's binding (NPUKernelBench's ModelNew) cannot call a drafted op: it passes the forward's tensors
+    in another order (``mse_loss_grad(dout, predict, label)`` for ``forward(predict, label, dout)``), and the drafted
+    op takes them in the forward's; "" when it passes them in order or there is no binding."""
+    if not hasattr(mod, "ModelNew"):
+        return ""
+    init, ins = case
+    try:
+        install_stubs()
+        call = binding_call(mod, list(init), list(ins))
+    except Exception:
+        return ""
+    order = variants.binding_order(call[1], ins) if call else None
+    if order is None or order == list(range(len(order))):
+        return ""
+    return (f"the task's binding passes the forward's tensors in the order {order} (forward order: "
+            f"{list(range(len(order)))}); the drafted op would take them in the forward's order")
 
 
 def _one_line(e: BaseException) -> str:

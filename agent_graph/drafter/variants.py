@@ -112,10 +112,34 @@ SCALAR = (bool, int, float, str)
 
 def _scalars(mod: Any, ins: list, init: list | None = None) -> list[tuple[str, Any]]:
     """The non-tensor arguments the harness passes as the op's attributes (name, value), in order: the forward's,
-    then those of the ``__init__`` arguments the task's binding passes after them (NPUKernelBench's ``ModelNew``
-    calls ``mse_loss(predict, label, self.reduction)``: a setting of the model that changes between cases)."""
+    then those of the ``__init__`` arguments the task's binding passes after them when they are modes (strings or
+    flags: NPUKernelBench's ``ModelNew`` calls ``mse_loss(predict, label, self.reduction)``)."""
     fwd = [(n, v) for n, v in forward_arguments(mod, ins) if isinstance(v, SCALAR)]
     return fwd + _binding_extras(mod, ins, init or [], fwd)
+
+
+def binding_tensors(args: list) -> list:
+    """The tensors of a call's arguments in order (a list of tensors: its items)."""
+    out = []
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            out.append(a)
+        elif isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a):
+            out += list(a)
+    return out
+
+
+def binding_order(call_args: list, ins: list) -> list[int] | None:
+    """Which forward tensor the binding's call passes at each place (by identity), or None when the call passes
+    tensors the forward does not hold as they are (copies, casts): the order is then not known."""
+    fwd = binding_tensors(ins)
+    order = []
+    for t in binding_tensors(call_args):
+        k = next((k for k, f in enumerate(fwd) if f is t), None)
+        if k is None:
+            return None
+        order.append(k)
+    return order
 
 
 def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
@@ -130,10 +154,14 @@ def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]])
         return []
     if call is None:
         return []
+    if binding_order(call[1], ins) not in (None, list(range(len(binding_tensors(ins))))):
+        return []        # the binding reorders the tensors: the planner refuses the task (binding_order)
     scal = [a for a in call[1] if not isinstance(a, torch.Tensor) and
             not (isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a))]
+    # modes only (a string or a flag: reduction, approximate): a number the model holds is a size or a value
+    # (Isamax's n), and choosing a kernel by it would choose by size
     if len(scal) <= len(fwd) or [type(v)(x) if isinstance(v, SCALAR) else x for x, (_, v) in zip(scal, fwd)] != \
-            [v for _, v in fwd] or not all(isinstance(v, SCALAR) for v in scal[len(fwd):]):
+            [v for _, v in fwd] or not all(isinstance(v, (str, bool)) for v in scal[len(fwd):]):
         return []
     try:
         names = [p for p in inspect.signature(mod.Model.__init__).parameters][1:]

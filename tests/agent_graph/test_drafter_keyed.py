@@ -92,3 +92,16 @@ def test_a_model_setting_the_binding_passes_is_an_attribute_that_chooses_the_ker
         "case_id;shape;dtype;reduction\n0;[3, 50];float16;sum\n1;[999];bfloat16;mean\n2;[6, 7];float32;none\n")
     rep = bench(other, BenchOptions(project=tmp_path / "project", timeout=600))
     assert rep.correct and [c.status for c in rep.cases] == ["pass"] * 3, [(c.case_id, c.message) for c in rep.cases]
+
+
+def test_a_binding_that_reorders_the_tensors_is_refused_not_drafted_wrong(tmp_path):
+    """ModelNew calling l1_loss(label, predict, ...) for forward(predict, label): the harness hands the op the
+    binding's order, a drafted op takes the forward's; refused, saying the order."""
+    from agent_graph.drafter import Unsupported, draft
+    task = tmp_path / "task"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_loss_reduction", task)
+    module = task / "validation" / "module.py"
+    module.write_text(module.read_text().replace("l1_loss(predict, label, self.reduction)",
+                                                 "l1_loss(label, predict, self.reduction)"))
+    d = draft(task)
+    assert isinstance(d, Unsupported) and "in the order [1, 0]" in d.reason, d
