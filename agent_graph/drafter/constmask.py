@@ -13,18 +13,9 @@ from typing import Any, Literal
 import torch
 import torch.fx as fx
 
+from agent_graph.drafter.analysis import _Recorder as Recorder
+
 Side = Literal["lower", "upper"]
-
-
-class _Values(fx.Interpreter):
-    def __init__(self, gm: fx.GraphModule):
-        super().__init__(gm)
-        self.env_values: dict[str, Any] = {}
-
-    def run_node(self, n: fx.Node) -> Any:
-        v = super().run_node(n)
-        self.env_values[n.name] = v
-        return v
 
 
 def evaluate(ep: torch.export.ExportedProgram, inputs: list[Any]) -> dict[str, Any]:
@@ -38,10 +29,10 @@ def evaluate(ep: torch.export.ExportedProgram, inputs: list[Any]) -> dict[str, A
             args.append(ep.state_dict[spec.target])
         else:
             args.append(ep.constants[spec.target])
-    it = _Values(ep.graph_module)
+    it = Recorder(ep.graph_module)
     with torch.no_grad():
         it.run(*args)
-    return it.env_values
+    return it.values
 
 
 def lower_offset(keep: torch.Tensor) -> int | None | str:
