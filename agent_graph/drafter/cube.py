@@ -137,6 +137,10 @@ def _operand_chain(n: Any, what: str) -> tuple[fx.Node, bool, list[str]]:
     trans = False
     while isinstance(n, fx.Node) and n.op == "call_function":
         base = _name(n)[0]
+        if _widening(n):          # a.to(torch.float32) of a 16-bit operand: the cube's fp32 accumulation of a
+            chain.append(n.name)  # 16-bit product is that matmul (each product is exact in fp32)
+            n = n.args[0]
+            continue
         if base not in CHAIN:
             raise AnalysisError(f"the matmul's {what} is computed by core op aten.{base} (of shape "
                                 f"{list(n.meta['val'].shape)}): an op before the matmul is not covered by the templates")
@@ -158,6 +162,16 @@ def _operand_chain(n: Any, what: str) -> tuple[fx.Node, bool, list[str]]:
     if not isinstance(n, fx.Node) or n.op != "placeholder":
         raise AnalysisError(f"the matmul's {what} is not a tensor input of the reference")
     return n, trans, chain
+
+
+def _widening(n: fx.Node) -> bool:
+    """A copy of a float16/bfloat16 tensor to float32 and nothing else (``a.float()``, ``a.to(torch.float32)``)."""
+    if _name(n)[0] != "_to_copy" or not n.args or not isinstance(n.args[0], fx.Node):
+        return False
+    src, out = n.args[0].meta.get("val"), n.meta.get("val")
+    extra = set(n.kwargs) - {"dtype", "layout", "device", "pin_memory", "memory_format"}
+    return (isinstance(src, torch.Tensor) and isinstance(out, torch.Tensor) and not extra and out.dtype == torch.float32
+            and src.dtype in (torch.float16, torch.bfloat16) and tuple(src.shape) == tuple(out.shape))
 
 
 def _check_operand(p: fx.Node, trans: bool, rows: int, cols: int, what: str) -> None:

@@ -113,6 +113,18 @@ def test_refusals_name_the_op_and_the_shape(tmp_path):
     assert not isinstance(d, Unsupported) and d.plan.template == "staged", d
 
 
+def test_operands_cast_up_to_float32_are_read_as_the_16_bit_inputs(tmp_path):
+    # torch.matmul(a.to(torch.float32), b.to(torch.float32)) of float16 inputs: the cube's fp32 accumulation of the
+    # 16-bit product (each product exact in fp32), written as float32; a cast to an integer type is still refused
+    d = draft(_write(tmp_path, "up", "", "torch.matmul(a.to(torch.float32), b.float())", "a, b",
+                     "torch.randn(20, 33).half(), torch.randn(33, 17).half()"))
+    assert not isinstance(d, Unsupported) and d.plan.template == "cube", d
+    assert d.plan.params.inputs[0].dtypes == ["float16"] and d.plan.params.outputs[0].dtypes == ["float32"]
+    r = _refusal(tmp_path, "torch.matmul(a.to(torch.int32), b.to(torch.int32))", "a, b",
+                 "torch.randint(-5, 5, (6, 7), dtype=torch.int8), torch.randint(-5, 5, (7, 3), dtype=torch.int8)")
+    assert "aten._to_copy" in r and "before the matmul" in r
+
+
 def test_eager_matmul_is_one_cube_kernel_at_its_dtypes_rate():
     costs = load_costs()
     a, b = torch.randn(1024, 1024), torch.randn(1024, 1024)
