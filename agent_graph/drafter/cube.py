@@ -211,6 +211,10 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
     a_arg, b_arg = (mm.args[1], mm.args[2]) if base == "addmm" else (mm.args[0], mm.args[1])
     av, bv = a_arg.meta["val"], b_arg.meta["val"]
     M, K, N = int(av.shape[-2]), int(av.shape[-1]), int(bv.shape[-1]) if bv.dim() > 1 else 1
+    scales: list[tuple[fx.Node, int]] = []      # alpha * a: a number scaling an operand, applied to the product
+    if base != "addmm":
+        a_arg = _peel_scalars(a_arg, scales)
+        b_arg = _peel_scalars(b_arg, scales)
     pa, ta, ca = _operand(a_arg, "left operand")
     pb, tb, cb = _operand(b_arg, "right operand")
     if bv.dim() == 1:         # matrix @ vector: the vector is B stored as [N = 1, K]
@@ -228,7 +232,7 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         raise AnalysisError(f"core op aten.{base} of {da} x {db} (input of shape {list(av.shape)}) is not covered by "
                             f"the templates (the cube takes two float16, bfloat16 or float32 operands)")
     res = mm
-    skip = [*ca, *cb, mm.name]
+    skip = [*ca, *cb, mm.name, *(m.name for m, _ in scales)]
     for v in result_views(mm):
         res = v
         skip.append(res.name)
@@ -246,6 +250,8 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
     r.known.add(C_NAME)
     if addmm:
         _addmm_nodes(r, mm, res, out_shape, out_dtype)
+    elif scales:
+        _scale_nodes(r, other, scales, res, out_shape, out_dtype)
     else:
         r.alias[res.name] = C_NAME
     if stop is not None:
@@ -337,6 +343,38 @@ def _stage_output(r: _Reader, stop: str) -> None:
         r.g.nodes.append(OpNode(f"{name}_copy", "identity", [Ref(name)], {}, node.shape, node.dtype))
         name = f"{name}_copy"
     r.g.outputs.append(name)
+
+
+def _peel_scalars(n: Any, scales: list[tuple[fx.Node, int]]) -> Any:
+    """The operand under ``alpha * x`` / ``x * alpha`` (alpha a number, a forward float argument torch.export wrote
+    in as one, or a one-value tensor input), each such multiply appended to ``scales`` as (node, alpha's index)."""
+    while isinstance(n, fx.Node) and n.op == "call_function" and _name(n)[0] == "mul" and len(n.args) == 2 \
+            and len(n.users) == 1:
+        nums = [k for k, a in enumerate(n.args) if (isinstance(a, (int, float)) and not isinstance(a, bool)) or
+                (isinstance(a, fx.Node) and a.op == "placeholder" and isinstance(a.meta.get("val"), torch.Tensor)
+                 and a.meta["val"].numel() == 1 and a.meta["val"].is_floating_point())]   # or a one-value tensor input
+        if len(nums) != 1 or not isinstance(n.args[1 - nums[0]], fx.Node):
+            break
+        scales.append((n, nums[0]))
+        n = n.args[1 - nums[0]]
+    return n
+
+
+def _scale_nodes(r: _Reader, other: Any, scales: list[tuple[fx.Node, int]], res: fx.Node, shape: tuple,
+                 dtype: str) -> None:
+    """(alpha * a) @ b = alpha * (a @ b): each operand's factor multiplies the fp32 product (a forward float
+    argument stays an attribute: the perturbed export's number tells it from a constant)."""
+    by_name = {n.name: n for n in other.graph.nodes} if other is not None else {}
+    x: Any = Ref(C_NAME)
+    for k, (m, j) in enumerate(scales):
+        twin = by_name.get(m.name)
+        factor = r.conv(m.args[j], twin.args[j] if twin is not None and len(twin.args) > j else None)
+        name = f"{m.name}_on_product"
+        last = k == len(scales) - 1
+        r.g.nodes.append(OpNode(name, "mul", [x, factor], {}, shape, dtype if last else "float32"))
+        r.known.add(name)
+        x = Ref(name)
+    r.alias[res.name] = x.name
 
 
 def _addmm_nodes(r: _Reader, mm: fx.Node, res: fx.Node, shape: tuple, dtype: str) -> None:

@@ -125,6 +125,17 @@ def test_operands_cast_up_to_float32_are_read_as_the_16_bit_inputs(tmp_path):
     assert "aten._to_copy" in r and "before the matmul" in r
 
 
+def test_a_number_scaling_an_operand_scales_the_product(tmp_path):
+    # (a * alpha) @ (0.5 * b) with alpha a forward float: both factors applied to the fp32 product in the epilogue,
+    # alpha an attribute of the op (not the number of the drafted case)
+    ref = _write(tmp_path, "scaled_operands", "", "torch.matmul(a * alpha, 0.5 * b)", "a, b, alpha",
+                 "torch.randn(21, 30), torch.randn(30, 19), 1.75")
+    plan, _ = _verified(ref, tmp_path)
+    host = next(t for p, t in plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    kernel = next(t for p, t in plan.files.items() if p.startswith("op_kernel/"))
+    assert 'this->Attr("alpha")' in host and "attr0_" in kernel and "0.5f" in kernel
+
+
 def test_eager_matmul_is_one_cube_kernel_at_its_dtypes_rate():
     costs = load_costs()
     a, b = torch.randn(1024, 1024), torch.randn(1024, 1024)
