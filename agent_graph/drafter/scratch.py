@@ -34,7 +34,7 @@ class Scratch:
 
     def work(self) -> Buffer:
         """``wk_``: reduce work space, a padded row plus 64 floats (or the block results of a tile)."""
-        if self.lay.row and self.lay.batched and not self.lay.split:   # block results of a whole tile
+        if self.lay.row and self.lay.batched:   # block results of a whole tile (the split path has its own wk_)
             size = "((colsPad + 64) > tileElems / 8 + 64 ? (colsPad + 64) : tileElems / 8 + 64) * sizeof(float)"
         elif self.lay.row:
             size = "((colsPad + 64) > tileElems / 16 + 64 ? (colsPad + 64) : tileElems / 16 + 64) * sizeof(float)"
