@@ -773,8 +773,10 @@ class _Reader:
         the row template writes a window of each output row per piece; False for any other cat."""
         pieces, dim = n.args[0], n.args[1] if len(n.args) > 1 else n.kwargs.get("dim", 0)
         v = n.meta.get("val")
-        if not isinstance(v, torch.Tensor) or len(pieces) < 2 or int(dim) % v.dim() != v.dim() - 1:
+        if not isinstance(v, torch.Tensor) or len(pieces) < 2:
             return False
+        d = int(dim) % v.dim()
+        kw = {} if d == v.dim() - 1 else {"dim": d}     # along an earlier dimension: collapse_windows or refused
         shapes = {tuple(p.meta["val"].shape) for p in pieces if isinstance(p, fx.Node)}
         if len(shapes) != 1 or not all(isinstance(p, fx.Node) for p in pieces):
             return False
@@ -789,10 +791,10 @@ class _Reader:
                 self.known.add(name)
                 args[k] = Ref(name)
             self.skip.add(out.name)
-            self._add(out, "cat", args, {})
+            self._add(out, "cat", args, dict(kw))
             self.alias[n.name] = out.name
             return True
-        self._add(n, "cat", args, {})
+        self._add(n, "cat", args, dict(kw))
         return True
 
     def _copied(self, n: fx.Node) -> bool:
@@ -990,32 +992,36 @@ def collapse_rows(g: OpGraph) -> None:
 def collapse_windows(g: OpGraph) -> None:
     """Windows along a dimension d before the last (``x.chunk(2, dim=1)``, a GLU over channels) become windows of
     the last: every tensor's dimensions from d on are one row (``g.row_dims``), so the window [lo, hi) of x's
-    dimension d is the run [lo * inner, hi * inner) of each row (inner: the size of x's dimensions after d). An
-    elementwise graph only (every tensor of the output's rank and shape but the windowed inputs, or one value)."""
-    wins = [n for n in g.nodes if n.op == "slice" and "dim" in n.kwargs]
+    dimension d is the run [lo * inner, hi * inner) of each row (inner: the size of x's dimensions after d). A
+    concatenation of equal pieces along d (a GLU's gradient) is then a concatenation of the rows' runs. An
+    elementwise graph only (every tensor of the pieces' rank and shape but the windowed inputs and the
+    concatenation, or one value)."""
+    wins = [n for n in g.nodes if n.op in ("slice", "cat") and "dim" in n.kwargs]
     if not wins:
         return
-    what = f"core op aten.slice along dim {wins[0].kwargs['dim']} of a forward input of shape " \
-           f"{list(g.node(wins[0].args[0].name).shape or [])}"
+    first = wins[0]
+    what = (f"core op aten.{first.op} along dim {first.kwargs['dim']} of " +
+            (f"a forward input of shape {list(g.node(first.args[0].name).shape or [])}" if first.op == "slice" else
+             f"pieces of shape {list(g.node(first.args[0].name).shape or [])}"))
     dims = {int(n.kwargs["dim"]) for n in wins}
-    if len(dims) != 1 or any(n.op == "slice" and "dim" not in n.kwargs for n in g.nodes):
+    if len(dims) != 1 or any(n.op in ("slice", "cat") and "dim" not in n.kwargs for n in g.nodes):
         raise AnalysisError(f"{what} together with windows along other dimensions is not covered by the templates")
     d = dims.pop()
-    out = g.node(wins[0].name).shape
+    out = g.node(first.name).shape if first.op == "slice" else g.node(first.args[0].name).shape
     r = len(out)
-    srcs = {n.args[0].name for n in wins}
+    srcs = {n.args[0].name for n in wins if n.op == "slice"} | {n.name for n in wins if n.op == "cat"}
     for n in (*g.inputs, *g.nodes):
-        if n.op in ROW_OPS or n.op in ("layer_norm", "rms_norm", "cumsum", "cumprod", "argmax", "argmin", "cat"):
+        if n.op in ROW_OPS or n.op in ("layer_norm", "rms_norm", "cumsum", "cumprod", "argmax", "argmin"):
             raise AnalysisError(f"{what} together with core op aten.{n.op} is not covered by the templates (a window "
                                 f"along an earlier dimension is covered in elementwise graphs)")
         shape = tuple(n.shape or ())
         if _numel(shape) == 1 or n.name in srcs:
             continue
         if shape != tuple(out):
-            raise AnalysisError(f"{what} together with a tensor of shape {list(shape)} (output shape {list(out)}) is not "
-                                f"covered by the templates (a window along an earlier dimension is covered when every "
-                                f"other tensor has the output's shape)")
-    inners = {n.name: _numel(g.node(n.args[0].name).shape[d + 1:]) for n in wins}
+            raise AnalysisError(f"{what} together with a tensor of shape {list(shape)} (pieces of shape {list(out)}) is "
+                                f"not covered by the templates (a window along an earlier dimension is covered when every "
+                                f"other tensor has the pieces' shape)")
+    inners = {n.name: _numel(g.node(n.args[0].name).shape[d + 1:]) for n in wins if n.op == "slice"}
     for n in (*g.inputs, *g.nodes):
         shape = tuple(n.shape or ())
         if len(shape) != r:
@@ -1024,6 +1030,8 @@ def collapse_windows(g: OpGraph) -> None:
             inner = inners[n.name]
             lo, hi = n.kwargs["window"]
             n.kwargs = {"window": [lo * inner, hi * inner]}
+        elif n.op == "cat":
+            n.kwargs = {k: v for k, v in n.kwargs.items() if k != "dim"}
         n.shape = shape[:d] + (_numel(shape[d:]),)
     g.row_dims = r - d
 

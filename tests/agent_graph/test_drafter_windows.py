@@ -65,6 +65,16 @@ def test_a_window_along_an_earlier_dimension_is_a_window_of_collapsed_rows(tmp_p
     assert_verified(write_reference(tmp_path, "x[:2] * 2", "torch.randn(4, 6)"), tmp_path / "rows")
 
 
+def test_a_concatenation_along_an_earlier_dimension_is_one_of_collapsed_rows(tmp_path):
+    """A GLU's gradient spelled along dim 1: the two halves' gradients concatenated along dim 1 of [3, 10, 17] are
+    the two runs of each collapsed row of 170 (checked against PyTorch, bfloat16)."""
+    ref = write_reference(tmp_path, "torch.cat([x.chunk(2, 1)[1] * g, torch.sigmoid(x.chunk(2, 1)[0]) * g], dim=1)",
+                          "torch.randn(3, 10, 17).bfloat16(), torch.randn(3, 5, 17).bfloat16()", sig="x, g")
+    d = assert_verified(ref, tmp_path)
+    host = next(t for p, t in d.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    assert "a row of 'x' is its last 2 dimensions" in host
+
+
 def test_windows_of_different_lengths_run_in_stages(tmp_path):
     """One row kernel reads windows as long as its rows only: the sum of a [.., 2] window times a [.., 4] one
     is two vector stages (the sum's result through the workspace; verified 1/1 by kgen generate by hand)."""
