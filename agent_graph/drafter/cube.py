@@ -297,25 +297,20 @@ def _triangle_mask(ep: Any, inputs: list[Any], out_shape: tuple, mn: tuple[int, 
         return None
     args = list(n.args)
     free = [isinstance(a, fx.Node) and (user_free(a, ep) or _name(a)[0] in ("full_like", "zeros_like")) for a in args]
-    env = None
+    where = _name(n)[0] == "where"
+    if (where and (not free[0] or sum(free) != 2)) or \
+            (not where and (sum(free) != 1 or not all(isinstance(a, fx.Node) for a in args))):
+        return None
+    env = evaluate(ep, inputs)       # the mask and the fill, by value
     def value(a: Any) -> torch.Tensor:
-        nonlocal env
-        if not isinstance(a, fx.Node):
-            return torch.tensor(a)
-        env = env if env is not None else evaluate(ep, inputs)
-        return env[a.name]
-    if _name(n)[0] == "where":
-        if not free[0] or sum(free) != 2:
-            return None
+        return env[a.name] if isinstance(a, fx.Node) else torch.tensor(a)
+    if where:
         x = args[2] if free[1] else args[1]
-        zero = value(args[1] if free[1] else args[2])
-        if not bool((zero == 0).all()):
+        if not bool((value(args[1] if free[1] else args[2]) == 0).all()):
             return None
         keep = value(args[0]).to(torch.bool)
         keep = ~keep if free[1] else keep
     else:
-        if sum(free) != 1 or not all(isinstance(a, fx.Node) for a in args):
-            return None
         m = value(args[free.index(True)])
         if not bool(((m == 0) | (m == 1)).all()):
             return None

@@ -25,8 +25,8 @@ from typing import Any, Callable
 import torch
 
 from agent_graph.drafter import codegen
-from bench_bridge.api import binding_call, install_stubs
 from agent_graph.drafter.ownplan import forward_arguments
+from bench_bridge.api import binding_call, install_stubs
 
 MAX_KERNELS = 6
 STRUCTURE_REASONS = ("trace to different op graphs", "need different kernel structures", "with different windows",
@@ -154,10 +154,7 @@ def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]])
         return []
     if call is None:
         return []
-    if binding_order(call[1], ins) not in (None, list(range(len(binding_tensors(ins))))):
-        return []        # the binding reorders the tensors: the planner refuses the task (binding_order)
-    scal = [a for a in call[1] if not isinstance(a, torch.Tensor) and
-            not (isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a))]
+    scal = [a for a in call[1] if not binding_tensors([a])]    # (a reordering binding: refused by the planner first)
     # modes only (a string or a flag: reduction, approximate): a number the model holds is a size or a value
     # (Isamax's n), and choosing a kernel by it would choose by size
     if len(scal) <= len(fwd) or [type(v)(x) if isinstance(v, SCALAR) else x for x, (_, v) in zip(scal, fwd)] != \
