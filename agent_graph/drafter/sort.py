@@ -175,8 +175,8 @@ def plan_sort(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     if not isinstance(read, list):
         return read
     if len({(r["op"], r["largest"], tuple(r["outputs"]), r["from_end"]) for r in read}) > 1:
-        return OwnPlan(CATEGORY, "the shape cases sort in different orders or return different outputs (one kernel "
-                                 "must serve every case)")
+        return OwnPlan(CATEGORY, "the shape cases sort along different dimensions, in different orders or return "
+                                 "different outputs (one kernel must serve every case)")
     dtypes = []
     for r in read:
         if r["dtype"] not in dtypes:

@@ -30,6 +30,7 @@ from bench_bridge.tasks.csvcases import Row
 from bench_bridge.tasks.groups import group_inputs
 from bench_bridge.tasks.model import Task
 from bench_bridge.tasks.pymodule import load_module
+from bench_bridge.tasks.ties import TopkRecorder
 
 
 def _where(exc: BaseException, task: Task) -> str:
@@ -188,7 +189,7 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             model = mod.Model(*copy.deepcopy(init))
             stubs.npu_only_ops()
             try:
-                with torch.no_grad():
+                with torch.no_grad(), TopkRecorder() as topk:
                     ref = model(*copy.deepcopy(inputs))
             finally:
                 npu = stubs.npu_only_ops()
@@ -212,6 +213,10 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
                 else:
                     entry["refs"].append(enc)
                     entry["ref_groups"].append(0)
+                    source = topk.source_of(v)
+                    if source is not None:   # topk's indices: ties may be picked in any order (ties.py)
+                        x, dim = source
+                        enc["ties"] = {**_save_tensor(x, cdir / f"ties_{k}.npy"), "dim": dim}
             if profile:
                 entry["eager"] = _eager_ops(model, inputs)
             call = binding_call(mod, init, inputs)

@@ -33,3 +33,18 @@ def test_refusals_name_the_op_and_shape(body, inputs, words, tmp_path):
     d = draft(_ref(tmp_path, body, inputs))
     assert isinstance(d, Unsupported) and not d.user_error
     assert words in d.reason, d.reason
+
+
+def test_topk_along_a_per_case_dimension_is_keyed_and_ties_are_judged_by_value(tmp_path):
+    """npukb_topk_dims: topk(x, k, dim) with k and dim forward arguments, the last dimension in some cases and
+    the first in others: one kernel per sorted dimension, chosen by the host from the dim attribute. The inputs
+    hold many equal values; PyTorch's CPU topk orders ties by its partial sort, the kernel by position, and the
+    check takes indices that pick the same values (each position once) as correct."""
+    from bench_bridge.bench import BenchOptions, bench
+
+    task = Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_topk_dims"
+    d = assert_verified(task, tmp_path)
+    assert d.plan.template == "keyed"
+    rep = bench(task, BenchOptions(project=tmp_path / "project", timeout=600))
+    reasons = [o.reason for c in rep.cases for o in c.outputs if o.name == "indices"]
+    assert any("differ only in the order of equal values" in r for r in reasons), reasons
