@@ -463,6 +463,7 @@ class _Reader:
         taken: dict[int, OpNode] = {}     # init tensor index -> the op input it becomes
         module: list[OpNode] = []         # the model's own weights (parameters first, in module order)
         lifted: list[tuple[str, str, torch.Tensor]] = []   # one-valued constant tensors (torch.as_tensor(x))
+        live = live_nodes(self.ep)
         for n in self.ep.graph.nodes:
             if n.op != "placeholder":
                 continue
@@ -482,6 +483,8 @@ class _Reader:
                     raise AnalysisError(f"forward argument {n.name} of type {type(v).__name__} is not a tensor or a number")
                 self.known.add(n.name)
                 continue
+            if n.name not in live:
+                continue       # read only by shape checks (torch.tensor(x.shape).prod().item()): no op input
             t = self.ep.state_dict.get(spec.target) if spec.target in self.ep.state_dict else self.ep.constants.get(spec.target)
             if isinstance(t, torch.Tensor) and not t.is_floating_point() and n.users and \
                     all(u.name in self.skip for u in n.users):

@@ -15,6 +15,11 @@ import torch.fx as fx
 
 from agent_graph.drafter.analysis import _Recorder as Recorder
 
+
+def _name(n: fx.Node) -> str:
+    packet = getattr(n.target, "_overloadpacket", None)
+    return packet.__name__ if packet is not None else getattr(n.target, "__name__", str(n.target))
+
 Side = Literal["lower", "upper"]
 
 
@@ -85,3 +90,59 @@ def user_free(n: fx.Node, ep: torch.export.ExportedProgram) -> bool:
     """Whether ``n`` is computed without any user input (from constants, buffers, ``arange``...)."""
     user = {s.arg.name for s in ep.graph_signature.input_specs if s.kind.name == "USER_INPUT" and hasattr(s.arg, "name")}
     return not any(m.op == "placeholder" and m.name in user for m in ancestors(n))
+
+
+def masked_triangle(ep: torch.export.ExportedProgram, inputs: list[Any], out_shape: tuple
+                    ) -> tuple[fx.Node, fx.Node, set[str], tuple[Side, int]] | None:
+    """A result masked to a triangle of each matrix (``torch.triu(a @ b)``, ``torch.where(mask, y, 0)`` or
+    ``y * mask`` with a mask built from ``arange``/``ones`` alone): (the masking node, the value it masks, the
+    nodes that build the mask, (side, k)); None when the output is no such mask. Read by value: whatever builds
+    the mask, it is evaluated on the case and must keep one triangle the same in every matrix."""
+    found = masked_keep(ep, inputs, out_shape)
+    if found is None:
+        return None
+    side = triangle(found[3])
+    return None if isinstance(side, str) else (*found[:3], side)
+
+
+def masked_keep(ep: torch.export.ExportedProgram, inputs: list[Any], out_shape: tuple
+                ) -> tuple[fx.Node, fx.Node, set[str], torch.Tensor] | None:
+    """A result that is a value with a constant mask applied (``where(mask, y, 0)``, ``y * mask``, the mask built
+    without the user's inputs): (the masking node, the value, the nodes that build the mask, the keep pattern as
+    a bool tensor of the result's shape, evaluated on the case); None when the output is no such mask."""
+    out = next(n for n in ep.graph.nodes if n.op == "output").args[0]
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    n = outs[0] if len(outs) == 1 else None
+    if not isinstance(n, fx.Node) or n.op != "call_function" or _name(n) not in ("where", "mul") or \
+            len(out_shape) < 2 or tuple(n.meta["val"].shape) != tuple(out_shape):
+        return None
+    args = list(n.args)
+    free = [isinstance(a, fx.Node) and (user_free(a, ep) or _name(a) in ("full_like", "zeros_like")) for a in args]
+    where = _name(n) == "where"
+    if (where and (not free[0] or sum(free) != 2)) or \
+            (not where and (sum(free) != 1 or not all(isinstance(a, fx.Node) for a in args))):
+        return None
+    env = evaluate(ep, inputs)       # the mask and the fill, by value
+    def value(a: Any) -> torch.Tensor:
+        return env[a.name] if isinstance(a, fx.Node) else torch.tensor(a)
+    if where:
+        x = args[2] if free[1] else args[1]
+        if not bool((value(args[1] if free[1] else args[2]) == 0).all()):
+            return None
+        keep = value(args[0]).to(torch.bool)
+        keep = ~keep if free[1] else keep
+    else:
+        m = value(args[free.index(True)])
+        if not bool(((m == 0) | (m == 1)).all()):
+            return None
+        x, keep = args[free.index(False)], m != 0
+    if not isinstance(x, fx.Node) or tuple(x.meta["val"].shape) != tuple(out_shape):
+        return None
+    try:
+        keep = torch.broadcast_to(keep, out_shape)
+    except RuntimeError:
+        return None
+    carried = ancestors(x)
+    built = {m.name for a in args if isinstance(a, fx.Node) and a is not x for m in ancestors(a)
+             if m.op == "call_function" and m not in carried}
+    return n, x, built | {n.name}, keep

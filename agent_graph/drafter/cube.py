@@ -23,7 +23,7 @@ import torch.nn as nn
 from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
 from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _name, _perturbed
-from agent_graph.drafter.constmask import Side, ancestors, evaluate, triangle, user_free
+from agent_graph.drafter.constmask import Side, masked_triangle
 from agent_graph.drafter.program import refs as _refs
 
 MM_OPS = ("mm", "bmm", "addmm", "mv")
@@ -238,7 +238,7 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         skip.append(res.name)
     out_shape = tuple(int(d) for d in res.meta["val"].shape)
     out_dtype = _dtype_name(mm.meta["val"].dtype)
-    tri = _triangle_mask(ep, inputs, out_shape, (M, N)) if stop is None else None
+    tri = masked_triangle(ep, inputs, out_shape) if stop is None and tuple(out_shape[-2:]) == (M, N) else None
     r = _Reader(ep, other, inputs, init or [], drawn_at_random(model, init or []))   # module weights become op inputs
     r.skip.update(skip)
     if tri is not None:
@@ -281,53 +281,6 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
             raise AnalysisError(f"the matmul operand {name} is also read by the epilogue: not covered by the templates")
     return CubeGraph(g, Operand(pa.name, ta), Operand(pb.name, tb), out_shape, da, c.dtype, eps,
                      tri[3] if tri is not None else None)
-
-
-def _triangle_mask(ep: Any, inputs: list[Any], out_shape: tuple, mn: tuple[int, int]
-                   ) -> tuple[fx.Node, fx.Node, set[str], tuple[Side, int]] | None:
-    """A result masked to a triangle of each matrix (``torch.triu(a @ b)``, ``torch.where(mask, y, 0)`` or
-    ``y * mask`` with a mask built from ``arange``/``ones`` alone): (the masking node, the value it masks, the
-    nodes that build the mask, (side, k)); None when the output is no such mask. Read by value: whatever builds
-    the mask, it is evaluated on the case and must keep one triangle the same in every matrix."""
-    out = next(n for n in ep.graph.nodes if n.op == "output").args[0]
-    outs = list(out) if isinstance(out, (list, tuple)) else [out]
-    n = outs[0] if len(outs) == 1 else None
-    if not isinstance(n, fx.Node) or n.op != "call_function" or _name(n)[0] not in ("where", "mul") or \
-            tuple(out_shape[-2:]) != tuple(mn) or tuple(n.meta["val"].shape) != tuple(out_shape):
-        return None
-    args = list(n.args)
-    free = [isinstance(a, fx.Node) and (user_free(a, ep) or _name(a)[0] in ("full_like", "zeros_like")) for a in args]
-    where = _name(n)[0] == "where"
-    if (where and (not free[0] or sum(free) != 2)) or \
-            (not where and (sum(free) != 1 or not all(isinstance(a, fx.Node) for a in args))):
-        return None
-    env = evaluate(ep, inputs)       # the mask and the fill, by value
-    def value(a: Any) -> torch.Tensor:
-        return env[a.name] if isinstance(a, fx.Node) else torch.tensor(a)
-    if where:
-        x = args[2] if free[1] else args[1]
-        if not bool((value(args[1] if free[1] else args[2]) == 0).all()):
-            return None
-        keep = value(args[0]).to(torch.bool)
-        keep = ~keep if free[1] else keep
-    else:
-        m = value(args[free.index(True)])
-        if not bool(((m == 0) | (m == 1)).all()):
-            return None
-        x, keep = args[free.index(False)], m != 0
-    if not isinstance(x, fx.Node) or tuple(x.meta["val"].shape) != tuple(out_shape):
-        return None
-    try:
-        keep = torch.broadcast_to(keep, out_shape)
-    except RuntimeError:
-        return None
-    side = triangle(keep)
-    if isinstance(side, str):
-        return None
-    carried = ancestors(x)
-    built = {m.name for a in args if isinstance(a, fx.Node) and a is not x for m in ancestors(a)
-             if m.op == "call_function" and m not in carried}
-    return n, x, built | {n.name}, side
 
 
 def _stage_output(r: _Reader, stop: str) -> None:

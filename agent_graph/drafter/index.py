@@ -169,4 +169,4 @@ def plan_index(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
                               for i, (shape, dt) in enumerate(zip(r["shapes"], r["dtypes"])) if i < r["forward"]],
                       init=list(init))
               for r, (init, _) in zip(read, cases)]
-    return OwnPlan(CATEGORY, template=template, params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
+    return OwnPlan(CATEGORY, template=template, params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs, mod, cases))

@@ -413,7 +413,9 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             return Val("vec", f"XI{i}w{k}[o]", None, f"XI{i}w{k}")
         if op in ("identity", "view"):
             v = self._arg(args[0])
-            if op == "view" and v.kind == "vec" and self.row_mode and node.shape and node.shape[-1] != self.cols:
+            if op == "view" and v.kind == "vec" and self.row_mode and node.shape and node.shape[-1] != self.cols \
+                    and not (node.name in self.g.outputs and self.uses.get(node.name, 0) == 0):
+                # a reshape of the result as it is stored (the rows written in order) is free; any other is not
                 raise Unsupported("a reshape that changes the last dimension inside a row-wise kernel")
             return v
         if op == "cast" and node.dtype == "bool":        # bool(x) is x != 0 (NaN included)

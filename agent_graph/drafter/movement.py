@@ -278,7 +278,7 @@ def plan_move(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     graphs = [OpGraph(inputs=[OpNode(names[0] if r.list_input else names[i], "input", [], {}, tuple(s), d)
                               for i, (s, d) in enumerate(zip(r.shapes, r.dtypes))], init=list(init))
               for r, (init, _) in zip(reads, cases)]
-    return OwnPlan(CATEGORY, template="move", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
+    return OwnPlan(CATEGORY, template="move", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs, mod, cases))
 
 
 def _plan_code(kind: Kind, reads: list[Read], scalars: list, ranks: list,

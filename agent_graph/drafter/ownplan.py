@@ -31,10 +31,26 @@ class OwnPlan:
     case_meta: list[dict] = field(default_factory=list)
 
 
-def case_meta(graphs: list[OpGraph]) -> list[dict]:
-    """Per case: the input shapes/dtypes and init arguments (the writer's kgen-task.toml)."""
-    return [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
-            for g in graphs]
+def case_meta(graphs: list[OpGraph], mod: Any = None, cases: list | None = None) -> list[dict]:
+    """Per case: the input shapes/dtypes, init arguments and (given the module and the cases) the forward's
+    arguments after its tensors (a spec appends ``args`` to its inputs: ``tril(x, diagonal)`` re-run from the
+    written kgen-task.toml needs its diagonal)."""
+    metas = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
+             for g in graphs]
+    for m, (_, ins) in zip(metas, cases if mod is not None and cases else []):
+        tensor = [isinstance(a, torch.Tensor) or (isinstance(a, (list, tuple)) and bool(a) and
+                                                  all(isinstance(t, torch.Tensor) for t in a)) for a in ins]
+        args = [v for _, v in forward_arguments(mod, ins)]
+        if tensor == sorted(tensor, reverse=True) and sum(tensor) == len(m["inputs"]) and all(_plain(v) for v in args):
+            m["args"] = args
+    return metas
+
+
+def _plain(v: Any) -> bool:
+    """A value a kgen-spec's ``args`` can hold (TOML: a number, flag, string or list of numbers)."""
+    if isinstance(v, list):
+        return all(isinstance(x, (int, float)) for x in v)
+    return isinstance(v, (bool, int, float, str))
 
 
 def read_cases(cases: list, mod: Any, reader: Callable[[Any, list], Any], category: str) -> list | OwnPlan | None:

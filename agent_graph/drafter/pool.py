@@ -302,4 +302,4 @@ def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
                       summary=f"ops: {kind} {_describe(w)}", extra={"window": w})
     graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(x.shape), str(x.dtype).replace("torch.", ""))],
                       init=list(init)) for (_, x), (init, _) in zip(read, cases)]
-    return OwnPlan(CATEGORY, template="pool", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
+    return OwnPlan(CATEGORY, template="pool", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs, mod, cases))

@@ -101,4 +101,4 @@ def plan_put(cases: list, mod: Any, op_type: str, names: set[str] = frozenset())
                       extra=dict(r0))
     graphs = [OpGraph(inputs=[OpNode(roles[i], "input", [], {}, tuple(s), d) for i, (s, d) in
                               enumerate(zip(r["shapes"], r["dtypes"]))], init=list(init)) for r, (init, _) in zip(read, cases)]
-    return OwnPlan(CATEGORY, template="index_put", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
+    return OwnPlan(CATEGORY, template="index_put", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs, mod, cases))

@@ -135,4 +135,4 @@ def plan_resize(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
                       extra=dict(r0))
     graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(r["shape"]), r["dtype"])], init=list(init))
               for r, (init, _) in zip(read, cases)]
-    return OwnPlan(CATEGORY, template=template, params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
+    return OwnPlan(CATEGORY, template=template, params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs, mod, cases))

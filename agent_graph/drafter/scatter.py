@@ -92,4 +92,4 @@ def plan_scatter(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
                       extra=dict(r0))
     graphs = [OpGraph(inputs=[OpNode(roles[i], "input", [], {}, tuple(s), d) for i, (s, d) in
                               enumerate(zip(r["shapes"], r["dtypes"]))], init=list(init)) for r, (init, _) in zip(read, cases)]
-    return OwnPlan(CATEGORY, template="scatter", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs))
+    return OwnPlan(CATEGORY, template="scatter", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs, mod, cases))

@@ -1,5 +1,6 @@
 """Patterns with a template of their own, tried before the elementwise/row/col lowering: pooling (``pool.py``),
-row and element gathers (``index.py``), pure data movement (``movement.py``), row updates (``putrows.py``), scatters (``scatter.py``) and nearest resize (``resize.py``).
+row and element gathers (``index.py``), pure data movement (``movement.py``), row updates (``putrows.py``), scatters (``scatter.py``), nearest resize (``resize.py``) and triangles of a
+input (``triangle.py``).
 
 An eager run of the first case under a dispatch mode names the ATen ops the reference calls (no export); only a
 reference that calls a pooling or indexing op is read through ``torch.export`` by those modules.
@@ -12,7 +13,7 @@ from typing import Any
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from agent_graph.drafter import index, movement, pool, putrows, resize, scatter, sort
+from agent_graph.drafter import index, movement, pool, putrows, resize, scatter, sort, triangle
 from agent_graph.drafter.ownplan import OwnPlan
 
 INDEXING = {"index_select", "embedding", "index", "gather"}
@@ -63,4 +64,6 @@ def plan(cases: list, mod: Any, op_type: str, names: set[str]) -> OwnPlan | None
         return index.plan_index(cases, mod, op_type)
     if any("upsample" in n for n in names):
         return resize.plan_resize(cases, mod, op_type)
+    if names & {"tril", "triu", "arange", "ones", "ones_like"}:   # a triangle of each matrix kept (read by value)
+        return triangle.plan_triangle(cases, mod, op_type, names)
     return None

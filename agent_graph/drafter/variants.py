@@ -34,7 +34,7 @@ STRUCTURE_REASONS = ("trace to different op graphs", "need different kernel stru
                      "different inputs or outputs")
 """Refusals that mean "the cases need different kernels" (the planners' own words)."""
 KEYABLE_TEMPLATES = {"flat", "row", "col", "pool", "gather", "index", "index_put", "scatter", "sort", "resize",
-                     "resize_linear", "conv"}
+                     "resize_linear", "conv", "triangle"}
 """Templates whose projects merge (vector kernels: one ``extern "C"`` entry, no cube task type)."""
 
 
