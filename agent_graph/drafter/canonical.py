@@ -162,7 +162,40 @@ def _group_norm_affine(x: torch.Tensor, weight: Any, bias: Any, n: Any, c: Any, 
     return out, mean, rstd
 
 
-EXTRA: dict = {aten.var.correction: _var, aten.std.correction: _std, aten.var_mean.correction: _var_mean,
+def _runs(dims: list[int]) -> list[list[int]]:
+    """Sorted dimensions as runs of adjacent ones ([0, 2, 3] -> [[0], [2, 3]])."""
+    runs: list[list[int]] = []
+    for d in dims:
+        if runs and runs[-1][-1] + 1 == d:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    return runs
+
+
+def _split_reduce(op: Any, rounds: bool) -> Any:
+    """A reduction over dimensions that are not adjacent (``x.sum((0, 2))``) as one reduction per run of adjacent
+    ones, the last run first (the earlier dimensions keep their places): a staged op of templates that each reduce
+    one run. Adjacent dimensions are left to the op (``NotImplemented``), and so is a sum or mean (``rounds``) of
+    16-bit values: PyTorch accumulates it in float32 and rounds once, and the stages would round in between."""
+    def split(x: torch.Tensor, dim: Any = None, keepdim: bool = False, **kw: Any) -> Any:
+        if not isinstance(dim, (list, tuple)) or x.dim() == 0:
+            return NotImplemented
+        runs = _runs(sorted({int(d) % x.dim() for d in dim}))
+        if len(runs) < 2 or (rounds and (kw.get("dtype") or x.dtype) != torch.float32):
+            return NotImplemented
+        y = x
+        for run in reversed(runs):
+            y = op(y, run, keepdim, **kw)
+        return y
+    return split
+
+
+EXTRA: dict = {aten.sum.dim_IntList: _split_reduce(aten.sum.dim_IntList, True),
+               aten.mean.dim: _split_reduce(aten.mean.dim, True),
+               aten.amax.default: _split_reduce(aten.amax.default, False),
+               aten.amin.default: _split_reduce(aten.amin.default, False),
+               aten.var.correction: _var, aten.std.correction: _std, aten.var_mean.correction: _var_mean,
                aten.linalg_vector_norm.default: _vector_norm, aten.native_group_norm.default: _group_norm_affine,
                aten.div.Tensor_mode: _div_mode, aten.div.Scalar_mode: _div_mode,
                aten.remainder.Tensor: _remainder_like("floor"), aten.remainder.Scalar: _remainder_like("floor"),

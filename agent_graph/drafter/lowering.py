@@ -371,6 +371,12 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         if a.kind == "rs" and self._over_ones(node):
             return a     # a per-row value reduced over a dimension of size 1 (a max of a kept sum): the value itself
         if not _is_last_dim(dim, len(self._shape(node.args[0]))):
+            r = len(self._shape(node.args[0]))
+            ds = sorted({int(d) % r for d in dim}) if isinstance(dim, (list, tuple)) and r else []
+            if len(ds) > 1 and ds[-1] - ds[0] + 1 != len(ds) and node.op in ("sum", "mean"):
+                raise Unsupported(f"a {node.op} of {node.dtype} values over dimensions that are not adjacent ({ds} of a "
+                                  f"rank-{r} tensor) is not covered: one reduction per run of adjacent dimensions would "
+                                  f"round between the runs, where PyTorch rounds once (float32 is covered)")
             raise Unsupported(f"{node.op} over dimension {dim} of a rank-{self.rank} tensor: the templates reduce the "
                               f"last dimension (inner-dimension reductions are not covered yet)")
         if a.kind not in ("vec", "bvec") or (kind == "prod" and a.kind != "vec"):
