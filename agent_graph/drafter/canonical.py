@@ -19,6 +19,7 @@ bias, a ``torch.ones`` scale) are that value; others are refused (pass them as f
 """
 from __future__ import annotations
 
+import copy
 import logging
 import math
 import operator
@@ -1136,19 +1137,28 @@ def _numel(shape: Any) -> int:
     return k
 
 
-def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) -> OpGraph:
-    """Op graph of ``model(*inputs)`` read from its core-ATen export (see the module docstring)."""
+def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | None = None,
+                      init_attrs: list[tuple[int, str]] = ()) -> OpGraph:
+    """Op graph of ``model(*inputs)`` read from its core-ATen export (see the module docstring). ``init_attrs``:
+    (index in ``init``, name) of floats the model holds that the op takes as attributes after the forward's (the
+    binding passes them): read like forward floats, through an export of a model built with them perturbed."""
     ep = _export(model, inputs)
     floats = [isinstance(v, float) for v in inputs]
     other = None
-    if any(floats):
+    if any(floats) or init_attrs:
         moved = [_perturbed(v) if fl else v for v, fl in zip(inputs, floats)]
+        moved_init = [_perturbed(v) if k in dict(init_attrs) else v for k, v in enumerate(init or [])]
         try:
-            other = _export(model, moved)
-        except AnalysisError:
+            other = _export(type(model)(*copy.deepcopy(moved_init)) if init_attrs else model, moved)
+        except Exception:
             other = None
     r = _Reader(ep, other, inputs, init or [], drawn_at_random(model, init or []))
     r.placeholders()
+    for k, name in init_attrs:   # after the forward's attributes, in the binding's order
+        r.g.attrs.append(OpNode(f"init_{name}", "attr", [], {"value": float(init[k]), "param": name, "init": True},
+                                None, "float32"))
+        r.attr_values[f"init_{name}"] = float(init[k])
+        r.known.add(f"init_{name}")
     r.nodes()
     r.outputs()
     drop_dead(r.g)

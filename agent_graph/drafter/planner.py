@@ -17,6 +17,7 @@ import torch
 from agent_graph.drafter import bnplan, codegen, conv, foreach, memo, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
+from agent_graph.drafter.variants import binding_floats
 from agent_graph.drafter.attnplan import plan_attention
 from agent_graph.drafter import mmstage
 from agent_graph.drafter.colplan import ColForm, inner_reduction
@@ -224,9 +225,11 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     name = task.name
     graphs: list[OpGraph] = []
     for init, ins in cases:
+        held = binding_floats(mod, ins, init) if analyser is analyse_canonical else []
         try:
             graphs.append(memo.analysed(analyser, mod, init, ins,
-                                        lambda: analyser(mod.Model(*copy.deepcopy(init)), ins, init)))
+                                        lambda: analyser(mod.Model(*copy.deepcopy(init)), ins, init, held) if held
+                                        else analyser(mod.Model(*copy.deepcopy(init)), ins, init)))
         except AnalysisError as e:
             return Unsupported(name, str(e), op=_op_in(str(e)))
         except Exception as e:
@@ -323,7 +326,8 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     kinds = [i.kind for i in p0.inputs]
     pl.files = render(kp, main_input=kinds.index(InputKind.FULL) if InputKind.FULL in kinds else -1)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs],
-                     "args": [a.kwargs["value"] for a in g.attrs], "init": g.init} for g in graphs]
+                     "args": [a.kwargs["value"] for a in g.attrs if not a.kwargs.get("init")], "init": g.init}
+                    for g in graphs]   # floats the model holds come from init (the binding passes them)
     return pl
 
 

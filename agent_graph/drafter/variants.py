@@ -142,9 +142,10 @@ def binding_order(call_args: list, ins: list) -> list[int] | None:
     return order
 
 
-def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
-    """The scalars the binding's call passes after the forward's own (named after the ``__init__`` parameter
-    holding that value); none when there is no binding or its scalars do not start with the forward's."""
+def _binding_scalars(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]) -> list[tuple[str, Any, int | None]]:
+    """The scalars the binding's call passes after the forward's own: (the ``__init__`` parameter holding the
+    value, the value, its index in ``init``); none when there is no binding or its scalars do not start with the
+    forward's."""
     if not hasattr(mod, "ModelNew") or not init:
         return []
     install_stubs()
@@ -155,10 +156,8 @@ def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]])
     if call is None:
         return []
     scal = [a for a in call[1] if not binding_tensors([a])]    # (a reordering binding: refused by the planner first)
-    # modes only (a string or a flag: reduction, approximate): a number the model holds is a size or a value
-    # (Isamax's n), and choosing a kernel by it would choose by size
     if len(scal) <= len(fwd) or [type(v)(x) if isinstance(v, SCALAR) else x for x, (_, v) in zip(scal, fwd)] != \
-            [v for _, v in fwd] or not all(isinstance(v, (str, bool)) for v in scal[len(fwd):]):
+            [v for _, v in fwd]:
         return []
     try:
         names = [p for p in inspect.signature(mod.Model.__init__).parameters][1:]
@@ -170,8 +169,29 @@ def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]])
         if j is not None:
             used.add(j)
         name = names[j] if j is not None and j < len(names) else f"arg{len(fwd) + k}"
-        out.append((name, v))
+        out.append((name, v, j))
     return out
+
+
+def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The modes the binding's call passes after the forward's own scalars (a string or a flag: reduction,
+    approximate), named after the ``__init__`` parameter holding each: keys that choose a kernel. Numbers are never
+    keys (a number the model holds is a size or a value: Isamax's n; choosing a kernel by it would choose by size)."""
+    extras = _binding_scalars(mod, ins, init, fwd)
+    if not extras or not all(isinstance(v, (str, bool)) for _, v, _ in extras):
+        return []
+    return [(name, v) for name, v, _ in extras]
+
+
+def binding_floats(mod: Any, ins: list, init: list) -> list[tuple[int, str]]:
+    """The floats the model holds that the binding passes to the op after the forward's scalars (DeepNorm's
+    ``self.alpha, self.epsilon``): (index in ``init``, ``__init__`` parameter name) of each, when every scalar the
+    binding adds is such a float; the op reads them as float attributes, each case's own value at run time."""
+    fwd = [(n, v) for n, v in forward_arguments(mod, ins) if isinstance(v, SCALAR)]
+    extras = _binding_scalars(mod, ins, init, fwd)
+    if not extras or not all(isinstance(v, float) and j is not None for _, v, j in extras):
+        return []
+    return [(j, name) for name, _, j in extras]
 
 
 def _declared(plans: list[Any]) -> dict[str, str]:

@@ -105,3 +105,16 @@ def test_a_binding_that_reorders_the_tensors_is_refused_not_drafted_wrong(tmp_pa
                                                  "l1_loss(label, predict, self.reduction)"))
     d = draft(task)
     assert isinstance(d, Unsupported) and "in the order [1, 0]" in d.reason, d
+
+
+def test_numbers_the_model_holds_that_the_binding_passes_are_float_attributes(tmp_path):
+    """npukb_held_floats: Model(alpha, epsilon) with both changing from case to case, ModelNew passing
+    self.alpha, self.epsilon after the tensors (NPUKernelBench's DeepNorm). The op declares them as float
+    attributes, read at run time: one kernel serves every case (no key, no constant of case 0), and the written
+    project re-runs on its own."""
+    task = Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_held_floats"
+    d = assert_verified(task, tmp_path, standalone=True)
+    assert d.plan.template == "row"
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    assert host.index('this->Attr("alpha")') < host.index('this->Attr("epsilon")')
+    assert "SetTilingKey" not in host
