@@ -43,7 +43,7 @@ def read_graph(model: Any, ins: list) -> dict | None:
     found = masked_keep(ep, ins, shape)
     if found is None:
         return None
-    node, x, built, keep = found
+    _, x, built, keep = found
     tri = triangle(keep)
     if isinstance(tri, str) and not (bool(keep.all()) or not bool(keep.any())):
         return None
