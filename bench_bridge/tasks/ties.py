@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from bench_bridge import tensorio
+
 TIE_OPS = ("topk",)
 
 
@@ -80,7 +82,5 @@ def load_source(meta: dict, cdir: Path) -> tuple[np.ndarray, int] | None:
     ties = meta.get("ties")
     if not ties:
         return None
-    from bench_bridge import tensorio
-
     raw = tensorio.load(cdir / ties["file"])
     return np.asarray(tensorio.as_float(raw, ties["dtype"]), dtype=np.float64).reshape(ties["shape"]), int(ties["dim"])
