@@ -38,12 +38,17 @@ def case_meta(graphs: list[OpGraph], mod: Any = None, cases: list | None = None)
     metas = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs], "args": [], "init": g.init}
              for g in graphs]
     for m, (_, ins) in zip(metas, cases if mod is not None and cases else []):
-        tensor = [isinstance(a, torch.Tensor) or (isinstance(a, (list, tuple)) and bool(a) and
-                                                  all(isinstance(t, torch.Tensor) for t in a)) for a in ins]
+        tensor = [_tensor_arg(a) for a in ins]
         args = [v for _, v in forward_arguments(mod, ins)]
         if tensor == sorted(tensor, reverse=True) and sum(tensor) == len(m["inputs"]) and all(_plain(v) for v in args):
             m["args"] = args
     return metas
+
+
+def _tensor_arg(a: Any) -> bool:
+    """A tensor or a non-empty list of tensors (an op input, not an attribute)."""
+    return isinstance(a, torch.Tensor) or (isinstance(a, (list, tuple)) and bool(a) and
+                                           all(isinstance(t, torch.Tensor) for t in a))
 
 
 def _plain(v: Any) -> bool:
@@ -80,7 +85,7 @@ def forward_arguments(mod: Any, ins: list) -> list[tuple[str, Any]]:
         names = []
     out = []
     for i, a in enumerate(ins):
-        if isinstance(a, torch.Tensor) or (isinstance(a, (list, tuple)) and a and all(isinstance(t, torch.Tensor) for t in a)):
+        if _tensor_arg(a):
             continue
         out.append((names[i] if i < len(names) else f"arg{i}", list(a) if isinstance(a, tuple) else a))
     return out

@@ -225,11 +225,11 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     name = task.name
     graphs: list[OpGraph] = []
     for init, ins in cases:
-        held = binding_floats(mod, ins, init) if analyser is analyse_canonical else []
+        # floats the model holds that the binding passes: attributes (only the canonical reader takes them)
+        held = (binding_floats(mod, ins, init),) if analyser is analyse_canonical else ()
         try:
             graphs.append(memo.analysed(analyser, mod, init, ins,
-                                        lambda: analyser(mod.Model(*copy.deepcopy(init)), ins, init, held) if held
-                                        else analyser(mod.Model(*copy.deepcopy(init)), ins, init)))
+                                        lambda: analyser(mod.Model(*copy.deepcopy(init)), ins, init, *held)))
         except AnalysisError as e:
             return Unsupported(name, str(e), op=_op_in(str(e)))
         except Exception as e:
