@@ -186,7 +186,7 @@ class KernelWriter:
         comp += [(f"LocalTensor<TC> B{k} = SlotOrOut<TC>(yt{direct[k]}, sb{k}_);" if k in direct else
                   f"LocalTensor<{'float' if row else 'TC'}> B{k} = sb{k}_.Get<{'float' if row else 'TC'}>();")
                  for k in range(kp.nslots)]
-        comp += [f"LocalTensor<uint8_t> M{k} = mk{k}_.Get<uint8_t>();" for k in range(kp.nmasks)]
+        comp += self.scratch.mask_views()
         comp += [x for op in self.ins for x in op.view()]
         comp += ["LocalTensor<float> WK = wk_.Get<float>();", "LocalTensor<float> SC = sc_.Get<float>();"]
         comp += [f"LocalTensor<float> SC{k} = SC[{8 * k}];" for k in range(5)]
@@ -214,7 +214,7 @@ class KernelWriter:
         comp += _variants(kp, after)
         comp += [x for op in self.ins for x in op.free()]
         cout = [x for op in self.outs for x in op.copy_out()]
-        unused = ("\n\n" + splitrow.process_split(kp, lambda fn: _variants(kp, fn), self._round_views())) if self.split else ""
+        unused = ("\n\n" + splitrow.process_split(kp, lambda fn: _variants(kp, fn), self._round_views() + self.scratch.mask_views())) if self.split else ""
         return (self._bind() +
                 f"    __aicore__ inline void CopyIn(uint32_t off, uint32_t n)\n    {{\n{_ind(cin, 8)}\n    }}\n\n"
                 f"    __aicore__ inline void Compute(uint32_t off, uint32_t n)\n    {{\n{_ind(comp, 8)}\n    }}\n\n"

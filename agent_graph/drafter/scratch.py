@@ -29,6 +29,10 @@ class Scratch:
     def slots(self) -> list[Buffer]:
         return [Buffer(f"sb{k}_", "tileElems * sizeof(float)", UbBytes(per_elem=4)) for k in range(self.kp.nslots)]
 
+    def mask_views(self) -> list[str]:
+        """The comparison masks as the compute code names them (``M<k>``)."""
+        return [f"LocalTensor<uint8_t> M{k} = mk{k}_.Get<uint8_t>();" for k in range(self.kp.nmasks)]
+
     def masks(self) -> list[Buffer]:
         return [Buffer(f"mk{k}_", "tileElems / 8 + 32", UbBytes(per_elem=1)) for k in range(self.kp.nmasks)]
 
@@ -71,5 +75,6 @@ class Scratch:
                                     *self.partials())) + FIXED_RESERVE
 
     def chunk_ub(self) -> UbBytes:
-        """Per chunk element on the split-row path (the fixed part is the row path's plus the chunk work tail)."""
-        return total(b.ub for b in (*self.slots(), *self.rounding(), *self.chunk_work()))
+        """Per chunk element on the split-row path (the fixed part is the row path's plus the chunk work tail); a
+        comparison's mask holds one chunk's bits."""
+        return total(b.ub for b in (*self.slots(), *self.masks(), *self.rounding(), *self.chunk_work()))

@@ -35,11 +35,12 @@ from agent_graph.drafter.operands import BYTE_DTYPES, InputKind, OutputKind
 RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_\);$")
 ROW_SUM = re.compile(r"^acc\d+_ \+= (?!SC0\.GetValue)")   # a whole-tensor sum of a per-row value
 ROWVAL = re.compile(r"^float (r\d+) = SC0\.GetValue\(0\);$")
-TENSOR = re.compile(r"\b(S\d+|XI\d+\[o\]|W\d+|RH_\w+\[o\]|B\d+)")
+TENSOR = re.compile(r"\b(S\d+|M\d+|XI\d+\[o\]|W\d+|RH_\w+\[o\]|B\d+)")   # M<k>: a comparison's mask
 VCALL = re.compile(r"^[A-Z]\w*(<[^>]*>)?\(.*\bcols_\);$")   # an API call over the row (count cols_)
 # compound APIs whose destination is also an operand (Axpy: dst = src * s + dst; FusedMulAdd: dst = src0 * dst + src1)
 READS_DST = ("Axpy(", "FusedMulAdd(", "MulAddDst(", "MulAddRelu(", "FusedMulAddRelu(")
 KIND = {"ReduceSum": 0, "ReduceMax": 1, "ReduceMin": 2}
+CMP_COUNT = "(cols_ + 63) / 64 * 64);"   # a Compare/Compares count: whole 256-byte blocks of the row
 COMBINE = {"ReduceSum": ("Add", "0.0f"), "ReduceMax": ("Max", "-INFINITY"), "ReduceMin": ("Min", "INFINITY")}
 
 
@@ -104,6 +105,8 @@ def _scan(body: list[str], i: int, k: int) -> tuple[str, list[str], bool, int]:
 
 
 def _chunked(line: str) -> str:
+    if line.endswith(CMP_COUNT):    # a comparison counts whole 256-byte blocks: the chunk's, rounded up the same way
+        return line[: -len(CMP_COUNT)] + CMP_COUNT.replace("cols_", "cn")
     if not line.endswith("cols_);") and not line.endswith("cols_, true);"):
         raise NotSplittable(line)
     return line[: line.rindex("cols_")] + "cn" + line[line.rindex("cols_") + 5:]
@@ -145,7 +148,7 @@ def analyse(body: list[str]) -> SplitProgram:
             continue
         if "GetValue(j)" in ln or "SetValue(j" in ln or ", true);" in ln or "static_cast<uint32_t>(" in ln and "GetValue" in ln:
             raise NotSplittable(ln)
-        if VCALL.match(ln):
+        if VCALL.match(ln) or ln.endswith(CMP_COUNT):
             segs[-1].append(("V", _chunked(ln)))
         elif ln in (sync.VECTOR_TO_SCALAR, sync.SCALAR_TO_VECTOR) or ln in ("{", "}"):
             segs[-1].append(("S", ln))
@@ -166,6 +169,7 @@ def analyse(body: list[str]) -> SplitProgram:
         seg = segs[r_i + 1]
         if passes and not passes[-1].scalar_after and _joinable(passes[-1], segs[r_i]):
             passes[-1].reds.append(red)
+            passes[-1].vec = list(vec_so_far)    # the vector work before this reduction runs in the shared pass too
         else:
             passes.append(Pass(vec=list(vec_so_far), reds=[red]))
         vec_so_far += [ln for k, ln in seg if k == "V"]
@@ -321,15 +325,16 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
     return L
 
 
-def process_split(kp, variants_fn, round_views: list[str]) -> str:
-    """The ``ProcessSplit`` member: rows of this core one at a time, streamed in chunks."""
+def process_split(kp, variants_fn, views: list[str]) -> str:
+    """The ``ProcessSplit`` member: rows of this core one at a time, streamed in chunks (``views``: the rounding
+    buffers' and comparison masks' local tensors)."""
     nacc = kp.extra.get("split_accs", 1)
     L = ["LocalTensor<float> WK = wk_.Get<float>();", "LocalTensor<float> SC = sc_.Get<float>();"]
     L += [f"LocalTensor<float> SC{k} = SC[{8 * k}];" for k in range(5)]
     L += [f"LocalTensor<float> A{k} = ac{k}_.Get<float>();" for k in range(nacc)]
     L += [f"LocalTensor<float> B{k} = sb{k}_.Get<float>();" for k in range(kp.nslots)]
     L += [f"LocalTensor<float> S{k} = B{k};" for k in range(kp.nslots)]
-    L += round_views
+    L += views
     L += [f"LocalTensor<float> RO{j} = ro{j}_.Get<float>();" for j, o in enumerate(kp.outputs) if o.kind == OutputKind.RS]
     L += ["const uint32_t o = 0;", "(void)o;", "for (uint32_t r = 0; r < count_; ++r) {",
           "    uint64_t rowOff = static_cast<uint64_t>(r) * cols_;"]
@@ -376,7 +381,8 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if (kp.template != "row" or kp.nmasks or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) for p in kp.inputs)
+    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) for p in kp.inputs)
+            or kp.nmasks and any(set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)   # a bool read as a mask
             or any(p.kind == InputKind.BVEC and set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)
             or any(o.kind == OutputKind.IDX or set(BYTE_DTYPES) & set(o.dtypes) for o in kp.outputs)):
         return False
