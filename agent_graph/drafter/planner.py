@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import bnplan, codegen, conv, foreach, memo, special, splitrow, stages, variants
+from agent_graph.drafter import bnplan, codegen, conv, foreach, memo, reorder, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.variants import binding_floats
@@ -134,9 +134,21 @@ def _plan_task(task: Task) -> Plan | Unsupported:
         npu = npu_only_ops()
         if npu:
             return Unsupported(name, npu_only_message(npu), user_error=True)
+    order = reorder.binding_permutation(mod, cases[0])
+    if order:    # the op takes its tensors in the binding's order: plan from a view of the reference that does
+        view, cases = reorder.reordered(mod, cases, order)
+        result = _plan_read(task, cases, view)
+        if isinstance(result, Plan):
+            result.case_meta = reorder.forward_order_meta(result.case_meta, order)
+        return result
     moved = _reordered_binding(mod, cases[0])
     if moved:
         return Unsupported(name, moved)
+    return _plan_read(task, cases, mod)
+
+
+def _plan_read(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
+    """The plan of the task's cases (run, checked) from ``mod``: list arguments, one kernel, keyed kernels."""
     if foreach.has_list_argument(cases):   # one elementwise function over each tensor of a list
         each = foreach.plan_foreach(task, cases, mod, lambda t, c, m: _plan_cases(t, c, m, vector_stages=False),
                                     Plan, Unsupported, render)
@@ -424,8 +436,8 @@ def _numel(shape: Any) -> int:
 
 def _reordered_binding(mod: Any, case: tuple) -> str:
     """Why the task's binding (NPUKernelBench's ModelNew) cannot call a drafted op: it passes the forward's tensors
-    in another order (``mse_loss_grad(dout, predict, label)`` for ``forward(predict, label, dout)``), and the drafted
-    op takes them in the forward's; "" when it passes them in order or there is no binding."""
+    in an order no reordering of the op's inputs gives (a tensor twice, tensors after the forward's numbers; a plain
+    reordering is taken, ``reorder.py``); "" when it passes them in order or there is no binding."""
     if not hasattr(mod, "ModelNew"):
         return ""
     init, ins = case

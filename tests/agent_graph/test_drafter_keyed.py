@@ -94,17 +94,17 @@ def test_a_model_setting_the_binding_passes_is_an_attribute_that_chooses_the_ker
     assert rep.correct and [c.status for c in rep.cases] == ["pass"] * 3, [(c.case_id, c.message) for c in rep.cases]
 
 
-def test_a_binding_that_reorders_the_tensors_is_refused_not_drafted_wrong(tmp_path):
-    """ModelNew calling l1_loss(label, predict, ...) for forward(predict, label): the harness hands the op the
-    binding's order, a drafted op takes the forward's; refused, saying the order."""
+def test_a_binding_that_passes_a_tensor_twice_is_refused_not_drafted_wrong(tmp_path):
+    """ModelNew calling l1_loss(label, predict, predict, ...) for forward(predict, label): no reordering of the
+    forward's tensors gives the op's inputs; refused, saying the order (a reordering alone is taken: npukb_binding_order)."""
     from agent_graph.drafter import Unsupported, draft
     task = tmp_path / "task"
     shutil.copytree(Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_loss_reduction", task)
     module = task / "validation" / "module.py"
     module.write_text(module.read_text().replace("l1_loss(predict, label, self.reduction)",
-                                                 "l1_loss(label, predict, self.reduction)"))
+                                                 "l1_loss(label, predict, predict, self.reduction)"))
     d = draft(task)
-    assert isinstance(d, Unsupported) and "in the order [1, 0]" in d.reason, d
+    assert isinstance(d, Unsupported) and "in the order [1, 0, 0]" in d.reason, d
 
 
 def test_numbers_the_model_holds_that_the_binding_passes_are_float_attributes(tmp_path):
@@ -118,3 +118,14 @@ def test_numbers_the_model_holds_that_the_binding_passes_are_float_attributes(tm
     host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
     assert host.index('this->Attr("alpha")') < host.index('this->Attr("epsilon")')
     assert "SetTilingKey" not in host
+
+
+def test_a_binding_passing_the_tensors_in_another_order_gets_an_op_taking_them_so(tmp_path):
+    """npukb_binding_order: forward(x, gamma, beta), ModelNew calls scale_shift(gamma, beta, x) (NPUKernelBench's
+    MseLossGradV2 passes dout first). The op's inputs are declared in the binding's order, the harness's call
+    verifies, and the written project (cases listing the tensors in the forward's order) re-runs on its own."""
+    task = Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_binding_order"
+    d = assert_verified(task, tmp_path, standalone=True)
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    assert host.index('this->Input("gamma")') < host.index('this->Input("beta")') < host.index('this->Input("x")')
+    assert [len(i["shape"]) for i in d.plan.case_meta[1]["inputs"]] == [3, 1, 1]   # x, gamma, beta: the forward's
