@@ -27,6 +27,8 @@ from agent_graph.drafter.constmask import Side, masked_triangle
 from agent_graph.drafter.program import refs as _refs
 
 MM_OPS = ("mm", "bmm", "addmm", "mv")
+WIDENINGS = {(torch.float32, torch.float16), (torch.float32, torch.bfloat16), (torch.int32, torch.int8)}
+"""(to, from) of an operand's cast the cube reads as the operand itself: it accumulates in that wider type."""
 CHAIN = ("view", "_unsafe_view", "reshape", "expand", "permute", "t", "transpose", "clone", "contiguous", "alias",
          "unsqueeze", "squeeze", "lift_fresh_copy")
 RESULT_VIEWS = ("view", "_unsafe_view", "reshape")
@@ -165,13 +167,14 @@ def _operand_chain(n: Any, what: str) -> tuple[fx.Node, bool, list[str]]:
 
 
 def _widening(n: fx.Node) -> bool:
-    """A copy of a float16/bfloat16 tensor to float32 and nothing else (``a.float()``, ``a.to(torch.float32)``)."""
+    """A copy of a float16/bfloat16 tensor to float32 (``a.float()``, ``a.to(torch.float32)``) or of an int8 one to int32
+    (``a.to(torch.int32)``: the cube's int32 accumulation of int8 products) and nothing else."""
     if _name(n)[0] != "_to_copy" or not n.args or not isinstance(n.args[0], fx.Node):
         return False
     src, out = n.args[0].meta.get("val"), n.meta.get("val")
     extra = set(n.kwargs) - {"dtype", "layout", "device", "pin_memory", "memory_format"}
-    return (isinstance(src, torch.Tensor) and isinstance(out, torch.Tensor) and not extra and out.dtype == torch.float32
-            and src.dtype in (torch.float16, torch.bfloat16) and tuple(src.shape) == tuple(out.shape))
+    return (isinstance(src, torch.Tensor) and isinstance(out, torch.Tensor) and not extra
+            and (out.dtype, src.dtype) in WIDENINGS and tuple(src.shape) == tuple(out.shape))
 
 
 def _check_operand(p: fx.Node, trans: bool, rows: int, cols: int, what: str) -> None:
@@ -228,9 +231,9 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
                                 f"over part of the batch of {batch} (result of shape {list(mm.meta['val'].shape)}): only a "
                                 f"whole batch or one matrix for all is covered by the templates")
     da, db = _dtype_name(pa.meta["val"].dtype), _dtype_name(pb.meta["val"].dtype)
-    if da != db or da not in ("float16", "bfloat16", "float32"):
+    if da != db or da not in ("float16", "bfloat16", "float32", "int8"):
         raise AnalysisError(f"core op aten.{base} of {da} x {db} (input of shape {list(av.shape)}) is not covered by "
-                            f"the templates (the cube takes two float16, bfloat16 or float32 operands)")
+                            f"the templates (the cube takes two float16, bfloat16, float32 or int8 operands)")
     res = mm
     skip = [*ca, *cb, mm.name, *(m.name for m, _ in scales)]
     for v in result_views(mm):

@@ -22,7 +22,7 @@ from agent_graph.drafter.vecops import Unsupported as LowerUnsupported
 from bench_bridge.api import snake_case, soc_facts
 
 CT = {"float16": "half", "bfloat16": "bfloat16_t"}
-SIZE = {"float16": 2, "bfloat16": 2, "float32": 4}
+SIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1}
 RESERVED = {"t", "td", "b", "n", "c", "o", "r", "w", "base", "item", "rows", "cols", "mi", "ni", "m0", "n0", "idx", "bm",
             "bn", "perBatch", "pipe", "col0", "tiling", "workspace", "pitch", "mm", "op", "k"}
 
@@ -38,7 +38,26 @@ def _numel(shape: Any) -> int:
     return k
 
 
-def _kind(node: OpNode, out: tuple) -> str:
+def per_row_chain(g: OpGraph, name: str, out: tuple) -> list[str] | None:
+    """Input ``name`` and the casts and views taking it to [.., M, 1] when every use of it goes through them: one
+    value per row of the matmul's [M, N] result (a per-token scale); None otherwise."""
+    if len(out) < 2 or _numel(g.node(name).shape) != int(out[-2]):
+        return None
+    chain = [name]
+    for n in g.nodes:
+        refs = [a.name for a in n.args if hasattr(a, "name")]
+        if not any(r in chain for r in refs):
+            continue
+        if n.op in ("cast", "view", "identity") and len(refs) == 1:
+            chain.append(n.name)
+        elif any(r in chain and tuple(g.node(r).shape)[-2:] != (int(out[-2]), 1) for r in refs):
+            return None
+    return chain if len(chain) > 1 else None
+
+
+def _kind(node: OpNode, out: tuple, g: OpGraph | None = None) -> str:
+    if g is not None and per_row_chain(g, node.name, out):
+        return "col"
     if _numel(node.shape) == _numel(out) and tuple(node.shape)[-1:] == tuple(out)[-1:]:
         return "full"
     if _numel(node.shape) == 1:
@@ -55,13 +74,19 @@ def epilogue_graph(cg: CubeGraph) -> tuple[OpGraph, list[str]]:
     out = cg.out_shape
     eg = OpGraph(attrs=list(g.attrs), outputs=list(g.outputs))
     kinds = []
+    replicated: set[str] = set()     # a per-row vector and its casts/views: each value replicated along its row
     for n in [g.inputs[0]] + [g.node(x) for x in cg.epilogue_inputs]:
-        kind = "full" if n.name == C_NAME else _kind(n, out)
+        kind = "full" if n.name == C_NAME else _kind(n, out, g)
         kinds.append(kind)
-        eg.inputs.append(OpNode(n.name, "input", [], {}, (1,) if kind == "scalar" else out, n.dtype))
+        if kind == "col":
+            replicated.update(per_row_chain(g, n.name, out))
+        eg.inputs.append(OpNode(n.name, "input", [], {}, (1,) if kind == "scalar" else out,
+                                "float32" if n.name == C_NAME and n.dtype == "int32" else n.dtype))
     for n in g.nodes:
         m = copy.copy(n)
-        if m.shape is not None and _numel(m.shape) != 1:
+        if m.name in replicated:
+            m.shape = out
+        elif m.shape is not None and _numel(m.shape) != 1:
             # a per-row value ([rows, 1]) keeps its unit column: a reduction over it is the value itself
             m.shape = tuple(out[:-1]) + (1,) if len(m.shape) == len(out) and m.shape[-1] == 1 else out
         eg.nodes.append(m)
@@ -187,7 +212,10 @@ def bytes_per_elem(cp: CubeParams) -> tuple[int, str]:
     out = max(SIZE[c[1]] for c in cp.combos)
     total, parts = 2 * 4 + 2 * out, ["result queue 2 x 4", f"output queue 2 x {out}"]
     for name, kind in zip(cp.cg.epilogue_inputs, cp.kinds[1:]):
-        if kind != "scalar":
+        if kind == "col":
+            total += 4
+            parts.append(f"{name} per-row float tile 4")
+        elif kind != "scalar":
             widen = 4 if any(c[0][cp.inputs.index(name)] != "float32" for c in cp.combos) else 0
             total += 2 * size[name] + widen
             parts.append(f"{name} queue 2 x {size[name]}" + (f" + float copy {widen}" if widen else ""))
@@ -217,7 +245,8 @@ def _host(cp: CubeParams) -> str:
         attr_code="\n".join(attr_code), params="\n".join(params),
         fixed_bytes=fixed_bytes(cp)[0], fixed_note=fixed_bytes(cp)[1], whole_rows="true" if cp.row else "false",
         c_type=("matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, CubeType(context->GetOutputDesc(0)->GetDataType())"
-                if cp.direct else "matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT"))
+                if cp.direct else "matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::"
+                + ("DT_INT32" if any(c[0][cp.inputs.index(cp.cg.a.name)] == "int8" for c in cp.combos) else "DT_FLOAT")))
 
 
 def _kernel(cp: CubeParams) -> str:
@@ -234,6 +263,14 @@ def _kernel(cp: CubeParams) -> str:
         if kind == "scalar":
             init.append(f"sv{i}_ = static_cast<float>(xg{i}_.GetValue(0));")
             members.append(f"float sv{i}_ = 0.0f;")
+            continue
+        if kind == "col":   # one value per row of the result: the tile's rows' values, each along its row
+            init.append(f"pipe->InitBuffer(f{i}_, tileElems_ * sizeof(float));")
+            members.append(f"TBuf<TPosition::VECCALC> f{i}_;")
+            deq += [f"LocalTensor<float> XI{i} = f{i}_.Get<float>();",
+                    "for (uint32_t k = 0; k < rows; ++k) {",
+                    f"    Duplicate(XI{i}[k * pitch], static_cast<float>(xg{i}_.GetValue(base / td_->mm.N % td_->mm.M + k)), pitch);",
+                    "}"]
             continue
         init.append(f"pipe->InitBuffer(inQ{i}_, BUFFER_NUM, tileElems_ * sizeof(TI{i}));")
         members.append(f"TQue<QuePosition::VECIN, 1> inQ{i}_;")
@@ -332,7 +369,13 @@ def _kernel(cp: CubeParams) -> str:
     gm = [nm[x] for x in cp.inputs] + [cp.out]
     if any("WaitPipe<" in ln for ln in compute + stores):   # a row epilogue reads a reduction's result
         aliases += ["", load("wait_pipe.tmpl").template.rstrip("\n")]
+    integer = any(c[0][cp.inputs.index(cg.a.name)] == "int8" for c in cp.combos)   # int8 operands: int32 products
+    aliases.append("using TC = int32_t;   // the int8 products accumulate in int32" if integer else "using TC = float;")
+    take_c = (["LocalTensor<int32_t> acc = cQ_.DeQue<int32_t>();", "LocalTensor<float> XI0 = acc.ReinterpretCast<float>();",
+               "Cast(XI0, acc, RoundMode::CAST_RINT, n);   // the int32 sums as float, in place (as .to(torch.float32))"]
+              if integer else ["LocalTensor<float> XI0 = cQ_.DeQue<float>();"])
     return load("mm_direct_kernel.cpp.tmpl" if cp.direct else "mm_kernel.cpp.tmpl").safe_substitute(
+        take_c=_ind(take_c, 8),
         op_type=cp.op_type, summary=cp.summary, trans_note=trans_note,
         type_aliases="\n".join(aliases) + ("\n\n" + load("mm_widen.tmpl").template if helpers else ""),
         init_params=", ".join(f"GM_ADDR {x}" for x in gm), a_name=nm[cg.a.name], b_name=nm[cg.b.name], y_name=cp.out,

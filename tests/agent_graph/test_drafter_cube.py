@@ -115,13 +115,17 @@ def test_refusals_name_the_op_and_the_shape(tmp_path):
 
 def test_operands_cast_up_to_float32_are_read_as_the_16_bit_inputs(tmp_path):
     # torch.matmul(a.to(torch.float32), b.to(torch.float32)) of float16 inputs: the cube's fp32 accumulation of the
-    # 16-bit product (each product exact in fp32), written as float32; a cast to an integer type is still refused
+    # 16-bit product (each product exact in fp32), written as float32; an int8 product's int32 sums returned as they
+    # are stay refused (int8 operands with a float epilogue: test_drafter_cube_rows.py), a float cast to int too
     d = draft(_write(tmp_path, "up", "", "torch.matmul(a.to(torch.float32), b.float())", "a, b",
                      "torch.randn(20, 33).half(), torch.randn(33, 17).half()"))
     assert not isinstance(d, Unsupported) and d.plan.template == "cube", d
     assert d.plan.params.inputs[0].dtypes == ["float16"] and d.plan.params.outputs[0].dtypes == ["float32"]
     r = _refusal(tmp_path, "torch.matmul(a.to(torch.int32), b.to(torch.int32))", "a, b",
                  "torch.randint(-5, 5, (6, 7), dtype=torch.int8), torch.randint(-5, 5, (7, 3), dtype=torch.int8)")
+    assert "dtype int32" in r
+    r = _refusal(tmp_path, "torch.matmul(a.to(torch.int32), b.to(torch.int32)).float()", "a, b",
+                 "torch.randn(6, 7), torch.randn(7, 3)")
     assert "aten._to_copy" in r and "before the matmul" in r
 
 
