@@ -183,8 +183,10 @@ class ElementwiseLowering:
 
     def _pow_scalar(self, args: list[Val]) -> Val:
         name = self.rs_name()
-        self.out(args[0]).append(f"float {name} = powf({args[0].expr}, {args[1].expr});")
-        return Val(args[0].kind if args[0].kind != "k" else "rs", name)
+        kinds = {a.kind for a in args}
+        kind = "gs" if "gs" in kinds else ("rs" if "rs" in kinds or self.row_mode else "k")   # as _elementwise's
+        self.out(Val(kind, "")).append(f"float {name} = powf({args[0].expr}, {args[1].expr});")
+        return Val(kind, name)
 
     def _lower_elementwise(self, node: OpNode) -> Val:
         op, args, kw = node.op, node.args, dict(node.kwargs)

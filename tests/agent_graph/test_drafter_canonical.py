@@ -39,6 +39,9 @@ REFS = {
                   "torch.randint(-100, 100, (17, 90), dtype=torch.int8), torch.randint(-100, 100, (17, 90), dtype=torch.int8)"),
     "prod_inner_dim": ("torch.prod(x, dim=1)", "x", "torch.rand(4, 9, 30) + 0.5"),
     "prod_last_dim_half": ("x.prod(-1, keepdim=True) * 2", "x", "(torch.rand(7, 20) + 0.6).half()"),
+    # a number raised to a step held in a one-element int64 tensor (Adam's bias correction) in a flat kernel
+    "bias_corrected_moment": ("(m * 0.9 + g * 0.1) / (1.0 - 0.9 ** step)", "m, g, step",
+                              "torch.randn(40, 300), torch.randn(40, 300), torch.tensor([7])"),
     "sgd_inplace": ("w.sub_(g.mul(lr))", "w, g, lr: float", "torch.randn(20, 17), torch.randn(20, 17), 0.1"),
     # several adjacent dimensions before the last reduced at once (their product is one reduced run)
     "sum_leading_dims": ("x.sum(dim=(0, 1))", "x", "torch.randn(5, 7, 33)"),
