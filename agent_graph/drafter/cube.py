@@ -51,6 +51,7 @@ class CubeGraph:
     c_dtype: str                         # the dtype PyTorch rounds the product to before the epilogue
     epilogue_inputs: list[str] = field(default_factory=list)   # graph inputs the epilogue reads
     triangle: tuple[Side, int] | None = None   # the result's kept triangle (torch.triu / tril of the product)
+    m: int = 0                           # rows of the matmul's product (a batch flattened into them counts)
 
 
 class NoMatmul(AnalysisError):
@@ -283,7 +284,7 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
         if name in eps:
             raise AnalysisError(f"the matmul operand {name} is also read by the epilogue: not covered by the templates")
     return CubeGraph(g, Operand(pa.name, ta), Operand(pb.name, tb), out_shape, da, c.dtype, eps,
-                     tri[3] if tri is not None else None)
+                     tri[3] if tri is not None else None, M)
 
 
 def _stage_output(r: _Reader, stop: str) -> None:

@@ -76,7 +76,8 @@ def epilogue_graph(cg: CubeGraph) -> tuple[OpGraph, list[str]]:
     kinds = []
     replicated: set[str] = set()     # a per-row vector and its casts/views: each value replicated along its row
     for n in [g.inputs[0]] + [g.node(x) for x in cg.epilogue_inputs]:
-        kind = "full" if n.name == C_NAME else _kind(n, out, g)
+        # a per-row vector is indexed by the product's row: not when a batch is flattened into the rows
+        kind = "full" if n.name == C_NAME else _kind(n, out, g if cg.m == out[-2] else None)
         kinds.append(kind)
         if kind == "col":
             replicated.update(per_row_chain(g, n.name, out))

@@ -27,6 +27,8 @@ REFS = {
                             "torch.randn(40).half()"),
     "square_rows_not_columns": ("torch.relu(torch.mm(a, b) - r[:, None])", "a, b, r",
                                 "torch.randn(48, 32), torch.randn(32, 48), torch.randn(48)"),
+    "batched_rows_per_matrix": ("torch.bmm(x, w) * rs.unsqueeze(-1)", "x, w, rs",
+                                "torch.randn(2, 9, 40), torch.randn(2, 40, 30), torch.rand(9)"),
     "int8_bf16_per_token": (
         "(torch.mm(a.to(torch.int32), b.t().to(torch.int32)).float() * tok.float()[:, None]).to(torch.bfloat16)",
         "a, b, tok", "torch.randint(-100, 100, (20, 300), dtype=torch.int8), "
@@ -50,3 +52,13 @@ def test_an_int8_matmul_returning_its_int32_sums_is_refused_saying_the_dtype(tmp
                           "dtype=torch.int8), torch.randint(-5, 5, (32, 16), dtype=torch.int8)", sig="a, b")
     d = draft(ref)
     assert isinstance(d, Unsupported) and "int32" in d.reason, d
+
+
+def test_a_per_row_vector_of_a_flattened_batch_is_not_read_by_the_products_row(tmp_path):
+    """F.linear of [2, 9, 40]: the cube multiplies one [18, 40] matrix, whose row 9 is row 0 of the second batch; the
+    per-row vector of 9 values is then not the cube's (it read past its end: half the result wrong); the product and
+    the scale run as two stages and verify."""
+    ref = write_reference(tmp_path, "F.linear(x, w) * rs.unsqueeze(-1)",
+                          "torch.randn(2, 9, 40), torch.randn(30, 40), torch.rand(9)", sig="x, w, rs")
+    d = assert_verified(ref, tmp_path)
+    assert d.plan.template == "staged"
