@@ -7,7 +7,8 @@ op's parameters), the kernel walks output rows and moves each piece of a row wit
 read + Gather (strided, reversed, repeated). A parameter the reference takes as a forward argument (NPUKernelBench's
 ``dims``, ``pad``, ``repeats``, ``dim``) is the op's attribute of that name, read by the host at run time; one
 fixed in the reference is a constant of the host. Refused in one sentence: other ops beside the movement,
-sources of different dtypes, 1- and 8-byte elements (Gather moves 2- and 4-byte ones), more than
+sources of different dtypes, 1-byte elements (Gather moves 2- and 4-byte ones; 8-byte int64 elements move as two
+4-byte words: the host plans one more dimension of 2, so a constant pad of int64 fills with 0 only), more than
 ``MAX_OUTPUTS`` outputs or ``MAX_SOURCES`` sources.
 """
 from __future__ import annotations
@@ -36,7 +37,7 @@ MAX_SOURCES = 8
 MAX_RANK = 8
 MAX_PIECES = 64
 CHUNK = 1024      # output elements per work unit (a strided read of CHUNK elements: 32 KB of UB)
-DTYPES = ("float32", "float16", "bfloat16", "int32", "int16")
+DTYPES = ("float32", "float16", "bfloat16", "int32", "int16", "int64")   # int64: as two 4-byte words
 MOVE_OPS = {"permute", "cat", "constant_pad_nd", "pad", "roll", "repeat", "split_with_sizes", "slice", "flip", "expand"}
 # around the movement: copies and views that keep the memory order of what they take
 PAD_MODES = ("constant", "reflect", "replicate", "circular")
@@ -249,6 +250,11 @@ def plan_move(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
             for r in reads}) > 1:
         return OwnPlan(CATEGORY, f"the shape cases move data differently ({r0.kind} into {r0.outputs} output(s) in the "
                                  f"first) and one kernel must serve every case")
+    wide = [r for r in reads if r.dtypes[0] == "int64" and r.kind == "pad" and r.params.get("mode") == "constant"
+            and float(r.params.get("value") or 0) != 0]
+    if wide:   # 8-byte elements move as two 4-byte words: one fill word cannot hold the value
+        return OwnPlan(CATEGORY, f"a constant pad of int64 tensors with the value {wide[0].params['value']} (input of shape "
+                                 f"{wide[0].shapes[0]}) is not covered by the move template (int64 pads with 0 only)")
     scalars = [forward_arguments(mod, ins) for _, ins in cases]
     ranks = [r.rank or None for r in reads]
     views = {repr(r.view) for r in reads}

@@ -59,12 +59,26 @@ def test_a_pad_mode_other_cases_leave_out_is_optional_with_the_forward_default(t
 
 
 @pytest.mark.parametrize("body,inputs,why", [
-    ("x.permute(1, 0)", "torch.arange(12).reshape(3, 4)", "int64"),                     # 8-byte elements: no Gather
+    ("F.pad(x, (1, 1), value=7)", "torch.randint(-5, 5, (4, 6))", "int64 pads with 0 only"),  # one fill word
     ("x[:, ::2].contiguous()", "torch.randn(4, 10)", "step"),                          # a strided slice
 ])
 def test_refusals_name_what_the_move_template_cannot_do(tmp_path, body, inputs, why):
     d = draft(write_reference(tmp_path, body, inputs))
     assert isinstance(d, Unsupported) and why in d.reason, getattr(d, "reason", d)
+
+
+@pytest.mark.parametrize("body,inputs", [
+    ("x.permute(2, 0, 1).contiguous()", "torch.randint(-10**12, 10**12, (3, 5, 7))"),   # words beyond 32 bits
+    ("torch.cat([a, b], dim=-1)", "torch.randint(-9, 9, (4, 5)), torch.randint(-9, 9, (4, 3))"),
+    ("x.expand(6, -1, 5)", "torch.randint(-2**40, 2**40, (1, 3, 1))"),
+    ("F.pad(x, (1, 2, 0, 1))", "torch.randint(-5, 5, (4, 1300))"),   # rows over a work unit (1024 words)
+])
+def test_int64_tensors_move_as_pairs_of_words(tmp_path, body, inputs):
+    """8-byte elements (NPUKernelBench's ExpandV2: expand of int64 index tensors) move as two 4-byte words: the host
+    plans one more dimension of 2, read whole; the kernel's element type is int32_t."""
+    sig = "a, b" if "a, b" in body else "x"
+    d = assert_verified(write_reference(tmp_path, body, inputs, sig=sig), tmp_path)
+    assert d.plan.template == "move" and d.plan.params.inputs[0].dtypes == ["int64"]
 
 
 def test_a_movement_with_arithmetic_beside_it_is_left_to_the_other_templates(tmp_path):
