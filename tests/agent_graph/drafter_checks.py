@@ -25,6 +25,14 @@ def assert_verified(ref: Path, tmp_path: Path, standalone: bool = False):
     return d
 
 
+def assert_streamed(ref: Path, tmp_path: Path, flag: str = "split"):
+    """``assert_verified`` of a reference whose rows exceed the UB: the plan must carry the split-row path's
+    ``flag`` (else the test would not exercise it). (The draft, its kernel's text.)"""
+    d = assert_verified(ref, tmp_path)
+    assert d.plan.params.extra.get(flag), "the row fits in UB: this test would not exercise the split path"
+    return d, next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+
+
 def write_reference(tmp: Path, body: str, inputs: str, init: str = "", sig: str = "x") -> Path:
     """``tmp/ref.py``: a KernelBench-style Model whose forward(``sig``) returns ``body`` (``init``: statements
     of ``__init__``), ``get_inputs`` returning ``[inputs]``; torch, nn and F imported."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.agent_graph.drafter_checks import assert_verified
+from tests.agent_graph.drafter_checks import assert_streamed, assert_verified
 from tests.agent_graph.test_drafter_canonical import _write
 
 REFS = {
@@ -23,9 +23,7 @@ REFS = {
 
 @pytest.mark.parametrize("name", sorted(REFS))
 def test_a_comparison_in_rows_longer_than_ub_is_streamed(name, tmp_path):
-    d = assert_verified(_write(tmp_path, name, *REFS[name]), tmp_path)
-    assert d.plan.params.extra.get("split"), "the row fits in UB: this test would not exercise the split path"
-    kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+    d, kernel = assert_streamed(_write(tmp_path, name, *REFS[name]), tmp_path)
     split = kernel[kernel.index("void ProcessSplit()"):]
     assert "(cn + 63) / 64 * 64);" in split       # the chunk's comparison, not the whole row's
 
