@@ -55,9 +55,7 @@ def per_row_chain(g: OpGraph, name: str, out: tuple) -> list[str] | None:
     return chain if len(chain) > 1 else None
 
 
-def _kind(node: OpNode, out: tuple, g: OpGraph | None = None) -> str:
-    if g is not None and per_row_chain(g, node.name, out):
-        return "col"
+def _kind(node: OpNode, out: tuple) -> str:
     if _numel(node.shape) == _numel(out) and tuple(node.shape)[-1:] == tuple(out)[-1:]:
         return "full"
     if _numel(node.shape) == 1:
@@ -77,10 +75,10 @@ def epilogue_graph(cg: CubeGraph) -> tuple[OpGraph, list[str]]:
     replicated: set[str] = set()     # a per-row vector and its casts/views: each value replicated along its row
     for n in [g.inputs[0]] + [g.node(x) for x in cg.epilogue_inputs]:
         # a per-row vector is indexed by the product's row: not when a batch is flattened into the rows
-        kind = "full" if n.name == C_NAME else _kind(n, out, g if cg.m == out[-2] else None)
+        chain = per_row_chain(g, n.name, out) if n.name != C_NAME and cg.m == out[-2] else None
+        kind = "full" if n.name == C_NAME else "col" if chain else _kind(n, out)
         kinds.append(kind)
-        if kind == "col":
-            replicated.update(per_row_chain(g, n.name, out))
+        replicated.update(chain or ())
         eg.inputs.append(OpNode(n.name, "input", [], {}, (1,) if kind == "scalar" else out,
                                 "float32" if n.name == C_NAME and n.dtype == "int32" else n.dtype))
     for n in g.nodes:
@@ -141,6 +139,11 @@ class CubeParams:
                 self.combos.append(combo)
                 self.progs[combo], self.kinds = lower_epilogue(cg)
                 self.c_round[combo] = cg.c_dtype if cg.c_dtype in CT else ""
+        ints = {c[0][self.inputs.index(self.cg.a.name)] == "int8" for c in self.combos}
+        if len(ints) > 1:
+            raise CubeUnsupported("int8 operands in some cases and float ones in others need two matmul types")
+        self.integer = ints == {True}
+        """int8 operands: the products accumulate in int32 (C type int32_t), cast to float before the epilogue."""
         self.direct = all(not p.body and p.outputs[0].val.expr == "XI0" for p in self.progs.values()) and \
             not self.cg.epilogue_inputs and self.cg.triangle is None
         """No epilogue: the fixpipe writes the product straight to GM, rounded once to the output type."""
@@ -247,7 +250,7 @@ def _host(cp: CubeParams) -> str:
         fixed_bytes=fixed_bytes(cp)[0], fixed_note=fixed_bytes(cp)[1], whole_rows="true" if cp.row else "false",
         c_type=("matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, CubeType(context->GetOutputDesc(0)->GetDataType())"
                 if cp.direct else "matmul_tiling::TPosition::VECIN, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::"
-                + ("DT_INT32" if any(c[0][cp.inputs.index(cp.cg.a.name)] == "int8" for c in cp.combos) else "DT_FLOAT")))
+                + ("DT_INT32" if cp.integer else "DT_FLOAT")))
 
 
 def _kernel(cp: CubeParams) -> str:
@@ -370,11 +373,10 @@ def _kernel(cp: CubeParams) -> str:
     gm = [nm[x] for x in cp.inputs] + [cp.out]
     if any("WaitPipe<" in ln for ln in compute + stores):   # a row epilogue reads a reduction's result
         aliases += ["", load("wait_pipe.tmpl").template.rstrip("\n")]
-    integer = any(c[0][cp.inputs.index(cg.a.name)] == "int8" for c in cp.combos)   # int8 operands: int32 products
-    aliases.append("using TC = int32_t;   // the int8 products accumulate in int32" if integer else "using TC = float;")
+    aliases.append("using TC = int32_t;   // the int8 products accumulate in int32" if cp.integer else "using TC = float;")
     take_c = (["LocalTensor<int32_t> acc = cQ_.DeQue<int32_t>();", "LocalTensor<float> XI0 = acc.ReinterpretCast<float>();",
                "Cast(XI0, acc, RoundMode::CAST_RINT, n);   // the int32 sums as float, in place (as .to(torch.float32))"]
-              if integer else ["LocalTensor<float> XI0 = cQ_.DeQue<float>();"])
+              if cp.integer else ["LocalTensor<float> XI0 = cQ_.DeQue<float>();"])
     return load("mm_direct_kernel.cpp.tmpl" if cp.direct else "mm_kernel.cpp.tmpl").safe_substitute(
         take_c=_ind(take_c, 8),
         op_type=cp.op_type, summary=cp.summary, trans_note=trans_note,

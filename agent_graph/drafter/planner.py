@@ -29,7 +29,7 @@ from agent_graph.drafter.prune import prune
 from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
 from agent_graph.drafter.windows import window_starts
-from bench_bridge.api import (CaseRow, Task, binding_call, group_inputs, install_stubs, load_module, npu_only_message, npu_only_ops,
+from bench_bridge.api import (CaseRow, Task, group_inputs, install_stubs, load_module, npu_only_message, npu_only_ops,
                               snake_case, spec_inputs)
 
 RESERVED = {"t", "op", "workspace", "tiling", "rows", "cols", "colsPad", "rowsPerCore", "tileRows", "total", "perCore",
@@ -134,16 +134,15 @@ def _plan_task(task: Task) -> Plan | Unsupported:
         npu = npu_only_ops()
         if npu:
             return Unsupported(name, npu_only_message(npu), user_error=True)
-    order = reorder.binding_permutation(mod, cases[0])
+    order = reorder.binding_reorder(mod, cases[0])
+    if isinstance(order, str):
+        return Unsupported(name, order)
     if order:    # the op takes its tensors in the binding's order: plan from a view of the reference that does
         view, cases = reorder.reordered(mod, cases, order)
         result = _plan_read(task, cases, view)
         if isinstance(result, Plan):
             result.case_meta = reorder.forward_order_meta(result.case_meta, order)
         return result
-    moved = _reordered_binding(mod, cases[0])
-    if moved:
-        return Unsupported(name, moved)
     return _plan_read(task, cases, mod)
 
 
@@ -415,7 +414,8 @@ def _fits(kp: KernelParams, g: OpGraph) -> str:
         if sb["fixed"] + 64 * sb["per_elem"] <= UB_BUDGET:
             return ""
     return (f"a row of {cols} elements needs {need} bytes of UB (budget {UB_BUDGET}) and this program "
-            f"(argmax/argmin or cross-entropy index into the row, or a scan meets a row reduction) cannot be streamed "
+            f"(argmax/argmin or cross-entropy index into the row, a scan meets a row reduction, or a bool input meets a "
+            f"comparison) cannot be streamed "
             f"by the split-row path")
 
 
@@ -432,25 +432,6 @@ def _numel(shape: Any) -> int:
     for d in shape or ():
         k *= d
     return k
-
-
-def _reordered_binding(mod: Any, case: tuple) -> str:
-    """Why the task's binding (NPUKernelBench's ModelNew) cannot call a drafted op: it passes the forward's tensors
-    in an order no reordering of the op's inputs gives (a tensor twice, tensors after the forward's numbers; a plain
-    reordering is taken, ``reorder.py``); "" when it passes them in order or there is no binding."""
-    if not hasattr(mod, "ModelNew"):
-        return ""
-    init, ins = case
-    try:
-        install_stubs()
-        call = binding_call(mod, list(init), list(ins))
-    except Exception:
-        return ""
-    order = variants.binding_order(call[1], ins) if call else None
-    if order is None or order == list(range(len(order))):
-        return ""
-    return (f"the task's binding passes the forward's tensors in the order {order} (forward order: "
-            f"{list(range(len(order)))}); the drafted op would take them in the forward's order")
 
 
 def _one_line(e: BaseException) -> str:

@@ -18,10 +18,11 @@ from agent_graph.drafter import variants
 from bench_bridge.api import binding_call, install_stubs
 
 
-def binding_permutation(mod: Any, case: tuple) -> list[int] | None:
-    """The forward tensor the binding passes at each of the op's places, when that is a reordering of the
-    forward's leading tensor arguments (each once, none else); None when there is no binding, it passes them in
-    order, or the order is not known."""
+def binding_reorder(mod: Any, case: tuple) -> list[int] | str | None:
+    """The forward tensor the binding passes at each of the op's places when that is a reordering of the forward's
+    leading tensor arguments (each once, none else); why not, when the binding passes them in an order no reordering
+    gives (a tensor twice, tensors after the forward's numbers); None when there is no binding, it passes them in
+    order, or the order is not known (copies, casts)."""
     if not hasattr(mod, "ModelNew"):
         return None
     init, ins = case
@@ -32,10 +33,11 @@ def binding_permutation(mod: Any, case: tuple) -> list[int] | None:
         return None
     order = variants.binding_order(call[1], ins) if call else None
     n = len(order or ())
-    if not order or order == list(range(n)) or sorted(order) != list(range(n)):
+    if not order or order == list(range(n)):
         return None
-    if len(variants.binding_tensors(ins[:n])) != n or variants.binding_tensors(ins[n:]):
-        return None    # the forward's tensors are not its first n arguments, or one is a list
+    if sorted(order) != list(range(n)) or len(variants.binding_tensors(ins[:n])) != n or variants.binding_tensors(ins[n:]):
+        return (f"the task's binding passes the forward's tensors in the order {order} (forward order: "
+                f"{list(range(len(variants.binding_tensors(ins))))}), which no reordering of the op's inputs gives")
     return order
 
 
