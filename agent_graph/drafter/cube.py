@@ -52,6 +52,7 @@ class CubeGraph:
     epilogue_inputs: list[str] = field(default_factory=list)   # graph inputs the epilogue reads
     triangle: tuple[Side, int] | None = None   # the result's kept triangle (torch.triu / tril of the product)
     m: int = 0                           # rows of the matmul's product (a batch flattened into them counts)
+    cols_rank: int = 1                   # the epilogue's dimensions making up N (a convolution's spatial ones)
 
 
 class NoMatmul(AnalysisError):
@@ -178,22 +179,24 @@ def _widening(n: fx.Node) -> bool:
             and (out.dtype, src.dtype) in WIDENINGS and tuple(src.shape) == tuple(out.shape))
 
 
-def _check_operand(p: fx.Node, trans: bool, rows: int, cols: int, what: str) -> None:
-    """A stored operand [.., rows, cols] (transposed: [.., cols, rows]) of any batch count."""
+def _check_operand(p: fx.Node, trans: bool, rows: int, cols: int, what: str, shaped: bool = True) -> None:
+    """A stored operand [.., rows, cols] (transposed: [.., cols, rows]) of any batch count (``shaped`` False:
+    any shape holding whole matrices)."""
     shape = list(p.meta["val"].shape)
     last = rows if trans else cols
     numel = 1
     for d in shape:
         numel *= int(d)
-    if len(shape) < 1 or int(shape[-1]) != last or numel % (rows * cols):
+    if len(shape) < 1 or (shaped and int(shape[-1]) != last) or numel % (rows * cols):
         raise AnalysisError(f"the matmul's {what} of shape {shape} is not a row-major [.., {rows}, {cols}] matrix "
                             f"(transposed: {trans}) the templates read")
 
 
 def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = None, stop: str | None = None,
-                 ep: Any = None) -> CubeGraph:
+                 ep: Any = None, shaped: bool = True) -> CubeGraph:
     """The reference's matmul and its epilogue; ``stop``: the epilogue ends at that export node (a staged op's
-    first stage: its value is the stage's result, the ops after it are the second stage's)."""
+    first stage: its value is the stage's result, the ops after it are the second stage's); ``shaped`` False: the
+    host does not read M, K, N from the operands' shapes (a convolution's weight [OC, C, KH, KW] is [OC, K])."""
     ep = ep if ep is not None else _export(model, inputs)
     floats = [isinstance(v, float) for v in inputs]
     other = None
@@ -223,8 +226,8 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
     pb, tb, cb = _operand(b_arg, "right operand")
     if bv.dim() == 1:         # matrix @ vector: the vector is B stored as [N = 1, K]
         tb = True
-    _check_operand(pa, ta, M, K, "left operand")
-    _check_operand(pb, tb, K, N, "right operand")
+    _check_operand(pa, ta, M, K, "left operand", shaped)
+    _check_operand(pb, tb, K, N, "right operand", shaped)
     batch = mm.meta["val"].numel() // (M * N)
     for p, rows, cols, what in ((pa, M, K, "left"), (pb, K, N, "right")):
         if p.meta["val"].numel() // (rows * cols) not in (1, batch):

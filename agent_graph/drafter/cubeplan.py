@@ -24,7 +24,7 @@ from bench_bridge.api import snake_case, soc_facts
 CT = {"float16": "half", "bfloat16": "bfloat16_t"}
 SIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1}
 RESERVED = {"t", "td", "b", "n", "c", "o", "r", "w", "base", "item", "rows", "cols", "mi", "ni", "m0", "n0", "idx", "bm",
-            "bn", "perBatch", "pipe", "col0", "tiling", "workspace", "pitch", "mm", "op", "k"}
+            "bn", "perBatch", "pipe", "col0", "tiling", "workspace", "pitch", "mm", "op", "k", "col"}
 
 
 class CubeUnsupported(Exception):
@@ -38,11 +38,15 @@ def _numel(shape: Any) -> int:
     return k
 
 
-def per_row_chain(g: OpGraph, name: str, out: tuple) -> list[str] | None:
-    """Input ``name`` and the casts and views taking it to [.., M, 1] when every use of it goes through them: one
-    value per row of the matmul's [M, N] result (a per-token scale); None otherwise."""
+def per_row_chain(g: OpGraph, name: str, out: tuple, cols_rank: int = 1) -> list[str] | None:
+    """Input ``name`` and the casts and views taking it to [.., M, 1] (or itself of that shape) when every use of it
+    goes through them: one value per row of the matmul's [M, N] result (a per-token scale); None otherwise.
+    ``cols_rank``: the epilogue's
+    dimensions that make up N (a convolution's [N, OC, H, W] after its [N, OC, H * W] product: a per-channel
+    tensor is [OC, 1, 1])."""
     if len(out) < 2 or _numel(g.node(name).shape) != int(out[-2]):
         return None
+    row = (int(out[-2]),) + (1,) * cols_rank
     chain = [name]
     for n in g.nodes:
         refs = [a.name for a in n.args if hasattr(a, "name")]
@@ -50,17 +54,18 @@ def per_row_chain(g: OpGraph, name: str, out: tuple) -> list[str] | None:
             continue
         if n.op in ("cast", "view", "identity") and len(refs) == 1:
             chain.append(n.name)
-        elif any(r in chain and tuple(g.node(r).shape)[-2:] != (int(out[-2]), 1) for r in refs):
+        elif any(r in chain and tuple(g.node(r).shape)[-len(row):] != row for r in refs):
             return None
-    return chain if len(chain) > 1 else None
+    return chain if len(chain) > 1 or tuple(g.node(name).shape)[-len(row):] == row else None   # or [.., M, 1] itself
 
 
-def _kind(node: OpNode, out: tuple) -> str:
-    if _numel(node.shape) == _numel(out) and tuple(node.shape)[-1:] == tuple(out)[-1:]:
+def _kind(node: OpNode, out: tuple, cols_rank: int = 1) -> str:
+    tail = _numel(tuple(node.shape)[-cols_rank:]) if len(node.shape or ()) >= cols_rank else 0   # along N
+    if _numel(node.shape) == _numel(out) and tail == int(out[-1]):
         return "full"
     if _numel(node.shape) == 1:
         return "scalar"
-    if tuple(node.shape)[-1:] == tuple(out)[-1:] and _numel(node.shape) == int(out[-1]):
+    if tail == int(out[-1]) and _numel(node.shape) == int(out[-1]):
         return "row"
     raise CubeUnsupported(f"input {node.name} of shape {list(node.shape)} against the matmul result of shape {list(out)}: "
                           f"only equal shapes, a last-dimension vector and one-element tensors are covered by the templates")
@@ -75,8 +80,8 @@ def epilogue_graph(cg: CubeGraph) -> tuple[OpGraph, list[str]]:
     replicated: set[str] = set()     # a per-row vector and its casts/views: each value replicated along its row
     for n in [g.inputs[0]] + [g.node(x) for x in cg.epilogue_inputs]:
         # a per-row vector is indexed by the product's row: not when a batch is flattened into the rows
-        chain = per_row_chain(g, n.name, out) if n.name != C_NAME and cg.m == out[-2] else None
-        kind = "full" if n.name == C_NAME else "col" if chain else _kind(n, out)
+        chain = per_row_chain(g, n.name, out, cg.cols_rank) if n.name != C_NAME and cg.m == out[-2] else None
+        kind = "full" if n.name == C_NAME else "col" if chain else _kind(n, out, cg.cols_rank)
         kinds.append(kind)
         replicated.update(chain or ())
         eg.inputs.append(OpNode(n.name, "input", [], {}, (1,) if kind == "scalar" else out,
@@ -127,6 +132,8 @@ class CubeParams:
         self.names = names(self.cg)
         self.out = "out" if "y" in self.names.values() else "y"    # the output's name, not an input's
         self.inputs = [n.name for n in self.cg.graph.inputs[1:]]
+        self.conv: Any = None
+        """A convolution on the cube (``convcube.ConvCube``): B is the im2col matrix the kernel writes, not an input."""
         self.combos: list[tuple[tuple[str, ...], str]] = []
         self.progs: dict = {}
         self.c_round: dict = {}
@@ -161,9 +168,14 @@ class CubeParams:
         self.round_types = sorted(set().union(*[p.round_types for p in self.progs.values()]) |
                                   {c for c in self.c_round.values() if c})
 
+    def op_inputs(self) -> list[str]:
+        """The graph inputs the op takes (a convolution's im2col matrix is the kernel's own workspace)."""
+        return [n for n in self.inputs if self.conv is None or n != self.conv.col]
+
     def kernel_params(self) -> KernelParams:
         """The op interface in the drafter's common form (the writer's op description reads it)."""
-        ins = [TensorParam(self.names[n], "full", [c[0][i] for c in self.combos]) for i, n in enumerate(self.inputs)]
+        ins = [TensorParam(self.names[n], "full", [c[0][self.inputs.index(n)] for c in self.combos])
+               for n in self.op_inputs()]
         outs = [TensorParam(self.out, "vec", [c[1] for c in self.combos])]
         return KernelParams(op_type=self.op_type, template="cube", inputs=ins, outputs=outs, attrs=self.attrs,
                             attr_defaults=self.attr_defaults, summary=self.summary, nslots=self.nslots,
@@ -179,6 +191,11 @@ def analyse_all(models_inputs: list[tuple[Any, list, list]], stop: str | None = 
             raise
         except AnalysisError as e:
             raise CubeUnsupported(str(e)) from None
+    return consistent(out)
+
+
+def consistent(out: list[CubeGraph]) -> list[CubeGraph]:
+    """The cases' graphs when one kernel serves them all (else ``CubeUnsupported``)."""
     sig = {repr(cg.graph.signature()) + repr((cg.a, cg.b)) for cg in out}
     by_dtype: dict = {}
     for cg in out:
@@ -206,7 +223,7 @@ def _tiling(cp: CubeParams) -> str:
     if len(cp.attrs) % 2:
         fields += "TILING_DATA_FIELD_DEF(float, attrPad);         // keeps the TCubeTiling 8-byte aligned\n"
     return load("mm_tiling.h.tmpl").substitute(op_type=cp.op_type, guard=f"{snake_case(cp.op_type).upper()}_TILING_H",
-                                               attr_fields=fields)
+                                               attr_fields=fields, extra_fields=cp.conv.fields if cp.conv else "")
 
 
 def bytes_per_elem(cp: CubeParams) -> tuple[int, str]:
@@ -242,10 +259,19 @@ def _host(cp: CubeParams) -> str:
                       f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {cp.attr_defaults[j]!r}f);"]
     params = opdef_params(cp.kernel_params())
     per, note = bytes_per_elem(cp)
+    ins = cp.op_inputs()
+    a_index = ins.index(cp.cg.a.name)
+    trans_a, trans_b = ("true" if o.trans else "false" for o in (cp.cg.a, cp.cg.b))
+    if cp.conv is None:
+        shape = load("mm_shape.tmpl").substitute(a_index=a_index, b_index=ins.index(cp.cg.b.name), trans_a=trans_a,
+                                                 trans_b=trans_b)
+        used, ws, tiling, ub = "    uint32_t used = items < aiv ? items : aiv;", "", "", ""
+    else:
+        shape, used, ws, tiling, ub = cp.conv.host(ins)
     return load("mm_host.cpp.tmpl").substitute(
         op_type=cp.op_type, summary=cp.summary, op_snake=snake_case(cp.op_type), bytes_per_elem=per, budget_note=note,
-        a_index=cp.inputs.index(cp.cg.a.name), b_index=cp.inputs.index(cp.cg.b.name),
-        trans_a="true" if cp.cg.a.trans else "false", trans_b="true" if cp.cg.b.trans else "false",
+        a_index=a_index, trans_a=trans_a, trans_b=trans_b, shape_code=shape.rstrip("\n"), used_code=used,
+        workspace_extra=ws, extra_tiling=tiling, ub_extra=ub,
         attr_code="\n".join(attr_code), params="\n".join(params),
         fixed_bytes=fixed_bytes(cp)[0], fixed_note=fixed_bytes(cp)[1], whole_rows="true" if cp.row else "false",
         c_type=("matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, CubeType(context->GetOutputDesc(0)->GetDataType())"
@@ -257,8 +283,8 @@ def _kernel(cp: CubeParams) -> str:
     cg = cp.cg
     nm = cp.names
     eps = cg.epilogue_inputs
-    aliases = [f"using TA = DTYPE_{nm[cg.a.name].upper()};", f"using TB = DTYPE_{nm[cg.b.name].upper()};",
-               "using TO = DTYPE_Y;"]
+    b_type = nm[cp.conv.x if cp.conv else cg.b.name].upper()   # a convolution's col has its input's type
+    aliases = [f"using TA = DTYPE_{nm[cg.a.name].upper()};", f"using TB = DTYPE_{b_type};", "using TO = DTYPE_Y;"]
     aliases += [f"using TI{i} = DTYPE_{nm[x].upper()};" for i, x in enumerate(eps, 1)]
     init, members, load_, deq, free = [], [], [], [], []
     for i, (x, kind) in enumerate(zip(eps, cp.kinds[1:]), 1):
@@ -346,7 +372,8 @@ def _kernel(cp: CubeParams) -> str:
         body += _triangle_body(cg, res)
         store = [f"StoreOut<TO>(o, {res}, {'(rows + 7) / 8 * 8' if res == 'rowRes' else 'n'});"]
         if multi:
-            cond = " && ".join(f"ORIG_DTYPE_{nm[x].upper()} == {GE[d].replace('ge::', '')}" for x, d in zip(cp.inputs, combo[0]))
+            cond = " && ".join(f"ORIG_DTYPE_{nm[x].upper()} == {GE[d].replace('ge::', '')}" for x, d in zip(cp.inputs, combo[0])
+                               if x in cp.op_inputs())
             head = "#if" if k == 0 else "#elif"
             compute += [f"{head} {cond}", *body]
             stores += [f"{head} {cond}", *store]
@@ -357,7 +384,7 @@ def _kernel(cp: CubeParams) -> str:
         compute.append("#endif")
         stores.append("#endif")
     helpers = cp.combos and any(c[0][cp.inputs.index(x)] != "float32" for c in cp.combos for x, kd in
-                                zip(eps, cp.kinds[1:]) if kd != "scalar")
+                                zip(eps, cp.kinds[1:]) if kd not in ("scalar", "col"))
     trans_note = ""
     if cg.a.trans or cg.b.trans:
         trans_note = ", " + " and ".join(w for w, t in (("A transposed", cg.a.trans), ("B transposed", cg.b.trans)) if t)
@@ -370,7 +397,14 @@ def _kernel(cp: CubeParams) -> str:
                  "pipe->InitBuffer(keepBits_, ColIdxLen() / 8);                // one bit per column: kept",
                  "CreateVecIndex(colIdx_.Get<float>(), 0.0f, ColIdxLen());"]
         members += ["TBuf<TPosition::VECCALC> colIdx_;", "TBuf<TPosition::VECCALC> keepBits_;"]
-    gm = [nm[x] for x in cp.inputs] + [cp.out]
+    gm = [nm[x] for x in cp.op_inputs()] + [cp.out]
+    init_gm, b_name, prologue, methods = gm, nm.get(cg.b.name, ""), "", ""
+    if cp.conv is not None:   # the vector cores write col (B) to the workspace first
+        init_gm, b_name = gm + ["col"], "col"
+        aliases += cp.conv.aliases
+        init += cp.conv.init_lines
+        members += cp.conv.members
+        prologue, methods = cp.conv.prologue, cp.conv.methods(cp.op_type)
     if any("WaitPipe<" in ln for ln in compute + stores):   # a row epilogue reads a reduction's result
         aliases += ["", load("wait_pipe.tmpl").template.rstrip("\n")]
     aliases.append("using TC = int32_t;   // the int8 products accumulate in int32" if cp.integer else "using TC = float;")
@@ -381,7 +415,8 @@ def _kernel(cp: CubeParams) -> str:
         take_c=_ind(take_c, 8),
         op_type=cp.op_type, summary=cp.summary, trans_note=trans_note,
         type_aliases="\n".join(aliases) + ("\n\n" + load("mm_widen.tmpl").template if helpers else ""),
-        init_params=", ".join(f"GM_ADDR {x}" for x in gm), a_name=nm[cg.a.name], b_name=nm[cg.b.name], y_name=cp.out,
+        init_params=", ".join(f"GM_ADDR {x}" for x in init_gm), a_name=nm[cg.a.name], b_name=b_name, y_name=cp.out,
+        prologue=prologue, methods=methods,
         init_body=_ind(init, 8), a_offset="m0" if cg.a.trans else "static_cast<uint64_t>(m0) * t.Ka",
         b_offset="static_cast<uint64_t>(n0) * t.Ka" if cg.b.trans else "n0",
         trans_a="true" if cg.a.trans else "false", trans_b="true" if cg.b.trans else "false",
@@ -390,7 +425,7 @@ def _kernel(cp: CubeParams) -> str:
         copy_out=("DataCopyPad(yGm_[base / td_->mm.N], o, DataCopyExtParams{1, static_cast<uint32_t>(rows * sizeof(TO)), 0, 0, 0});"
                   "   // one value per row: y is [.., M, 1]" if per_row else "DataCopyPad(yGm_[base], o, Block<TO>(rows, cols, true));"),
         members=_ind(members, 4), kernel_name=snake_case(cp.op_type), gm_params=", ".join(f"GM_ADDR {x}" for x in gm),
-        gm_args=", ".join(gm), row0_arg=", static_cast<uint32_t>(m0 + bm * t.baseM)" if cg.triangle else "",
+        gm_args=", ".join(gm + (["GetUserWorkspace(workspace)"] if cp.conv else [])), row0_arg=", static_cast<uint32_t>(m0 + bm * t.baseM)" if cg.triangle else "",
         row0_param=", uint32_t row0" if cg.triangle else "",
         col_idx_len=("\n    // the column index row: a tile row rounded up to the 64 floats a compare covers\n"
                      "    __aicore__ inline uint32_t ColIdxLen() const { return (static_cast<uint32_t>(td_->mm.baseN) + 63) / 64 * 64; }\n"

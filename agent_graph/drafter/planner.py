@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import bnplan, codegen, conv, foreach, memo, reorder, special, splitrow, stages, variants
+from agent_graph.drafter import bnplan, codegen, conv, convcube, foreach, memo, reorder, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.variants import binding_floats
@@ -208,8 +208,11 @@ def _plan_one(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
             return staged      # the matmul planned as a first stage: what the rest needs is the news
     if cube is not None:
         return cube
-    if "convolution" in names:      # a convolution (and its epilogue) has its own planner
-        drafted = conv.plan_conv(task, cases, mod, op_type_for(task.name), Plan, Unsupported)
+    if "convolution" in names:      # a convolution (and its epilogue) has its own planners
+        on_cube = convcube.plan_conv_cube(task, cases, mod, op_type_for(name), Plan)   # im2col + matmul
+        if on_cube is not None:
+            return on_cube
+        drafted = conv.plan_conv(task, cases, mod, op_type_for(task.name), Plan, Unsupported)   # the vector unit
         if isinstance(drafted, Unsupported) and "after the convolution" in drafted.reason:
             staged = stages.plan_staged(task, cases, mod, op_type_for(task.name), Plan, Unsupported, _stage_plan,
                                         conv.plan_conv)   # the convolution, then the rest as a second stage

@@ -1,0 +1,263 @@
+"""Convolution on the cube unit: a convolution (1-D, 2-D or 3-D, one group, not transposed) and its epilogue as a
+matmul per image, ``weight[OC, K] x col[K, P]``, where ``col`` is the image's im2col matrix (row k = one (input
+channel, kernel tap) pair, column p = one output position; 0 where a tap reads the padding).
+
+The reference's export is rewritten so that the cube planner reads it as a matmul: the convolution node becomes
+``bmm(weight.view(OC, K).expand(N, OC, K), col).view(N, OC, *spatial) (+ bias.view(OC, 1, ..))`` where ``col`` is a
+new first forward input (``COL``). The cube planner (``cubeplan``) plans that module as any matmul with an epilogue;
+``im2col`` then tells the templates that ``COL`` is not an op input but the workspace the kernel's vector cores fill
+from the input ``x`` before the matmul (one MIX kernel: im2col, ``SyncAll``, matmul + epilogue). The result of the
+product is ``[N, OC, P]``, which is the convolution's NC(D)HW output as it lies in memory; a per-channel tensor of the
+epilogue (``bias.view(OC, 1, 1)``, an ``nn.Parameter`` of shape ``[OC, 1, 1]``) is one value per row of the product.
+"""
+from __future__ import annotations
+
+import copy
+import logging
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+from torch import fx
+
+from agent_graph.drafter.analysis import AnalysisError
+from agent_graph.drafter.canonical import _export, _name
+from agent_graph.drafter.cube import analyse_cube
+from agent_graph.drafter.cubeplan import RESERVED, CubeParams, CubeUnsupported, consistent, render
+from agent_graph.drafter.templates import load
+from bench_bridge.api import module_tensor_items
+
+_log = logging.getLogger(__name__)
+
+aten = torch.ops.aten
+COL = "im2colX"
+"""The rewritten module's first forward input: the im2col matrices ``[N, K, P]`` (never an op input)."""
+CUBE_MIN_MACS = 16 * 16 * 64
+"""Multiply-adds of the largest case below which the vector template keeps the convolution: a product this small
+is a few cube fractals, and the im2col phase with its SyncAll costs more than the cube saves (modelled: a 1-D
+convolution of 5 000 multiply-adds, 2.7x over eager on the vector unit, 2.4x through the cube)."""
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The convolution's constants over (D, H, W); a 2-D convolution has D = 1 (stride 1, no padding, dilation 1)."""
+
+    rank: int                          # spatial dimensions: 1, 2 or 3
+    stride: tuple[int, int, int]
+    padding: tuple[int, int, int]
+    dilation: tuple[int, int, int]
+    x: str                             # the forward input the convolution reads (placeholder name)
+    x_index: int                       # its position among the forward inputs
+    bias: bool                         # the convolution adds a bias (the epilogue's first op)
+
+
+class NotCube(Exception):
+    """The convolution is not one the cube path takes (the vector template plans it instead)."""
+
+
+def _triple(v: Any, rank: int, fill: int) -> tuple[int, int, int]:
+    vals = [int(a) for a in v] if isinstance(v, (list, tuple)) else [int(v)]
+    if len(vals) == 1:
+        vals = vals * rank
+    return tuple([fill] * (3 - len(vals)) + vals)
+
+
+def im2col(x: torch.Tensor, ksize: tuple[int, ...], g: Geometry) -> torch.Tensor:
+    """``[N, C * prod(ksize), P]``: row ``((c * KD + kz) * KH + ky) * KW + kx``, column ``(oz * OH + oy) * OW + ox``
+    holds ``x[n, c, oz * sd - pd + kz * dd, ...]``, 0 in the padding (``F.unfold`` for 2-D, any rank here)."""
+    r = g.rank
+    st, pd, dl = g.stride[3 - r:], g.padding[3 - r:], g.dilation[3 - r:]
+    xp = F.pad(x, [p for d in reversed(range(r)) for p in (pd[d], pd[d])])
+    n, c = x.shape[:2]
+    outs = [(x.shape[2 + d] + 2 * pd[d] - dl[d] * (ksize[d] - 1) - 1) // st[d] + 1 for d in range(r)]
+    idx = []
+    for d in range(r):   # [k, o] index along dim d, broadcast over the other dims' (k, o) pairs
+        i = (torch.arange(ksize[d])[:, None] * dl[d] + torch.arange(outs[d])[None, :] * st[d])
+        shape = [1] * (2 * r)
+        shape[d], shape[r + d] = ksize[d], outs[d]
+        idx.append(i.reshape(shape))
+    cols = xp[(slice(None), slice(None), *idx)]      # [N, C, k..., o...]
+    return cols.reshape(n, c * math.prod(ksize), math.prod(outs))
+
+
+def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Geometry]:
+    """The reference with its convolution as a matmul over a new first input ``COL`` (see the module doc), the
+    inputs for it (the im2col matrices first) and the convolution's geometry. ``NotCube`` when it does not apply."""
+    if any(not isinstance(v, torch.Tensor) for v in ins):
+        raise NotCube("a forward argument that is not a tensor")
+    try:
+        gm = _export(model, ins).module()
+    except AnalysisError as e:
+        raise NotCube(str(e)) from None
+    nodes = list(gm.graph.nodes)
+    convs = [n for n in nodes if n.op == "call_function" and _name(n)[0] == "convolution"]
+    if len(convs) != 1:
+        raise NotCube("not one convolution")
+    conv = convs[0]
+    x, w, b, stride, padding, dilation, transposed, _, groups = conv.args
+    rank = len(w.meta["val"].shape) - 2
+    if transposed or int(groups) != 1 or rank not in (1, 2, 3):
+        raise NotCube("a transposed or grouped convolution")
+    user = [n for n in nodes if n.op == "placeholder"]
+    if not isinstance(x, fx.Node) or x not in user or any(a is not None and a.op != "get_attr" and a not in user
+                                                           for a in (w, b)):
+        raise NotCube("the convolution reads computed tensors")
+    xv, wv, yv = x.meta["val"], w.meta["val"], conv.meta["val"]
+    if xv.dtype not in (torch.float32, torch.float16, torch.bfloat16) or wv.dtype != xv.dtype:
+        raise NotCube("dtype")
+    geo = Geometry(rank, _triple(stride, rank, 1), _triple(padding, rank, 0), _triple(dilation, rank, 1), x.name,
+                   user.index(x), b is not None)
+    n_img, oc = int(yv.shape[0]), int(yv.shape[1])
+    spatial = [int(d) for d in yv.shape[2:]]
+    k = int(wv.numel()) // oc
+    g = fx.Graph()
+    env: dict[fx.Node, fx.Node] = {}
+    col = g.placeholder(COL)
+    for n in nodes:
+        if n.op == "call_module" or (n.op == "call_function" and _name(n)[0] == "_guards_fn"):
+            continue
+        if n is conv:    # a 16-bit convolution sums in float and rounds once, its bias added before the rounding
+            wide = (lambda v: g.call_function(aten._to_copy.default, (v,), {"dtype": torch.float32})) \
+                if xv.dtype != torch.float32 else (lambda v: v)
+            w2 = g.call_function(aten.view.default, (wide(env[w]), [oc, k]))
+            we = g.call_function(aten.expand.default, (w2, [n_img, oc, k]))
+            mm = g.call_function(aten.bmm.default, (we, wide(col)))
+            y = g.call_function(aten.view.default, (mm, [n_img, oc, *spatial]))
+            if b is not None:
+                bv = g.call_function(aten.view.default, (wide(env[b]), [oc] + [1] * rank))
+                y = g.call_function(aten.add.Tensor, (y, bv))
+            if xv.dtype != torch.float32:
+                y = g.call_function(aten._to_copy.default, (y,), {"dtype": xv.dtype})
+            env[n] = y
+            continue
+        if n.op == "output":
+            res = fx.node.map_arg(n.args[0], lambda a: env[a])
+            g.output(res[0] if isinstance(res, (tuple, list)) and len(res) == 1 else res)   # one tensor, as returned
+            break
+        env[n] = g.node_copy(n, lambda a: env[a])
+    gm2 = fx.GraphModule(gm, g)
+    gm2.graph.eliminate_dead_code()
+    gm2.recompile()
+    with torch.no_grad():
+        cols = im2col(ins[geo.x_index], tuple(int(d) for d in wv.shape[2:]), geo)
+    return gm2, [cols, *ins], geo
+
+
+# ---- the templates' conv parts (cubeplan renders the rest) ----------------------------------------------------
+
+class ConvCube:
+    """What the cube templates add for a convolution (``CubeParams.conv``): the host's shape code (M = OC,
+    K = C * KD * KH * KW, N = OD * OH * OW per image), the im2col phase of the kernel and its tiling fields."""
+
+    FIELDS = ("cin", "inD", "inH", "inW", "kd", "kh", "kw", "od", "oh", "ow", "units")
+
+    def __init__(self, geo: Geometry, col: str, x: str, weight: str, names: dict[str, str]):
+        self.geo, self.col, self.x, self.weight, self.names = geo, col, x, weight, names
+
+    @property
+    def fields(self) -> str:
+        notes = {"cin": "input channels", "inD": "input depth (1 below 3-D)", "inH": "input height (1 for 1-D)",
+                 "inW": "input width", "kd": "kernel depth", "kh": "kernel height", "kw": "kernel width",
+                 "od": "output depth", "oh": "output height", "ow": "output width",
+                 "units": "im2col work units: (n, c, kz, ky, oz, oy) rows"}
+        return "".join(f"TILING_DATA_FIELD_DEF(uint32_t, {f});{' ' * (14 - len(f))}// {notes[f]}\n" for f in self.FIELDS)
+
+    def host(self, ins: list[str]) -> tuple[str, str, str, str, str]:
+        """(shape code, used-cores code, workspace bytes added, tiling setters, UB bytes added) of the TilingFunc."""
+        g = self.geo
+        shape = load("conv_mm_shape.tmpl").substitute(
+            x_index=ins.index(self.x), w_index=ins.index(self.weight), rank=g.rank,
+            stride=", ".join(map(str, g.stride)), pad=", ".join(map(str, g.padding)), dil=", ".join(map(str, g.dilation)))
+        used = ("    uint64_t work = items > units ? items : units;   // the im2col phase runs on every core of the launch\n"
+                "    uint32_t used = static_cast<uint32_t>(work < aiv ? work : aiv);")
+        values = {"cin": "xs.GetDim(1)", "inD": "in[0]", "inH": "in[1]", "inW": "in[2]", "kd": "ks[0]", "kh": "ks[1]",
+                  "kw": "ks[2]", "od": "out[0]", "oh": "out[1]", "ow": "out[2]", "units": "units"}
+        tiling = "".join(f"    tiling.set_{f}(static_cast<uint32_t>({values[f]}));\n" for f in self.FIELDS)
+        ws = " + static_cast<size_t>(batch * K * N * xBytes)"   # the im2col matrices
+        return shape, used, ws, tiling, " + im2colUbBytes"
+
+    @property
+    def aliases(self) -> list[str]:
+        g = self.geo
+        return ["using TBits = std::conditional_t<sizeof(TB) == 2, uint16_t, uint32_t>;   // im2col moves the input's bits",
+                "constexpr uint32_t BLOCK_ELEMS = 32 / sizeof(TB);",
+                f"constexpr int32_t STRIDE_D = {g.stride[0]}, STRIDE_H = {g.stride[1]}, STRIDE_W = {g.stride[2]};",
+                f"constexpr int32_t PAD_D = {g.padding[0]}, PAD_H = {g.padding[1]}, PAD_W = {g.padding[2]};",
+                f"constexpr int32_t DIL_D = {g.dilation[0]}, DIL_H = {g.dilation[1]}, DIL_W = {g.dilation[2]};"]
+
+    @property
+    def init_lines(self) -> list[str]:
+        x = self.names[self.x]
+        return [f"xBits_.SetGlobalBuffer((__gm__ TBits*){x});",
+                "colBits_.SetGlobalBuffer((__gm__ TBits*)col);",
+                "pipe->InitBuffer(rowQ_, BUFFER_NUM, (AlignUp(td.inW, BLOCK_ELEMS) + BLOCK_ELEMS) * sizeof(TBits));   "
+                "// an input row, a zero block",
+                "pipe->InitBuffer(tapQ_, BUFFER_NUM, td.kw * AlignUp(td.ow, BLOCK_ELEMS) * sizeof(TBits));   // the taps' samples",
+                "pipe->InitBuffer(offs_, td.kw * AlignUp(td.ow, BLOCK_ELEMS) * sizeof(uint32_t));   // their byte offsets"]
+
+    members = ["GlobalTensor<TBits> xBits_;", "GlobalTensor<TBits> colBits_;", "TQue<QuePosition::VECIN, 2> rowQ_;",
+               "TQue<QuePosition::VECOUT, 1> tapQ_;", "TBuf<TPosition::VECCALC> offs_;"]
+    prologue = ("        Im2Col();\n"
+                "        SyncAll();   // every image's col is in the workspace before any core's matmul reads it\n")
+
+    def methods(self, op_type: str) -> str:
+        return load("conv_im2col.tmpl").substitute(op_type=op_type)
+
+
+# ---- planner entry -----------------------------------------------------------------------------------------
+
+def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any) -> Any:
+    """A ``plan_cls`` for a convolution the cube takes with its epilogue, else None (the vector conv template and the
+    staged planner take it then)."""
+    cgs, geos, macs = [], [], []
+    for init, ins in cases:
+        model = mod.Model(*copy.deepcopy(init))
+        try:
+            gm, ins2, geo = rewrite(model, list(ins))
+            cg = analyse_cube(model, ins2, list(init), ep=_export(gm, ins2), shaped=False)
+        except (NotCube, AnalysisError) as e:
+            _log.debug("%s: not on the cube: %s", task.name, e)
+            return None
+        cg.cols_rank = geo.rank
+        macs.append(math.prod(cg.out_shape) * int(ins2[0].shape[1]))   # N * OC * P outputs, K products each
+        cgs.append(cg)
+        geos.append(geo)
+        names = [re.sub(r"\W", "_", fqn) for fqn, _ in module_tensor_items(model, list(init))]
+        held = [n.name for n in cg.graph.inputs[1:] if n.name.startswith(("p_", "b_"))]
+        if [h[2:] for h in held] != names[:len(held)] or len(held) != len(names):
+            return None            # the module's tensors in another order than the harness passes them
+    if max(macs) < CUBE_MIN_MACS:
+        return None
+    held_inputs = {n.name for n in cgs[0].graph.inputs}
+    if any(g != geos[0] for g in geos[1:]) or cgs[0].b.name not in (COL, COL.lower()) or cgs[0].a.name not in held_inputs:
+        return None              # (a weight of one value throughout is a number to the cube's reader, not an operand)
+    try:
+        consistent(cgs)
+        ops = [n.op for n in cgs[0].graph.nodes if n.op not in ("identity", "view")]
+        if geos[0].bias:
+            ops = ops[1:]        # the bias added to the product
+        summary = f"ops: convolution{geos[0].rank}d (im2col + matmul on the cube)" + "".join(f" -> {o}" for o in ops)
+        cp = CubeParams(op_type, summary, cgs)
+    except CubeUnsupported as e:
+        _log.debug("%s: not on the cube: %s", task.name, e)
+        return None
+    if cp.row or cp.integer or cgs[0].triangle is not None:
+        return None
+    cp.direct = False                # the im2col phase lives in the epilogue kernel's template
+    for name, arg in list(cp.names.items()):   # a module's weights named as the conv template names them
+        if name.startswith(("p_", "b_")) and arg == name and name[2:] not in cp.names.values() and name[2:] not in RESERVED:
+            cp.names[name] = name[2:]
+    x = cgs[0].graph.inputs[2 + geos[0].x_index].name    # inputs: the product, col, then the forward's
+    cp.conv = ConvCube(geos[0], cgs[0].b.name, x, cgs[0].a.name, cp.names)
+    if cp.conv.x not in cp.names or cp.names[cp.conv.x] == cp.names.get(cp.conv.col):
+        return None
+    kp = cp.kernel_params()
+    pl = plan_cls(task=task, op_type=op_type, category="convolution", template="cube", params=kp,
+                  graphs=[cg.graph for cg in cgs])
+    pl.files = render(cp)
+    pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in cg.graph.inputs[1:] if n.name != cp.conv.col],
+                     "args": [a.kwargs["value"] for a in cg.graph.attrs], "init": cg.graph.init} for cg in cgs]
+    return pl
