@@ -152,7 +152,7 @@ class ConvCube:
     """What the cube templates add for a convolution (``CubeParams.conv``): the host's shape code (M = OC,
     K = C * KD * KH * KW, N = OD * OH * OW per image), the im2col phase of the kernel and its tiling fields."""
 
-    FIELDS = ("cin", "inD", "inH", "inW", "kd", "kh", "kw", "od", "oh", "ow", "units")
+    FIELDS = ("cin", "inD", "inH", "inW", "kd", "kh", "kw", "od", "oh", "ow", "unitRows", "units")
 
     def __init__(self, geo: Geometry, col: str, x: str, weight: str, names: dict[str, str]):
         self.geo, self.col, self.x, self.weight, self.names = geo, col, x, weight, names
@@ -162,7 +162,8 @@ class ConvCube:
         notes = {"cin": "input channels", "inD": "input depth (1 below 3-D)", "inH": "input height (1 for 1-D)",
                  "inW": "input width", "kd": "kernel depth", "kh": "kernel height", "kw": "kernel width",
                  "od": "output depth", "oh": "output height", "ow": "output width",
-                 "units": "im2col work units: (n, c, kz, ky, oz, oy) rows"}
+                 "unitRows": "output rows of one im2col unit",
+                 "units": "im2col work units: (n, c, kz, ky, oz) and a block of unitRows rows"}
         return "".join(f"TILING_DATA_FIELD_DEF(uint32_t, {f});{' ' * (14 - len(f))}// {notes[f]}\n" for f in self.FIELDS)
 
     def host(self, ins: list[str]) -> tuple[str, str, str, str, str]:
@@ -174,7 +175,8 @@ class ConvCube:
         used = ("    uint64_t work = items > units ? items : units;   // the im2col phase runs on every core of the launch\n"
                 "    uint32_t used = static_cast<uint32_t>(work < aiv ? work : aiv);")
         values = {"cin": "xs.GetDim(1)", "inD": "in[0]", "inH": "in[1]", "inW": "in[2]", "kd": "ks[0]", "kh": "ks[1]",
-                  "kw": "ks[2]", "od": "out[0]", "oh": "out[1]", "ow": "out[2]", "units": "units"}
+                  "kw": "ks[2]", "od": "out[0]", "oh": "out[1]", "ow": "out[2]", "unitRows": "unitRows",
+                  "units": "units"}
         tiling = "".join(f"    tiling.set_{f}(static_cast<uint32_t>({values[f]}));\n" for f in self.FIELDS)
         ws = " + static_cast<size_t>(batch * K * N * xBytes)"   # the im2col matrices
         return shape, used, ws, tiling, " + im2colUbBytes"
@@ -193,10 +195,12 @@ class ConvCube:
         x = self.names[self.x]
         return [f"xBits_.SetGlobalBuffer((__gm__ TBits*){x});",
                 "colBits_.SetGlobalBuffer((__gm__ TBits*)col);",
-                "pipe->InitBuffer(rowQ_, BUFFER_NUM, (AlignUp(td.inW, BLOCK_ELEMS) + BLOCK_ELEMS) * sizeof(TBits));   "
-                "// an input row, a zero block",
-                "pipe->InitBuffer(tapQ_, BUFFER_NUM, td.kw * AlignUp(td.ow, BLOCK_ELEMS) * sizeof(TBits));   // the taps' samples",
-                "pipe->InitBuffer(offs_, td.kw * AlignUp(td.ow, BLOCK_ELEMS) * sizeof(uint32_t));   // their byte offsets"]
+                "pipe->InitBuffer(rowQ_, BUFFER_NUM, (((td.unitRows - 1) * STRIDE_H + 1) * AlignUp(td.inW, BLOCK_ELEMS) + "
+                "BLOCK_ELEMS) * sizeof(TBits));   // a unit's input rows, a zero block",
+                "pipe->InitBuffer(tapQ_, BUFFER_NUM, td.kw * AlignUp(td.unitRows * td.ow, BLOCK_ELEMS) * sizeof(TBits));   "
+                "// the taps' samples",
+                "pipe->InitBuffer(offs_, td.kw * AlignUp(td.unitRows * td.ow, BLOCK_ELEMS) * sizeof(uint32_t));   "
+                "// their byte offsets"]
 
     members = ["GlobalTensor<TBits> xBits_;", "GlobalTensor<TBits> colBits_;", "TQue<QuePosition::VECIN, 2> rowQ_;",
                "TQue<QuePosition::VECOUT, 1> tapQ_;", "TBuf<TPosition::VECCALC> offs_;"]
