@@ -23,9 +23,10 @@ import torch
 import torch.nn.functional as F
 from torch import fx
 
+from agent_graph.drafter import memo
 from agent_graph.drafter.analysis import AnalysisError
-from agent_graph.drafter.canonical import _export, _name
-from agent_graph.drafter.cube import analyse_cube
+from agent_graph.drafter.canonical import _export, _name, live_nodes
+from agent_graph.drafter.cube import CHAIN, analyse_cube
 from agent_graph.drafter.cubeplan import RESERVED, CubeParams, CubeUnsupported, consistent, render
 from agent_graph.drafter.templates import load
 from bench_bridge.api import module_tensor_items
@@ -83,15 +84,17 @@ def im2col(x: torch.Tensor, ksize: tuple[int, ...], g: Geometry) -> torch.Tensor
     return cols.reshape(n, c * math.prod(ksize), math.prod(outs))
 
 
-def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Geometry]:
+def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Geometry, Any]:
     """The reference with its convolution as a matmul over a new first input ``COL`` (see the module doc), the
-    inputs for it (the im2col matrices first) and the convolution's geometry. ``NotCube`` when it does not apply."""
+    inputs for it (the im2col matrices first), the convolution's geometry and the reference's own export.
+    ``NotCube`` when it does not apply."""
     if any(not isinstance(v, torch.Tensor) for v in ins):
         raise NotCube("a forward argument that is not a tensor")
     try:
-        gm = _export(model, ins).module()
+        original = _export(model, ins)
     except AnalysisError as e:
         raise NotCube(str(e)) from None
+    gm = original.module()
     nodes = list(gm.graph.nodes)
     convs = [n for n in nodes if n.op == "call_function" and _name(n)[0] == "convolution"]
     if len(convs) != 1:
@@ -143,7 +146,7 @@ def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Ge
     gm2.recompile()
     with torch.no_grad():
         cols = im2col(ins[geo.x_index], tuple(int(d) for d in wv.shape[2:]), geo)
-    return gm2, [cols, *ins], geo
+    return gm2, [cols, *ins], geo, original
 
 
 # ---- the templates' conv parts (cubeplan renders the rest) ----------------------------------------------------
@@ -207,34 +210,66 @@ class ConvCube:
     prologue = ("        Im2Col();\n"
                 "        SyncAll();   // every image's col is in the workspace before any core's matmul reads it\n")
 
+    def stage_shape(self, ins: list[str]) -> str:
+        """A staged op's C++ helper: the convolution's result shape [N, OC, (OD,) (OH,) OW] from the op's inputs."""
+        g = self.geo
+        return load("stages_conv_cube_shape.tmpl").substitute(
+            x_index=ins.index(self.x), w_index=ins.index(self.weight), rank=g.rank,
+            stride=", ".join(map(str, g.stride)), pad=", ".join(map(str, g.padding)), dil=", ".join(map(str, g.dilation)))
+
     def methods(self, op_type: str) -> str:
         return load("conv_im2col.tmpl").substitute(op_type=op_type)
 
 
 # ---- planner entry -----------------------------------------------------------------------------------------
 
-def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any) -> Any:
-    """A ``plan_cls`` for a convolution the cube takes with its epilogue, else None (the vector conv template and the
-    staged planner take it then)."""
-    cgs, geos, macs = [], [], []
+def _prepare(task: Any, cases: list, mod: Any) -> list[tuple] | None:
+    """Per case: (model, the rewritten module's inputs, geometry, its export, the original export); None when the
+    convolution is not the cube's or too small for it (``CUBE_MIN_MACS``)."""
+    out, macs = [], []
     for init, ins in cases:
-        model = mod.Model(*copy.deepcopy(init))
         try:
-            gm, ins2, geo = rewrite(model, list(ins))
-            cg = analyse_cube(model, ins2, list(init), ep=_export(gm, ins2), shaped=False)
+            case = memo.analysed(_prepare, mod, init, ins, lambda: _prepare_case(mod, init, ins), private=False)
+        except (NotCube, AnalysisError) as e:
+            _log.debug("%s: not on the cube: %s", task.name, e)
+            return None
+        out.append(case)
+        conv = next(n for n in case[4].graph.nodes if n.op == "call_function" and _name(n)[0] == "convolution")
+        macs.append(conv.meta["val"].numel() * int(case[1][0].shape[1]))   # N * OC * P outputs, K products each
+    return out if max(macs) >= CUBE_MIN_MACS else None
+
+
+def _prepare_case(mod: Any, init: Any, ins: Any) -> tuple:
+    model = mod.Model(*copy.deepcopy(init))
+    gm, ins2, geo, original = rewrite(model, list(ins))
+    return model, ins2, geo, _export(gm, ins2), original
+
+
+def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any, after: int | None = None,
+                   prepared: list[tuple] | None = None) -> Any:
+    """A ``plan_cls`` for a convolution the cube takes with its epilogue, else None (the vector conv template and the
+    staged planner take it then). ``after``: a staged op's first stage, the convolution and that many ops after it
+    (its ``params.extra["last"]`` names the original export's node it ends at); ``prepared``: ``_prepare``'s."""
+    ready = prepared if prepared is not None else _prepare(task, cases, mod)
+    if ready is None:
+        return None
+    cgs, geos, last = [], [], ""
+    for (init, ins), (model, ins2, geo, ep, original) in zip(cases, ready):
+        try:
+            stop = None
+            if after is not None:
+                stop, last = _stop(ep, original, geo, after)
+            cg = analyse_cube(model, ins2, list(init), stop=stop, ep=ep, shaped=False)
         except (NotCube, AnalysisError) as e:
             _log.debug("%s: not on the cube: %s", task.name, e)
             return None
         cg.cols_rank = geo.rank
-        macs.append(math.prod(cg.out_shape) * int(ins2[0].shape[1]))   # N * OC * P outputs, K products each
         cgs.append(cg)
         geos.append(geo)
         names = [re.sub(r"\W", "_", fqn) for fqn, _ in module_tensor_items(model, list(init))]
         held = [n.name for n in cg.graph.inputs[1:] if n.name.startswith(("p_", "b_"))]
         if [h[2:] for h in held] != names[:len(held)] or len(held) != len(names):
             return None            # the module's tensors in another order than the harness passes them
-    if max(macs) < CUBE_MIN_MACS:
-        return None
     held_inputs = {n.name for n in cgs[0].graph.inputs}
     if any(g != geos[0] for g in geos[1:]) or cgs[0].b.name not in (COL, COL.lower()) or cgs[0].a.name not in held_inputs:
         return None              # (a weight of one value throughout is a number to the cube's reader, not an operand)
@@ -259,9 +294,58 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     if cp.conv.x not in cp.names or cp.names[cp.conv.x] == cp.names.get(cp.conv.col):
         return None
     kp = cp.kernel_params()
+    if after is not None:   # a first stage: where it ends, its input x, and the C++ of its result's shape
+        ins = cp.op_inputs()
+        kp.extra.update(last=last, x=cp.names[x], shape_helper=cp.conv.stage_shape(ins), shape_call=STAGE_SHAPE_CALL)
     pl = plan_cls(task=task, op_type=op_type, category="convolution", template="cube", params=kp,
                   graphs=[cg.graph for cg in cgs])
     pl.files = render(cp)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in cg.graph.inputs[1:] if n.name != cp.conv.col],
                      "args": [a.kwargs["value"] for a in cg.graph.attrs], "init": cg.graph.init} for cg in cgs]
     return pl
+
+
+STAGE_SHAPE_CALL = "        if (!ConvCubeShape(context, dims)) return ge::GRAPH_FAILED;"
+
+
+def _later(ep: Any, start: fx.Node) -> list[fx.Node]:
+    """The computing ops after ``start`` (not views; not a batch norm's statistics update)."""
+    calls = [n for n in ep.graph.nodes if n.op == "call_function"]
+    live = live_nodes(ep)
+    return [n for n in calls[calls.index(start) + 1:] if _name(n)[0] not in CHAIN and n.name in live]
+
+
+def _stop(ep: Any, original: Any, geo: Geometry, after: int) -> tuple[str, str]:
+    """(the rewritten export's node a first stage of the convolution and ``after`` ops ends at, the original export's
+    node of the same value): the convolution's replacement ends ``view`` (+ the bias ``add``) (+ the 16-bit cast)
+    after its ``bmm``; the ops after it are the original's after the convolution, in the same order."""
+    mm = next(n for n in ep.graph.nodes if n.op == "call_function" and _name(n)[0] == "bmm")
+    end = mm
+    widened = mm.args[1].op != "placeholder"     # a 16-bit convolution's im2col operand, cast to float
+    for _ in range(1 + int(geo.bias) + int(widened)):
+        users = list(end.users)
+        if len(users) != 1:
+            raise NotCube("the convolution's replacement has another form")
+        end = users[0]
+    conv = next(n for n in original.graph.nodes if n.op == "call_function" and _name(n)[0] == "convolution")
+    ours, theirs = _later(ep, end), _later(original, conv)
+    if after > min(len(ours), len(theirs)) or [_name(n)[0] for n in ours[:after]] != [_name(n)[0] for n in theirs[:after]]:
+        raise NotCube("the ops after the convolution differ after the rewrite")
+    return (ours[after - 1] if after else end).name, (theirs[after - 1] if after else conv).name
+
+
+def plan_first_stage(task: Any, cases: list, mod: Any, op_type: str, plan_type: Any, unsupported_type: Any,
+                     prefix: bool | int = True) -> Any:
+    """The staged op's first stage on the cube (``stages.plan_staged``'s ``conv_planner``): the convolution and the
+    longest elementwise epilogue the cube takes after it (``prefix`` True), or the convolution alone (``prefix`` 0);
+    None when the cube does not take the convolution."""
+    ready = _prepare(task, cases, mod)
+    best = plan_conv_cube(task, cases, mod, op_type, plan_type, after=0, prepared=ready) if ready else None
+    if best is None or prefix is not True:
+        return best
+    for after in range(1, 16):
+        pl = plan_conv_cube(task, cases, mod, op_type, plan_type, after=after, prepared=ready)
+        if pl is None:
+            break
+        best = pl
+    return best

@@ -31,8 +31,9 @@ def draft_scope() -> Iterator[None]:
         _MEMO.reset(token)
 
 
-def analysed(analyser: Callable, mod: Any, init: Any, ins: Any, read: Callable[[], Any]) -> Any:
-    """``read()`` (the front end ``analyser`` on reference module ``mod``'s case ``(init, ins)``), once per draft."""
+def analysed(analyser: Callable, mod: Any, init: Any, ins: Any, read: Callable[[], Any], private: bool = True) -> Any:
+    """``read()`` (the front end ``analyser`` on reference module ``mod``'s case ``(init, ins)``), once per draft; a
+    private copy unless ``private`` is False (a result its callers only read)."""
     memo = _MEMO.get()
     if memo is None:
         return read()
@@ -45,4 +46,4 @@ def analysed(analyser: Callable, mod: Any, init: Any, ins: Any, read: Callable[[
     *_, graph, error = memo[key]
     if error is not None:
         raise error
-    return copy.deepcopy(graph)
+    return copy.deepcopy(graph) if private else graph

@@ -214,10 +214,11 @@ def _plan_one(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
             return on_cube
         drafted = conv.plan_conv(task, cases, mod, op_type_for(task.name), Plan, Unsupported)   # the vector unit
         if isinstance(drafted, Unsupported) and "after the convolution" in drafted.reason:
-            staged = stages.plan_staged(task, cases, mod, op_type_for(task.name), Plan, Unsupported, _stage_plan,
-                                        conv.plan_conv)   # the convolution, then the rest as a second stage
-            if staged is not None:
-                return staged
+            for first in (convcube.plan_first_stage, conv.plan_conv):   # the convolution on the cube, else the vector unit
+                staged = stages.plan_staged(task, cases, mod, op_type_for(task.name), Plan, Unsupported, _stage_plan,
+                                            first)   # then the rest as a second stage
+                if isinstance(staged, Plan) or (staged is not None and first is conv.plan_conv):
+                    return staged
         if drafted is not None:
             return drafted
     own = special.plan(cases, mod, op_type_for(name), names)   # pooling, gathers, resize: own templates (special.py)

@@ -268,7 +268,10 @@ def _host(op, struct, parts, texts, x_index, op_inputs, y) -> str:
         bodies.append(f"// stage {k}: {part.plan.params.summary}\nnamespace stage{k} {{\n{body}\n}}  // namespace stage{k}\n")
     opdef = _opdef(op, op_inputs, y, texts[0])
     helpers = []
-    if _is_mix(first):
+    if _is_mix(first) and "shape_helper" in first.params.extra:   # a convolution on the cube
+        helpers.append(first.params.extra["shape_helper"])
+        first_blocks, vector_blocks = "one.blockDim", "(parts[k]->blockDim + 1) / 2"
+    elif _is_mix(first):
         ins1 = [p.name for p in first.params.inputs]
         a, b = first.params.extra["a"], first.params.extra["b"]
         helpers.append(load("stages_mm_shape.tmpl").substitute(
@@ -456,7 +459,7 @@ def _assemble(task, first, vector, cases, plan_type):
     if any(len(d) != width for _, d in ops):
         raise StageError("the stages' dtype combinations differ")
     if _is_mix(first):
-        shape = "        if (!MatmulShape(context, dims)) return ge::GRAPH_FAILED;"
+        shape = first.params.extra.get("shape_call", "        if (!MatmulShape(context, dims)) return ge::GRAPH_FAILED;")
     else:
         shape = load("stages_conv_shape.tmpl").template
     parts = [Part(first, [names.index(p.name) for p in first.params.inputs], shape)]
