@@ -3,7 +3,6 @@ PyTorch's own ``F.unfold``; 1-D, 2-D and 3-D convolutions of one group with thei
 verified on the emulator in fp32, fp16 and bf16; the forms that stay on the vector template."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import torch.nn.functional as F
 from agent_graph.drafter import Unsupported, draft, write_project
 from agent_graph.drafter.convcube import Geometry, im2col
 from bench_bridge.bench import BenchOptions, bench
+from tests.agent_graph.drafter_checks import write_reference
 
 
 @pytest.mark.parametrize("shape, k, stride, pad, dil", [
@@ -51,30 +51,7 @@ def test_im2col_of_1d_and_3d_by_hand():
 
 
 def _ref(tmp_path: Path, init: str, forward: str, inputs: str, args: str = "x") -> Path:
-    p = tmp_path / "ref.py"
-    p.write_text(textwrap.dedent(f"""\
-        import torch
-        import torch.nn as nn
-        import torch.nn.functional as F
-
-
-        class Model(nn.Module):
-            def __init__(self):
-                super().__init__()
-                {init}
-
-            def forward(self, {args}):
-                return {forward}
-
-
-        def get_inputs():
-            return [{inputs}]
-
-
-        def get_init_inputs():
-            return []
-        """))
-    return p
+    return write_reference(tmp_path, forward, inputs, init if init != "pass" else "", args)
 
 
 def _verified_on_cube(spec: Path, tmp_path: Path) -> str:
