@@ -296,10 +296,16 @@ def _kernel(cp: CubeParams) -> str:
             continue
         if kind == "col":   # one value per row of the result: the tile's rows' values, each along its row
             init.append(f"pipe->InitBuffer(f{i}_, tileElems_ * sizeof(float));")
-            members.append(f"TBuf<TPosition::VECCALC> f{i}_;")
+            members += [f"TBuf<TPosition::VECCALC> f{i}_;",
+                        f"uint32_t filledRow{i}_ = UINT32_MAX, filledRows{i}_ = 0;   // the rows f{i}_ holds (a tile's N blocks share them)"]
             deq += [f"LocalTensor<float> XI{i} = f{i}_.Get<float>();",
-                    "for (uint32_t k = 0; k < rows; ++k) {",
-                    f"    Duplicate(XI{i}[k * pitch], static_cast<float>(xg{i}_.GetValue(base / td_->mm.N % td_->mm.M + k)), pitch);",
+                    f"uint32_t row{i} = static_cast<uint32_t>(base / td_->mm.N % td_->mm.M);",
+                    f"if (row{i} != filledRow{i}_ || rows != filledRows{i}_) {{",
+                    "    for (uint32_t k = 0; k < rows; ++k) {",
+                    f"        Duplicate(XI{i}[k * pitch], static_cast<float>(xg{i}_.GetValue(row{i} + k)), pitch);",
+                    "    }",
+                    f"    filledRow{i}_ = row{i};",
+                    f"    filledRows{i}_ = rows;",
                     "}"]
             continue
         init.append(f"pipe->InitBuffer(inQ{i}_, BUFFER_NUM, tileElems_ * sizeof(TI{i}));")

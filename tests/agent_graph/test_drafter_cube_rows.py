@@ -11,6 +11,8 @@
 Drafted, built and verified on the emulator against the references."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agent_graph.drafter import Unsupported, draft
@@ -44,7 +46,7 @@ def test_int8_operands_and_per_row_vectors_draft_verified_cube_kernels(name, tmp
     kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
     assert ("using TC = int32_t;" in kernel) == name.startswith("int8")
     if "rows" in name or "per_token" in name or "row_scale" in name:
-        assert "% td_->mm.M + k)" in kernel     # a per-row value read for each row of the tile
+        assert "% td_->mm.M);" in kernel and re.search(r"GetValue\(row\d \+ k\)", kernel)   # a per-row value for each tile row
 
 
 def test_an_int8_matmul_returning_its_int32_sums_is_refused_saying_the_dtype(tmp_path):
