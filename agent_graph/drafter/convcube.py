@@ -17,7 +17,7 @@ import logging
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 import torch.nn.functional as F
@@ -50,7 +50,6 @@ class Geometry:
     stride: tuple[int, int, int]
     padding: tuple[int, int, int]
     dilation: tuple[int, int, int]
-    x: str                             # the forward input the convolution reads (placeholder name)
     x_index: int                       # its position among the forward inputs
     bias: bool                         # the convolution adds a bias (the epilogue's first op)
 
@@ -111,7 +110,7 @@ def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Ge
     xv, wv, yv = x.meta["val"], w.meta["val"], conv.meta["val"]
     if xv.dtype not in (torch.float32, torch.float16, torch.bfloat16) or wv.dtype != xv.dtype:
         raise NotCube("dtype")
-    geo = Geometry(rank, _triple(stride, rank, 1), _triple(padding, rank, 0), _triple(dilation, rank, 1), x.name,
+    geo = Geometry(rank, _triple(stride, rank, 1), _triple(padding, rank, 0), _triple(dilation, rank, 1),
                    user.index(x), b is not None)
     n_img, oc = int(yv.shape[0]), int(yv.shape[1])
     spatial = [int(d) for d in yv.shape[2:]]
@@ -169,12 +168,16 @@ class ConvCube:
                  "units": "im2col work units: (n, c, kz, ky, oz) and a block of unitRows rows"}
         return "".join(f"TILING_DATA_FIELD_DEF(uint32_t, {f});{' ' * (14 - len(f))}// {notes[f]}\n" for f in self.FIELDS)
 
-    def host(self, ins: list[str]) -> tuple[str, str, str, str, str]:
-        """(shape code, used-cores code, workspace bytes added, tiling setters, UB bytes added) of the TilingFunc."""
+    def _shape_code(self, template: str, ins: list[str]) -> str:
+        """``template`` (C++ reading the output sizes off the op's inputs) with this convolution's constants."""
         g = self.geo
-        shape = load("conv_mm_shape.tmpl").substitute(
+        return load(template).substitute(
             x_index=ins.index(self.x), w_index=ins.index(self.weight), rank=g.rank,
             stride=", ".join(map(str, g.stride)), pad=", ".join(map(str, g.padding)), dil=", ".join(map(str, g.dilation)))
+
+    def host(self, ins: list[str]) -> tuple[str, str, str, str, str]:
+        """(shape code, used-cores code, workspace bytes added, tiling setters, UB bytes added) of the TilingFunc."""
+        shape = self._shape_code("conv_mm_shape.tmpl", ins)
         used = ("    uint64_t work = items > units ? items : units;   // the im2col phase runs on every core of the launch\n"
                 "    uint32_t used = static_cast<uint32_t>(work < aiv ? work : aiv);")
         values = {"cin": "xs.GetDim(1)", "inD": "in[0]", "inH": "in[1]", "inW": "in[2]", "kd": "ks[0]", "kh": "ks[1]",
@@ -212,10 +215,7 @@ class ConvCube:
 
     def stage_shape(self, ins: list[str]) -> str:
         """A staged op's C++ helper: the convolution's result shape [N, OC, (OD,) (OH,) OW] from the op's inputs."""
-        g = self.geo
-        return load("stages_conv_cube_shape.tmpl").substitute(
-            x_index=ins.index(self.x), w_index=ins.index(self.weight), rank=g.rank,
-            stride=", ".join(map(str, g.stride)), pad=", ".join(map(str, g.padding)), dil=", ".join(map(str, g.dilation)))
+        return self._shape_code("stages_conv_cube_shape.tmpl", ins)
 
     def methods(self, op_type: str) -> str:
         return load("conv_im2col.tmpl").substitute(op_type=op_type)
@@ -223,9 +223,20 @@ class ConvCube:
 
 # ---- planner entry -----------------------------------------------------------------------------------------
 
-def _prepare(task: Any, cases: list, mod: Any) -> list[tuple] | None:
-    """Per case: (model, the rewritten module's inputs, geometry, its export, the original export); None when the
-    convolution is not the cube's or too small for it (``CUBE_MIN_MACS``)."""
+class Prepared(NamedTuple):
+    """One case read for the cube: the model, the rewritten module's inputs (im2col first), the geometry, the rewritten
+    module's export and the reference's own."""
+
+    model: torch.nn.Module
+    inputs: list
+    geo: Geometry
+    ep: Any
+    original: Any
+
+
+def _prepare(task: Any, cases: list, mod: Any) -> list[Prepared] | None:
+    """Each case ``Prepared`` (once per draft); None when the convolution is not the cube's or too small for it
+    (``CUBE_MIN_MACS``)."""
     out, macs = [], []
     for init, ins in cases:
         try:
@@ -234,19 +245,19 @@ def _prepare(task: Any, cases: list, mod: Any) -> list[tuple] | None:
             _log.debug("%s: not on the cube: %s", task.name, e)
             return None
         out.append(case)
-        conv = next(n for n in case[4].graph.nodes if n.op == "call_function" and _name(n)[0] == "convolution")
-        macs.append(conv.meta["val"].numel() * int(case[1][0].shape[1]))   # N * OC * P outputs, K products each
+        conv = next(n for n in case.original.graph.nodes if n.op == "call_function" and _name(n)[0] == "convolution")
+        macs.append(conv.meta["val"].numel() * int(case.inputs[0].shape[1]))   # N * OC * P outputs, K products each
     return out if max(macs) >= CUBE_MIN_MACS else None
 
 
-def _prepare_case(mod: Any, init: Any, ins: Any) -> tuple:
+def _prepare_case(mod: Any, init: Any, ins: Any) -> Prepared:
     model = mod.Model(*copy.deepcopy(init))
     gm, ins2, geo, original = rewrite(model, list(ins))
-    return model, ins2, geo, _export(gm, ins2), original
+    return Prepared(model, ins2, geo, _export(gm, ins2), original)
 
 
 def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any, after: int | None = None,
-                   prepared: list[tuple] | None = None) -> Any:
+                   prepared: list[Prepared] | None = None) -> Any:
     """A ``plan_cls`` for a convolution the cube takes with its epilogue, else None (the vector conv template and the
     staged planner take it then). ``after``: a staged op's first stage, the convolution and that many ops after it
     (its ``params.extra["last"]`` names the original export's node it ends at); ``prepared``: ``_prepare``'s."""
@@ -276,8 +287,9 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     try:
         consistent(cgs)
         ops = [n.op for n in cgs[0].graph.nodes if n.op not in ("identity", "view")]
-        if geos[0].bias:
-            ops = ops[1:]        # the bias added to the product
+        x_dtype = cgs[0].graph.inputs[2 + geos[0].x_index].dtype     # inputs: the product, col, then the forward's
+        wide = int(x_dtype != "float32")      # a 16-bit convolution's bias widened, its sum rounded once
+        ops = ops[int(geos[0].bias) * (1 + wide) + wide:]   # the convolution's own ops: not its epilogue
         summary = f"ops: convolution{geos[0].rank}d (im2col + matmul on the cube)" + "".join(f" -> {o}" for o in ops)
         cp = CubeParams(op_type, summary, cgs)
     except CubeUnsupported as e:

@@ -23,7 +23,7 @@ from tests.agent_graph.drafter_checks import write_reference
 def test_im2col_is_unfold(shape, k, stride, pad, dil):
     """Row ((c * KH + ky) * KW + kx), column (oy * OW + ox): what F.unfold computes, padding read as 0."""
     x = torch.randn(shape)
-    g = Geometry(2, (1, *stride), (0, *pad), (1, *dil), "x", 0, False)
+    g = Geometry(2, (1, *stride), (0, *pad), (1, *dil), 0, False)
     want = F.unfold(x, k, dilation=dil, padding=pad, stride=stride)
     assert torch.equal(im2col(x, k, g), want)
 
@@ -31,10 +31,10 @@ def test_im2col_is_unfold(shape, k, stride, pad, dil):
 def test_im2col_of_1d_and_3d_by_hand():
     """A 1-D im2col written out, and a 3-D one against loops over the definition."""
     x = torch.arange(10.0).reshape(1, 1, 10)
-    g1 = Geometry(1, (1, 1, 3), (0, 0, 1), (1, 1, 1), "x", 0, False)
+    g1 = Geometry(1, (1, 1, 3), (0, 0, 1), (1, 1, 1), 0, False)
     assert im2col(x, (2,), g1).tolist() == [[[0.0, 2.0, 5.0, 8.0], [0.0, 3.0, 6.0, 9.0]]]   # tap 0 reads 3 * ox - 1
     x3 = torch.randn(1, 2, 4, 5, 6)
-    g3 = Geometry(3, (2, 1, 2), (1, 0, 1), (1, 2, 1), "x", 0, False)
+    g3 = Geometry(3, (2, 1, 2), (1, 0, 1), (1, 2, 1), 0, False)
     got = im2col(x3, (2, 2, 3), g3)
     xp = F.pad(x3, [1, 1, 0, 0, 1, 1])
     od, oh, ow = (4 + 2 - 2) // 2 + 1, (5 - 2 - 1) // 1 + 1, (6 + 2 - 3) // 2 + 1
