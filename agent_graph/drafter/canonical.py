@@ -243,6 +243,30 @@ def decompositions() -> dict:
 
 # ---- export --------------------------------------------------------------------------------------
 
+CONSTANT_ELEMENTS = 64
+"""Tensors the reference builds from Python numbers (``torch.tensor(self.normalized_shape)``) of up to this many
+elements keep their values while exporting, so a number computed from them (``float(torch.prod(..))``) is that
+number: PyTorch's fake tensors keep the values of one-element constants only."""
+
+
+def _export_tracking_constants(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram:
+    """``torch.export`` of the reference; when it stops on a data-dependent value, once more with the values of
+    small constant tensors kept (a value computed from the reference's own constants, never from an input: an
+    input's values are never known while exporting, so a branch on them still stops the export)."""
+    try:
+        return torch.export.export(model, tuple(inputs), strict=False)
+    except Exception as e:
+        if "data-dependent" not in str(e):
+            raise
+    from torch._subclasses import fake_tensor
+    limit = fake_tensor.CONSTANT_NUMEL_LIMIT
+    fake_tensor.CONSTANT_NUMEL_LIMIT = CONSTANT_ELEMENTS
+    try:
+        return torch.export.export(model, tuple(inputs), strict=False)
+    finally:
+        fake_tensor.CONSTANT_NUMEL_LIMIT = limit
+
+
 def _export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram:
     # a reference that fails under fake tensors is reported by the AnalysisError below; PyTorch would also
     # log the whole traceback of the failing meta kernel at ERROR level
@@ -250,7 +274,7 @@ def _export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            ep = torch.export.export(model, tuple(inputs), strict=False)
+            ep = _export_tracking_constants(model, inputs)
         except Exception as e:
             raise AnalysisError(f"the reference cannot be exported by torch.export ({type(e).__name__}: "
                                 f"{str(e).strip().splitlines()[0][:160]})") from e

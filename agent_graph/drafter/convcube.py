@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from torch import fx
 
 from agent_graph.drafter import memo
-from agent_graph.drafter.analysis import AnalysisError
+from agent_graph.drafter.analysis import AnalysisError, OpNode
 from agent_graph.drafter.canonical import _export, _name, live_nodes
 from agent_graph.drafter.cube import CHAIN, analyse_cube
 from agent_graph.drafter.cubeplan import RESERVED, CubeParams, CubeUnsupported, consistent, render
@@ -36,6 +36,9 @@ _log = logging.getLogger(__name__)
 aten = torch.ops.aten
 COL = "im2colX"
 """The rewritten module's first forward input: the im2col matrices ``[N, K, P]`` (never an op input)."""
+WT = "convWeightT"
+"""A transposed convolution's second input: its weight ``[C, OC, k..]`` as the product's ``[OC, C * k..]`` (the
+kernel's vector cores write it to the workspace; never an op input)."""
 CUBE_MIN_MACS = 16 * 16 * 64
 """Multiply-adds of the largest case below which the vector template keeps the convolution: a product this small
 is a few cube fractals, and the im2col phase with its SyncAll costs more than the cube saves (modelled: a 1-D
@@ -52,6 +55,8 @@ class Geometry:
     dilation: tuple[int, int, int]
     x_index: int                       # its position among the forward inputs
     bias: bool                         # the convolution adds a bias (the epilogue's first op)
+    transposed: bool = False           # a transposed convolution (ConvTranspose): output o reads input i where
+    output_padding: tuple[int, int, int] = (0, 0, 0)   # o = i * stride - padding + tap * dilation
 
 
 class NotCube(Exception):
@@ -83,6 +88,28 @@ def im2col(x: torch.Tensor, ksize: tuple[int, ...], g: Geometry) -> torch.Tensor
     return cols.reshape(n, c * math.prod(ksize), math.prod(outs))
 
 
+def im2col_transposed(x: torch.Tensor, ksize: tuple[int, ...], g: Geometry) -> torch.Tensor:
+    """A transposed convolution's im2col matrix ``[N, C * prod(ksize), P]``: row (c, tap), column o holds
+    ``x[n, c, i]`` where ``o = i * stride - padding + tap * dilation`` along each dimension (i a whole number inside
+    the input), else 0; the product with the weight as ``[OC, C * prod(ksize)]`` is ``F.conv_transpose``."""
+    r = g.rank
+    st, pd, dl, op = g.stride[3 - r:], g.padding[3 - r:], g.dilation[3 - r:], g.output_padding[3 - r:]
+    n, c = x.shape[:2]
+    ins = [int(x.shape[2 + d]) for d in range(r)]
+    outs = [(ins[d] - 1) * st[d] - 2 * pd[d] + dl[d] * (ksize[d] - 1) + op[d] + 1 for d in range(r)]
+    xp = F.pad(x, [p for d in reversed(range(r)) for p in (0, 1)])    # index ins[d]: a zero
+    idx = []
+    for d in range(r):
+        t = torch.arange(outs[d])[None, :] + pd[d] - torch.arange(ksize[d])[:, None] * dl[d]
+        i = torch.div(t, st[d], rounding_mode="floor")
+        i = torch.where((t % st[d] == 0) & (i >= 0) & (i < ins[d]), i, torch.full_like(i, ins[d]))
+        shape = [1] * (2 * r)
+        shape[d], shape[r + d] = ksize[d], outs[d]
+        idx.append(i.reshape(shape))
+    cols = xp[(slice(None), slice(None), *idx)]
+    return cols.reshape(n, c * math.prod(ksize), math.prod(outs))
+
+
 def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Geometry, Any]:
     """The reference with its convolution as a matmul over a new first input ``COL`` (see the module doc), the
     inputs for it (the im2col matrices first), the convolution's geometry and the reference's own export.
@@ -99,10 +126,10 @@ def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Ge
     if len(convs) != 1:
         raise NotCube("not one convolution")
     conv = convs[0]
-    x, w, b, stride, padding, dilation, transposed, _, groups = conv.args
+    x, w, b, stride, padding, dilation, transposed, output_padding, groups = conv.args
     rank = len(w.meta["val"].shape) - 2
-    if transposed or int(groups) != 1 or rank not in (1, 2, 3):
-        raise NotCube("a transposed or grouped convolution")
+    if int(groups) != 1 or rank not in (1, 2, 3):
+        raise NotCube("a grouped convolution")
     user = [n for n in nodes if n.op == "placeholder"]
     if not isinstance(x, fx.Node) or x not in user or any(a is not None and a.op != "get_attr" and a not in user
                                                            for a in (w, b)):
@@ -111,20 +138,21 @@ def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Ge
     if xv.dtype not in (torch.float32, torch.float16, torch.bfloat16) or wv.dtype != xv.dtype:
         raise NotCube("dtype")
     geo = Geometry(rank, _triple(stride, rank, 1), _triple(padding, rank, 0), _triple(dilation, rank, 1),
-                   user.index(x), b is not None)
+                   user.index(x), b is not None, bool(transposed), _triple(output_padding, rank, 0))
     n_img, oc = int(yv.shape[0]), int(yv.shape[1])
     spatial = [int(d) for d in yv.shape[2:]]
     k = int(wv.numel()) // oc
     g = fx.Graph()
     env: dict[fx.Node, fx.Node] = {}
     col = g.placeholder(COL)
+    wt = g.placeholder(WT) if geo.transposed else None
     for n in nodes:
         if n.op == "call_module" or (n.op == "call_function" and _name(n)[0] == "_guards_fn"):
             continue
         if n is conv:    # a 16-bit convolution sums in float and rounds once, its bias added before the rounding
             wide = (lambda v: g.call_function(aten._to_copy.default, (v,), {"dtype": torch.float32})) \
                 if xv.dtype != torch.float32 else (lambda v: v)
-            w2 = g.call_function(aten.view.default, (wide(env[w]), [oc, k]))
+            w2 = g.call_function(aten.view.default, (wide(env[w] if wt is None else wt), [oc, k]))
             we = g.call_function(aten.expand.default, (w2, [n_img, oc, k]))
             mm = g.call_function(aten.bmm.default, (we, wide(col)))
             y = g.call_function(aten.view.default, (mm, [n_img, oc, *spatial]))
@@ -143,21 +171,47 @@ def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Ge
     gm2 = fx.GraphModule(gm, g)
     gm2.graph.eliminate_dead_code()
     gm2.recompile()
+    ksize = tuple(int(d) for d in wv.shape[2:])
     with torch.no_grad():
-        cols = im2col(ins[geo.x_index], tuple(int(d) for d in wv.shape[2:]), geo)
-    return gm2, [cols, *ins], geo, original
+        if not geo.transposed:
+            return gm2, [im2col(ins[geo.x_index], ksize, geo), *ins], geo, original
+        cols = im2col_transposed(ins[geo.x_index], ksize, geo)
+        wts = torch.zeros(wv.shape[1], wv.shape[0], *ksize, dtype=wv.dtype).reshape(oc, k)   # (its shape is what counts)
+    return gm2, [cols, wts, *ins], geo, original
 
 
 # ---- the templates' conv parts (cubeplan renders the rest) ----------------------------------------------------
+
+PREPARE_HOST = """\
+    // the weight [C, OC, k..] rearranged as [OC, K] by units of one input channel and prepRows output channels
+    // (their rows, each 32-byte aligned, in at most 16 KB of UB)
+    uint64_t kkAl = (ks[0] * ks[1] * ks[2] + blockElems - 1) / blockElems * blockElems;
+    uint64_t prepRows = 16384 / (kkAl * xBytes);
+    prepRows = prepRows < 1 ? 1 : (prepRows > static_cast<uint64_t>(M) ? M : prepRows);
+    uint64_t prepUnits = xs.GetDim(1) * ((M + prepRows - 1) / prepRows);
+    im2colUbBytes += prepRows * kkAl * xBytes;
+"""
+
 
 class ConvCube:
     """What the cube templates add for a convolution (``CubeParams.conv``): the host's shape code (M = OC,
     K = C * KD * KH * KW, N = OD * OH * OW per image), the im2col phase of the kernel and its tiling fields."""
 
     FIELDS = ("cin", "inD", "inH", "inW", "kd", "kh", "kw", "od", "oh", "ow", "unitRows", "units")
+    TRANSPOSED_FIELDS = ("oc", "prepRows")
 
-    def __init__(self, geo: Geometry, col: str, x: str, weight: str, names: dict[str, str]):
-        self.geo, self.col, self.x, self.weight, self.names = geo, col, x, weight, names
+    def __init__(self, geo: Geometry, col: str, x: str, weight: str, names: dict[str, str], a: str):
+        self.geo, self.col, self.x, self.weight, self.names, self.a = geo, col, x, weight, names, a
+
+    @property
+    def workspace_inputs(self) -> set[str]:
+        """The product's operands the kernel writes to the workspace (never op inputs): the im2col matrices, and a
+        transposed convolution's weight as ``[OC, K]``."""
+        return {self.col, self.a} if self.geo.transposed else {self.col}
+
+    @property
+    def _fields(self) -> tuple[str, ...]:
+        return self.FIELDS + (self.TRANSPOSED_FIELDS if self.geo.transposed else ())
 
     @property
     def fields(self) -> str:
@@ -165,15 +219,29 @@ class ConvCube:
                  "inW": "input width", "kd": "kernel depth", "kh": "kernel height", "kw": "kernel width",
                  "od": "output depth", "oh": "output height", "ow": "output width",
                  "unitRows": "output rows of one im2col unit",
-                 "units": "im2col work units: (n, c, kz, ky, oz) and a block of unitRows rows"}
-        return "".join(f"TILING_DATA_FIELD_DEF(uint32_t, {f});{' ' * (14 - len(f))}// {notes[f]}\n" for f in self.FIELDS)
+                 "units": "im2col work units: (n, c, kz, ky, oz) and a block of unitRows rows",
+                 "oc": "output channels", "prepRows": "output channels of one unit rearranging the weight"}
+        out = "".join(f"TILING_DATA_FIELD_DEF(uint32_t, {f});{' ' * (14 - len(f))}// {notes[f]}\n" for f in self._fields)
+        if self.geo.transposed:
+            out += "TILING_DATA_FIELD_DEF(uint64_t, productAAt);   // byte offset of the weight as [OC, K] in the workspace\n"
+        return out
 
     def _shape_code(self, template: str, ins: list[str]) -> str:
         """``template`` (C++ reading the output sizes off the op's inputs) with this convolution's constants."""
         g = self.geo
+        if g.transposed:   # the weight is [C, OC, k..]; the output grows by the stride
+            out = "(in[d] - 1) * CONV_STRIDE[d] - 2 * CONV_PAD[d] + CONV_DIL[d] * (ks[d] - 1) + CONV_OUT_PAD[d] + 1"
+            dims = ("1", "0")
+        else:
+            out = "(in[d] + 2 * CONV_PAD[d] - CONV_DIL[d] * (ks[d] - 1) - 1) / CONV_STRIDE[d] + 1"
+            dims = ("0", "1")
         return load(template).substitute(
             x_index=ins.index(self.x), w_index=ins.index(self.weight), rank=g.rank,
-            stride=", ".join(map(str, g.stride)), pad=", ".join(map(str, g.padding)), dil=", ".join(map(str, g.dilation)))
+            stride=", ".join(map(str, g.stride)), pad=", ".join(map(str, g.padding)), dil=", ".join(map(str, g.dilation)),
+            out_pad=", ".join(map(str, g.output_padding)), out_size=out, oc_dim=dims[0], c_dim=dims[1],
+            phases=g.stride[1] if g.transposed else 1, rows_read=1 if g.transposed else "CONV_STRIDE[1]",
+            span="(unitRows + CONV_STRIDE[1] - 1) / CONV_STRIDE[1]" if g.transposed else "(unitRows - 1) * CONV_STRIDE[1] + 1",
+            transposed_code=PREPARE_HOST if g.transposed else "")
 
     def host(self, ins: list[str]) -> tuple[str, str, str, str, str]:
         """(shape code, used-cores code, workspace bytes added, tiling setters, UB bytes added) of the TilingFunc."""
@@ -183,8 +251,15 @@ class ConvCube:
         values = {"cin": "xs.GetDim(1)", "inD": "in[0]", "inH": "in[1]", "inW": "in[2]", "kd": "ks[0]", "kh": "ks[1]",
                   "kw": "ks[2]", "od": "out[0]", "oh": "out[1]", "ow": "out[2]", "unitRows": "unitRows",
                   "units": "units"}
-        tiling = "".join(f"    tiling.set_{f}(static_cast<uint32_t>({values[f]}));\n" for f in self.FIELDS)
+        if self.geo.transposed:
+            used = used.replace("items > units ? items : units", "items > units ? items : units;\n"
+                                "    work = work > prepUnits ? work : prepUnits")
+            values.update(oc="M", prepRows="prepRows")
+        tiling = "".join(f"    tiling.set_{f}(static_cast<uint32_t>({values[f]}));\n" for f in self._fields)
         ws = " + static_cast<size_t>(batch * K * N * xBytes)"   # the im2col matrices
+        if self.geo.transposed:   # then the weight as [OC, K]
+            tiling += "    tiling.set_productAAt((static_cast<uint64_t>(batch * K * N * xBytes) + 31) / 32 * 32);\n"
+            ws = " + static_cast<size_t>((batch * K * N * xBytes + 31) / 32 * 32 + M * K * xBytes)"
         return shape, used, ws, tiling, " + im2colUbBytes"
 
     @property
@@ -194,7 +269,10 @@ class ConvCube:
                 "constexpr uint32_t BLOCK_ELEMS = 32 / sizeof(TB);",
                 f"constexpr int32_t STRIDE_D = {g.stride[0]}, STRIDE_H = {g.stride[1]}, STRIDE_W = {g.stride[2]};",
                 f"constexpr int32_t PAD_D = {g.padding[0]}, PAD_H = {g.padding[1]}, PAD_W = {g.padding[2]};",
-                f"constexpr int32_t DIL_D = {g.dilation[0]}, DIL_H = {g.dilation[1]}, DIL_W = {g.dilation[2]};"]
+                f"constexpr int32_t DIL_D = {g.dilation[0]}, DIL_H = {g.dilation[1]}, DIL_W = {g.dilation[2]};",
+                f"constexpr bool TRANSPOSED = {'true' if g.transposed else 'false'};   // a transposed convolution",
+                f"constexpr uint32_t PHASES = {g.stride[1] if g.transposed else 1};   // tables of im2col offsets (the "
+                "transposed convolution's row phases)"]
 
     @property
     def init_lines(self) -> list[str]:
@@ -205,12 +283,31 @@ class ConvCube:
                 "BLOCK_ELEMS) * sizeof(TBits));   // a unit's input rows, a zero block",
                 "pipe->InitBuffer(tapQ_, BUFFER_NUM, td.kw * AlignUp(td.unitRows * td.ow, BLOCK_ELEMS) * sizeof(TBits));   "
                 "// the taps' samples",
-                "pipe->InitBuffer(offs_, td.kw * AlignUp(td.unitRows * td.ow, BLOCK_ELEMS) * sizeof(uint32_t));   "
-                "// their byte offsets"]
+                "pipe->InitBuffer(offs_, PHASES * td.kw * AlignUp(td.unitRows * td.ow, BLOCK_ELEMS) * sizeof(uint32_t));   "
+                "// their byte offsets"] + ([
+                f"weightBits_.SetGlobalBuffer((__gm__ TBits*){self.names[self.weight]});",
+                "productA_.SetGlobalBuffer((__gm__ TBits*)(col + td.productAAt));",
+                "pipe->InitBuffer(weightQ_, 1, td.prepRows * AlignUp(td.kd * td.kh * td.kw, BLOCK_ELEMS) * sizeof(TBits));   "
+                "// a unit's weight rows"] if self.geo.transposed else [])
 
-    members = ["GlobalTensor<TBits> xBits_;", "GlobalTensor<TBits> colBits_;", "TQue<QuePosition::VECIN, 2> rowQ_;",
+    @property
+    def a_source(self) -> str | None:
+        """The GM address the product's A is read at when the kernel writes it (a transposed convolution's)."""
+        return "(col + td.productAAt)" if self.geo.transposed else None
+
+    @property
+    def members(self) -> list[str]:
+        out = ["GlobalTensor<TBits> xBits_;", "GlobalTensor<TBits> colBits_;", "TQue<QuePosition::VECIN, 2> rowQ_;",
                "TQue<QuePosition::VECOUT, 1> tapQ_;", "TBuf<TPosition::VECCALC> offs_;"]
-    prologue = ("        Im2Col();\n"
+        if self.geo.transposed:
+            out += ["GlobalTensor<TBits> weightBits_;", "GlobalTensor<TBits> productA_;",
+                    "TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> weightQ_;   // weight rows: GM -> UB -> GM"]
+        return out
+
+    @property
+    def prologue(self) -> str:
+        prep = "        PrepareWeight();\n" if self.geo.transposed else ""
+        return (prep + "        Im2Col();\n"
                 "        SyncAll();   // every image's col is in the workspace before any core's matmul reads it\n")
 
     def stage_shape(self, ins: list[str]) -> str:
@@ -218,7 +315,8 @@ class ConvCube:
         return self._shape_code("stages_conv_cube_shape.tmpl", ins)
 
     def methods(self, op_type: str) -> str:
-        return load("conv_im2col.tmpl").substitute(op_type=op_type)
+        prep = load("convt_weight.tmpl").substitute(op_type=op_type) if self.geo.transposed else ""
+        return load("conv_im2col.tmpl").substitute(op_type=op_type, prepare_weight=prep)
 
 
 # ---- planner entry -----------------------------------------------------------------------------------------
@@ -278,16 +376,23 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
         cgs.append(cg)
         geos.append(geo)
         names = [re.sub(r"\W", "_", fqn) for fqn, _ in module_tensor_items(model, list(init))]
+        if geo.transposed:
+            _keep_weight(cg, original, names)
         held = [n.name for n in cg.graph.inputs[1:] if n.name.startswith(("p_", "b_"))]
         if [h[2:] for h in held] != names[:len(held)] or len(held) != len(names):
             return None            # the module's tensors in another order than the harness passes them
     held_inputs = {n.name for n in cgs[0].graph.inputs}
-    if any(g != geos[0] for g in geos[1:]) or cgs[0].b.name not in (COL, COL.lower()) or cgs[0].a.name not in held_inputs:
+    weight = cgs[0].a.name
+    if geos[0].transposed:     # the product's A is the weight as [OC, K], which the kernel writes; the op takes it as it is
+        if weight not in (WT, WT.lower()):
+            return None
+        weight = _weight_node(ready[0].original).name
+    if any(g != geos[0] for g in geos[1:]) or cgs[0].b.name not in (COL, COL.lower()) or weight not in held_inputs:
         return None              # (a weight of one value throughout is a number to the cube's reader, not an operand)
     try:
         consistent(cgs)
         ops = [n.op for n in cgs[0].graph.nodes if n.op not in ("identity", "view")]
-        x_dtype = cgs[0].graph.inputs[2 + geos[0].x_index].dtype     # inputs: the product, col, then the forward's
+        x_dtype = cgs[0].graph.inputs[2 + int(geos[0].transposed) + geos[0].x_index].dtype     # inputs: the product, col, then the forward's
         wide = int(x_dtype != "float32")      # a 16-bit convolution's bias widened, its sum rounded once
         ops = ops[int(geos[0].bias) * (1 + wide) + wide:]   # the convolution's own ops: not its epilogue
         summary = f"ops: convolution{geos[0].rank}d (im2col + matmul on the cube)" + "".join(f" -> {o}" for o in ops)
@@ -301,8 +406,8 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     for name, arg in list(cp.names.items()):   # a module's weights named as the conv template names them
         if name.startswith(("p_", "b_")) and arg == name and name[2:] not in cp.names.values() and name[2:] not in RESERVED:
             cp.names[name] = name[2:]
-    x = cgs[0].graph.inputs[2 + geos[0].x_index].name    # inputs: the product, col, then the forward's
-    cp.conv = ConvCube(geos[0], cgs[0].b.name, x, cgs[0].a.name, cp.names)
+    x = cgs[0].graph.inputs[2 + int(geos[0].transposed) + geos[0].x_index].name    # inputs: the product, col, then the forward's
+    cp.conv = ConvCube(geos[0], cgs[0].b.name, x, weight, cp.names, cgs[0].a.name)
     if cp.conv.x not in cp.names or cp.names[cp.conv.x] == cp.names.get(cp.conv.col):
         return None
     kp = cp.kernel_params()
@@ -312,9 +417,29 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     pl = plan_cls(task=task, op_type=op_type, category="convolution", template="cube", params=kp,
                   graphs=[cg.graph for cg in cgs])
     pl.files = render(cp)
-    pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in cg.graph.inputs[1:] if n.name != cp.conv.col],
+    pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in cg.graph.inputs[1:]
+                                if n.name not in cp.conv.workspace_inputs],
                      "args": [a.kwargs["value"] for a in cg.graph.attrs], "init": cg.graph.init} for cg in cgs]
     return pl
+
+
+def _weight_node(original: Any) -> fx.Node:
+    conv = next(n for n in original.graph.nodes if n.op == "call_function" and _name(n)[0] == "convolution")
+    return conv.args[1]
+
+
+def _keep_weight(cg: Any, original: Any, names: list[str]) -> None:
+    """A transposed convolution's product reads the weight as the kernel rearranges it (``WT``), not the module's
+    weight itself, which the export then leaves out: it is still an op input (the kernel reads it), put back among
+    the module's tensors in their order."""
+    w = _weight_node(original)
+    if any(n.name == w.name for n in cg.graph.inputs):
+        return
+    v = w.meta["val"]
+    node = OpNode(w.name, "input", [], {}, tuple(int(d) for d in v.shape), str(v.dtype).replace("torch.", ""))
+    held = [k for k, n in enumerate(cg.graph.inputs) if n.name.startswith(("p_", "b_"))]
+    at = names.index(w.name[2:]) if w.name[2:] in names else len(held)
+    cg.graph.inputs.insert(held[at] if at < len(held) else len(cg.graph.inputs), node)
 
 
 STAGE_SHAPE_CALL = "        if (!ConvCubeShape(context, dims)) return ge::GRAPH_FAILED;"

@@ -170,7 +170,7 @@ class CubeParams:
 
     def op_inputs(self) -> list[str]:
         """The graph inputs the op takes (a convolution's im2col matrix is the kernel's own workspace)."""
-        return [n for n in self.inputs if self.conv is None or n != self.conv.col]
+        return [n for n in self.inputs if self.conv is None or n not in self.conv.workspace_inputs]
 
     def kernel_params(self) -> KernelParams:
         """The op interface in the drafter's common form (the writer's op description reads it)."""
@@ -260,7 +260,7 @@ def _host(cp: CubeParams) -> str:
     params = opdef_params(cp.kernel_params())
     per, note = bytes_per_elem(cp)
     ins = cp.op_inputs()
-    a_index = ins.index(cp.cg.a.name)
+    a_index = ins.index(cp.conv.weight if cp.conv else cp.cg.a.name)   # (the operand's dtype)
     trans_a, trans_b = ("true" if o.trans else "false" for o in (cp.cg.a, cp.cg.b))
     if cp.conv is None:
         shape = load("mm_shape.tmpl").substitute(a_index=a_index, b_index=ins.index(cp.cg.b.name), trans_a=trans_a,
@@ -284,7 +284,8 @@ def _kernel(cp: CubeParams) -> str:
     nm = cp.names
     eps = cg.epilogue_inputs
     b_type = nm[cp.conv.x if cp.conv else cg.b.name].upper()   # a convolution's col has its input's type
-    aliases = [f"using TA = DTYPE_{nm[cg.a.name].upper()};", f"using TB = DTYPE_{b_type};", "using TO = DTYPE_Y;"]
+    a_type = nm[cp.conv.weight if cp.conv else cg.a.name].upper()   # (a transposed one's A: its weight rearranged)
+    aliases = [f"using TA = DTYPE_{a_type};", f"using TB = DTYPE_{b_type};", "using TO = DTYPE_Y;"]
     aliases += [f"using TI{i} = DTYPE_{nm[x].upper()};" for i, x in enumerate(eps, 1)]
     init, members, load_, deq, free = [], [], [], [], []
     for i, (x, kind) in enumerate(zip(eps, cp.kinds[1:]), 1):
@@ -404,9 +405,10 @@ def _kernel(cp: CubeParams) -> str:
                  "CreateVecIndex(colIdx_.Get<float>(), 0.0f, ColIdxLen());"]
         members += ["TBuf<TPosition::VECCALC> colIdx_;", "TBuf<TPosition::VECCALC> keepBits_;"]
     gm = [nm[x] for x in cp.op_inputs()] + [cp.out]
-    init_gm, b_name, prologue, methods = gm, nm.get(cg.b.name, ""), "", ""
+    init_gm, a_name, b_name, prologue, methods = gm, nm[cg.a.name], nm.get(cg.b.name, ""), "", ""
     if cp.conv is not None:   # the vector cores write col (B) to the workspace first
         init_gm, b_name = gm + ["col"], "col"
+        a_name = cp.conv.a_source or a_name
         aliases += cp.conv.aliases
         init += cp.conv.init_lines
         members += cp.conv.members
@@ -421,7 +423,7 @@ def _kernel(cp: CubeParams) -> str:
         take_c=_ind(take_c, 8),
         op_type=cp.op_type, summary=cp.summary, trans_note=trans_note,
         type_aliases="\n".join(aliases) + ("\n\n" + load("mm_widen.tmpl").template if helpers else ""),
-        init_params=", ".join(f"GM_ADDR {x}" for x in init_gm), a_name=nm[cg.a.name], b_name=b_name, y_name=cp.out,
+        init_params=", ".join(f"GM_ADDR {x}" for x in init_gm), a_name=a_name, b_name=b_name, y_name=cp.out,
         prologue=prologue, methods=methods,
         init_body=_ind(init, 8), a_offset="m0" if cg.a.trans else "static_cast<uint64_t>(m0) * t.Ka",
         b_offset="static_cast<uint64_t>(n0) * t.Ka" if cg.b.trans else "n0",
