@@ -54,6 +54,10 @@ REFS = {
                             "torch.randn(11, 45), torch.randint(-2, 4, (11, 45)).float()"),
     "pow_number_exponent_bf16": ("x.abs().pow(p) + x.abs() ** 1.3", "x, p: float",
                                  "torch.randn(9, 40, dtype=torch.bfloat16), 1.7"),
+    # a count computed from the shape through a small constant tensor (torch.fx cannot trace torch.tensor of a
+    # shape; torch.export keeps the constant's values on a second try, so the count is a number)
+    "count_from_shape_tensor": ("x.sum(dim=(-2, -1), keepdim=True) / float(torch.prod(torch.tensor(x.shape[-2:])))",
+                                "x", "torch.randn(6, 4, 15)"),
     # nll_loss on log-probabilities the reference was given (not cross_entropy): aten.nll_loss, its defaults
     "nll_loss_sum_ignored": ("F.nll_loss(logp, target, reduction='sum', ignore_index=ign)", "logp, target, ign: int",
                              "torch.randn(30, 5).log_softmax(1), torch.randint(0, 5, (30,)), 1"),

@@ -98,11 +98,11 @@ def test_conv1d_and_conv3d_on_the_cube(tmp_path):
 
 @pytest.mark.parametrize("init, forward, inputs, why", [
     ("self.c = nn.Conv2d(8, 16, 3, groups=2)", "self.c(x)", "torch.randn(2, 8, 12, 12)", "groups"),
-    ("self.c = nn.ConvTranspose2d(8, 16, 3)", "self.c(x)", "torch.randn(2, 8, 12, 12)", "transposed"),
+    ("self.c = nn.ConvTranspose2d(8, 16, 3, groups=2)", "self.c(x)", "torch.randn(2, 8, 12, 12)", "transposed, groups"),
     ("self.c = nn.Conv2d(2, 3, 3)", "self.c(x)", "torch.randn(1, 2, 6, 6)", "too small for the cube"),
 ])
 def test_the_vector_template_keeps(tmp_path, init, forward, inputs, why):
-    """Grouped and transposed convolutions, and one too small to pay for the im2col phase, stay on the vector
+    """Grouped convolutions (transposed or not), and one too small to pay for the im2col phase, stay on the vector
     unit (template conv)."""
     d = draft(_ref(tmp_path, init, forward, inputs))
     assert not isinstance(d, Unsupported), str(d)
