@@ -395,7 +395,8 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
         x_dtype = cgs[0].graph.inputs[2 + int(geos[0].transposed) + geos[0].x_index].dtype     # inputs: the product, col, then the forward's
         wide = int(x_dtype != "float32")      # a 16-bit convolution's bias widened, its sum rounded once
         ops = ops[int(geos[0].bias) * (1 + wide) + wide:]   # the convolution's own ops: not its epilogue
-        summary = f"ops: convolution{geos[0].rank}d (im2col + matmul on the cube)" + "".join(f" -> {o}" for o in ops)
+        kind = "conv_transpose" if geos[0].transposed else "convolution"
+        summary = f"ops: {kind}{geos[0].rank}d (im2col + matmul on the cube)" + "".join(f" -> {o}" for o in ops)
         cp = CubeParams(op_type, summary, cgs)
     except CubeUnsupported as e:
         _log.debug("%s: not on the cube: %s", task.name, e)

@@ -36,7 +36,7 @@ def _verified(spec: Path, d, tmp_path: Path) -> None:
     # relu: the conv's epilogue; both convolutions on the cube (im2col + matmul, convcube.plan_first_stage)
     ("staged_conv2d_relu_maxpool", "convolution2d (im2col + matmul on the cube) -> relu", "max_pool2d kernel [2, 2]"),
     ("staged_conv2d_groupnorm", "convolution2d (im2col + matmul on the cube)", "layer_norm -> tanh"),   # groups as rows
-    ("staged_convt2d_mean_bias", "conv_transpose2d", "mean -> add"),      # a [C, 1, 1] parameter only stage 2 reads
+    ("staged_convt2d_mean_bias", "conv_transpose2d (im2col + matmul on the cube)", "mean -> add"),   # [C, 1, 1]: stage 2
     ("staged_conv1d_bf16_layernorm", "convolution1d", "layer_norm"),      # bf16: the intermediate in bf16, as PyTorch
 ])
 def test_staged_ops_verify(name, first, second, tmp_path):
