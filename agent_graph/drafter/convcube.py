@@ -1,6 +1,8 @@
-"""Convolution on the cube unit: a convolution (1-D, 2-D or 3-D, one group, not transposed) and its epilogue as a
-matmul per image, ``weight[OC, K] x col[K, P]``, where ``col`` is the image's im2col matrix (row k = one (input
-channel, kernel tap) pair, column p = one output position; 0 where a tap reads the padding).
+"""Convolution on the cube unit: a convolution (1-D, 2-D or 3-D, one group, transposed or not) and its epilogue as
+a matmul per image, ``weight[OC, K] x col[K, P]``, where ``col`` is the image's im2col matrix (row k = one (input
+channel, kernel tap) pair, column p = one output position; 0 where a tap reads the padding, or where a transposed
+convolution's output position has no input for that tap). A transposed convolution's weight ``[C, OC, k..]`` is not
+``[OC, K]`` as it lies: the kernel rearranges it into the workspace first (``WT``, a second rewritten input).
 
 The reference's export is rewritten so that the cube planner reads it as a matmul: the convolution node becomes
 ``bmm(weight.view(OC, K).expand(N, OC, K), col).view(N, OC, *spatial) (+ bias.view(OC, 1, ..))`` where ``col`` is a
