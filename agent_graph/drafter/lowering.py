@@ -148,6 +148,14 @@ class Lowering(ElementwiseLowering, CompositeLowering):
     def new_val(self, kind: ValKind, expr: str) -> "Val":
         return Val(kind, expr)
 
+    def _slot_held(self, slot: int, name: str) -> bool:
+        """Whether a value other than ``name`` still needed later (read again, or an output) lives in ``slot``: a
+        view or a copy of a value (``x.clone().detach()``) shares its slot, so the slot is free only when neither
+        is read again."""
+        g = self.g
+        return any(isinstance(v, Val) and v.slot == slot and (self.uses.get(m, 0) > 0 or m in g.outputs or m in self.pinned)
+                   for m, v in self.vals.items() if m != name)
+
     def rs_name(self) -> str:
         self.nrs += 1
         return f"r{self.nrs}"
@@ -204,7 +212,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 self.uses[name] -= 1
                 if self.uses[name] == 0 and name not in g.outputs and name not in self.pinned:
                     old = self.vals.get(name)
-                    if isinstance(old, Val) and old.slot is not None and old is not v and not _aliases(v, old):
+                    if isinstance(old, Val) and old.slot is not None and old is not v and not _aliases(v, old) \
+                            and not self._slot_held(old.slot, name):
                         self.free.append(old.slot)
         for name in g.outputs:
             v = self.vals[name]

@@ -54,6 +54,10 @@ REFS = {
                             "torch.randn(11, 45), torch.randint(-2, 4, (11, 45)).float()"),
     "pow_number_exponent_bf16": ("x.abs().pow(p) + x.abs() ** 1.3", "x, p: float",
                                  "torch.randn(9, 40, dtype=torch.bfloat16), 1.7"),
+    # a detached copy of a value read after the value's own last read (MultiKernelBench's original_x): the copy
+    # shares the value's slot, which stays taken while either is read again (it was reused: wrong results)
+    "clone_detach_reused": ("((y := x * 2.0) + b + (o := y.clone().detach())) * o + o", "x, b",
+                            "torch.randn(16, 100), torch.randn(16, 100)"),
     # a count computed from the shape through a small constant tensor (torch.fx cannot trace torch.tensor of a
     # shape; torch.export keeps the constant's values on a second try, so the count is a number)
     "count_from_shape_tensor": ("x.sum(dim=(-2, -1), keepdim=True) / float(torch.prod(torch.tensor(x.shape[-2:])))",
