@@ -56,7 +56,7 @@ REFS = {
                                  "torch.randn(9, 40, dtype=torch.bfloat16), 1.7"),
     # a detached copy of a value read after the value's own last read (MultiKernelBench's original_x): the copy
     # shares the value's slot, which stays taken while either is read again (it was reused: wrong results)
-    "clone_detach_reused": ("((y := x * 2.0) + b + (o := y.clone().detach())) * o + o", "x, b",
+    "clone_detach_reused": ("(lambda y: (lambda o: (y + b + o) * o + o)(y.clone().detach()))(x * 2.0)", "x, b",
                             "torch.randn(16, 100), torch.randn(16, 100)"),
     # a count computed from the shape through a small constant tensor (torch.fx cannot trace torch.tensor of a
     # shape; torch.export keeps the constant's values on a second try, so the count is a number)
