@@ -378,8 +378,7 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
         cgs.append(cg)
         geos.append(geo)
         names = [re.sub(r"\W", "_", fqn) for fqn, _ in module_tensor_items(model, list(init))]
-        if geo.transposed:
-            _keep_weight(cg, original, names)
+        _keep_module_tensors(cg, model, init)
         held = [n.name for n in cg.graph.inputs[1:] if n.name.startswith(("p_", "b_"))]
         if [h[2:] for h in held] != names[:len(held)] or len(held) != len(names):
             return None            # the module's tensors in another order than the harness passes them
@@ -431,18 +430,21 @@ def _weight_node(original: Any) -> fx.Node:
     return conv.args[1]
 
 
-def _keep_weight(cg: Any, original: Any, names: list[str]) -> None:
-    """A transposed convolution's product reads the weight as the kernel rearranges it (``WT``), not the module's
-    weight itself, which the export then leaves out: it is still an op input (the kernel reads it), put back among
-    the module's tensors in their order."""
-    w = _weight_node(original)
-    if any(n.name == w.name for n in cg.graph.inputs):
-        return
-    v = w.meta["val"]
-    node = OpNode(w.name, "input", [], {}, tuple(int(d) for d in v.shape), str(v.dtype).replace("torch.", ""))
-    held = [k for k, n in enumerate(cg.graph.inputs) if n.name.startswith(("p_", "b_"))]
-    at = names.index(w.name[2:]) if w.name[2:] in names else len(held)
-    cg.graph.inputs.insert(held[at] if at < len(held) else len(cg.graph.inputs), node)
+def _keep_module_tensors(cg: Any, model: torch.nn.Module, init: list) -> None:
+    """The harness passes every module tensor (``module_tensor_items``) to the op, also one the product does not
+    read: a transposed convolution's weight (the product reads ``WT``, its rearranged copy the kernel writes from
+    it), or a parameter the forward never uses (MultiKernelBench's unused ``bias``). Each one the export left out is
+    put back among the graph's module tensors, in the harness's order."""
+    params = {fqn for fqn, _ in model.named_parameters()}
+    held = {n.name: n for n in cg.graph.inputs if n.name.startswith(("p_", "b_"))}
+    module = []
+    for fqn, t in module_tensor_items(model, list(init)):
+        name = ("p_" if fqn in params else "b_") + re.sub(r"\W", "_", fqn)
+        module.append(held.pop(name, None) or OpNode(name, "input", [], {}, tuple(int(d) for d in t.shape),
+                                                      str(t.dtype).replace("torch.", "")))
+    if held:
+        return         # a module tensor the harness does not pass (the caller's order check refuses it)
+    cg.graph.inputs[:] = [n for n in cg.graph.inputs if not n.name.startswith(("p_", "b_"))] + module
 
 
 STAGE_SHAPE_CALL = "        if (!ConvCubeShape(context, dims)) return ge::GRAPH_FAILED;"

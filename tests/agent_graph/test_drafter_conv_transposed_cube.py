@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from agent_graph.drafter.convcube import Geometry, im2col_transposed
+from agent_graph.drafter import Unsupported, draft
 from tests.agent_graph.drafter_checks import assert_verified, write_reference
 
 TRANSPOSED = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
@@ -86,3 +87,16 @@ def test_staged_first_stage_is_a_transposed_convolution_on_the_cube(tmp_path):
                           "self.ct = nn.ConvTranspose2d(8, 16, 4, stride=2, padding=1); self.gn = nn.GroupNorm(4, 16)")
     kernel = _verified_on_cube(ref, tmp_path, template="staged")
     assert "(im2col + matmul on the cube) -> gelu" in kernel
+
+
+def test_module_tensors_the_product_does_not_read_stay_op_inputs(tmp_path):
+    """The harness passes every module tensor: the transposed weight (the product reads its rearranged copy) and a
+    parameter the forward never uses (MultiKernelBench's ``bias_shape`` parameter) are op inputs in the harness's
+    order (the module's own parameters first); the kernel's Init takes only what it reads."""
+    ref = write_reference(tmp_path, "torch.sigmoid(self.ct(x)) + 1.0", "torch.randn(2, 6, 8, 9)",
+                          "self.ct = nn.ConvTranspose2d(6, 10, 3, stride=2); self.bias = nn.Parameter(torch.randn(10, 1, 1))")
+    d = draft(ref)
+    assert not isinstance(d, Unsupported), str(d)
+    assert [p.name for p in d.plan.params.inputs] == ["x", "bias", "ct_weight", "ct_bias"]
+    kernel = _verified_on_cube(ref, tmp_path)
+    assert "op.Init(x, ct_weight, ct_bias, y, GetUserWorkspace(workspace), td, &pipe);" in kernel
