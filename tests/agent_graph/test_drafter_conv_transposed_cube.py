@@ -10,8 +10,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from agent_graph.drafter.convcube import Geometry, im2col_transposed
 from agent_graph.drafter import Unsupported, draft
+from agent_graph.drafter.convcube import Geometry, im2col_transposed
 from tests.agent_graph.drafter_checks import assert_verified, write_reference
 
 TRANSPOSED = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
