@@ -30,6 +30,7 @@ import torch
 import torch.fx as fx
 import torch.nn as nn
 import torch.utils._pytree as pytree
+from torch._subclasses import fake_tensor
 
 from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref, one_element_rows
@@ -258,7 +259,6 @@ def _export_tracking_constants(model: nn.Module, inputs: list[Any]) -> torch.exp
     except Exception as e:
         if "data-dependent" not in str(e):
             raise
-    from torch._subclasses import fake_tensor
     limit = fake_tensor.CONSTANT_NUMEL_LIMIT
     fake_tensor.CONSTANT_NUMEL_LIMIT = CONSTANT_ELEMENTS
     try:
