@@ -184,17 +184,6 @@ def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Ge
 
 # ---- the templates' conv parts (cubeplan renders the rest) ----------------------------------------------------
 
-PREPARE_HOST = """\
-    // the weight [C, OC, k..] rearranged as [OC, K] by units of one input channel and prepRows output channels
-    // (their rows, each 32-byte aligned, in at most 16 KB of UB)
-    uint64_t kkAl = (ks[0] * ks[1] * ks[2] + blockElems - 1) / blockElems * blockElems;
-    uint64_t prepRows = 16384 / (kkAl * xBytes);
-    prepRows = prepRows < 1 ? 1 : (prepRows > static_cast<uint64_t>(M) ? M : prepRows);
-    uint64_t prepUnits = xs.GetDim(1) * ((M + prepRows - 1) / prepRows);
-    im2colUbBytes += prepRows * kkAl * xBytes;
-"""
-
-
 class ConvCube:
     """What the cube templates add for a convolution (``CubeParams.conv``): the host's shape code (M = OC,
     K = C * KD * KH * KW, N = OD * OH * OW per image), the im2col phase of the kernel and its tiling fields."""
@@ -243,7 +232,7 @@ class ConvCube:
             out_pad=", ".join(map(str, g.output_padding)), out_size=out, oc_dim=dims[0], c_dim=dims[1],
             phases=g.stride[1] if g.transposed else 1, rows_read=1 if g.transposed else "CONV_STRIDE[1]",
             span="(unitRows + CONV_STRIDE[1] - 1) / CONV_STRIDE[1]" if g.transposed else "(unitRows - 1) * CONV_STRIDE[1] + 1",
-            transposed_code=PREPARE_HOST if g.transposed else "")
+            transposed_code=load("convt_weight_host.tmpl").template if g.transposed else "")
 
     def host(self, ins: list[str]) -> tuple[str, str, str, str, str]:
         """(shape code, used-cores code, workspace bytes added, tiling setters, UB bytes added) of the TilingFunc."""
