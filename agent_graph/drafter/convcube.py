@@ -366,12 +366,15 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
         cg.cols_rank = geo.rank
         cgs.append(cg)
         geos.append(geo)
-        names = [re.sub(r"\W", "_", fqn) for fqn, _ in module_tensor_items(model, list(init))]
-        _keep_module_tensors(cg, model, init)
+        items = module_tensor_items(model, list(init))   # (builds a second model: once per case)
+        names = [re.sub(r"\W", "_", fqn) for fqn, _ in items]
+        _keep_module_tensors(cg, model, items)
         held = [n.name for n in cg.graph.inputs[1:] if n.name.startswith(("p_", "b_"))]
         if [h[2:] for h in held] != names[:len(held)] or len(held) != len(names):
             return None            # the module's tensors in another order than the harness passes them
     held_inputs = {n.name for n in cgs[0].graph.inputs}
+    # inputs: the product, col (, a transposed convolution's rearranged weight), then the forward's
+    x_node = cgs[0].graph.inputs[2 + int(geos[0].transposed) + geos[0].x_index]
     weight = cgs[0].a.name
     if geos[0].transposed:     # the product's A is the weight as [OC, K], which the kernel writes; the op takes it as it is
         if weight not in (WT, WT.lower()):
@@ -382,8 +385,7 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     try:
         consistent(cgs)
         ops = [n.op for n in cgs[0].graph.nodes if n.op not in ("identity", "view")]
-        x_dtype = cgs[0].graph.inputs[2 + int(geos[0].transposed) + geos[0].x_index].dtype     # inputs: the product, col, then the forward's
-        wide = int(x_dtype != "float32")      # a 16-bit convolution's bias widened, its sum rounded once
+        wide = int(x_node.dtype != "float32")      # a 16-bit convolution's bias widened, its sum rounded once
         ops = ops[int(geos[0].bias) * (1 + wide) + wide:]   # the convolution's own ops: not its epilogue
         kind = "conv_transpose" if geos[0].transposed else "convolution"
         summary = f"ops: {kind}{geos[0].rank}d (im2col + matmul on the cube)" + "".join(f" -> {o}" for o in ops)
@@ -397,7 +399,7 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     for name, arg in list(cp.names.items()):   # a module's weights named as the conv template names them
         if name.startswith(("p_", "b_")) and arg == name and name[2:] not in cp.names.values() and name[2:] not in RESERVED:
             cp.names[name] = name[2:]
-    x = cgs[0].graph.inputs[2 + int(geos[0].transposed) + geos[0].x_index].name    # inputs: the product, col, then the forward's
+    x = x_node.name
     cp.conv = ConvCube(geos[0], cgs[0].b.name, x, weight, cp.names, cgs[0].a.name)
     if cp.conv.x not in cp.names or cp.names[cp.conv.x] == cp.names.get(cp.conv.col):
         return None
@@ -419,7 +421,7 @@ def _weight_node(original: Any) -> fx.Node:
     return conv.args[1]
 
 
-def _keep_module_tensors(cg: Any, model: torch.nn.Module, init: list) -> None:
+def _keep_module_tensors(cg: Any, model: torch.nn.Module, items: list[tuple[str, torch.Tensor]]) -> None:
     """The harness passes every module tensor (``module_tensor_items``) to the op, also one the product does not
     read: a transposed convolution's weight (the product reads ``WT``, its rearranged copy the kernel writes from
     it), or a parameter the forward never uses (MultiKernelBench's unused ``bias``). Each one the export left out is
@@ -427,7 +429,7 @@ def _keep_module_tensors(cg: Any, model: torch.nn.Module, init: list) -> None:
     params = {fqn for fqn, _ in model.named_parameters()}
     held = {n.name: n for n in cg.graph.inputs if n.name.startswith(("p_", "b_"))}
     module = []
-    for fqn, t in module_tensor_items(model, list(init)):
+    for fqn, t in items:
         name = ("p_" if fqn in params else "b_") + re.sub(r"\W", "_", fqn)
         module.append(held.pop(name, None) or OpNode(name, "input", [], {}, tuple(int(d) for d in t.shape),
                                                       str(t.dtype).replace("torch.", "")))

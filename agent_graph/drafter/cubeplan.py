@@ -405,10 +405,11 @@ def _kernel(cp: CubeParams) -> str:
                  "CreateVecIndex(colIdx_.Get<float>(), 0.0f, ColIdxLen());"]
         members += ["TBuf<TPosition::VECCALC> colIdx_;", "TBuf<TPosition::VECCALC> keepBits_;"]
     gm = [nm[x] for x in cp.op_inputs()] + [cp.out]
-    init_gm, a_name, b_name, prologue, methods = gm, nm[cg.a.name], nm.get(cg.b.name, ""), "", ""
+    init_gm, init_args, a_name, b_name, prologue, methods = gm, gm, nm[cg.a.name], nm.get(cg.b.name, ""), "", ""
     if cp.conv is not None:   # the vector cores write col (B) to the workspace first
         read = {cg.a.name, cg.b.name, cp.conv.x, cp.conv.weight, *eps}   # (a module tensor the forward never uses: not)
-        init_gm, b_name = [nm[x] for x in cp.op_inputs() if x in read] + [cp.out, "col"], "col"
+        init_gm = [nm[x] for x in cp.op_inputs() if x in read] + [cp.out]
+        init_gm, init_args, b_name = init_gm + ["col"], init_gm + ["GetUserWorkspace(workspace)"], "col"
         a_name = cp.conv.a_source or a_name
         aliases += cp.conv.aliases
         init += cp.conv.init_lines
@@ -434,7 +435,7 @@ def _kernel(cp: CubeParams) -> str:
         copy_out=("DataCopyPad(yGm_[base / td_->mm.N], o, DataCopyExtParams{1, static_cast<uint32_t>(rows * sizeof(TO)), 0, 0, 0});"
                   "   // one value per row: y is [.., M, 1]" if per_row else "DataCopyPad(yGm_[base], o, Block<TO>(rows, cols, true));"),
         members=_ind(members, 4), kernel_name=snake_case(cp.op_type), gm_params=", ".join(f"GM_ADDR {x}" for x in gm),
-        gm_args=", ".join(init_gm[:-1] + ["GetUserWorkspace(workspace)"] if cp.conv else gm), row0_arg=", static_cast<uint32_t>(m0 + bm * t.baseM)" if cg.triangle else "",
+        gm_args=", ".join(init_args), row0_arg=", static_cast<uint32_t>(m0 + bm * t.baseM)" if cg.triangle else "",
         row0_param=", uint32_t row0" if cg.triangle else "",
         col_idx_len=("\n    // the column index row: a tile row rounded up to the 64 floats a compare covers\n"
                      "    __aicore__ inline uint32_t ColIdxLen() const { return (static_cast<uint32_t>(td_->mm.baseN) + 63) / 64 * 64; }\n"
