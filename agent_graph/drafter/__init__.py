@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_graph.drafter.operands import InputKind
-from agent_graph.drafter.planner import Plan, Unsupported, plan, render
+from agent_graph.drafter.planner import Plan, Unsupported, main_input_index, plan, render
 from agent_graph.drafter.prebuild import prebuild
 from agent_graph.drafter.templates import TEMPLATES, KernelParams, TensorParam, Variant
 from agent_graph.drafter.writer import write_project
@@ -65,5 +65,5 @@ def instantiate(template: str, params: KernelParams | dict) -> dict[str, str]:
         d["variants"] = [v if isinstance(v, Variant) else Variant(**v) for v in d.get("variants", [])]
         params = KernelParams(**d)
     params.template = template
-    main = next((i for i, p in enumerate(params.inputs) if p.kind == InputKind.FULL), -1)
+    main = main_input_index([p.kind for p in params.inputs])
     return render(params, main_input=main)

@@ -654,7 +654,9 @@ class _Reader:
             if base == "empty" and n.users and all(_name(u)[0].startswith("rrelu_with_noise") for u in n.users):
                 self.consts[n.name] = 0.0      # the noise buffer of an rrelu in evaluation mode: never read
                 continue
-            if base == "full" and _numel_of(n) == 1:   # a one-value constant (binary_cross_entropy's -100 floor)
+            if base == "full" and (_numel_of(n) == 1 or tuple(self._shape_of(n)) in self._input_shapes()):
+                # a one-value constant (binary_cross_entropy's -100 floor), or one of an input's shape
+                # (torch.zeros(x.shape)): beside that input it broadcasts like the number
                 self.consts[n.name] = self.conv(n.args[1], o.args[1] if o else None)
                 continue
             if base == "full_like":   # zeros_like(x), full_like(x, v): its value, used as a number
@@ -725,6 +727,8 @@ class _Reader:
                 try:
                     op, args, kw = _canonical(base, overload, args, kw)
                 except AnalysisError as e:
+                    if base in ("full", "empty", "arange"):   # no input: the shape it makes
+                        raise AnalysisError(f"{e} (a tensor it makes of shape {self._shape_of(n)})") from None
                     raise AnalysisError(f"{e} (input of shape {self._shape_of(n.args[0])})") from None
             self._add(n, op, args, kw)
 
@@ -776,6 +780,22 @@ class _Reader:
                         self._dead_inputs(z)
             if kw:
                 self.scan_kw[s.name] = kw
+
+    def _input_shapes(self) -> list[tuple]:
+        return [tuple(int(d) for d in i.shape or ()) for i in self.g.inputs]
+
+    def _fill(self, o: fx.Node) -> fx.Node:
+        """A result that is one value throughout (a ``fill`` op of the result's shape; the kernel reads no input)."""
+        shape = tuple(int(d) for d in self._shape_of(o))
+        if shape not in self._input_shapes():
+            raise AnalysisError(f"a result of one value of shape {list(shape)}, no input's shape, is not covered "
+                                "by the templates")
+        value = self.consts[o.name]
+        if not isinstance(value, (int, float, bool)):
+            raise AnalysisError("a result of one value given by an attribute is not covered by the templates")
+        self.g.nodes.append(OpNode(o.name, "fill", [float(value)], {}, shape, _dtype_name(o.meta["val"].dtype)))
+        self.known.add(o.name)
+        return o
 
     def _dead_inputs(self, n: fx.Node) -> None:
         """Skip ``n`` and the nodes only it uses (the zeros block of an exclusive scan and its shape queries)."""
@@ -969,6 +989,8 @@ class _Reader:
         if len(kinds) == len(outs):        # buffer mutations (a batch norm's running stats) are not results
             outs = [o for o, k in zip(outs, kinds) if k == "USER_OUTPUT"]
         for o in outs:
+            if isinstance(o, fx.Node) and o.name in self.consts and _numel_of(o) > 0:
+                o = self._fill(o)          # zeros_like(x), torch.full(x.shape, v): a result of one value
             name = self.alias.get(o.name, o.name) if isinstance(o, fx.Node) else None
             if name is None or name not in self.known or not any(name == m.name for m in (*self.g.nodes, *self.g.inputs)):
                 raise AnalysisError("the reference must return a tensor or a tuple of tensors computed from its inputs")

@@ -7,7 +7,7 @@ from agent_graph.drafter import sync
 from agent_graph.drafter.colplan import scratch_count, scratch_rows
 from agent_graph.drafter.budget import UB_BUDGET, budget, operand_layout, split_budget, user_workspace
 from agent_graph.drafter.native import compute_type as _compute_type, direct_outputs as _direct_outputs, native_body as _native_body
-from agent_graph.drafter.operands import MAX_CORES
+from agent_graph.drafter.operands import MAX_CORES, InputKind
 from agent_graph.drafter.scratch import CT, Scratch
 from agent_graph.drafter.templates import KernelParams, load
 from bench_bridge.api import snake_case
@@ -33,7 +33,9 @@ class KernelWriter:
         self.ins = operands.inputs(kp.inputs, self.lay, kp.extra.get("windows"))
         self.outs = operands.outputs(kp.outputs, self.lay, kp.extra.get("pieces"))
         self.scratch = Scratch(kp, self.lay)
-        self.lists = list(kp.extra.get("foreach", {}).get("lists", ()))   # foreach: the tensor-list operands
+        unread = {p.name for p in kp.inputs if p.kind == InputKind.UNREAD}
+        # foreach: the tensor-list operands the kernel reads or writes
+        self.lists = [n for n in kp.extra.get("foreach", {}).get("lists", ()) if n not in unread]
         self.foreach = kp.template == "foreach"
 
     def render(self) -> str:
@@ -45,6 +47,7 @@ class KernelWriter:
         if any(hasattr(op, "map_params") for op in self.ins):
             aliases += ["", load("row_map.tmpl").template.rstrip("\n")]
         gm = [p.name for p in (*kp.inputs, *kp.outputs)]
+        read = [p.name for p in (*kp.inputs, *kp.outputs) if p.kind != InputKind.UNREAD]   # what Init binds
         if self.foreach:     # the list's layout (host tiling): each item's first element and length in the joined run
             maps += ["tensorCount"]
         return load("kernel.cpp.tmpl").substitute(
@@ -56,7 +59,7 @@ class KernelWriter:
                        "The tensor is one run of elements split over the cores in 32-byte blocks."),
             type_aliases="\n".join(aliases), cls=f"Kernel{kp.op_type}",
             wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"),
-            init_params=", ".join(f"GM_ADDR {n}" for n in gm),
+            init_params=", ".join(f"GM_ADDR {n}" for n in read),
             attr_params="".join(f", float {a}" for a in self._attr_names()) + "".join(f", uint32_t {m}" for m in maps)
             + (", const uint64_t* tensorStart, const uint64_t* tensorLen" if self.foreach else ""),
             attr_init=_ind([f"attr{j}_ = {a};" for j, a in enumerate(self._attr_names())], 8),
@@ -64,7 +67,7 @@ class KernelWriter:
             methods=self._methods(), members=_ind(self._members(), 4),
             kernel_name=snake_case(kp.op_type), gm_params=", ".join(f"GM_ADDR {n}" for n in gm),
             chunk_init="        chunkLen_ = chunkLen;" + ("\n        rowCores_ = rowCores > 1 ? rowCores : 1;" if self.split else ""),
-            gm_args=", ".join(gm), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))) + "".join(f", t.{m}" for m in maps)
+            gm_args=", ".join(read), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))) + "".join(f", t.{m}" for m in maps)
             + (", t.tensorStart, t.tensorLen" if self.foreach else ""))
 
     def _attr_names(self) -> list[str]:

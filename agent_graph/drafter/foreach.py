@@ -239,7 +239,7 @@ def _foreach_ready(kp: Any, template: str) -> str:
         return f"the per-tensor function needs the {template} template (a foreach kernel is elementwise)"
     if kp.accs or kp.extra.get("windows") or kp.extra.get("row_maps") or kp.extra.get("pieces"):
         return "the per-tensor function reduces or reads windows (a foreach kernel is elementwise)"
-    if any(p.kind not in (InputKind.FULL, InputKind.SCALAR) for p in kp.inputs):
+    if any(p.kind not in (InputKind.FULL, InputKind.SCALAR, InputKind.UNREAD) for p in kp.inputs):
         return "the per-tensor function broadcasts a tensor against another (a foreach kernel is elementwise)"
     if any(p.kind != OutputKind.VEC for p in kp.outputs) or len(kp.outputs) != 1:
         return "the per-tensor function has other outputs than one tensor per item"

@@ -12,8 +12,8 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter.analysis import OpGraph, OpNode, Ref
-from agent_graph.drafter import sync
+from agent_graph.drafter.analysis import OpGraph, OpNode, Ref, RowLength
+from agent_graph.drafter import sync, vecops
 from agent_graph.drafter.composites import CompositeLowering
 from agent_graph.drafter.elementwise import CMP, ElementwiseLowering
 from agent_graph.drafter.program import (InputSpec, OutputSpec, Program, Val, ValKind, aliases as _aliases, is_last_dim as _is_last_dim,
@@ -172,8 +172,9 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         g = self.g
         self.row_mode = self._needs_rows()
         self.p.mode = "row" if self.row_mode else "flat"
+        read = {r.name for node in g.nodes for r in _refs(node)} | set(g.outputs)
         for i, n in enumerate(g.inputs):
-            kind = self._input_kind(n)
+            kind = self._input_kind(n) if n.name in read else InputKind.UNREAD
             self.p.inputs.append(InputSpec(n.name, kind, i))
             if kind == "full":
                 self.vals[n.name] = Val("vec", f"XI{i}[o]" if self.row_mode else f"XI{i}", None, f"XI{i}")
@@ -294,13 +295,18 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if isinstance(v, tuple):
                 raise Unsupported("a tuple result used as a tensor")
             return v
+        if isinstance(a, RowLength):       # each case's row length: the kernel's own
+            if not self.row_mode:
+                raise Unsupported("a number that is the row length outside a row-wise kernel")
+            self.p.cols_needed = True
+            return Val("k", "static_cast<float>(cols_)")
         if isinstance(a, bool) or not isinstance(a, (int, float)):
             raise Unsupported(f"argument {a!r} is not a tensor or a number")
         return Val("k", f(float(a)))
 
     def _scalar(self, a: Any) -> float | str:
         """A scalar parameter (eps, a slope): its value, or the C++ expression of the runtime attr it is."""
-        if isinstance(a, Ref):
+        if isinstance(a, (Ref, RowLength)):
             v = self._arg(a)
             if v.kind != "k":
                 raise Unsupported("a tensor given where the op takes a number")
@@ -500,6 +506,10 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if _reduce_dim(node) is None or not _is_last_dim(_reduce_dim(node), self.rank):
                 raise Unsupported(f"{op} over all elements or an inner dimension is not covered yet")
             return self._arg_index("max" if op == "argmax" else "min", self._arg(args[0]))
+        if op == "fill":                   # a result of one value (zeros_like(x))
+            d = self.vec()
+            self.p.body.append(f"Duplicate({d.expr}, {vecops.f(args[0])}, {self.n});")
+            return d
         if op == "getitem":
             return self.vals[args[0].name][args[1]]
         if op in ("softmax", "log_softmax", "logsumexp"):

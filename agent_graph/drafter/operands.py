@@ -48,6 +48,7 @@ class InputKind(StrEnum):
     GROW = "grow"
     GRS = "grs"
     SLICE = "slice"
+    UNREAD = "unread"
 
 
 ROW_MAP_FIELDS = ("RowDiv0", "RowMod0", "RowStep0", "RowDiv1", "RowMod1", "RowStep1", "Rows")
@@ -700,7 +701,26 @@ class GlobalScalarOutput(Output):
         return []                     # block 0 writes it in the epilogue (codegen._final)
 
 
-INPUTS: dict[InputKind, type[Input]] = {InputKind.FULL: FullInput, InputKind.BVEC: BcastInput,
+class UnreadInput(Input):
+    """An input the program never reads (``zeros_like(x)``, a forward argument left unused): the entry takes its
+    address, as the op's signature has it; Init binds nothing, and nothing is copied in."""
+
+    kind = InputKind.UNREAD
+
+    def members(self) -> list[str]:
+        return []
+
+    def init(self) -> list[str]:
+        return []
+
+    def bind(self) -> list[str]:
+        return []
+
+    def setup(self) -> list[str]:
+        return []
+
+
+INPUTS: dict[InputKind, type[Input]] = {InputKind.UNREAD: UnreadInput, InputKind.FULL: FullInput, InputKind.BVEC: BcastInput,
                                         InputKind.RIDX: RowIndexInput, InputKind.SCALAR: ScalarInput,
                                         InputKind.GROW: GatherRowInput, InputKind.GRS: RowValueInput}
 OUTPUTS: dict[OutputKind, type[Output]] = {OutputKind.VEC: VecOutput, OutputKind.RS: RowScalarOutput,

@@ -15,7 +15,7 @@ from typing import Any
 import torch
 
 from agent_graph.drafter import bnplan, codegen, conv, convcube, foreach, memo, reorder, special, splitrow, stages, variants
-from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify, row_lengths
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.variants import binding_floats
 from agent_graph.drafter.attnplan import plan_attention
@@ -98,12 +98,31 @@ def case_inputs(task: Task) -> list[tuple[list, list]]:
     return out, mod
 
 
+def _agree(graphs: list[OpGraph]) -> bool:
+    """Whether the cases of each dtype combination trace to one op graph (sizes aside)."""
+    by_dtype: dict[tuple, str] = {}
+    for g in graphs:
+        sig = repr(g.signature())
+        if by_dtype.setdefault(tuple(n.dtype for n in g.inputs), sig) != sig:
+            return False
+    return True
+
+
 def _names(g: OpGraph) -> tuple[list[str], list[str]]:
     ins = [n.name if n.name not in RESERVED else f"{n.name}In" for n in g.inputs]
     outs = ["y"] if len(g.outputs) == 1 else [f"y{k}" for k in range(len(g.outputs))]
     if any(o in ins for o in outs):
         outs = ["out"] if len(g.outputs) == 1 else [f"out{k}" for k in range(len(g.outputs))]
     return ins, outs
+
+
+def main_input_index(kinds: list[InputKind]) -> int:
+    """The input whose shape the host's tiling reads: the first one read whole, else one read not at all
+    (``zeros_like(x)``: the output has x's shape); -1 when none is."""
+    for kind in (InputKind.FULL, InputKind.UNREAD):
+        if kind in kinds:
+            return kinds.index(kind)
+    return -1
 
 
 def _summary(g: OpGraph) -> str:
@@ -180,9 +199,9 @@ def _stage_plan(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
     return _plan_cases(task, cases, mod, vector_stages=False)
 
 
-def _staged_params(op_type: str, op_inputs: list, y: TensorParam, summary: str) -> KernelParams:
-    """The staged op's interface: every op input, the last stage's output."""
-    return KernelParams(op_type=op_type, template="staged", outputs=[y], summary=summary,
+def _staged_params(op_type: str, op_inputs: list, ys: list[TensorParam], summary: str) -> KernelParams:
+    """The staged op's interface: every op input, the output stages' outputs."""
+    return KernelParams(op_type=op_type, template="staged", outputs=list(ys), summary=summary,
                         inputs=[TensorParam(n, InputKind.FULL, d) for n, _, d in op_inputs])
 
 
@@ -251,12 +270,12 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
             return Unsupported(name, f"the reference failed while being traced ({type(e).__name__}: {e})")
     # one graph per dtype combination (a reference may branch on its dtype: each combination gets its own
     # compute code); cases of one combination must agree, and all must share the op's interface
-    by_dtype: dict[tuple, str] = {}
-    for g in graphs:
-        key = tuple(n.dtype for n in g.inputs)
-        sig = repr(g.signature())
-        if by_dtype.setdefault(key, sig) != sig:
+    if not _agree(graphs):
+        # cases that differ in a number that is each one's row length (x / x.shape[-1]): the kernel's row length
+        lengths = [row_lengths(g) for g in graphs]
+        if any(g is None for g in lengths) or not _agree(lengths):
             return Unsupported(name, "the shape cases trace to different op graphs (one kernel must serve every case)")
+        graphs = lengths
     face = {(tuple(n.name for n in g.inputs), tuple(a.name for a in g.attrs), len(g.outputs), g.row_dims, g.row_div)
             for g in graphs}
     if len(face) > 1:
@@ -339,7 +358,7 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
             return Unsupported(name, reason, category=category)
     pl = Plan(task=task, op_type=op_type, category=category, template=p0.mode, params=kp, graphs=graphs)
     kinds = [i.kind for i in p0.inputs]
-    pl.files = render(kp, main_input=kinds.index(InputKind.FULL) if InputKind.FULL in kinds else -1)
+    pl.files = render(kp, main_input=main_input_index(kinds))
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in g.inputs],
                      "args": [a.kwargs["value"] for a in g.attrs if not a.kwargs.get("init")], "init": g.init}
                     for g in graphs]   # floats the model holds come from init (the binding passes them)
