@@ -32,6 +32,38 @@ class Ref:
     name: str
 
 
+@dataclass(frozen=True)
+class RowLength:
+    """A number that is each case's row length (``x / x.shape[-1]``, ``float(torch.prod(torch.tensor(
+    gamma.shape)))`` over the normalised dimensions): the kernel's runtime row length, so one kernel serves rows of
+    every length (``row_lengths``)."""
+
+
+ARITHMETIC = ("add", "sub", "rsub", "mul", "div")
+"""Ops whose number arguments may be a row length."""
+
+
+def row_lengths(g: "OpGraph") -> "OpGraph | None":
+    """``g`` with every number an arithmetic op takes that equals the row length (the main input's last
+    ``row_dims`` dimensions) as ``RowLength()``; None when no number is."""
+    if not g.inputs or g.row_div != 1:
+        return None
+    full = max((tuple(n.shape or ()) for n in g.inputs), key=lambda s: (len(s), _numel(s)))
+    if len(full) < g.row_dims:
+        return None
+    length = _numel(full[len(full) - g.row_dims:])
+    out = copy.deepcopy(g)
+    hit = False
+    for n in out.nodes:
+        if n.op not in ARITHMETIC:
+            continue
+        for k, a in enumerate(n.args):
+            if isinstance(a, (int, float)) and not isinstance(a, bool) and float(a) == float(length) and length > 1:
+                n.args[k] = RowLength()
+                hit = True
+    return out if hit else None
+
+
 @dataclass
 class OpNode:
     name: str

@@ -51,6 +51,7 @@ class VectorPart:
     splits: list[Any]
     sources: list[tuple[str, Any]]
     shape: list[str] | None = None     # C++ expressions of its result's dims (None: the last stage)
+    result_float: bool = False         # its result is float32 in every case (else it has the op input x's dtype)
 
 
 def _name(n: fx.Node) -> str:
@@ -234,10 +235,13 @@ def shape_code(dims: list[str], ctx: str) -> str:
 
 def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], plan_type: Any, templates: set,
                  split_after: Callable[..., Any], stage_module: Callable[..., Any], error: type,
-                 depth: int = MAX_STAGES) -> list[VectorPart] | None:
-    """The vector stages the module of ``splits`` (one per case) splits into, or None."""
+                 depth: int = MAX_STAGES, x_dtypes: list | None = None) -> list[VectorPart] | None:
+    """The vector stages the module of ``splits`` (one per case) splits into, or None. ``x_dtypes``: each case's
+    dtype of the op's input x (the first module's input 0): an intermediate result has that dtype, or float32 in
+    every case (a 16-bit gradient's float32 product of a float32 statistic)."""
     if depth < 2:
         return None
+    x_dtypes = x_dtypes or [s.inputs[0].dtype for s in splits]
     try:
         cuts = cut_points(splits[0].module, splits[0].inputs)
     except Exception:
@@ -249,19 +253,21 @@ def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], p
             tails = [split_after(s.module, s.inputs, cut, s.init, first=False) for s in splits]
         except error:
             continue
-        if any(t.inputs[0].dtype != s.inputs[0].dtype for t, s in zip(tails, splits)):
-            continue        # an intermediate keeps the op's dtype
+        as_x = all(t.inputs[0].dtype == d for t, d in zip(tails, x_dtypes))
+        if not as_x and any(t.inputs[0].dtype != torch.float32 for t in tails):
+            continue        # an intermediate has x's dtype or float32
         head = plan_cases(task, [([k], h.inputs) for k, h in enumerate(heads)], stage_module(heads))
         if not isinstance(head, plan_type) or head.template not in templates:
             continue
         dims = checked_dims(heads)
         if dims is None:
             continue
-        first = VectorPart(head, heads, list(heads[0].sources), dims)
+        first = VectorPart(head, heads, list(heads[0].sources), dims, result_float=not as_x)
         tail = plan_cases(task, [([k], t.inputs) for k, t in enumerate(tails)], stage_module(tails))
         if isinstance(tail, plan_type) and tail.template in templates:
             return [first, VectorPart(tail, tails, [("prev", 1) if s[0] == "inter" else s for s in tails[0].sources])]
-        rest = vector_parts(task, tails, plan_cases, plan_type, templates, split_after, stage_module, error, depth - 1)
+        rest = vector_parts(task, tails, plan_cases, plan_type, templates, split_after, stage_module, error, depth - 1,
+                            x_dtypes)
         if rest is None:
             continue
         try:
