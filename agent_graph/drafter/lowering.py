@@ -220,6 +220,10 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             v = self.vals[name]
             if isinstance(v, Val) and v.kind == "mask" and g.node(name).dtype == "bool":
                 v = self._mask_to_vec(v)     # 1.0 / 0.0, stored as bool bytes (codegen ToBool)
+            if isinstance(v, Val) and v.kind == "k" and _numel(g.node(name).shape or ()) == _numel(self.full):
+                d = self.vec()               # a result of one value (zeros_like(x), ones_like(x) * 3): filled
+                self.p.body.append(f"Duplicate({d.expr}, {v.expr}, {self.n});")
+                v = d
             if not isinstance(v, Val) or v.kind in ("k", "bvec", "mask"):
                 raise Unsupported(f"output {name} is not computed per element, per row or over the whole tensor")
             kind = OutputKind.CAT if g.node(name).op == "cat" else OutputKind(v.kind)
@@ -506,10 +510,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if _reduce_dim(node) is None or not _is_last_dim(_reduce_dim(node), self.rank):
                 raise Unsupported(f"{op} over all elements or an inner dimension is not covered yet")
             return self._arg_index("max" if op == "argmax" else "min", self._arg(args[0]))
-        if op == "fill":                   # a result of one value (zeros_like(x))
-            d = self.vec()
-            self.p.body.append(f"Duplicate({d.expr}, {vecops.f(args[0])}, {self.n});")
-            return d
+        if op == "fill":                   # a result of one value (zeros_like(x)): a number, filled when stored
+            return Val("k", vecops.f(args[0]))
         if op == "getitem":
             return self.vals[args[0].name][args[1]]
         if op in ("softmax", "log_softmax", "logsumexp"):

@@ -232,7 +232,7 @@ def op_outputs(parts: list[Part]) -> list[Any]:
         while name in [o.name for o in ys]:
             name = f"{y.name}{k}"
             k += 1
-        ys.append(copy.copy(y) if name == y.name else dataclasses.replace(y, name=name))
+        ys.append(dataclasses.replace(y, name=name))
     return ys
 
 
@@ -503,13 +503,12 @@ def _assemble(task, first, vector, cases, plan_type):
     return merge(task, parts, names, names.index(first.params.extra["x"]), plan_type, op_inputs)
 
 
-def _output_groups(task: Any, splits: list[Split], plan_cases: Callable[[Any, list, Any], Any],
+def _output_groups(task: Any, splits: list[Split], gm: fx.GraphModule, plan_cases: Callable[[Any, list, Any], Any],
                    plan_type: Any) -> list[list[VectorPart]] | None:
     """A reference of several results that no template computes together (an RMS norm's gradient: dx per row,
     dgamma summed over the rows): each result's ops as a module of their own (``head_split`` at that result),
     planned whole or in vector stages; one group of stages per result, the last one writing it. None when the
-    reference has one result, or a result is planned by nothing."""
-    gm = _export(splits[0].module, splits[0].inputs).module()
+    reference has one result, or a result is planned by nothing. ``gm``: case 0's export."""
     out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
     outs = list(out) if isinstance(out, (tuple, list)) else [out]
     if len(outs) < 2 or not all(isinstance(o, fx.Node) and o.op == "call_function" for o in outs):
@@ -566,7 +565,8 @@ def plan_vector_staged(task: Any, cases: list, mod: Any, plan_type: Any, plan_ca
         splits.append(Split(mod.Model(*copy.deepcopy(init)), list(ins), [("input", k) for k in range(len(ins))],
                             list(init)))
     try:
-        groups = _output_groups(task, splits, plan_cases, plan_type)
+        ep = _export(splits[0].module, splits[0].inputs)
+        groups = _output_groups(task, splits, ep.module(), plan_cases, plan_type)
         if groups is None:
             vector = vector_parts(task, splits, plan_cases, plan_type, STAGE_TEMPLATES, split_after, stage_module,
                                   StageError)
@@ -578,7 +578,6 @@ def plan_vector_staged(task: Any, cases: list, mod: Any, plan_type: Any, plan_ca
         return None
     vector = [vp for group in groups for vp in group]
     outs = [len(group) - 1 for group in groups]       # each group's last stage writes an op output
-    ep = _export(splits[0].module, splits[0].inputs)
     forward = [n.name for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
     items = module_tensor_items(splits[0].module, cases[0][0])
     names = forward + [re.sub(r"\W", "_", fqn) for fqn, _ in items]

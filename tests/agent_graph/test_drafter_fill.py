@@ -55,3 +55,11 @@ def test_a_constant_result_of_another_shape_is_refused(tmp_path):
     assert isinstance(d, Unsupported)
     assert "aten.full" in d.reason and "of shape [4, 12]" in d.reason, d.reason
 
+
+
+def test_a_number_computed_from_a_one_value_tensor_fills_the_result(tmp_path):
+    # ones_like(x) * 3 folds to a number (no tensor op): the result is filled with it; bfloat16, odd 3-D shape
+    ref = write_reference(tmp_path, "torch.zeros(x.size(), dtype=x.dtype), torch.ones_like(x) * 3",
+                          "torch.randn(7, 13, 5).bfloat16()")
+    d = assert_verified(ref, tmp_path)
+    assert _kernel(d).count("Duplicate(") == 2
