@@ -14,7 +14,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import bnplan, codegen, conv, convcube, foreach, memo, reorder, special, splitrow, stages, variants
+from agent_graph.drafter import bnplan, codegen, collapse, conv, convcube, foreach, memo, reorder, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify, row_lengths
 from agent_graph.drafter.canonical import Analyser, analyse_canonical
 from agent_graph.drafter.variants import binding_floats
@@ -176,6 +176,14 @@ def _plan_read(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
         return whole if isinstance(whole, Plan) else each
     first = _plan_cases(task, cases, mod)
     if isinstance(first, Unsupported) and len(cases) > 1 and variants.needs_variants(first.reason):
+        rows = collapse.rows_of(cases, mod)    # the leading dimensions as rows: one kernel for every rank
+        if rows is not None:
+            again = _plan_cases(task, rows.cases, mod)
+            if isinstance(again, Plan):
+                try:
+                    return collapse.over_rows(again, rows, cases)
+                except ValueError:     # a host file of another form: a kernel per structure instead
+                    pass
         keyed = variants.plan_keyed(task, cases, mod, lambda idx: _plan_cases(task, [cases[i] for i in idx], mod),
                                     Plan, Unsupported)
         if keyed is not None:

@@ -4,7 +4,7 @@ each result computed by its own stages, drafted, built and verified on the emula
 import re
 
 from agent_graph.drafter import Unsupported, draft
-from tests.agent_graph.drafter_checks import assert_verified, write_reference
+from tests.agent_graph.drafter_checks import assert_verified, write_reference, write_spec
 
 RMS_GRAD = ("[dy * gamma * rstd - (dy * gamma * x * rstd.pow(3)).sum(dim=-1, keepdim=True) * x / 96, "
             "(dy * x * rstd).sum(dim=0)]")
@@ -64,19 +64,9 @@ def test_results_computed_by_nothing_are_refused(tmp_path):
 
 
 
-def _spec(tmp_path, body: str, sig: str, cases: list[list[str]]):
-    """A kgen spec of ``body`` over ``sig`` with one [[cases]] entry per list of input TOML tables."""
-    (tmp_path / "reference.py").write_text(
-        "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
-        f"    def forward(self, {sig}):\n        return {body}\n")
-    entries = "".join(f'\n[[cases]]\nid = "c{k}"\ninputs = [{", ".join(c)}]\n' for k, c in enumerate(cases))
-    (tmp_path / "kgen-task.toml").write_text(f'name = "rowlen"\nreference = "reference.py"\nseed = 3\n{entries}')
-    return tmp_path / "kgen-task.toml"
-
-
 def test_a_number_that_is_each_cases_row_length_is_the_kernels_row_length(tmp_path):
     # x / x.shape[-1] traces to 96.0 in one case and 200.0 in the other (same dtype): before, two op graphs
-    ref = _spec(tmp_path, "x - x.sum(-1, keepdim=True) * x / x.shape[-1]", "x",
+    ref = write_spec(tmp_path, "x - x.sum(-1, keepdim=True) * x / x.shape[-1]", "x",
                 [['{ shape = [7, 96], dtype = "float32" }'], ['{ shape = [5, 200], dtype = "float32" }'],
                  ['{ shape = [3, 4, 40], dtype = "float32" }']])
     d = assert_verified(ref, tmp_path / "out")
@@ -92,5 +82,5 @@ def test_a_gradient_over_rows_of_several_lengths(tmp_path):
          '{{ shape = [{m}, 1], dtype = "float32" }}', '{{ shape = [{n}], dtype = "float32" }}']
     cases = [[s.format(m=m, n=n, d=dt) for s in t] for m, n, dt in ((16, 64, "float16"), (9, 160, "float16"),
                                                                     (12, 96, "float32"))]
-    d = assert_verified(_spec(tmp_path, body, "dy, x, rstd, gamma", cases), tmp_path / "out")
+    d = assert_verified(write_spec(tmp_path, body, "dy, x, rstd, gamma", cases), tmp_path / "out")
     assert len(d.plan.params.outputs) == 2

@@ -1,0 +1,142 @@
+"""Shape cases of several ranks as rows: one kernel for [N, D], [B, S, D] and [1, 2, D] alike.
+
+NPUKernelBench-kind tasks mix ranks from case to case. A reference that treats its leading dimensions alike
+(elementwise ops, reductions over the row, reductions over every leading dimension: a norm's gradient summing
+dgamma over all rows) computes on [B*S, D] what it computes on [B, S, D], but its graphs differ per rank (a sum over
+dimensions (0, 1) here, over (0,) there; a dimension of 1 in one case only), so the planners see several kernel
+structures. When they refuse the cases as they are, the cases are planned collapsed:
+
+* of rank R (the highest rank of the case's tensors), a tensor is [product of its first R - t dimensions, product
+  of its last t] (t: the dimensions of one row, usually 1); a tensor of rank t is one run; any other as it is;
+* the collapse is taken only when the reference itself agrees: run on the collapsed inputs of every case, it
+  returns the same values in the collapsed shapes of its results (a reference that reads a rank, or reduces over
+  some leading dimensions only, does not);
+* the project's host sees the call through ``RowsContext`` (``templates/rows_context.tmpl``), which applies the same
+  rule to the call's shapes before the planned TilingFunc reads them; the kernels read nothing but their tiling.
+"""
+from __future__ import annotations
+
+import copy
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from agent_graph.drafter.templates import load
+from bench_bridge.api import module_tensor_items
+
+_TOP = re.compile(r"static ge::graphStatus (\w+)\(gert::TilingContext\* context\)")
+_NAMESPACE = "namespace optiling {\n"
+_END = "}  // namespace optiling"
+
+
+@dataclass
+class Rows:
+    """The collapse that serves every case: ``trailing`` dimensions form one row; ``cases``: the collapsed cases."""
+
+    trailing: int
+    cases: list
+
+
+def row_shape(shape: list[int] | torch.Size, rank: int, trailing: int) -> list[int]:
+    """A tensor's shape under the collapse (the rule ``RowsContext`` applies in the host)."""
+    shape = list(shape)
+    if len(shape) == rank and rank > trailing:
+        return [math.prod(shape[:rank - trailing]), math.prod(shape[rank - trailing:])]
+    if len(shape) == trailing and trailing < rank:
+        return [math.prod(shape)]
+    return shape
+
+
+def rows_of(cases: list, mod: Any) -> Rows | None:
+    """The collapse under which the reference computes the same on every case, or None (no case has more than
+    two dimensions to collapse, the model holds tensors the rule would reshape, or the reference disagrees)."""
+    ranks = []
+    for init, ins in cases:
+        held = [t for t in init if isinstance(t, torch.Tensor)]
+        held += [t for _, t in module_tensor_items(mod.Model(*copy.deepcopy(init)), init)]
+        fwd = [t for t in ins if isinstance(t, torch.Tensor)]
+        if not fwd:
+            return None
+        ranks.append((max(t.dim() for t in fwd + held), held))
+    top = max(r for r, _ in ranks)
+    for trailing in range(1, top):
+        if any(row_shape(t.shape, r, trailing) != list(t.shape) for r, held in ranks for t in held):
+            continue
+        collapsed = [(init, [t.reshape(row_shape(t.shape, r, trailing)) if isinstance(t, torch.Tensor) else t
+                             for t in ins]) for (init, ins), (r, _) in zip(cases, ranks)]
+        changed = any(list(a.shape) != list(b.shape) for (_, x), (_, y) in zip(cases, collapsed)
+                      for a, b in zip(x, y) if isinstance(a, torch.Tensor))
+        if not changed:
+            return None
+        if all(_agrees(mod, init, ins, rows, r, trailing)
+               for (init, ins), (_, rows), (r, _) in zip(cases, collapsed, ranks)):
+            return Rows(trailing, [(init, [t.contiguous() if isinstance(t, torch.Tensor) else t for t in rows])
+                                   for init, rows in collapsed])
+    return None
+
+
+def _agrees(mod: Any, init: list, ins: list, rows: list, rank: int, trailing: int) -> bool:
+    """Whether the reference returns on ``rows`` what it returns on ``ins``, each result in its collapsed shape."""
+    try:
+        with torch.no_grad():
+            want = _results(mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins)))
+            got = _results(mod.Model(*copy.deepcopy(init))(*copy.deepcopy(rows)))
+    except Exception:      # the reference reads a rank or a dimension the collapse removed
+        return False
+    if len(want) != len(got):
+        return False
+    for w, g in zip(want, got):
+        if not isinstance(w, torch.Tensor) or not isinstance(g, torch.Tensor) or w.dtype != g.dtype \
+                or list(g.shape) != row_shape(w.shape, rank, trailing):
+            return False
+        if w.is_floating_point():
+            if not torch.allclose(w.double().flatten(), g.double().flatten(), rtol=1e-3, atol=1e-3, equal_nan=True):
+                return False
+        elif not torch.equal(w.flatten(), g.flatten()):
+            return False
+    return True
+
+
+def _results(out: Any) -> list:
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def over_rows(plan: Any, rows: Rows, cases: list) -> Any:
+    """``plan`` (made on the collapsed cases) as the project for ``cases``: its host reads the call through
+    ``RowsContext``; its case metadata has the cases' own shapes."""
+    for path, text in list(plan.files.items()):
+        if path.startswith("op_host/") and path.endswith(".cpp"):
+            plan.files[path] = _host(text, rows.trailing, plan.params)
+    for meta, (_, ins) in zip(plan.case_meta, cases):
+        tensors = [t for t in ins if isinstance(t, torch.Tensor)]
+        for spec, t in zip(meta.get("inputs", []), tensors):
+            if "shape" in spec:
+                spec["shape"] = list(t.shape)
+    if plan.params is not None:
+        plan.params.summary += f" (leading dimensions as rows of the last {rows.trailing})"
+    return plan
+
+
+def _host(text: str, trailing: int, params: Any) -> str:
+    """The host with its TilingFunc run on ``RowsContext``: the planned one made a template over the context (its
+    name + ``OfRows``), the OpDef's TilingFunc a wrapper building the view."""
+    top = re.search(r"SetTiling\(optiling::(\w+)\)", text)
+    if not top or top.group(1) not in _TOP.findall(text) or _NAMESPACE not in text or _END not in text:
+        raise ValueError("the host file has another form")
+    name = top.group(1)
+    inputs = len(re.findall(r'this->Input\("', text))
+    outputs = len(re.findall(r'this->Output\("', text))
+    view = load("rows_context.tmpl").substitute(trailing=trailing, inputs=inputs, outputs=outputs)
+    text = text.replace(_NAMESPACE, _NAMESPACE + view + "\n", 1)
+    text = text.replace("using OpContext = gert::TilingContext;", "using OpContext = RowsContext;")
+    # every TilingFunc taking the call becomes a template over it; the OpDef's one is renamed
+    text = _TOP.sub(lambda m: f"template <typename Context>\nstatic ge::graphStatus "
+                              f"{m.group(1)}{'OfRows' if m.group(1) == name else ''}(Context* context)", text)
+    wrapper = (f"// the planned TilingFunc on the call seen as rows (RowsContext above)\n"
+               f"static ge::graphStatus {name}(gert::TilingContext* context)\n{{\n"
+               f"    RowsContext rows(context);\n    return {name}OfRows(&rows);\n}}\n")
+    at = text.rindex(_END)
+    return text[:at] + wrapper + text[at:]
