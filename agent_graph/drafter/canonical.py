@@ -19,7 +19,9 @@ bias, a ``torch.ones`` scale) are that value; others are refused (pass them as f
 """
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import logging
 import math
 import operator
@@ -255,16 +257,25 @@ def _export_tracking_constants(model: nn.Module, inputs: list[Any]) -> torch.exp
     small constant tensors kept (a value computed from the reference's own constants, never from an input: an
     input's values are never known while exporting, so a branch on them still stops the export)."""
     try:
-        return torch.export.export(model, tuple(inputs), strict=False)
+        return _quiet_export(model, inputs)
     except Exception as e:
         if "data-dependent" not in str(e):
             raise
     limit = fake_tensor.CONSTANT_NUMEL_LIMIT
     fake_tensor.CONSTANT_NUMEL_LIMIT = CONSTANT_ELEMENTS
     try:
-        return torch.export.export(model, tuple(inputs), strict=False)
+        return _quiet_export(model, inputs)
     finally:
         fake_tensor.CONSTANT_NUMEL_LIMIT = limit
+
+
+def _quiet_export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram:
+    """``torch.export``, its own output kept off the user's terminal: on a data-dependent value PyTorch prints the
+    partial graph to stderr (a ``print``, not a log record) and warns through its symbolic-shapes logger; the
+    drafter retries or refuses in one line instead."""
+    logging.getLogger("torch.fx.experimental.symbolic_shapes").setLevel(logging.ERROR)
+    with contextlib.redirect_stderr(io.StringIO()):
+        return torch.export.export(model, tuple(inputs), strict=False)
 
 
 def _export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram:

@@ -240,3 +240,13 @@ def test_tensor_given_to_init_is_an_op_input(tmp_path):
         """))
     d = assert_verified(ref, tmp_path)
     assert [p.kind for p in d.plan.params.inputs] == ["full", "bvec"]
+
+
+def test_a_data_dependent_export_prints_nothing_to_the_terminal(tmp_path, capfd):
+    # PyTorch prints the partial graph of an export stopped on a data-dependent value (a print to stderr) and
+    # warns through its logger; the drafter retries with constants kept (a plan), the user sees neither
+    ref = _write(tmp_path, "count_quiet", *REFS["count_from_shape_tensor"])
+    d = draft(ref)
+    assert not isinstance(d, Unsupported), d
+    err = capfd.readouterr().err
+    assert "def forward" not in err and "Unable to find user code" not in err, err[:400]
