@@ -346,7 +346,8 @@ def _plan(out: _Out, task: Task, spec: ConvSpec, per_case: list[list[Operand]], 
     pl = out.plan(task=task, op_type=op_type, category="convolution", template="conv", params=kp, graphs=[g])
     pl.files = render_conv(kp)
     pl.case_meta = [{"inputs": [{"shape": list(o.shape), "dtype": o.dtype} for o in ops if o.source == "input"],
-                     "args": [], "init": list(init)} for ops, (init, _ins) in zip(per_case, cases)]
+                     "args": [], "init": list(init), "forward": sum(isinstance(t, torch.Tensor) for t in ins)}
+                    for ops, (init, ins) in zip(per_case, cases)]
     return pl
 
 

@@ -412,7 +412,9 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     pl.files = render(cp)
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in cg.graph.inputs[1:]
                                 if n.name not in cp.conv.workspace_inputs],
-                     "args": [a.kwargs["value"] for a in cg.graph.attrs], "init": cg.graph.init} for cg in cgs]
+                     "args": [a.kwargs["value"] for a in cg.graph.attrs], "init": cg.graph.init,
+                     # the forward's own tensors lead (the rewritten module's graph counts col and the product too)
+                     "forward": sum(isinstance(t, torch.Tensor) for t in ins)} for cg, (_, ins) in zip(cgs, cases)]
     return pl
 
 

@@ -57,7 +57,7 @@ def spec_text(plan: Plan) -> str:
         if ins is None:
             ins = []
             # the forward's tensors only: tensors given to __init__ and the module's weights are the harness's
-            forward = plan.graphs[min(k, len(plan.graphs) - 1)].forward if plan.graphs else None
+            forward = meta.get("forward", plan.graphs[min(k, len(plan.graphs) - 1)].forward if plan.graphs else None)
             for spec in meta["inputs"][:forward]:
                 d = dict(spec)
                 if d.get("dtype", "").startswith("int") and "shape" in meta["inputs"][0]:   # indices into input 0's rows
