@@ -39,6 +39,18 @@ class RowLength:
     every length (``row_lengths``)."""
 
 
+@dataclass(frozen=True)
+class ScaledAttr:
+    """A number computed from forward float arguments (``-beta`` in ``x / (1 + exp(-beta * x))``, ``1 - alpha``,
+    ``1 / tau``, ``input_scale * alpha * scale``): ``scale * prod(attr ** power) + offset`` over ``powers``
+    ((attr, +1 | -1) pairs); the kernel computes it from the runtime attributes, so cases with other values of the
+    arguments share the kernel."""
+
+    powers: tuple[tuple[str, int], ...]
+    scale: float = 1.0
+    offset: float = 0.0
+
+
 ARITHMETIC = ("add", "sub", "rsub", "mul", "div")
 """Ops whose number arguments may be a row length."""
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import itertools
 import logging
 import math
 import operator
@@ -35,7 +36,7 @@ import torch.utils._pytree as pytree
 from torch._subclasses import fake_tensor
 
 from bench_bridge.api import drawn_at_random
-from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref, one_element_rows
+from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref, ScaledAttr, one_element_rows
 from agent_graph.drafter.program import refs
 from agent_graph.drafter.vecops import MATH_LIBRARY
 
@@ -329,8 +330,62 @@ def _diagonal_products(ep: torch.export.ExportedProgram) -> None:
         ep.graph_module.recompile()
 
 
-def _perturbed(v: float) -> float:
-    return v * 1.3717 + 0.1731 if v else 0.4243
+def _perturbed(v: float, k: int = 0) -> float:
+    """Float argument ``k``'s value in the second export: each argument moved its own way, so two arguments of
+    equal value (alpha == scale) move apart and a constant computed from them says which it came from."""
+    # (constants of many digits: a product of moved values never looks like a round coefficient, see _derived)
+    return v * (1.37172389 + 0.09312787 * k) + (0.17312941 + 0.03771293 * k) if v else 0.42437913 + 0.06113417 * k
+
+
+def moved_floats(values: list[Any], start: int = 0) -> list[Any]:
+    """``values`` with each float perturbed by its position among the floats (``_perturbed``), from ``start``."""
+    out, k = [], start
+    for v in values:
+        if isinstance(v, float):
+            out.append(_perturbed(v, k))
+            k += 1
+        else:
+            out.append(v)
+    return out
+
+
+def _derived(attrs: dict[str, float], moved: dict[str, float], a: float, b: float) -> ScaledAttr | None:
+    """``a`` (this export's constant) and ``b`` (the perturbed export's, where each forward float ``v`` was
+    ``moved[name]``) as a function of the forward floats: ``p * v + q`` of one of them with round p and q (a
+    negation, ``1 - v``, ``v / 2``), else ``c * prod(v ** +-1)`` over the fewest of them (``1 / tau``,
+    ``input_scale * alpha * scale``); None when nothing fits both exports."""
+    def close(x: float, y: float) -> bool:
+        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+
+    def round_number(x: float) -> float | None:   # two points fit any line: only round coefficients count
+        r = float(f"{x:.4g}")
+        return r if close(r, x) else None
+
+    for attr, v in attrs.items():
+        w = moved[attr]
+        if w == v:
+            continue
+        p = round_number((b - a) / (w - v))
+        q = round_number(a - p * v) if p else None
+        if p and q is not None and close(p * v + q, a) and close(p * w + q, b):
+            return ScaledAttr(((attr, 1),), p, q)
+    names = list(attrs)[:4]
+    combos = sorted((e for e in itertools.product((0, 1, -1), repeat=len(names)) if any(e)),
+                    key=lambda e: sum(x != 0 for x in e))
+    for e in combos:
+        m = mw = 1.0
+        try:
+            for name, k in zip(names, e):
+                m *= attrs[name] ** k
+                mw *= moved[name] ** k
+        except ZeroDivisionError:
+            continue
+        if m == 0 and mw == 0:
+            continue
+        c = round_number(a / m if m else b / mw)    # (an argument of 0 makes this export's product 0)
+        if c and close(c * m, a) and close(c * mw, b):
+            return ScaledAttr(tuple((name, k) for name, k in zip(names, e) if k), c)
+    return None
 
 
 # ---- names -----------------------------------------------------------------------------------------
@@ -505,6 +560,7 @@ class _Reader:
         self.consts: dict[str, Any] = {}      # fx node name -> Python value (uniform parameters, scalar_tensor)
         self.alias: dict[str, str] = {}       # fx node name -> graph node it stands for (getitem 0 of a TUPLE_FIRST op)
         self.attr_values: dict[str, float] = {}
+        self.attr_moved: dict[str, float] = {}  # each float attr's value in the perturbed export
         self.skip: set[str] = set()           # fx nodes a recognised pattern stands in for
         self.cast_of: dict[str, fx.Node] = {}  # a cast of an input read only in windows: cast per window
         self.scan_kw: dict[str, dict] = {}    # scan node name -> reverse / exclusive
@@ -528,6 +584,7 @@ class _Reader:
             raise AnalysisError(f"forward takes {len(user)} arguments but the case gives {len(flat)}")
         by_name = {s.arg.name: s for s in sig.input_specs if hasattr(s.arg, "name")}
         values = iter(flat)
+        floats = 0                        # float arguments so far (each moved its own way: moved_floats)
         init_tensors = [t for t in self.g.init if isinstance(t, torch.Tensor)]
         taken: dict[int, OpNode] = {}     # init tensor index -> the op input it becomes
         module: list[OpNode] = []         # the model's own weights (parameters first, in module order)
@@ -545,6 +602,8 @@ class _Reader:
                     self.g.inputs.append(OpNode(n.name, "input", [], {}, tuple(v.shape), _dtype_name(v.dtype)))
                 elif isinstance(v, (int, float)) and not isinstance(v, bool):
                     self.g.attrs.append(OpNode(n.name, "attr", [], {"value": float(v), "param": n.name}, None, "float32"))
+                    self.attr_moved[n.name] = _perturbed(v, floats) if isinstance(v, float) else float(v)
+                    floats += isinstance(v, float)
                     self.attr_values[n.name] = float(v)
                 elif v is None or isinstance(v, (bool, str)):
                     self.consts[n.name] = v   # a flag or mode: torch.export specialised the graph on it
@@ -612,8 +671,11 @@ class _Reader:
             return _dtype_name(a)
         if isinstance(a, float) and isinstance(b, float) and a != b:
             for attr, v in self.attr_values.items():   # a constant that moved with a forward float argument
-                if math.isclose(v, a, rel_tol=1e-12, abs_tol=0.0):
+                if math.isclose(v, a, rel_tol=1e-12, abs_tol=0.0) and math.isclose(self.attr_moved[attr], b, rel_tol=1e-12):
                     return Ref(attr)
+            derived = _derived(self.attr_values, self.attr_moved, a, b)   # ... or was computed from them (-beta, 1 - alpha, 1 / tau)
+            if derived is not None:
+                return derived
         return a
 
     def nodes(self) -> None:
@@ -1203,8 +1265,9 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
     floats = [isinstance(v, float) for v in inputs]
     other = None
     if any(floats) or init_attrs:
-        moved = [_perturbed(v) if fl else v for v, fl in zip(inputs, floats)]
-        moved_init = [_perturbed(v) if k in dict(init_attrs) else v for k, v in enumerate(init or [])]
+        moved = moved_floats(list(inputs))
+        held = {k: _perturbed(float(init[k]), sum(floats) + j) for j, (k, _) in enumerate(init_attrs)}
+        moved_init = [held.get(k, v) for k, v in enumerate(init or [])]
         try:
             other = _export(type(model)(*copy.deepcopy(moved_init)) if init_attrs else model, moved)
         except Exception:
@@ -1215,6 +1278,7 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
         r.g.attrs.append(OpNode(f"init_{name}", "attr", [], {"value": float(init[k]), "param": name, "init": True},
                                 None, "float32"))
         r.attr_values[f"init_{name}"] = float(init[k])
+        r.attr_moved[f"init_{name}"] = held[k]
         r.known.add(f"init_{name}")
     r.nodes()
     r.outputs()

@@ -22,7 +22,7 @@ import torch.nn as nn
 
 from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref
-from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _name, _perturbed
+from agent_graph.drafter.canonical import _Reader, _dtype_name, _export, _name, moved_floats
 from agent_graph.drafter.constmask import Side, masked_triangle
 from agent_graph.drafter.program import refs as _refs
 
@@ -202,7 +202,7 @@ def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = N
     other = None
     if any(floats):
         try:
-            other = _export(model, [_perturbed(v) if fl else v for v, fl in zip(inputs, floats)])
+            other = _export(model, moved_floats(list(inputs)))
         except AnalysisError:
             other = None
     calls = [n for n in ep.graph.nodes if n.op == "call_function"]

@@ -2,7 +2,7 @@
 onto float vector statements: a mixin of ``lowering.Lowering`` (it uses its value helpers)."""
 from __future__ import annotations
 
-from agent_graph.drafter.analysis import OpNode, Ref, RowLength
+from agent_graph.drafter.analysis import OpNode, Ref, RowLength, ScaledAttr
 from agent_graph.drafter import sync
 from agent_graph.drafter.program import Val, is_number as _is_number, num as _num
 from agent_graph.drafter.vecops import (SIXTEEN_BIT_CXX, S, Unsupported, V, as_dtype, binary, f, pow_const,
@@ -223,7 +223,7 @@ class ElementwiseLowering:
                 args = [args[0], as_dtype(float(args[1]), node.dtype)]
             elif isinstance(args[1], Ref):
                 kw["exponent_type"] = SIXTEEN_BIT_CXX[node.dtype]
-        pos = [self._arg(a) for a in args if isinstance(a, (Ref, RowLength, int, float)) and not isinstance(a, bool)]
+        pos = [self._arg(a) for a in args if isinstance(a, (Ref, RowLength, ScaledAttr, int, float)) and not isinstance(a, bool)]
         extra = {k: v for k, v in kw.items()}
         for k, name in (("negative_slope", 1), ("alpha", 1), ("min_val", 1), ("max_val", 2)):
             if op in ("leaky_relu", "elu", "hardtanh") and len(args) > name and k not in extra:

@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter.analysis import OpGraph, OpNode, Ref, RowLength
+from agent_graph.drafter.analysis import OpGraph, OpNode, Ref, RowLength, ScaledAttr
 from agent_graph.drafter import sync, vecops
 from agent_graph.drafter.composites import CompositeLowering
 from agent_graph.drafter.elementwise import CMP, ElementwiseLowering
@@ -299,6 +299,13 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if isinstance(v, tuple):
                 raise Unsupported("a tuple result used as a tensor")
             return v
+        if isinstance(a, ScaledAttr):      # a number computed from runtime attributes
+            expr = f(a.scale)
+            for name, power in a.powers:
+                expr += f" {'*' if power > 0 else '/'} {self.vals[name].expr}"
+            if a.powers[0][1] > 0 and a.scale in (1.0, -1.0):     # attr0_ * attr1_, -attr0_ (not 1.0f * ...)
+                expr = ("-" if a.scale < 0 else "") + expr.split(" * ", 1)[1]
+            return Val("k", f"({expr} + {f(a.offset)})" if a.offset else f"({expr})")
         if isinstance(a, RowLength):       # each case's row length: the kernel's own
             if not self.row_mode:
                 raise Unsupported("a number that is the row length outside a row-wise kernel")
@@ -310,7 +317,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
 
     def _scalar(self, a: Any) -> float | str:
         """A scalar parameter (eps, a slope): its value, or the C++ expression of the runtime attr it is."""
-        if isinstance(a, (Ref, RowLength)):
+        if isinstance(a, (Ref, RowLength, ScaledAttr)):
             v = self._arg(a)
             if v.kind != "k":
                 raise Unsupported("a tensor given where the op takes a number")

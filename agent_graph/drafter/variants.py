@@ -18,6 +18,7 @@ The key is computed from structure, never from sizes: a new case of a known stru
 from __future__ import annotations
 
 import inspect
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -261,34 +262,48 @@ def _ident(name: str) -> str:
     return s if s[0].isalpha() else "a" + s
 
 
+def _tier(f: Feature) -> int:
+    """How well a feature names a structure (lower: better). A string or bool attribute is a mode (reduction,
+    is_result); a dtype picks a code path (a float16 input cast to float32); an int attribute a dimension; ranks
+    and unit dimensions tell cases apart by chance as often as by structure (and a 0-d tensor may reach the host as
+    [1]); a float attribute is a value, seldom a structure."""
+    if "GetStr" in f.expr:
+        return 0
+    if "GetBool" in f.expr:
+        return 1
+    if f.name.startswith("dtype"):
+        return 2
+    if "GetFloat" in f.expr:
+        return 6
+    if "attrs->" in f.expr or f.name.endswith("Norm"):
+        return 3
+    return 4 if f.name.startswith("rank") else 5
+
+
 def _choose(feats: list[Feature], group_of: list[int]) -> list[Feature]:
-    """The fewest features (greedy) under which no two cases of different groups look alike."""
-    chosen: list[Feature] = []
+    """The fewest features under which no two cases of different groups look alike, the best-naming ones among
+    equally few (``_tier``), so that a new case of a known structure finds its kernel."""
     n = len(group_of)
-
-    def clashes(fs: list[Feature]) -> list[tuple[int, int]]:
-        return [(a, b) for a in range(n) for b in range(a + 1, n) if group_of[a] != group_of[b]
-                and all(f.values[a] == f.values[b] for f in fs)]
-    def tier(f: Feature) -> int:
-        # a string attribute (a mode: reduction, approximate) names the structure itself: first; then the call's
-        # structure (ranks, dtypes, unit dimensions); a float attribute (a value, seldom a structure) last
-        if "GetStr" in f.expr:
-            return -1
-        if "GetFloat" in f.expr:
-            return 2
-        return 1 if "attrs->" in f.expr else 0
-
-    pending = clashes(chosen)
+    pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if group_of[a] != group_of[b]]
+    ranked = sorted(feats, key=_tier)
+    for size in range(1, min(3, len(ranked)) + 1):
+        best = None
+        for subset in itertools.combinations(ranked, size):
+            if all(any(f.values[a] != f.values[b] for f in subset) for a, b in pairs):
+                cost = sum(_tier(f) for f in subset)
+                if best is None or cost < best[0]:
+                    best = (cost, list(subset))
+        if best is not None:
+            return best[1]
+    chosen: list[Feature] = []         # more than three: greedy, the feature that separates most pairs first
+    pending = pairs
     while pending:
-        def score(f: Feature) -> tuple:
-            sep = sum(f.values[a] != f.values[b] for a, b in pending)
-            return (sep > 0, -tier(f), sep)
-        best = max(feats, key=score)
-        if all(best.values[a] == best.values[b] for a, b in pending):
+        top = max(ranked, key=lambda f: (sum(f.values[a] != f.values[b] for a, b in pending), -_tier(f)))
+        if all(top.values[a] == top.values[b] for a, b in pending):
             raise MergeError("cases that need different kernels look alike to the host (same ranks, dtypes, "
                              "unit dimensions and attributes: the choice would depend on sizes)")
-        chosen.append(best)
-        pending = clashes(chosen)
+        chosen.append(top)
+        pending = [(a, b) for a, b in pending if top.values[a] == top.values[b]]
     return chosen
 
 
