@@ -561,6 +561,7 @@ class _Reader:
         self.alias: dict[str, str] = {}       # fx node name -> graph node it stands for (getitem 0 of a TUPLE_FIRST op)
         self.attr_values: dict[str, float] = {}
         self.attr_moved: dict[str, float] = {}  # each float attr's value in the perturbed export
+        self.derived = True                   # numbers computed from float attrs read as such (ScaledAttr)
         self.skip: set[str] = set()           # fx nodes a recognised pattern stands in for
         self.cast_of: dict[str, fx.Node] = {}  # a cast of an input read only in windows: cast per window
         self.scan_kw: dict[str, dict] = {}    # scan node name -> reverse / exclusive
@@ -673,8 +674,8 @@ class _Reader:
             for attr, v in self.attr_values.items():   # a constant that moved with a forward float argument
                 if math.isclose(v, a, rel_tol=1e-12, abs_tol=0.0) and math.isclose(self.attr_moved[attr], b, rel_tol=1e-12):
                     return Ref(attr)
-            derived = _derived(self.attr_values, self.attr_moved, a, b)   # ... or was computed from them (-beta, 1 - alpha, 1 / tau)
-            if derived is not None:
+            derived = _derived(self.attr_values, self.attr_moved, a, b) if self.derived else None
+            if derived is not None:          # ... or was computed from them (-beta, 1 - alpha, 1 / tau)
                 return derived
         return a
 
@@ -1256,8 +1257,15 @@ def _numel(shape: Any) -> int:
     return k
 
 
+def analyse_canonical_values(model: nn.Module, inputs: list[Any], init: list[Any] | None = None,
+                             init_attrs: list[tuple[int, str]] = ()) -> OpGraph:
+    """``analyse_canonical`` with numbers computed from the forward's floats kept as this case's values (a
+    template that takes no runtime expression there still plans a case alone, as before ScaledAttr)."""
+    return analyse_canonical(model, inputs, init, init_attrs, derived=False)
+
+
 def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | None = None,
-                      init_attrs: list[tuple[int, str]] = ()) -> OpGraph:
+                      init_attrs: list[tuple[int, str]] = (), derived: bool = True) -> OpGraph:
     """Op graph of ``model(*inputs)`` read from its core-ATen export (see the module docstring). ``init_attrs``:
     (index in ``init``, name) of floats the model holds that the op takes as attributes after the forward's (the
     binding passes them): read like forward floats, through an export of a model built with them perturbed."""
@@ -1273,6 +1281,7 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
         except Exception:
             other = None
     r = _Reader(ep, other, inputs, init or [], drawn_at_random(model, init or []))
+    r.derived = derived
     r.placeholders()
     for k, name in init_attrs:   # after the forward's attributes, in the binding's order
         r.g.attrs.append(OpNode(f"init_{name}", "attr", [], {"value": float(init[k]), "param": name, "init": True},

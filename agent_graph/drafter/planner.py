@@ -16,7 +16,7 @@ import torch
 
 from agent_graph.drafter import bnplan, codegen, collapse, conv, convcube, foreach, memo, reorder, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify, row_lengths
-from agent_graph.drafter.canonical import Analyser, analyse_canonical
+from agent_graph.drafter.canonical import Analyser, analyse_canonical, analyse_canonical_values
 from agent_graph.drafter.variants import binding_floats
 from agent_graph.drafter.attnplan import plan_attention
 from agent_graph.drafter import mmstage
@@ -256,6 +256,10 @@ def _plan_one(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
     if isinstance(first, Plan):
         return first
     second = _plan_with(task, cases, mod, analyse_canonical)
+    if isinstance(second, Unsupported) and any(isinstance(v, float) for _, ins in cases for v in ins):
+        values = _plan_with(task, cases, mod, analyse_canonical_values)   # numbers from floats as values
+        if isinstance(values, Plan):
+            return values
     if isinstance(second, Plan) or not second.reason.startswith("the reference cannot be exported"):
         return second     # the canonical front end's refusal names the core op and its shape
     return first
@@ -268,7 +272,8 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     graphs: list[OpGraph] = []
     for init, ins in cases:
         # floats the model holds that the binding passes: attributes (only the canonical reader takes them)
-        held = (binding_floats(mod, ins, init),) if analyser is analyse_canonical else ()
+        canonical = analyser in (analyse_canonical, analyse_canonical_values)
+        held = (binding_floats(mod, ins, init),) if canonical else ()
         try:
             graphs.append(memo.analysed(analyser, mod, init, ins,
                                         lambda: analyser(mod.Model(*copy.deepcopy(init)), ins, init, *held)))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from agent_graph.drafter.analysis import ScaledAttr
 from agent_graph.drafter.canonical import _derived, _perturbed
-from tests.agent_graph.drafter_checks import assert_verified
+from tests.agent_graph.drafter_checks import assert_verified, write_reference
 
 TASK = Path(__file__).resolve().parents[1] / "data" / "tasks" / "input_groups" / "derived_scalars.py"
 
@@ -52,3 +52,11 @@ def test_derived_numbers_share_one_kernel_per_mode(tmp_path):
     assert "beta ==" not in dispatch and "gain ==" not in dispatch
     assert "(-attr0_)" in kernel and "(attr0_ * attr1_)" in kernel
     assert "-2.5f" not in kernel and "0.375f" not in kernel    # no case's own value of -beta or beta*gain*0.5
+
+
+def test_a_template_that_takes_no_runtime_expression_still_plans_one_case(tmp_path):
+    # a column sum's epilogue takes numbers, not attribute expressions: with one case, 1 - alpha is its value
+    ref = write_reference(tmp_path, "x.sum(dim=0) * (1 - alpha)", "torch.randn(12, 40), 0.25", sig="x, alpha: float")
+    d = assert_verified(ref, tmp_path)
+    kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+    assert "0.75f" in kernel
