@@ -337,9 +337,9 @@ def _perturbed(v: float, k: int = 0) -> float:
     return v * (1.37172389 + 0.09312787 * k) + (0.17312941 + 0.03771293 * k) if v else 0.42437913 + 0.06113417 * k
 
 
-def moved_floats(values: list[Any], start: int = 0) -> list[Any]:
-    """``values`` with each float perturbed by its position among the floats (``_perturbed``), from ``start``."""
-    out, k = [], start
+def moved_floats(values: list[Any]) -> list[Any]:
+    """``values`` with each float perturbed by its position among the floats (``_perturbed``)."""
+    out, k = [], 0
     for v in values:
         if isinstance(v, float):
             out.append(_perturbed(v, k))

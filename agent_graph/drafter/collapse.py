@@ -109,7 +109,7 @@ def over_rows(plan: Any, rows: Rows, cases: list) -> Any:
     ``RowsContext``; its case metadata has the cases' own shapes."""
     for path, text in list(plan.files.items()):
         if path.startswith("op_host/") and path.endswith(".cpp"):
-            plan.files[path] = _host(text, rows.trailing, plan.params)
+            plan.files[path] = _host(text, rows.trailing)
     for meta, (_, ins) in zip(plan.case_meta, cases):
         tensors = [t for t in ins if isinstance(t, torch.Tensor)]
         for spec, t in zip(meta.get("inputs", []), tensors):
@@ -120,7 +120,7 @@ def over_rows(plan: Any, rows: Rows, cases: list) -> Any:
     return plan
 
 
-def _host(text: str, trailing: int, params: Any) -> str:
+def _host(text: str, trailing: int) -> str:
     """The host with its TilingFunc run on ``RowsContext``: the planned one made a template over the context (its
     name + ``OfRows``), the OpDef's TilingFunc a wrapper building the view."""
     top = re.search(r"SetTiling\(optiling::(\w+)\)", text)
