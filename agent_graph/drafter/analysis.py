@@ -346,6 +346,10 @@ def analyse(model: nn.Module, inputs: list[Any], init: list[Any] | None = None) 
             shape, dt = None, None
         else:
             raise AnalysisError(f"{kind} ({n.name}) does not produce a tensor")
+        dim = kw.get("dim", args[1] if len(args) > 1 else None)
+        if kind in DIM_OPS and isinstance(dim, Ref) and any(a.name == dim.name for a in g.attrs):
+            # x.sum(d) with d a forward argument: this front end would read a reduction over everything
+            raise AnalysisError(f"{kind} over a dimension given as the forward argument '{dim.name}'")
         g.nodes.append(OpNode(n.name, kind, args, kw, shape, dt))
         symbolic.add(n.name)
     out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
@@ -370,6 +374,8 @@ def _same(a: Any, b: Any) -> bool:
 
 # ---- categories ------------------------------------------------------------------------------
 
+DIM_OPS = {"sum", "mean", "amax", "amin", "max", "min", "prod", "argmax", "argmin", "softmax", "log_softmax", "cumsum",
+           "cumprod", "logsumexp", "var", "std", "norm", "any", "all", "normalize"}   # their second argument is a dimension
 ELEMENTWISE = {"add", "sub", "mul", "div", "neg", "pow", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "abs",
                "square", "reciprocal", "erf", "sin", "cos", "floor", "ceil", "sign", "maximum", "minimum", "clamp",
                "addcmul", "addcdiv", "lerp", "log1p", "expm1", "gelu", "silu", "leaky_relu", "elu", "softplus", "hardtanh",

@@ -18,7 +18,8 @@ def operand_layout(kp: KernelParams) -> Layout:
     each = kp.extra.get("foreach", {})
     return Layout(row=row, split=row and bool(kp.extra.get("split")), batched=row and batched,
                   pad_value=rowreduce.pad_value(kp) if row and batched else "0",
-                  lists=frozenset(each.get("lists", ())), per_item=frozenset(each.get("per_item", ())))
+                  lists=frozenset(each.get("lists", ())), per_item=frozenset(each.get("per_item", ())),
+                  wide=8 if any(d == "int64" for p in (*kp.inputs, *kp.outputs) for d in p.dtypes) else 4)
 
 
 def _parts(kp: KernelParams) -> tuple[list[operands.Input], list[operands.Output], Scratch]:
@@ -27,7 +28,7 @@ def _parts(kp: KernelParams) -> tuple[list[operands.Input], list[operands.Output
 
 
 def budget(kp: KernelParams) -> dict[str, int]:
-    """UB bytes of one tile (worst case 4-byte data, 8-byte indices), as the kernel's InitBuffer calls add up."""
+    """UB bytes of one tile (worst case 4-byte data or 8-byte where an operand is int64, 8-byte indices), as the kernel's InitBuffer calls add up."""
     ins, outs, scratch = _parts(kp)
     b = total(op.ub() for op in (*ins, *outs)) + scratch.ub()
     return {"per_elem": b.per_elem, "per_row": b.per_row, "fixed_per_col": b.per_col, "fixed": b.fixed}

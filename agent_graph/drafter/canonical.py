@@ -330,6 +330,28 @@ def _diagonal_products(ep: torch.export.ExportedProgram) -> None:
         ep.graph_module.recompile()
 
 
+def _pointwise_ints(ep: torch.export.ExportedProgram) -> set[int]:
+    """The int constants pointwise ops (and scalar_tensor/full values) of the export take: an int argument with
+    one of these values may be one of them (worth a second export with the ints moved)."""
+    out: set[int] = set()
+    for n in ep.graph.nodes:
+        if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload) and (
+                torch.Tag.pointwise in n.target.tags or _name(n)[0] in ("scalar_tensor", "full", "full_like")):
+            out |= {a for a in n.args if isinstance(a, int) and not isinstance(a, bool)}
+    return out
+
+
+def _same_path(ep: torch.export.ExportedProgram, other: torch.export.ExportedProgram) -> bool:
+    """Whether the perturbed export calls the same ops in the same order with outputs of the same shapes."""
+    mine = [n for n in ep.graph.nodes if n.op == "call_function"]
+    theirs = [n for n in other.graph.nodes if n.op == "call_function"]
+
+    def shape(n: fx.Node) -> Any:
+        v = n.meta.get("val")
+        return tuple(v.shape) if isinstance(v, torch.Tensor) else None
+    return len(mine) == len(theirs) and all(_name(x) == _name(y) and shape(x) == shape(y) for x, y in zip(mine, theirs))
+
+
 def _perturbed(v: float, k: int = 0) -> float:
     """Float argument ``k``'s value in the second export: each argument moved its own way, so two arguments of
     equal value (alpha == scale) move apart and a constant computed from them says which it came from."""
@@ -343,6 +365,25 @@ def moved_floats(values: list[Any]) -> list[Any]:
     for v in values:
         if isinstance(v, float):
             out.append(_perturbed(v, k))
+            k += 1
+        else:
+            out.append(v)
+    return out
+
+
+def _moved_int(v: int, k: int) -> int:
+    """Int argument ``k``'s value in the second export (an int stays an int: PyTorch's type promotion of a tensor
+    with it is unchanged); far from any size, each argument its own way."""
+    return v + 1009 + 97 * k
+
+
+def moved_numbers(values: list[Any]) -> list[Any]:
+    """``moved_floats`` with the int arguments moved too (``_moved_int``): a threshold, a fill value or an offset
+    given as an int is an attribute when a constant of a pointwise op moves with it."""
+    out, k = [], 0
+    for v in moved_floats(values):
+        if isinstance(v, int) and not isinstance(v, bool):
+            out.append(_moved_int(v, k))
             k += 1
         else:
             out.append(v)
@@ -562,6 +603,7 @@ class _Reader:
         self.attr_values: dict[str, float] = {}
         self.attr_moved: dict[str, float] = {}  # each float attr's value in the perturbed export
         self.derived = True                   # numbers computed from float attrs read as such (ScaledAttr)
+        self.pointwise = False                # conv() reads a pointwise op's operands (an int may be an attr)
         self.skip: set[str] = set()           # fx nodes a recognised pattern stands in for
         self.cast_of: dict[str, fx.Node] = {}  # a cast of an input read only in windows: cast per window
         self.scan_kw: dict[str, dict] = {}    # scan node name -> reverse / exclusive
@@ -585,7 +627,7 @@ class _Reader:
             raise AnalysisError(f"forward takes {len(user)} arguments but the case gives {len(flat)}")
         by_name = {s.arg.name: s for s in sig.input_specs if hasattr(s.arg, "name")}
         values = iter(flat)
-        floats = 0                        # float arguments so far (each moved its own way: moved_floats)
+        floats = ints = 0                 # float / int arguments so far (each moved its own way: moved_numbers)
         init_tensors = [t for t in self.g.init if isinstance(t, torch.Tensor)]
         taken: dict[int, OpNode] = {}     # init tensor index -> the op input it becomes
         module: list[OpNode] = []         # the model's own weights (parameters first, in module order)
@@ -603,8 +645,9 @@ class _Reader:
                     self.g.inputs.append(OpNode(n.name, "input", [], {}, tuple(v.shape), _dtype_name(v.dtype)))
                 elif isinstance(v, (int, float)) and not isinstance(v, bool):
                     self.g.attrs.append(OpNode(n.name, "attr", [], {"value": float(v), "param": n.name}, None, "float32"))
-                    self.attr_moved[n.name] = _perturbed(v, floats) if isinstance(v, float) else float(v)
+                    self.attr_moved[n.name] = _perturbed(v, floats) if isinstance(v, float) else float(_moved_int(v, ints))
                     floats += isinstance(v, float)
+                    ints += isinstance(v, int)
                     self.attr_values[n.name] = float(v)
                 elif v is None or isinstance(v, (bool, str)):
                     self.consts[n.name] = v   # a flag or mode: torch.export specialised the graph on it
@@ -670,6 +713,10 @@ class _Reader:
             return type(a)(self.conv(x, y) for x, y in zip(a, bs))
         if isinstance(a, torch.dtype):
             return _dtype_name(a)
+        if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and a != b and self.pointwise:
+            for attr, v in self.attr_values.items():   # an int constant of a pointwise op that moved with an int one
+                if v == a and self.attr_moved[attr] == b:
+                    return Ref(attr)
         if isinstance(a, float) and isinstance(b, float) and a != b:
             for attr, v in self.attr_values.items():   # a constant that moved with a forward float argument
                 if math.isclose(v, a, rel_tol=1e-12, abs_tol=0.0) and math.isclose(self.attr_moved[attr], b, rel_tol=1e-12):
@@ -682,7 +729,7 @@ class _Reader:
     def nodes(self) -> None:
         other = [n for n in self.other.graph.nodes if n.op == "call_function"] if self.other else []
         mine = [n for n in self.ep.graph.nodes if n.op == "call_function"]
-        if len(other) != len(mine) or any(_name(x) != _name(y) for x, y in zip(mine, other)):
+        if not self.other or not _same_path(self.ep, self.other):
             other = []                         # the perturbed export took another path: no attr matching
         users = {n.name: len(n.users) for n in self.ep.graph.nodes}
         self._scans(mine)
@@ -722,6 +769,8 @@ class _Reader:
                 self.known.add(f"{n.name}_abs")
                 self._add(n, "eq", [Ref(f"{n.name}_abs"), float("inf")], {})
                 continue
+            self.pointwise = base in ("scalar_tensor", "full", "full_like") or (
+                isinstance(n.target, torch._ops.OpOverload) and torch.Tag.pointwise in n.target.tags)
             if base == "scalar_tensor":
                 self.consts[n.name] = self.conv(n.args[0], o.args[0] if o else None)
                 continue
@@ -1271,14 +1320,22 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
     binding passes them): read like forward floats, through an export of a model built with them perturbed."""
     ep = _export(model, inputs)
     floats = [isinstance(v, float) for v in inputs]
+    ints = [isinstance(v, int) and not isinstance(v, bool) for v in inputs]
     other = None
-    if any(floats) or init_attrs:
-        moved = moved_floats(list(inputs))
+    if any(floats) or any(ints) or init_attrs:
         held = {k: _perturbed(float(init[k]), sum(floats) + j) for j, (k, _) in enumerate(init_attrs)}
         moved_init = [held.get(k, v) for k, v in enumerate(init or [])]
-        try:
-            other = _export(type(model)(*copy.deepcopy(moved_init)) if init_attrs else model, moved)
-        except Exception:
+        # ints moved too where the export still takes the same path (an int that is a size or a dimension
+        # changes it or fails: then the floats alone)
+        read = _pointwise_ints(ep)
+        tries = [moved_numbers(list(inputs))] if any(i and v in read for i, v in zip(ints, inputs)) else []
+        for moved in tries + ([moved_floats(list(inputs))] if any(floats) or init_attrs else []):
+            try:
+                other = _export(type(model)(*copy.deepcopy(moved_init)) if init_attrs else model, moved)
+            except Exception:
+                other = None
+            if other is not None and _same_path(ep, other):
+                break
             other = None
     r = _Reader(ep, other, inputs, init or [], drawn_at_random(model, init or []))
     r.derived = derived

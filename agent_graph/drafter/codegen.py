@@ -13,7 +13,7 @@ from agent_graph.drafter.templates import KernelParams, load
 from bench_bridge.api import snake_case
 
 GE = {"float16": "ge::DT_FLOAT16", "bfloat16": "ge::DT_BF16", "float32": "ge::DT_FLOAT", "int64": "ge::DT_INT64",
-      "int32": "ge::DT_INT32", "bool": "ge::DT_BOOL", "int8": "ge::DT_INT8", "uint8": "ge::DT_UINT8"}
+      "int32": "ge::DT_INT32", "int16": "ge::DT_INT16", "bool": "ge::DT_BOOL", "int8": "ge::DT_INT8", "uint8": "ge::DT_UINT8"}
 
 
 def _ind(lines: list[str], n: int) -> str:

@@ -100,7 +100,7 @@ def _windowed(g: OpGraph) -> dict[str, tuple]:
 
 
 FLOATS = {"float16", "bfloat16", "float32"}
-INTS = {"int32", "int64", "int8", "uint8"}   # integer tensors computed as integral floats (exact below 2^24)
+INTS = {"int32", "int64", "int16", "int8", "uint8"}   # integer tensors computed as integral floats (exact below 2^24)
 
 
 class Lowering(ElementwiseLowering, CompositeLowering):
@@ -272,9 +272,6 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             return InputKind.SCALAR
         if _broadcasts(shape, self.full) and (n.dtype in FLOATS or n.dtype in INTS or n.dtype == "bool"):
             if shape and shape[-1] == self.cols and self.cols > 1:
-                if n.dtype in ("bool", "int8", "uint8"):
-                    raise Unsupported(f"input {n.name} of dtype {n.dtype} broadcast over leading dimensions "
-                                      f"({list(shape)} against {list(self.full)}) is not covered by the templates")
                 return InputKind.GROW          # rows gathered through the host's row map
             return InputKind.GRS               # one value per output row
         raise Unsupported(f"input {n.name} of shape {list(shape)} against {list(self.full)}: only equal shapes and "

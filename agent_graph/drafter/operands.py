@@ -112,6 +112,7 @@ class Layout:
     pad_value: str = "0"         # batched: the reduction's neutral value in the last block of a row
     lists: frozenset[str] = frozenset()     # foreach: operands that are tensor lists (DYNAMIC), one tensor per item
     per_item: frozenset[str] = frozenset()  # foreach: one-dimensional inputs holding one scalar per item
+    wide: int = 4                # bytes of the widest element a queue holds (int64 data: 8)
 
 
 def gm_address(name: str, t: str, lay: Layout) -> str:
@@ -197,7 +198,7 @@ class FullInput(Input):
         i, t = self.index, self.t
         ic = (f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)" if self.lay.row else
               f"std::is_same_v<{t}, TC> ? 32 : tileElems * sizeof(TC)")
-        return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * 4), queue=True),
+        return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * self.lay.wide), queue=True),
                 Buffer(f"ic{i}_", ic, UbBytes(per_elem=4))]
 
     def chunk_buffers(self) -> list[Buffer]:
@@ -260,7 +261,7 @@ class WindowInput(FullInput):
     def buffers(self) -> list[Buffer]:
         i, t = self.index, self.t
         return [b for k in range(len(self.starts)) for b in
-                (Buffer(f"iq{i}w{k}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * 4), queue=True),
+                (Buffer(f"iq{i}w{k}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * self.lay.wide), queue=True),
                  Buffer(f"ic{i}w{k}_", f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)", UbBytes(per_elem=4)))]
 
     def chunk_buffers(self) -> list[Buffer]:
@@ -313,7 +314,7 @@ class ByteInput(FullInput):
 
     def buffers(self) -> list[Buffer]:
         i, t = self.index, self.t
-        return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * 4), queue=True),
+        return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * self.lay.wide), queue=True),
                 Buffer(f"ic{i}_", "tileElems * sizeof(float)", UbBytes(per_elem=4)),
                 Buffer(f"hb{i}_", "tileElems * sizeof(half)", UbBytes(per_elem=2))]
 
@@ -341,7 +342,7 @@ class BcastInput(Input):
 
     def chunk_buffers(self) -> list[Buffer]:
         i, t = self.index, self.t      # streamed chunk by chunk like a full input
-        return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * 4), queue=True),
+        return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * self.lay.wide), queue=True),
                 Buffer(f"ic{i}_", f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)", UbBytes(per_elem=4))]
 
     def init(self) -> list[str]:
@@ -407,6 +408,11 @@ class GatherRowInput(_RowMapped, FullInput):
                 f"    DataCopyPad(xt{i}[k * colsPad_], xg{i}_[rowMap{i}_(first_ + off + k) * cols_],",
                 f"                DataCopyExtParams{{1, static_cast<uint32_t>(cols_ * sizeof({t})), 0, 0, 0}}, {pad});",
                 "}", f"iq{i}_.EnQue(xt{i});"]
+
+
+class ByteGatherRowInput(GatherRowInput, ByteInput):
+    """A one-byte input broadcast over leading dimensions (a bool mask of [B, 1, D] against [B, S, D]): its rows
+    gathered through the row map, its bytes widened to float through half."""
 
 
 class RowValueInput(_RowMapped, Input):
@@ -531,7 +537,7 @@ class VecOutput(Output):
         return out + ([f"TBuf<TPosition::VECCALC> hs{self.index}_;"] if self.boolean else [])
 
     def buffers(self) -> list[Buffer]:
-        out = [Buffer(f"oq{self.index}_", f"tileElems * sizeof({self.t})", UbBytes(per_elem=2 * 4), queue=True)]
+        out = [Buffer(f"oq{self.index}_", f"tileElems * sizeof({self.t})", UbBytes(per_elem=2 * self.lay.wide), queue=True)]
         if self.boolean:
             out.append(Buffer(f"hs{self.index}_", "tileElems * sizeof(half)", UbBytes(per_elem=2)))
         return out
@@ -583,7 +589,7 @@ class WindowOutput(VecOutput):
                                                      for k in range(self.pieces)]
 
     def buffers(self) -> list[Buffer]:
-        return [Buffer(f"oq{self.index}w{k}_", f"tileElems * sizeof({self.t})", UbBytes(per_elem=2 * 4), queue=True)
+        return [Buffer(f"oq{self.index}w{k}_", f"tileElems * sizeof({self.t})", UbBytes(per_elem=2 * self.lay.wide), queue=True)
                 for k in range(self.pieces)]
 
     def chunk_buffers(self) -> list[Buffer]:
@@ -740,8 +746,8 @@ class ByteOutput(VecOutput):
 
 
 def _input_class(p: "TensorParam") -> type[Input]:
-    if p.kind == InputKind.FULL and any(d in BYTE_DTYPES for d in p.dtypes):
-        return ByteInput
+    if p.kind in (InputKind.FULL, InputKind.GROW) and any(d in BYTE_DTYPES for d in p.dtypes):
+        return ByteInput if p.kind == InputKind.FULL else ByteGatherRowInput
     return INPUTS[InputKind(p.kind)]
 
 

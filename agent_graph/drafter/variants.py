@@ -62,6 +62,8 @@ class Feature:
         return str(v)
 
     def test(self, v: Any) -> str:
+        if self.name.startswith("rank") and v == 1:
+            return f"{self.name} <= 1"   # a 0-d tensor: [] or [1] (the emulator's bench hands a scalar tensor as [1])
         if isinstance(v, str) and not v.startswith("ge::"):
             return f"std::strcmp({self.name}, {self.cxx(v)}) == 0"
         return f"{self.name} == {self.cxx(v)}"
@@ -233,7 +235,7 @@ def _features(cases: list, mod: Any, declared: dict[str, str]) -> tuple[list[Fea
                 [((v % r) + r) % r if r else 0 for v, r in zip(vals, ranks)]))
     for i in range(len(tensors[0])):
         feats.append(Feature(f"rank{i}", f"static_cast<int64_t>(context->GetInputShape({i})->GetStorageShape().GetDimNum())",
-                             f"the rank of input {i}", [t[i].dim() for t in tensors]))
+                             f"the rank of input {i}", [max(t[i].dim(), 1) for t in tensors]))
     for i in range(len(tensors[0])):
         feats.append(Feature(f"dtype{i}", f"context->GetInputDesc({i})->GetDataType()", f"the dtype of input {i}",
                              [codegen.GE.get(str(t[i].dtype).replace("torch.", ""), "ge::DT_UNDEFINED") for t in tensors]))

@@ -62,12 +62,15 @@ def write_reference(tmp: Path, body: str, inputs: str, init: str = "", sig: str 
     return p
 
 
-def write_spec(tmp: Path, body: str, sig: str, cases: list[list[str]], name: str = "spec") -> Path:
+def write_spec(tmp: Path, body: str, sig: str, cases: list[list[str]], name: str = "spec",
+               args: list[list] | None = None) -> Path:
     """``tmp/kgen-task.toml`` over ``tmp/reference.py`` (a Model whose forward(``sig``) returns ``body``), one
-    [[cases]] entry per list of input TOML tables (``{ shape = [4, 8], dtype = "float32" }``)."""
+    [[cases]] entry per list of input TOML tables (``{ shape = [4, 8], dtype = "float32" }``); ``args``: per case
+    the numbers passed after the tensors."""
     (tmp / "reference.py").write_text(
         "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
         f"    def forward(self, {sig}):\n        return {body}\n")
-    entries = "".join(f'\n[[cases]]\nid = "c{k}"\ninputs = [{", ".join(c)}]\n' for k, c in enumerate(cases))
+    extra = [f"args = [{', '.join(map(str, a))}]\n" for a in args] if args else [""] * len(cases)
+    entries = "".join(f'\n[[cases]]\nid = "c{k}"\ninputs = [{", ".join(c)}]\n{e}' for k, (c, e) in enumerate(zip(cases, extra)))
     (tmp / "kgen-task.toml").write_text(f'name = "{name}"\nreference = "reference.py"\nseed = 3\n{entries}')
     return tmp / "kgen-task.toml"
