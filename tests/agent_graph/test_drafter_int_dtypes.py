@@ -72,8 +72,9 @@ def test_an_int_argument_that_is_a_dimension_stays_a_dimension(tmp_path):
 
 
 def test_int64_tiles_are_sized_for_eight_byte_elements(tmp_path):
-    """An int64 elementwise kernel over 64K elements: the tile is sized from the 8-byte queues (sized for 4-byte
-    data it overran the Unified Buffer: "Compares touches UB bytes up to 262632")."""
+    """One elementwise kernel for int8 and int64 data, over 512K int64 elements (more than a tile on each core): the tile is sized from the 8-byte
+    queues (sized for 4-byte data beside the int8 path's half staging it overran the Unified Buffer: "Compares
+    touches UB bytes up to 262632")."""
     spec = write_spec(tmp_path, "torch.threshold(x, t, v)", "x, t: int, v: int",
-                      [[_t([64, 1024], "int64", -10, 10)], [_t([7, 9], "int64", -10, 10)]], args=[[-5, 4], [2, 1]])
+                      [[_t([7, 9], "int8", -10, 10)], [_t([512, 1024], "int64", -10, 10)]], args=[[-5, 4], [-5, 4]])
     assert_verified(spec, tmp_path)
