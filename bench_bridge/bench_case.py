@@ -256,12 +256,17 @@ class CaseRunner:
         combination matching the real tensors declares that input. The other scalars stay attrs."""
         args = [a for a in self._call_args(e) if a["kind"] in ("tensor", "list", "scalar")]
         tensors_left = sum(a["kind"] != "scalar" for a in args)
+        # the call's Nones are its absent optional inputs when they are as many as the inputs it lacks
+        # (layer_norm(x, normalized_shape, None, bias): the list stays an attribute)
+        absent_only = sum(a["kind"] == "scalar" and a["value"] is None for a in args) == n_in - tensors_left
         slots: list[Any] = []  # per input: a loaded tensor, or ("scalar", value)
         scalars: list[Any] = []
         for a in args:
             if a["kind"] != "scalar":
                 tensors_left -= 1
                 slots.append(_load_arg(a, cdir)) if len(slots) < n_in else None
+            elif absent_only and a["value"] is not None:
+                scalars.append(a["value"])
             elif len(slots) + tensors_left < n_in:
                 slots.append(("scalar", a["value"]))
             else:

@@ -42,7 +42,24 @@ def case_meta(graphs: list[OpGraph], mod: Any = None, cases: list | None = None)
         args = [v for _, v in forward_arguments(mod, ins)]
         if tensor == sorted(tensor, reverse=True) and sum(tensor) == len(m["inputs"]) and all(_plain(v) for v in args):
             m["args"] = args
+        elif forward_call(ins, len(m["inputs"])):
+            m["call"] = forward_call(ins, len(m["inputs"]))
     return metas
+
+
+def forward_call(ins: list, n_inputs: int) -> list[dict] | None:
+    """A case's forward arguments in order when numbers or Nones stand between its ``n_inputs`` tensors
+    (``layer_norm(x, normalized_shape, None, bias)``): ``{"tensor": k}`` (the op's k-th input), ``{"value": v}``,
+    ``{"absent": True}``; None when the tensors come first (a spec's ``inputs`` then ``args`` say it)."""
+    tensor = [_tensor_arg(a) for a in ins]
+    if (tensor == sorted(tensor, reverse=True) and not any(a is None for a in ins)) or sum(tensor) != n_inputs or \
+            not all(t or a is None or _plain(a) for t, a in zip(tensor, ins)) or \
+            not all(isinstance(a, torch.Tensor) for t, a in zip(tensor, ins) if t):
+        return None
+    it = iter(range(n_inputs))
+    # a tensor's own shape (the op's input may be the reference's rows: [2, 3, 8, 16] normalised over [8, 16])
+    return [{"tensor": next(it), "shape": list(a.shape)} if t else {"absent": True} if a is None else {"value": a}
+            for t, a in zip(tensor, ins)]
 
 
 def _tensor_arg(a: Any) -> bool:

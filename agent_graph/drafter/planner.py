@@ -20,6 +20,7 @@ from agent_graph.drafter.canonical import Analyser, analyse_canonical, analyse_c
 from agent_graph.drafter.variants import binding_floats
 from agent_graph.drafter.attnplan import plan_attention
 from agent_graph.drafter import mmstage
+from agent_graph.drafter.ownplan import forward_call
 from agent_graph.drafter.colplan import ColForm, inner_reduction
 from agent_graph.drafter.cubeplan import plan_cube
 from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
@@ -162,7 +163,13 @@ def _plan_task(task: Task) -> Plan | Unsupported:
         if isinstance(result, Plan):
             result.case_meta = reorder.forward_order_meta(result.case_meta, order)
         return result
-    return _plan_read(task, cases, mod)
+    result = _plan_read(task, cases, mod)
+    if isinstance(result, Plan):
+        for m, (_, ins) in zip(result.case_meta, cases):
+            call = forward_call(ins, len(m.get("inputs", [])))
+            if call and "call" not in m:
+                m["call"] = call   # numbers and Nones between the tensors: the written spec calls in order
+    return result
 
 
 def _plan_read(task: Task, cases: list, mod: Any) -> Plan | Unsupported:

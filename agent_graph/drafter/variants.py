@@ -62,8 +62,10 @@ class Feature:
         return str(v)
 
     def test(self, v: Any) -> str:
-        if self.name.startswith("rank") and v == 1:
+        if self.name.startswith("rank") and v == 1 and 0 not in self.values:   # (0: an absent optional input)
             return f"{self.name} <= 1"   # a 0-d tensor: [] or [1] (the emulator's bench hands a scalar tensor as [1])
+        if isinstance(v, bool):
+            return self.name if v else f"!{self.name}"
         if isinstance(v, str) and not v.startswith("ge::"):
             return f"std::strcmp({self.name}, {self.cxx(v)}) == 0"
         return f"{self.name} == {self.cxx(v)}"
@@ -209,10 +211,27 @@ def _declared(plans: list[Any]) -> dict[str, str]:
     return kinds
 
 
+def _tensor_slots(cases: list) -> tuple[list[list[Any]], list[int]]:
+    """Per case its tensors in forward order, None where an optional tensor is not given (a forward argument that
+    is a tensor in some cases and None in others: an OPTIONAL input); and the indices of those optional slots."""
+    width = {len(ins) for _, ins in cases}
+    if len(width) > 1:
+        raise MergeError("the cases pass different numbers of tensors or attributes")
+    places = [p for p in range(width.pop()) if any(isinstance(ins[p], torch.Tensor) for _, ins in cases)]
+    optional = []
+    for k, p in enumerate(places):
+        kinds = {type(ins[p]) if ins[p] is not None else None for _, ins in cases}
+        if None in kinds and kinds <= {None, torch.Tensor, torch.nn.Parameter}:
+            optional.append(k)
+        elif not kinds <= {torch.Tensor, torch.nn.Parameter}:
+            raise MergeError("the cases pass different numbers of tensors or attributes")
+    return [[ins[p] for p in places] for _, ins in cases], optional
+
+
 def _features(cases: list, mod: Any, declared: dict[str, str]) -> tuple[list[Feature], list[tuple[str, Any]]]:
-    tensors = [[a for a in ins if isinstance(a, torch.Tensor)] for _, ins in cases]
+    tensors, optional = _tensor_slots(cases)
     scal = [_scalars(mod, ins, init) for init, ins in cases]
-    if len({len(t) for t in tensors}) > 1 or len({tuple(n for n, _ in s) for s in scal}) > 1:
+    if len({tuple(n for n, _ in s) for s in scal}) > 1:
         raise MergeError("the cases pass different numbers of tensors or attributes")
     attrs = scal[0]
     feats: list[Feature] = []
@@ -233,13 +252,23 @@ def _features(cases: list, mod: Any, declared: dict[str, str]) -> tuple[list[Fea
                 f"{_ident(name)}Norm", f"({_ident(name)}Raw % rank0 + rank0) % rank0",
                 f"attribute '{name}' as a dimension of input 0 (0..rank-1)",
                 [((v % r) + r) % r if r else 0 for v, r in zip(vals, ranks)]))
+    for i in optional:   # an absent OPTIONAL input: the host reads it by its OpDef position
+        feats.append(Feature(f"hasInput{i}", f"context->GetOptionalInputTensor({i}) != nullptr",
+                             f"whether optional input {i} is given", [t[i] is not None for t in tensors]))
+    fixed = min(optional, default=len(tensors[0]))   # inputs at the same place in every call (before any optional)
     for i in range(len(tensors[0])):
-        feats.append(Feature(f"rank{i}", f"static_cast<int64_t>(context->GetInputShape({i})->GetStorageShape().GetDimNum())",
-                             f"the rank of input {i}", [max(t[i].dim(), 1) for t in tensors]))
+        # after an absent optional input the others move up: read by OpDef position, 0 / DT_UNDEFINED when absent
+        shape = f"context->GetInputShape({i})" if i < fixed else f"context->GetOptionalInputShape({i})"
+        rank = f"static_cast<int64_t>({shape}->GetStorageShape().GetDimNum())"
+        feats.append(Feature(f"rank{i}", rank if i < fixed else f"({shape} != nullptr ? {rank} : 0)", f"the rank of input {i}",
+                             [0 if t[i] is None else max(t[i].dim(), 1) for t in tensors]))
     for i in range(len(tensors[0])):
-        feats.append(Feature(f"dtype{i}", f"context->GetInputDesc({i})->GetDataType()", f"the dtype of input {i}",
-                             [codegen.GE.get(str(t[i].dtype).replace("torch.", ""), "ge::DT_UNDEFINED") for t in tensors]))
-    for i in range(len(tensors[0])):
+        desc = f"context->GetInputDesc({i})" if i < fixed else f"context->GetOptionalInputDesc({i})"
+        feats.append(Feature(f"dtype{i}", f"{desc}->GetDataType()" if i < fixed else
+                             f"({desc} != nullptr ? {desc}->GetDataType() : ge::DT_UNDEFINED)", f"the dtype of input {i}",
+                             ["ge::DT_UNDEFINED" if t[i] is None else codegen.GE.get(str(t[i].dtype).replace("torch.", ""),
+                                                                                  "ge::DT_UNDEFINED") for t in tensors]))
+    for i in range(fixed):
         feats.append(Feature(f"unitDims{i}", f"UnitDims(context->GetInputShape({i})->GetStorageShape())",
                              f"the dimensions of size 1 of input {i} (bit d: dimension d)",
                              [sum(1 << d for d, s in enumerate(t[i].shape) if s == 1) for t in tensors]))
@@ -271,7 +300,7 @@ def _tier(f: Feature) -> int:
     [1]); a float attribute is a value, seldom a structure."""
     if "GetStr" in f.expr:
         return 0
-    if "GetBool" in f.expr:
+    if "GetBool" in f.expr or "GetOptionalInput" in f.expr:
         return 1
     if f.name.startswith("dtype"):
         return 2
@@ -332,7 +361,7 @@ def _merge(task: Any, cases: list, mod: Any, groups: list[list[int]], plans: lis
     snake, _, _, _, op = _files(plans[0])
     struct = f"{op}TilingData"
     names = {tuple(p.name for p in pl.params.inputs) for pl in plans} if all(pl.params for pl in plans) else {None}
-    if len(names) > 1:
+    if len(names) > 1 and (None in names or _union(list(names)) is None):
         raise MergeError("the groups' kernels take different inputs")
     summaries = [pl.params.summary if pl.params else pl.template for pl in plans]
     keys = list(range(1, len(plans) + 1))
@@ -349,6 +378,23 @@ def _merge(task: Any, cases: list, mod: Any, groups: list[list[int]], plans: lis
     p0 = plans[0]
     return plan_type(task=task, op_type=op, category=p0.category, template="keyed", params=p0.params,
                      graphs=graphs, files=files, case_meta=meta)
+
+
+def _union(seqs: list[Any]) -> list[str] | None:
+    """The names of several sequences in one order that keeps each sequence's (the groups' kernel inputs, some
+    without an optional one), or None when no such order exists."""
+    out: list[str] = []
+    for seq in sorted(seqs, key=len, reverse=True):
+        at = 0
+        for name in seq:
+            if name in out:
+                if out.index(name) < at:
+                    return None
+                at = out.index(name) + 1
+            else:
+                out.insert(at, name)
+                at += 1
+    return out if all([n for n in out if n in seq] == list(seq) for seq in seqs) else None
 
 
 def _merge_tiling(plans: list[Any], keys: list[int], op: str, struct: str, snake: str) -> str:
@@ -416,7 +462,7 @@ def _dispatch(op: str, keys: list[int], chosen: list[Feature], feats: list[Featu
             lines.append(f"    const int64_t {raw.name}Raw = {raw.expr};")
             lines.append(f"    const int64_t {f.name} = rank0 > 0 ? {f.expr} : 0;   // {f.what}")
             continue
-        ctype = "const char*" if f.expr.startswith("attrs->GetStr") else (
+        ctype = "const char*" if f.expr.startswith("attrs->GetStr") else "const bool" if f.name.startswith("hasInput") else (
             "const ge::DataType" if f.name.startswith("dtype") else "const int64_t" if "Int(" in f.expr or
             "static_cast<int64_t>" in f.expr or f.name.startswith(("rank", "unitDims")) else "const auto")
         lines.append(f"    {ctype} {f.name} = {f.expr};   // {f.what}")
@@ -447,19 +493,26 @@ def _merge_opdef(opdefs: list[str], attrs: list[tuple[str, Any]]) -> str:
     order: list[str] = []
     attr_lines: dict[str, str] = {}
     combos: list[tuple] = []
-    for text in opdefs:
-        rows = _IO.findall(text)
-        if not rows:
-            raise MergeError("an OpDef of another form")
-        width = len(rows[0][3].split(","))
-        for j in range(width):
-            combo = tuple(r[3].split(",")[j].strip() for r in rows)
+    parsed = [_IO.findall(text) for text in opdefs]
+    if not all(parsed):
+        raise MergeError("an OpDef of another form")
+    ins = _union([[r[1] for r in rows if r[0] == "Input"] for rows in parsed])
+    outs = {tuple(r[1] for r in rows if r[0] == "Output") for rows in parsed}
+    if ins is None or len(outs) > 1:
+        raise MergeError("the groups' kernels take different inputs")
+    names = ins + list(outs.pop())
+    absent = {n for n in ins if any(n not in [r[1] for r in rows] for rows in parsed)}   # OPTIONAL inputs
+    for text, rows in zip(opdefs, parsed):
+        have = {r[1]: r for r in rows}
+        for j in range(len(rows[0][3].split(","))):
+            # an input this kernel does not take: the combination lists the first input's dtype for it
+            combo = tuple((have.get(n) or rows[0])[3].split(",")[j].strip() for n in names)
             if combo not in combos:
                 combos.append(combo)
-        for r in rows:
-            if r[1] not in io:
-                io[r[1]] = (r[0], r[2], [])
-                order.append(r[1])
+        for n in names:
+            if n not in io:
+                io[n] = ("Input", "OPTIONAL", []) if n in absent else (have[n][0], have[n][2], [])
+                order.append(n)
         for a in _ATTR.finditer(text):
             attr_lines.setdefault(a.group(1), a.group(0))
         fmts = {f.strip() for r in rows for f in r[4].split(",")}
@@ -514,8 +567,9 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
         heads.append(text[:at])
         bodies.append(text[at:m.start()])
         entries.append(m)
-    sig = {m.group(2) for m in entries}
-    if len(sig) > 1:
+    params = [[a.strip() for a in m.group(2).split(",")] for m in entries]
+    full = _union(params)        # a kernel without an optional input takes fewer arguments
+    if full is None:
         raise MergeError("the groups' kernels take different arguments")
     shared: list[str] = []
     per: list[list[str]] = []
@@ -534,7 +588,6 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
              "// the host's TilingFunc chooses one with the tiling key (TILING_KEY_IS below).",
              *[f"//   key {k}: {s} (cases {', '.join(map(str, g))})" for k, s, g in zip(keys, summaries, groups)],
              *includes, "using namespace AscendC;", "", *[c + "\n" for c in shared]]
-    args = [a.strip().split()[-1] for a in entries[0].group(2).split(",")]
     for k, chunks, m in zip(keys, per, entries):
         own = [c for c in chunks if c not in shared]
         body = re.sub(r"GET_TILING_DATA\((\w+),\s*(\w+)\)", rf"GET_TILING_DATA_WITH_STRUCT({struct}{k}, \1, \2)", m.group(3))
@@ -542,9 +595,9 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
                   f"__aicore__ inline void Run({m.group(2)})", "{" + body.rstrip() + "\n}", "",
                   f"}}  // namespace key{k}", ""]
     name = entries[0].group(1)
-    parts += [f'extern "C" __global__ __aicore__ void {name}({entries[0].group(2)})', "{"]
-    for k in keys:
+    parts += [f'extern "C" __global__ __aicore__ void {name}({", ".join(full)})', "{"]
+    for k, own in zip(keys, params):
         parts += [f"    {'if' if k == keys[0] else '} else if'} (TILING_KEY_IS({k})) {{",
-                  f"        key{k}::Run({', '.join(args)});"]
+                  f"        key{k}::Run({', '.join(a.split()[-1] for a in own)});"]
     parts += ["    }", "}", ""]
     return "\n".join(parts)

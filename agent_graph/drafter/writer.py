@@ -58,11 +58,15 @@ def spec_text(plan: Plan) -> str:
             ins = []
             # the forward's tensors only: tensors given to __init__ and the module's weights are the harness's
             forward = meta.get("forward", plan.graphs[min(k, len(plan.graphs) - 1)].forward if plan.graphs else None)
+            if "call" in meta:   # the call names every tensor the forward takes
+                forward = None
             for spec in meta["inputs"][:forward]:
                 d = dict(spec)
                 if d.get("dtype", "").startswith("int") and "shape" in meta["inputs"][0]:   # indices into input 0's rows
                     d["range"] = [0, int(meta["inputs"][0]["shape"][-1])]
                 ins.append(d)
+            if "call" in meta:   # numbers and Nones between the tensors, in the forward's order
+                ins = [{**ins[c["tensor"]], "shape": c["shape"]} if "tensor" in c else c for c in meta["call"]]
         lines.append("inputs = [" + ", ".join(_input_entry(d) for d in ins) + "]")
         args = case.params.get("args", meta["args"]) if task.format == "kgen-spec" else meta["args"]
         if args:
@@ -81,6 +85,10 @@ def _input_entry(d: dict) -> str:
     """One input of a spec case as an inline TOML table; a tensor list as ``{ list = [...] }``."""
     if "list" in d:
         return "{ list = [" + ", ".join(_input_entry(x) for x in d["list"]) + "] }"
+    if d.get("absent"):
+        return "{ absent = true }"
+    if "value" in d:
+        return f"{{ value = {_toml_value(d['value'])} }}"
     kv = [f"shape = {_toml_value(list(d['shape']))}", f"dtype = {json.dumps(d.get('dtype', 'float32'))}"]
     if d.get("range") is not None:
         kv.append(f"range = {_toml_value(list(d['range']))}")

@@ -155,6 +155,8 @@ def _flat_inputs(inputs: list, where: str) -> list:
     """The tensor entries of a case's inputs, the items of a tensor list ``{list = [...]}`` included."""
     out = []
     for j, inp in enumerate(inputs):
+        if isinstance(inp, dict) and ("value" in inp or inp.get("absent") is True):
+            continue   # a number or list passed in place ({value = [4096]}), an absent optional tensor ({absent = true})
         if isinstance(inp, dict) and "list" in inp:
             if not isinstance(inp["list"], list) or not inp["list"]:
                 raise TaskError(f"{where}.inputs[{j}]: list must hold {{shape = [...], dtype = \"...\"}} entries")

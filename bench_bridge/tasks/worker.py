@@ -97,9 +97,13 @@ def as_list(x: Any) -> list:
 
 def spec_inputs(params: dict, gen: torch.Generator) -> list:
     """Inputs of a kgen-spec case: seeded random tensors per the declared shape, dtype and range; an input
-    ``{list = [...]}`` is a Python list of such tensors (a tensor-list argument)."""
+    ``{list = [...]}`` is a Python list of such tensors (a tensor-list argument), ``{value = v}`` the value itself
+    (a number or list the forward takes between tensors), ``{absent = true}`` None (an optional tensor not given)."""
     vals = []
     for inp in params["inputs"]:
+        if "value" in inp or inp.get("absent") is True:   # a forward argument between tensors, or None
+            vals.append(inp.get("value"))
+            continue
         if "list" in inp:
             vals.append(spec_inputs({"inputs": inp["list"]}, gen))
             continue

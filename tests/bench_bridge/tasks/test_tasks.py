@@ -63,6 +63,22 @@ def test_spec_errors_name_the_key(tmp_path):
         load_task(spec)
 
 
+def test_spec_inputs_take_values_and_absent_tensors_in_the_forward_order(tmp_path):
+    """``{value = ...}`` is the argument itself and ``{absent = true}`` None, in place between the tensors (a
+    layer norm's normalized_shape list before an optional weight it is not given)."""
+    import torch
+
+    from bench_bridge.tasks.worker import spec_inputs
+    (tmp_path / "ref.py").write_text("class Model: pass\n")
+    spec = tmp_path / "t.toml"
+    spec.write_text('reference = "ref.py"\n[[cases]]\ninputs = [{shape = [2, 8], dtype = "float16"}, {value = [8]}, '
+                    '{absent = true}, {shape = [8], dtype = "float16"}]\nargs = [1e-5]\n')
+    case = load_task(spec).cases[0]
+    vals = spec_inputs(case.params, torch.Generator().manual_seed(0))
+    assert [type(v).__name__ for v in vals] == ["Tensor", "list", "NoneType", "Tensor", "float"]
+    assert vals[1] == [8] and vals[2] is None and tuple(vals[3].shape) == (8,) and vals[3].dtype == torch.float16
+
+
 def test_format_detection():
     t = load_task(DATA / "npukb_scaled_add")
     assert t.format == "npukernelbench" and t.project is not None and len(t.cases) == 3
