@@ -20,10 +20,11 @@ from typing import Any
 import torch
 
 from agent_graph.drafter import conv   # the convolution epilogue's reader writes the pooling chains
+from agent_graph.drafter import moveattrs
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode
 from agent_graph.drafter.operands import InputKind, OutputKind
-from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, opdef_params, read_cases
+from agent_graph.drafter.ownplan import Beside, OwnPlan, case_meta, forward_arguments, opdef_params, read_cases
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
@@ -163,6 +164,64 @@ def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
     return w, str(x.dtype).replace("torch.", ""), str(y.dtype).replace("torch.", "")
 
 
+WINDOW_FIELDS = (("kernel", "kernelSize", 1), ("stride", "strideSize", 1), ("pad", "padSize", 0),
+                 ("dilation", "dilationSize", 1))   # (Window field, host array, the value of a dimension not pooled)
+
+
+def window_code(windows: list[Window], scalars: list[list[tuple[str, Any]]]) -> tuple[str, set[int], set[int]]:
+    """The host's window block: each of kernel, stride, padding, dilation and ceil mode a constant every case agrees
+    on, or the forward argument (the op's attribute, read at run time) equal to it in every case: an int for every
+    pooled dimension or a list of one per dimension; a stride left None (the kernel size) reads the kernel's. (The
+    code, the attribute positions it reads, those that are lists.) Raises AnalysisError naming a field that follows
+    no argument."""
+    spatial = windows[0].spatial
+    lines, used, lists = [], set(), set()
+    for field, array, fill in WINDOW_FIELDS:
+        per = [getattr(w, field)[3 - spatial:] for w in windows]
+        if all(v == per[0] for v in per):
+            vals = (fill,) * (3 - spatial) + per[0]
+            lines.append(f"    const int64_t {array}[3] = {{{', '.join(map(str, vals))}}};")
+            continue
+        j = next((j for j in range(len(scalars[0])) if all(j < len(sc) and _gives(sc[j][1], v) for sc, v in zip(scalars, per))
+                  and len({type(sc[j][1]) for sc in scalars}) == 1), None)
+        if j is None:
+            raise AnalysisError(f"the pooling's {field} changes from case to case ({list(per[0])} then "
+                                f"{list(next(v for v in per if v != per[0]))}) and is not a forward argument")
+        name = scalars[0][j][0]
+        if isinstance(scalars[0][j][1], list):
+            lists.add(j)
+            read = (f"    const std::vector<int64_t> {name}Arg = AttrList(context, {j});   // '{name}': one per pooled "
+                    f"dimension, or one for all")
+            item = [f"{name}Arg[{name}Arg.size() == 1 ? 0 : {d}]" for d in range(spatial)]
+        else:
+            read = f"    const int64_t {name}Arg = AttrInt(context, {j});   // '{name}', every pooled dimension"
+            item = [f"{name}Arg"] * spatial
+        if j not in used:   # (a stride left None reads the kernel size's argument again)
+            lines.append(read)
+        used.add(j)
+        lines.append(f"    const int64_t {array}[3] = {{{', '.join([str(fill)] * (3 - spatial) + item)}}};")
+    ceil = [w.ceil_mode for w in windows]
+    if all(c == ceil[0] for c in ceil):
+        lines.append(f"    const bool ceilMode = {'true' if ceil[0] else 'false'};")
+    else:
+        j = moveattrs.attr_of(ceil, scalars, [None] * len(ceil))
+        if j is None:
+            raise AnalysisError("the pooling's ceil mode changes from case to case and is not a forward argument")
+        used.add(j)
+        lines.append(f"    const bool ceilMode = *context->GetAttrs()->GetBool({j});   // '{scalars[0][j][0]}'")
+    return "\n".join(lines), used, lists
+
+
+def _gives(arg: Any, dims: tuple[int, ...]) -> bool:
+    """Whether a forward argument (an int, or a list of one or one per dimension) is this window field."""
+    if isinstance(arg, bool):
+        return False
+    if isinstance(arg, int):
+        return all(d == arg for d in dims)
+    return isinstance(arg, list) and all(isinstance(a, int) for a in arg) and (
+        list(dims) == arg or (len(arg) == 1 and all(d == arg[0] for d in dims)))
+
+
 def render(kp: KernelParams) -> dict[str, str]:
     """The three files of the pool template."""
     w: Window = kp.extra["window"]
@@ -186,11 +245,14 @@ def render(kp: KernelParams) -> dict[str, str]:
         prologue=_block(w.prologue, "        ", "the ops before the pooling, on the input row"),
         epilogue=_block(w.epilogue, "            ", "the ops after the pooling, on the output row"))
     params = opdef_params([x], [y])
+    code = kp.extra.get("window_code") or window_code([w], [[]])[0]
+    comment, *helpers = load("move_attrs.tmpl").template.strip("\n").split("\n\n")
+    used_helpers = [h for h in helpers if f"{h.split('(')[0].split()[-1]}(context" in code]
     host = load("pool_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=w.spatial,
-        kernel=trio(w.kernel), stride=trio(w.stride), pad=trio(w.pad), dilation=trio(w.dilation),
-        ceil_mode="true" if w.ceil_mode else "false", adaptive="true" if w.adaptive else "false",
-        output_size=trio(w.adaptive or (1, 1, 1)))
+        adaptive="true" if w.adaptive else "false", output_size=trio(w.adaptive or (1, 1, 1)), window_code=code,
+        attr_helpers=("\n" + comment + "\n" + "\n\n".join(used_helpers) + "\n") if used_helpers else "",
+        attrs="".join(line + "\n" for line in kp.extra.get("attrs", [])))
     tiling = load("pool_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
@@ -279,8 +341,22 @@ def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
                 r[0].pad, r[0].dilation, r[0].ceil_mode, r[0].count_include_pad, r[0].divisor_override, r[0].adaptive,
                 r[0].prologue, r[0].epilogue)
                for r, _ in read}
+    code, attrs = "", []
     if len(windows) > 1:
-        return OwnPlan(CATEGORY, "the shape cases pool with different windows (one kernel must serve every case)")
+        # windows that differ only in what the host computes (kernel, stride, padding, dilation, ceil mode): one
+        # kernel when each is a forward argument (the op's attribute)
+        kinds = {(r[0].average, r[0].spatial, r[0].count_include_pad, r[0].divisor_override, r[0].adaptive, r[0].prologue,
+                  r[0].epilogue) for r, _ in read}
+        if len(kinds) > 1 or read[0][0][0].adaptive:
+            return OwnPlan(CATEGORY, "the shape cases pool with different windows (one kernel must serve every case)")
+        scalars = [forward_arguments(mod, ins) for _, ins in cases]
+        try:
+            code, used, lists = window_code([r[0] for r, _ in read], scalars)
+            attrs = moveattrs.attr_lines(scalars, max(used, default=-1), lists, mod)
+        except AnalysisError:
+            attrs = None
+        if not isinstance(attrs, list):   # (a window the model holds: a kernel per window, keyed by the host)
+            return OwnPlan(CATEGORY, "the shape cases pool with different windows (one kernel must serve every case)")
     combos: list[tuple[str, str]] = []
     for (w, dx, dy), _ in read:
         for d in (dx, dy):
@@ -289,17 +365,18 @@ def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
         if (dx, dy) not in combos:
             combos.append((dx, dy))
     w = read[0][0][0]
-    for (_, _, _), x in read:
+    for (cw, _, _), x in read:
         row = x.shape[-1]
         extra = 3 * (row + 16) * 4 if (w.prologue or w.epilogue) else 0   # the chains' tap and scratch rows
-        if (row + 16) * 12 + w.kernel[2] * (row // max(w.stride[2], 1) + 8) * 8 + extra > 180 * 1024:
+        if (row + 16) * 12 + cw.kernel[2] * (row // max(cw.stride[2], 1) + 8) * 8 + extra > 180 * 1024:
             return OwnPlan(CATEGORY, f"a pooling row of {row} elements (input of shape {list(x.shape)}) does not fit "
                                      f"in UB")
     kind = ("avg" if w.average else "max") + f"_pool{w.spatial}d" + (" (adaptive)" if w.adaptive else "")
     kp = KernelParams(op_type=op_type, template="pool",
                       inputs=[TensorParam("x", InputKind.FULL, [c[0] for c in combos])],
                       outputs=[TensorParam("y", OutputKind.COL, [c[1] for c in combos])],
-                      summary=f"ops: {kind} {_describe(w)}", extra={"window": w})
+                      summary=f"ops: {kind} {_describe(w) if not code else 'with the window given as arguments'}",
+                      extra={"window": w, "window_code": code, "attrs": attrs})
     graphs = [OpGraph(inputs=[OpNode("x", "input", [], {}, tuple(x.shape), str(x.dtype).replace("torch.", ""))],
                       init=list(init)) for (_, x), (init, _) in zip(read, cases)]
     return OwnPlan(CATEGORY, template="pool", params=kp, graphs=graphs, files=render(kp), case_meta=case_meta(graphs, mod, cases))

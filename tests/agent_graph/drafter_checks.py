@@ -2,6 +2,7 @@
 required correct on every case."""
 from __future__ import annotations
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def write_spec(tmp: Path, body: str, sig: str, cases: list[list[str]], name: str
     (tmp / "reference.py").write_text(
         "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
         f"    def forward(self, {sig}):\n        return {body}\n")
-    extra = [f"args = [{', '.join(map(str, a))}]\n" for a in args] if args else [""] * len(cases)
+    extra = [f"args = {json.dumps(list(a))}\n" for a in args] if args else [""] * len(cases)
     entries = "".join(f'\n[[cases]]\nid = "c{k}"\ninputs = [{", ".join(c)}]\n{e}' for k, (c, e) in enumerate(zip(cases, extra)))
     (tmp / "kgen-task.toml").write_text(f'name = "{name}"\nreference = "reference.py"\nseed = 3\n{entries}')
     return tmp / "kgen-task.toml"

@@ -106,3 +106,37 @@ def test_gathers_and_resizes_outside_the_templates_are_refused_by_name(forward, 
                     init=init, index=index))
     assert isinstance(d, Unsupported), "drafted a kernel for a form the templates do not take"
     assert says in d.reason and not d.user_error
+
+
+def _spec_kernel(tmp_path, body, sig, cases, args):
+    from tests.agent_graph.drafter_checks import assert_verified, write_spec
+    tmp_path.mkdir(exist_ok=True)
+    d = assert_verified(write_spec(tmp_path, body, sig, cases, args=args), tmp_path)
+    host = next(t for p, t in d.plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    return d, host
+
+
+def test_windows_given_as_forward_arguments_are_attributes_of_one_kernel(tmp_path):
+    """NPUKernelBench-style max_pool2d(x, kernel_size, stride, padding) whose window changes from case to case: the
+    host reads the window from the op's attributes, one kernel for every window. Before: a kernel per window, and
+    over six windows refused ("8 different kernels (at most 6 in one op)")."""
+    t = '{{ shape = {}, dtype = "{}" }}'
+    d, host = _spec_kernel(tmp_path, "torch.nn.functional.max_pool2d(x, k, s, p)", "x, k: int, s: int, p: int",
+                           [[t.format([2, 3, 16, 16], "float32")], [t.format([1, 4, 9, 13], "float16")],
+                            [t.format([2, 2, 8, 8], "bfloat16")]], [[2, 2, 0], [3, 2, 1], [3, 1, 1]])
+    assert d.plan.template == "pool"
+    assert "AttrInt(context, 0)" in host and 'this->Attr("p").AttrType(REQUIRED).Int();' in host
+
+
+def test_a_window_list_a_ceil_mode_flag_and_a_stride_left_to_the_kernel(tmp_path):
+    """A 3-D pool whose kernel is a list per dimension and whose ceil mode is a flag argument; an average pool whose
+    stride is left None (PyTorch: the kernel size) reads the kernel's attribute twice."""
+    t = '{{ shape = {}, dtype = "{}" }}'
+    d, host = _spec_kernel(tmp_path / "a", "torch.nn.functional.max_pool3d(x, k, s, p, ceil_mode=c)",
+                           "x, k: list, s: int, p: int, c: bool",
+                           [[t.format([1, 2, 6, 8, 8], "float32")], [t.format([2, 1, 5, 9, 7], "float16")]],
+                           [[[2, 2, 2], 2, 0, False], [[3, 2, 3], 1, 1, True]])
+    assert "AttrList(context, 0)" in host and "GetBool(3)" in host and d.plan.template == "pool"
+    d, host = _spec_kernel(tmp_path / "b", "torch.nn.functional.avg_pool2d(x, k)", "x, k: int",
+                           [[t.format([2, 3, 16, 16], "float32")], [t.format([1, 4, 9, 13], "bfloat16")]], [[2], [3]])
+    assert "strideSize[3] = {1, kArg, kArg};" in host and host.count("AttrInt(context, 0);") == 1
