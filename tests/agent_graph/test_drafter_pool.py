@@ -77,7 +77,7 @@ def test_window_constants_given_to_init_are_read(tmp_path):
     d = draft(spec)
     assert not isinstance(d, Unsupported), str(d)
     host = next(t for p, t in d.plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
-    assert "WINDOW[3] = {1, 2, 2}" in host and "DILATION[3] = {1, 2, 2}" in host and "PAD[3] = {0, 1, 1}" in host
+    assert "kernelSize[3] = {1, 2, 2}" in host and "dilationSize[3] = {1, 2, 2}" in host and "padSize[3] = {0, 1, 1}" in host
 
 
 @pytest.mark.parametrize("forward,shapes,says", [
