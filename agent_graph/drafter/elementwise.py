@@ -22,11 +22,11 @@ class ElementwiseLowering:
         ``colsPad``), so the extra elements are inside the tile and their bits unused."""
         a, b = (self._mask_to_vec(v) if v.kind == "mask" else v for v in (self._arg(x) for x in node.args[:2]))
         mode = CMP[node.op]
+        dts = [self.g.node(x.name).dtype if isinstance(x, Ref) else None for x in node.args[:2]]
         if {a.kind, b.kind} <= {"idx", "k", "rs"} and not (_is_number(a.expr) and _is_number(b.expr)):
             # a row's integer index (a class target), a per-row value (an input broadcast along the row: [N, 1]
             # against [N, D]) or a one-element input against a number or another such value (cross_entropy's
             # ignore_index test, logical_and's y != 0): 1.0 or 0.0 (per row), on the scalar unit
-            dts = [self.g.node(x.name).dtype if isinstance(x, Ref) else None for x in node.args[:2]]
             if a.kind == "k" and dts[1] in SIXTEEN_BIT_CXX:      # the number takes the 16-bit value's type first
                 a = self._round_number(a, dts[1])
             if b.kind == "k" and dts[0] in SIXTEEN_BIT_CXX:
@@ -38,7 +38,6 @@ class ElementwiseLowering:
         tensors = ("vec", "bvec")     # a row and a broadcast row compare alike; a per-row value is a number
         if {a.kind, b.kind} - {*tensors, "k", "rs"} or not {a.kind, b.kind} & set(tensors):
             raise Unsupported(f"{node.op} of these operands (a tensor compared with a tensor or a number is covered)")
-        dts = [self.g.node(x.name).dtype if isinstance(x, Ref) else None for x in node.args[:2]]
         if a.kind not in tensors:
             a, b, mode = b, a, MIRROR[mode]
             dts.reverse()
