@@ -167,6 +167,19 @@ def _group_norm_affine(x: torch.Tensor, weight: Any, bias: Any, n: Any, c: Any, 
     return out, mean, rstd
 
 
+def _cross(a: torch.Tensor, b: torch.Tensor, dim: int = -1) -> Any:
+    """The cross product along ``dim`` (of size 3) as slices, products and a concatenation: c_i = a_{i+1} b_{i+2} -
+    a_{i+2} b_{i+1} (PyTorch's own decomposition indexes with an ``arange``, which the lowering does not take)."""
+    if a.shape != b.shape or a.shape[dim] != 3:
+        return NotImplemented
+    d = dim % a.dim()
+    pa = [aten.slice.Tensor(a, d, i, i + 1) for i in range(3)]
+    pb = [aten.slice.Tensor(b, d, i, i + 1) for i in range(3)]
+    parts = [aten.sub.Tensor(aten.mul.Tensor(pa[(i + 1) % 3], pb[(i + 2) % 3]),
+                             aten.mul.Tensor(pa[(i + 2) % 3], pb[(i + 1) % 3])) for i in range(3)]
+    return aten.cat.default(parts, d)
+
+
 def _runs(dims: list[int]) -> list[list[int]]:
     """Sorted dimensions as runs of adjacent ones ([0, 2, 3] -> [[0], [2, 3]])."""
     runs: list[list[int]] = []
@@ -205,7 +218,7 @@ EXTRA: dict = {aten.sum.dim_IntList: _split_reduce(aten.sum.dim_IntList, True),
                aten.div.Tensor_mode: _div_mode, aten.div.Scalar_mode: _div_mode,
                aten.remainder.Tensor: _remainder_like("floor"), aten.remainder.Scalar: _remainder_like("floor"),
                aten.fmod.Tensor: _remainder_like("trunc"), aten.fmod.Scalar: _remainder_like("trunc"),
-               aten.hypot.default: _hypot, aten.atan2.default: _atan2}
+               aten.hypot.default: _hypot, aten.atan2.default: _atan2, aten.linalg_cross.default: _cross}
 """Core ops with no composite in the lowering, decomposed into the ops its row programs compute
 (PyTorch's own decompositions of these go down to prims, which name no core ATen op)."""
 

@@ -17,7 +17,7 @@ import torch
 from agent_graph.drafter import bnplan, codegen, collapse, conv, convcube, foreach, memo, reorder, special, splitrow, stages, variants
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify, row_lengths
 from agent_graph.drafter.canonical import Analyser, analyse_canonical, analyse_canonical_values
-from agent_graph.drafter.variants import binding_floats
+from agent_graph.drafter.variants import binding_floats, modes
 from agent_graph.drafter.attnplan import plan_attention
 from agent_graph.drafter import mmstage
 from agent_graph.drafter.ownplan import forward_call
@@ -97,6 +97,10 @@ def case_inputs(task: Task) -> list[tuple[list, list]]:
             ins = spec_inputs(case.params, torch.Generator().manual_seed(task.seed * 1000 + i))
         out.append((init, list(ins) if isinstance(ins, (list, tuple)) else [ins]))
     return out, mod
+
+
+PER_MODE = "cases with different modes (string, flag or int arguments) trace to different op graphs: a kernel per mode"
+"""The refusal that sends cases of different modes to kernels of their own (keyed), never to vector stages."""
 
 
 def _agree(graphs: list[OpGraph]) -> bool:
@@ -203,7 +207,7 @@ def _plan_cases(task: Task, cases: list, mod: Any, vector_stages: bool = True) -
     ``vector_stages``, a reference of vector ops no template takes whole may be cut into vector stages."""
     first = _plan_one(task, cases, mod)
     if isinstance(first, Plan) or not vector_stages or first.user_error or first.category == "fused" \
-            or any(w in first.reason for w in ("matmul", "convolution")):
+            or any(w in first.reason for w in ("matmul", "convolution")) or first.reason == PER_MODE:
         return first
     staged = stages.plan_vector_staged(task, cases, mod, Plan, _stage_plan, _staged_params, _staged_meta)
     return staged if staged is not None else first
@@ -259,7 +263,10 @@ def _plan_one(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
     if own is not None:
         return Unsupported(name, own.reason, _op_in(own.reason), own.category) if own.reason else Plan(
             task, own.params.op_type, own.category, own.template, own.params, own.graphs, own.files, own.case_meta)
-    first = _plan_with(task, cases, mod, analyse)
+    # floats the model holds that the binding passes are attributes only the canonical reader takes (the torch.fx
+    # one would bake each dtype combination's first values into its kernel)
+    held = any(binding_floats(mod, ins, init) for init, ins in cases)
+    first = None if held else _plan_with(task, cases, mod, analyse)
     if isinstance(first, Plan):
         return first
     second = _plan_with(task, cases, mod, analyse_canonical)
@@ -267,7 +274,7 @@ def _plan_one(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
         values = _plan_with(task, cases, mod, analyse_canonical_values)   # numbers from floats as values
         if isinstance(values, Plan):
             return values
-    if isinstance(second, Plan) or not second.reason.startswith("the reference cannot be exported"):
+    if isinstance(second, Plan) or first is None or not second.reason.startswith("the reference cannot be exported"):
         return second     # the canonical front end's refusal names the core op and its shape
     return first
 
@@ -289,7 +296,10 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         except Exception as e:
             return Unsupported(name, f"the reference failed while being traced ({type(e).__name__}: {e})")
     # one graph per dtype combination (a reference may branch on its dtype: each combination gets its own
-    # compute code); cases of one combination must agree, and all must share the op's interface
+    # compute code); cases of one combination must agree, and all must share the op's interface. Where the cases'
+    # modes differ too, graphs that differ may be the modes' doing (one case per dtype): a kernel per mode instead
+    if len({repr(g.signature()) for g in graphs}) > 1 and len({modes(mod, ins, init) for init, ins in cases}) > 1:
+        return Unsupported(name, PER_MODE)
     if not _agree(graphs):
         # cases that differ in a number that is each one's row length (x / x.shape[-1]): the kernel's row length
         lengths = [row_lengths(g) for g in graphs]

@@ -59,6 +59,8 @@ class Feature:
             return f'"{v}"'
         if isinstance(v, bool):
             return "true" if v else "false"
+        if isinstance(v, float) and "GetFloat" in self.expr:
+            return f"{v!r}f"     # the attribute is a float: compared with the float nearest the case's value
         return str(v)
 
     def test(self, v: Any) -> str:
@@ -123,6 +125,11 @@ def _scalars(mod: Any, ins: list, init: list | None = None) -> list[tuple[str, A
     return fwd + _binding_extras(mod, ins, init or [], fwd)
 
 
+def modes(mod: Any, ins: list, init: list | None = None) -> tuple:
+    """The case's modes: the strings, flags and ints among the op's attributes (``_scalars``); floats are values."""
+    return tuple((n, v) for n, v in _scalars(mod, ins, init) if isinstance(v, (str, bool, int)))
+
+
 def binding_tensors(args: list) -> list:
     """The tensors of a call's arguments in order (a list of tensors: its items)."""
     out = []
@@ -178,25 +185,34 @@ def _binding_scalars(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]
     return out
 
 
-def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
-    """The modes the binding's call passes after the forward's own scalars (a string or a flag: reduction,
-    approximate), named after the ``__init__`` parameter holding each: keys that choose a kernel. Numbers are never
-    keys (a number the model holds is a size or a value: Isamax's n; choosing a kernel by it would choose by size)."""
+MODE_INTS = range(0, 16)
+"""Ints the model holds that the binding passes and that may choose a kernel: small ones are modes (ApplyFusedEmaAdam's
+``mode`` 0 / 1); a larger number is a size or a count (Isamax's n), and choosing a kernel by it would choose by size."""
+
+
+def _held_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]) -> list[tuple[str, Any, int | None]]:
+    """The scalars the binding passes after the forward's own when every one is a mode (a string, a flag, a small
+    int) or a float the model holds (its value a float attribute); none otherwise."""
     extras = _binding_scalars(mod, ins, init, fwd)
-    if not extras or not all(isinstance(v, (str, bool)) for _, v, _ in extras):
-        return []
-    return [(name, v) for name, v, _ in extras]
+    def fits(v: Any, j: int | None) -> bool:
+        return (isinstance(v, (str, bool)) or (isinstance(v, float) and j is not None)
+                or (isinstance(v, int) and v in MODE_INTS))
+    return extras if extras and all(fits(v, j) for _, v, j in extras) else []
+
+
+def _binding_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The scalars the binding's call passes after the forward's own (``_held_extras``: reduction, approximate,
+    ApplyFusedEmaAdam's lr ... mode, biasCorrection), named after the ``__init__`` parameter holding each: the
+    op's attributes, in the call's order; modes may choose a kernel, floats are read at run time."""
+    return [(name, v) for name, v, _ in _held_extras(mod, ins, init, fwd)]
 
 
 def binding_floats(mod: Any, ins: list, init: list) -> list[tuple[int, str]]:
     """The floats the model holds that the binding passes to the op after the forward's scalars (DeepNorm's
-    ``self.alpha, self.epsilon``): (index in ``init``, ``__init__`` parameter name) of each, when every scalar the
-    binding adds is such a float; the op reads them as float attributes, each case's own value at run time."""
+    ``self.alpha, self.epsilon``, beside modes the binding passes too): (index in ``init``, ``__init__`` parameter
+    name) of each; the op reads them as float attributes, each case's own value at run time."""
     fwd = [(n, v) for n, v in forward_arguments(mod, ins) if isinstance(v, SCALAR)]
-    extras = _binding_scalars(mod, ins, init, fwd)
-    if not extras or not all(isinstance(v, float) and j is not None for _, v, j in extras):
-        return []
-    return [(j, name) for name, _, j in extras]
+    return [(j, name) for name, v, j in _held_extras(mod, ins, init, fwd) if isinstance(v, float)]
 
 
 def _declared(plans: list[Any]) -> dict[str, str]:
@@ -317,15 +333,18 @@ def _choose(feats: list[Feature], group_of: list[int]) -> list[Feature]:
     n = len(group_of)
     pairs = [(a, b) for a in range(n) for b in range(a + 1, n) if group_of[a] != group_of[b]]
     ranked = sorted(feats, key=_tier)
-    for size in range(1, min(3, len(ranked)) + 1):
-        best = None
-        for subset in itertools.combinations(ranked, size):
-            if all(any(f.values[a] != f.values[b] for f in subset) for a, b in pairs):
-                cost = sum(_tier(f) for f in subset)
-                if best is None or cost < best[0]:
-                    best = (cost, list(subset))
-        if best is not None:
-            return best[1]
+    structural = [f for f in ranked if "GetFloat" not in f.expr]
+    # a float attribute is a value: it chooses a kernel only where no structure tells the groups apart
+    for pool in (structural, ranked):
+        for size in range(1, min(3, len(pool)) + 1):
+            best = None
+            for subset in itertools.combinations(pool, size):
+                if all(any(f.values[a] != f.values[b] for f in subset) for a, b in pairs):
+                    cost = sum(_tier(f) for f in subset)
+                    if best is None or cost < best[0]:
+                        best = (cost, list(subset))
+            if best is not None:
+                return best[1]
     chosen: list[Feature] = []         # more than three: greedy, the feature that separates most pairs first
     pending = pairs
     while pending:

@@ -129,3 +129,35 @@ def test_a_binding_passing_the_tensors_in_another_order_gets_an_op_taking_them_s
     host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
     assert host.index('this->Input("gamma")') < host.index('this->Input("beta")') < host.index('this->Input("x")')
     assert [len(i["shape"]) for i in d.plan.case_meta[1]["inputs"]] == [3, 1, 1]   # x, gamma, beta: the forward's
+
+
+def test_modes_and_floats_the_model_holds_are_attributes_the_modes_choosing_the_kernel(tmp_path):
+    """npukb_held_modes: Model(lr, momentum, decay, mode, nesterov), ModelNew passing all five after the tensors
+    (NPUKernelBench's ApplyFusedEmaAdam passes floats, an int mode and a flag alike). The floats are float
+    attributes read at run time, the mode and the flag choose the kernel (before: nothing was an attribute, and
+    each dtype's first case baked its numbers into the kernel). Each case here has its own dtype: graphs that
+    differ between them are the modes' doing, not the dtypes', so a new case of mode 1 in float32 (drafted only
+    in float16 and float32-with-Nesterov) finds the right kernel with its own numbers."""
+    task = Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_held_modes"
+    d = assert_verified(task, tmp_path)
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    assert 'this->Attr("lr").AttrType(OPTIONAL).Float(' in host and 'this->Attr("mode").AttrType(OPTIONAL).Int(' in host
+    dispatch = host[host.rindex("uint32_t key = 0;"):]
+    assert "nesterov" in dispatch and "mode ==" in dispatch and "GetFloat" not in host[host.rindex("GetAttrs()"):]
+    other = tmp_path / "other"
+    shutil.copytree(task, other)
+    (other / "validation" / "test_cases.csv").write_text(
+        "case_id;shape;dtype;lr;momentum;decay;mode;nesterov\n0;[24, 40];float32;0.2;0.6;0.25;1;False\n"
+        "1;[7, 9];float16;0.07;0.5;0.1;0;True\n")
+    rep = bench(other, BenchOptions(project=tmp_path / "project", timeout=600))
+    assert rep.correct and [c.status for c in rep.cases] == ["pass"] * 2, [(c.case_id, c.message) for c in rep.cases]
+
+
+def test_a_float_value_chooses_a_kernel_only_where_no_structure_does():
+    """Two groups told apart by a float attribute alone and by a mode and a flag together: the mode and the flag
+    (a float is a value; compared in the dispatch with the float nearest it, 0.9f, not the double 0.9)."""
+    beta = Feature("beta1", "*attrs->GetFloat(2)", "attribute 'beta1'", [0.9, 0.85, 0.92, 0.93])
+    mode = Feature("mode", "*attrs->GetInt(5)", "attribute 'mode'", [0, 0, 1, 0])
+    flag = Feature("bias", "*attrs->GetBool(6)", "attribute 'bias'", [True, True, True, False])
+    assert variants._choose([beta, mode, flag], [0, 0, 1, 1]) == [flag, mode]
+    assert variants._choose([beta], [0, 0, 1, 1]) == [beta] and beta.test(0.9) == "beta1 == 0.9f"
