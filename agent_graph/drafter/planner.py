@@ -137,7 +137,12 @@ def _summary(g: OpGraph) -> str:
 
 def plan(task: Task) -> Plan | Unsupported:
     with memo.draft_scope():    # each case is traced once per front end, however often the planning asks
-        return _plan_task(task)
+        result = _plan_task(task)
+    if isinstance(result, Plan) and result.template != "keyed":   # (a keyed op declares its call's attributes)
+        cases, mod = case_inputs(task)
+        init, ins = cases[0]
+        result.files = variants.declare_call_attrs(result.files, mod, ins, init)
+    return result
 
 
 def _plan_task(task: Task) -> Plan | Unsupported:
@@ -298,7 +303,9 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     # one graph per dtype combination (a reference may branch on its dtype: each combination gets its own
     # compute code); cases of one combination must agree, and all must share the op's interface. Where the cases'
     # modes differ too, graphs that differ may be the modes' doing (one case per dtype): a kernel per mode instead
-    if len({repr(g.signature()) for g in graphs}) > 1 and len({modes(mod, ins, init) for init, ins in cases}) > 1:
+    read = {a.kwargs.get("param", a.name) for g in graphs for a in g.attrs}     # modes the kernel reads at run time
+    baked = {tuple(m for m in modes(mod, ins, init) if m[0] not in read) for init, ins in cases}
+    if len({repr(g.signature()) for g in graphs}) > 1 and len(baked) > 1:
         return Unsupported(name, PER_MODE)
     if not _agree(graphs):
         # cases that differ in a number that is each one's row length (x / x.shape[-1]): the kernel's row length

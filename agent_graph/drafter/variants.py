@@ -445,11 +445,10 @@ def _merge_host(plans, keys, op, struct, chosen, feats, attrs, group_of, summari
         body = re.sub(rf"\b{struct}\b", f"{struct}{k}", m.group(1))
         own = [a.group(1) for a in _ATTR.finditer(o.group(1))]
         names = [n for n, _ in attrs]
-        for j, a in enumerate(own):                       # the group's attribute j is the op's attribute names.index(a)
+        for a in own:                       # the group's attribute j is the op's attribute names.index(a)
             if a not in names:
                 raise MergeError(f"attribute '{a}' of one kernel is not a forward argument")
-            body = re.sub(rf"(GetAttrPointer<\w+>|Get(?:Int|Float|Bool|Str))\({j}\)", rf"\g<1>(@{names.index(a)}@)", body)
-        body = re.sub(r"\(@(\d+)@\)", r"(\1)", body)
+        body = _remap_attrs(body, own, names)
         bodies.append(f"// key {k}: {summaries[k - 1]}\nnamespace key{k} {{\n{body}\n}}  // namespace key{k}\n")
         opdefs.append(o.group(1))
     dispatch = _dispatch(op, keys, chosen, feats, group_of)
@@ -506,6 +505,58 @@ def _dispatch(op: str, keys: list[int], chosen: list[Feature], feats: list[Featu
     return "\n".join(lines) + "\n"
 
 
+_ATTR_READ = r"(GetAttrPointer<\w+>|Get(?:Int|Float|Bool|Str|ListInt))\({j}\)"
+
+
+def _remap_attrs(text: str, own: list[str], names: list[str]) -> str:
+    """``text``'s reads of its own attribute j (``GetAttrPointer<float>(j)``, ``attrs->GetInt(j)``) as reads of
+    the op's attribute ``names.index(own[j])``."""
+    for j, a in enumerate(own):
+        text = re.sub(_ATTR_READ.format(j=j), rf"\g<1>(@{names.index(a)}@)", text)
+    return re.sub(r"\(@(\d+)@\)", r"(\1)", text)
+
+
+def _attr_decl(name: str, v: Any, note: str) -> str:
+    kind = _attr_kind([v])
+    decl = (f"Bool({'true' if v else 'false'})" if kind == "bool" else f"Int({v})" if kind == "int" else
+            f'String("{v}")' if kind == "str" else f"Float({float(v)!r}f)")
+    return f'        this->Attr("{name}").AttrType(OPTIONAL).{decl};   // {note}'
+
+
+def declare_call_attrs(files: dict[str, str], mod: Any, ins: list, init: list) -> dict[str, str]:
+    """A one-kernel project whose OpDef declares only the attributes its kernel reads (the floats), given every
+    scalar the harness passes, in the call's order (the harness fills the op's attributes in order: before, a
+    ``forward(x, flag, scale)`` op declaring only ``scale`` got the flag's value in it); the kernel's reads
+    remapped to their places. The files unchanged when they already agree or the kernel reads something else."""
+    names = [n for n, _ in _scalars(mod, ins, init)]
+    host_path = next((p for p in files if p.startswith("op_host/") and not p.endswith(".h")), None)
+    if host_path is None:
+        return files
+    host = files[host_path]
+    o = _OPS.search(host)
+    if not o:
+        return files
+    own = [a.group(1) for a in _ATTR.finditer(o.group(1))]
+    if own == names or any(a not in names for a in own) or len(set(own)) != len(own):
+        return files
+    try:
+        values = dict(_scalars(mod, ins, init))
+        lines = {a.group(1): a.group(0) for a in _ATTR.finditer(o.group(1))}
+        decls = ["        " + lines[n] if n in lines else
+                 _attr_decl(n, values[n], "passed by the call; this kernel's structure is the drafted cases'")
+                 for n in names]
+    except MergeError:
+        return files
+    opdef = re.sub(r"\n[ \t]*" + _ATTR.pattern + r"[^\n]*", "", o.group(1))   # declared again below, in order
+    tensors = list(_IO.finditer(opdef))
+    if not tensors:
+        return files
+    last = tensors[-1]
+    opdef = opdef[:last.end()] + "\n" + "\n".join(decls) + opdef[last.end():]
+    head = _remap_attrs(host[:o.start()], own, names)
+    return {**files, host_path: head + host[o.start():o.start(1)] + opdef + host[o.end(1):]}
+
+
 def _merge_opdef(opdefs: list[str], attrs: list[tuple[str, Any]]) -> str:
     """One OpDef: the groups' dtype combinations together, every forward attribute declared in order."""
     io: dict[str, tuple[str, str, list[list[str]]]] = {}
@@ -548,13 +599,7 @@ def _merge_opdef(opdefs: list[str], attrs: list[tuple[str, Any]]) -> str:
         fmts = ", ".join(["ge::FORMAT_ND"] * len(combos))
         out.append(f'        this->{kind}("{name}").ParamType({ptype}).DataType({{{types}}}).Format({{{fmts}}});')
     for name, v in attrs:
-        if name in attr_lines:
-            out.append("        " + attr_lines[name])
-            continue
-        kind = _attr_kind([v])
-        decl = (f"Bool({'true' if v else 'false'})" if kind == "bool" else f"Int({v})" if kind == "int" else
-                f'String("{v}")' if kind == "str" else f"Float({float(v)!r}f)")
-        out.append(f'        this->Attr("{name}").AttrType(OPTIONAL).{decl};   // chooses the kernel')
+        out.append("        " + attr_lines[name] if name in attr_lines else _attr_decl(name, v, "chooses the kernel"))
     return "\n".join(out) + tail.group(1).rstrip() + ""
 
 

@@ -51,10 +51,14 @@ def test_the_host_reads_only_what_tells_the_groups_apart():
         variants._choose([unit], [0, 1, 0, 1])
 
 
-def test_a_mode_one_kernel_serves_stays_one_kernel(tmp_path):
-    # gelu's approximation read at run time by one elementwise kernel: no key dispatch where none is needed
+def test_a_mode_that_changes_the_math_chooses_the_kernel_even_where_each_case_has_its_own_dtype(tmp_path):
+    """gelu_mode: 'none' in float32 and bfloat16, 'tanh' in float16. Each dtype's code was drafted from its case,
+    so one kernel with the tanh GELU as its float16 code passed, and a float16 case of 'none' got the tanh
+    formula. The approximation chooses the kernel instead."""
     d = assert_verified(KEYED / "gelu_mode.py", tmp_path)
-    assert d.plan.template == "flat"
+    assert d.plan.template == "keyed"
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    assert 'std::strcmp(approximate, "tanh") == 0' in host
 
 
 def test_each_case_is_traced_once_per_front_end(monkeypatch):
@@ -161,3 +165,17 @@ def test_a_float_value_chooses_a_kernel_only_where_no_structure_does():
     flag = Feature("bias", "*attrs->GetBool(6)", "attribute 'bias'", [True, True, True, False])
     assert variants._choose([beta, mode, flag], [0, 0, 1, 1]) == [flag, mode]
     assert variants._choose([beta], [0, 0, 1, 1]) == [beta] and beta.test(0.9) == "beta1 == 0.9f"
+
+
+def test_every_scalar_the_call_passes_is_declared_in_its_place(tmp_path):
+    """forward(x, flag, scale): the harness fills the op's attributes in the call's order, so an op declaring only
+    the float its kernel reads (scale, at place 0) got the flag's value in it: every element wrong. The op now
+    declares flag then scale, and the kernel reads scale at place 1."""
+    from tests.agent_graph.drafter_checks import write_spec
+    spec = write_spec(tmp_path, "x * scale + (1.0 if flag else 0.0)", "x, flag: bool, scale: float",
+                      [['{ shape = [8, 16], dtype = "float32" }'], ['{ shape = [5, 7], dtype = "float16" }']],
+                      args=[[True, 0.5], [True, 1.5]])
+    d = assert_verified(spec, tmp_path)
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    assert host.index('this->Attr("flag")') < host.index('this->Attr("scale")')
+    assert "GetAttrPointer<float>(1)" in host and "GetAttrPointer<float>(0)" not in host
