@@ -304,11 +304,104 @@ def _export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram
             raise AnalysisError(f"the reference cannot be exported by torch.export ({type(e).__name__}: "
                                 f"{str(e).strip().splitlines()[0][:160]})") from e
         _diagonal_products(ep)
+        _items_as_tensors(ep)
         return ep.run_decompositions(decompositions())
 
 
 DIAG = (aten.diag.default, aten.diag_embed.default)
 PRODUCTS = (aten.matmul.default, aten.mm.default)
+
+
+ITEMS = (aten.item.default, aten._local_scalar_dense.default)
+SYM_FLOAT = getattr(torch, "sym_float", None)
+
+
+def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
+    """Numbers read out of one-element tensors (``step.item() + 1``, then ``beta1 ** step``: an optimizer's step
+    count) as the one-element tensors they are, and the Python arithmetic on them as tensor ops: the export gives
+    such numbers as symbols the lowering cannot read (their values are the input's, known only at run time), the
+    tensor ops broadcast the value wherever the number was used. ``s ** x`` is ``aten.pow.Scalar``, ``s - x`` is ``-x + s``, ``s / x`` is ``s * (1 / x)``; an ``addcdiv``/``addcmul`` whose ``value`` became a
+    tensor is written out. Left as it is when any use of such a number is not one of these."""
+    g = ep.graph
+    items = [n for n in g.nodes if n.op == "call_function" and n.target in ITEMS]
+    if not items:
+        return
+    env: dict[fx.Node, fx.Node] = {}
+
+    def val(a: Any) -> Any:
+        return a.meta["val"] if isinstance(a, fx.Node) else a
+
+    def call(target: Any, args: tuple, kwargs: dict | None = None) -> fx.Node:
+        node = g.call_function(target, args, kwargs or {})
+        node.meta["val"] = target(*[val(a) for a in args], **{k: val(v) for k, v in (kwargs or {}).items()})
+        return node
+
+    def tensor_of(n: fx.Node, a: Any, b: Any) -> fx.Node | None:
+        t = n.target
+        x, y = env.get(a, a), env.get(b, b)
+        xt, yt = isinstance(x, fx.Node) and a in env, isinstance(y, fx.Node) and b in env
+        if t in (operator.add, operator.mul):
+            op = aten.add.Tensor if t is operator.add else aten.mul.Tensor
+            return call(op, (x, y) if xt else (y, x))
+        if t is operator.sub:
+            return call(aten.sub.Tensor, (x, y)) if xt else call(aten.add.Tensor, (call(aten.neg.default, (y,)), x))
+        if t is operator.truediv:
+            return call(aten.div.Tensor, (x, y)) if xt else call(aten.mul.Tensor, (call(aten.reciprocal.default, (y,)), x))
+        if t is operator.pow:
+            if xt:
+                return call(aten.pow.Tensor_Scalar, (x, y)) if not yt else None
+            if isinstance(x, (int, float)):
+                return call(aten.pow.Scalar, (x, y))
+        return None
+
+    try:
+        for n in list(g.nodes):
+            if n.op != "call_function":
+                continue
+            with g.inserting_before(n):
+                if n.target in ITEMS:
+                    src = n.args[0]
+                    if val(src).numel() != 1:
+                        return
+                    env[n] = call(aten.reshape.default, (src, []))
+                elif n.target is SYM_FLOAT and n.args[0] in env:
+                    env[n] = call(aten._to_copy.default, (env[n.args[0]],), {"dtype": torch.float32})
+                elif n.target is operator.neg and n.args[0] in env:
+                    env[n] = call(aten.neg.default, (env[n.args[0]],))
+                elif n.target in (operator.add, operator.sub, operator.mul, operator.truediv, operator.pow) and \
+                        any(a in env for a in n.args):
+                    new = tensor_of(n, *n.args)
+                    if new is None:
+                        return
+                    env[n] = new
+                elif any(a in env for a in (*n.args, *n.kwargs.values())):
+                    if n.target in (aten.addcdiv.default, aten.addcdiv_.default, aten.addcmul.default,
+                                    aten.addcmul_.default) and n.kwargs.get("value") in env:
+                        base, a, b = n.args
+                        inner = aten.div.Tensor if "addcdiv" in str(n.target) else aten.mul.Tensor
+                        # in float32, rounded once into base's dtype, as PyTorch's addcdiv/addcmul compute
+                        wide = [call(aten._to_copy.default, (t,), {"dtype": torch.float32}) for t in (base, a, b)]
+                        term = call(aten.mul.Tensor, (call(inner, (wide[1], wide[2])), env[n.kwargs["value"]]))
+                        out = call(aten._to_copy.default, (call(aten.add.Tensor, (wide[0], term)),),
+                                   {"dtype": val(base).dtype})
+                        if n.target in (aten.addcdiv_.default, aten.addcmul_.default):
+                            out = call(aten.copy_.default, (base, out))
+                        n.replace_all_uses_with(out)
+                        continue
+                    if str(n.target).endswith(".Tensor") and not any(v in env for v in n.kwargs.values()):
+                        n.args = tuple(env.get(a, a) for a in n.args)      # (add, mul, div ... .Tensor: a tensor there)
+                        continue
+                    return
+    except Exception as e:    # a form not foreseen: the export as it is (its refusal names the op)
+        logging.getLogger(__name__).debug("numbers read from tensors kept: %s: %s", type(e).__name__, e)
+        return
+    for n in reversed(list(g.nodes)):
+        if n.op == "call_function" and not n.users and n.target not in (aten.copy_.default,) and (
+                n in env or n.target in ITEMS or n.target in (operator.add, operator.sub, operator.mul,
+                                                             operator.truediv, operator.pow, operator.neg, SYM_FLOAT)
+                or n.target in (aten.addcdiv_.default, aten.addcmul_.default, aten.addcdiv.default, aten.addcmul.default)):
+            g.erase_node(n)
+    ep.graph_module.recompile()
 
 
 def _diagonal_products(ep: torch.export.ExportedProgram) -> None:
@@ -407,7 +500,8 @@ def _derived(attrs: dict[str, float], moved: dict[str, float], a: float, b: floa
     """``a`` (this export's constant) and ``b`` (the perturbed export's, where each forward float ``v`` was
     ``moved[name]``) as a function of the forward floats: ``p * v + q`` of one of them with round p and q (a
     negation, ``1 - v``, ``v / 2``), else ``c * prod(v ** +-1)`` over the fewest of them (``1 / tau``,
-    ``input_scale * alpha * scale``); None when nothing fits both exports."""
+    ``input_scale * alpha * scale``), else ``c * prod(..) + q`` of two or more (``1 - lr * weight_decay``); None when
+    nothing fits both exports."""
     def close(x: float, y: float) -> bool:
         return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
 
@@ -439,6 +533,18 @@ def _derived(attrs: dict[str, float], moved: dict[str, float], a: float, b: floa
         c = round_number(a / m if m else b / mw)    # (an argument of 0 makes this export's product 0)
         if c and close(c * m, a) and close(c * mw, b):
             return ScaledAttr(tuple((name, k) for name, k in zip(names, e) if k), c)
+    for e in combos:      # a product with an offset (AdamW's decay factor 1 - lr * weight_decay)
+        if sum(x != 0 for x in e) < 2:
+            continue
+        try:
+            m = math.prod(attrs[name] ** k for name, k in zip(names, e))
+            mw = math.prod(moved[name] ** k for name, k in zip(names, e))
+        except ZeroDivisionError:
+            continue
+        c = round_number((a - b) / (m - mw)) if m != mw else None
+        q = round_number(a - c * m) if c else None
+        if c and q is not None and close(c * m + q, a) and close(c * mw + q, b):
+            return ScaledAttr(tuple((name, k) for name, k in zip(names, e) if k), c, q)
     return None
 
 

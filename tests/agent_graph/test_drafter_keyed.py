@@ -179,3 +179,15 @@ def test_every_scalar_the_call_passes_is_declared_in_its_place(tmp_path):
     host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
     assert host.index('this->Attr("flag")') < host.index('this->Attr("scale")')
     assert "GetAttrPointer<float>(1)" in host and "GetAttrPointer<float>(0)" not in host
+
+
+def test_a_step_count_read_with_item_is_a_tensor_and_results_may_differ_in_number(tmp_path):
+    """keyed/adamw_step: ``t = step.item() + 1`` then ``beta1 ** t`` (the export gives such numbers as symbols
+    no template reads: "add does not produce a tensor" before) is read as one-element tensor ops on the step
+    input; ``1 - lr * weight_decay`` is an expression of two attributes (a constant of each case before); amsgrad
+    returns a fourth result: the op declares four, with an InferShape for the one a case does not return."""
+    d = assert_verified(KEYED / "adamw_step.py", tmp_path)
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    kernel = next(v for k, v in d.files.items() if k.startswith("op_kernel/"))
+    assert host.count('this->Output("') == 4 and "this->SetInferShape(" in host
+    assert "if (!amsgrad)" in host and "0.99995" not in kernel and "(__gm__ TI4*)step" in kernel
