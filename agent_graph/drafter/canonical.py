@@ -326,7 +326,8 @@ def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
     items = [n for n in g.nodes if n.op == "call_function" and n.target in ITEMS]
     if not items:
         return
-    env: dict[fx.Node, fx.Node] = {}
+    env: dict[fx.Node, fx.Node] = {}     # a number's node -> the one-element tensor it is
+    done: list[fx.Node] = []             # ops written out anew
 
     def val(a: Any) -> Any:
         return a.meta["val"] if isinstance(a, fx.Node) else a
@@ -387,6 +388,7 @@ def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
                         if n.target in (aten.addcdiv_.default, aten.addcmul_.default):
                             out = call(aten.copy_.default, (base, out))
                         n.replace_all_uses_with(out)
+                        done.append(n)
                         continue
                     if str(n.target).endswith(".Tensor") and not any(v in env for v in n.kwargs.values()):
                         n.args = tuple(env.get(a, a) for a in n.args)      # (add, mul, div ... .Tensor: a tensor there)
@@ -395,11 +397,8 @@ def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
     except Exception as e:    # a form not foreseen: the export as it is (its refusal names the op)
         logging.getLogger(__name__).debug("numbers read from tensors kept: %s: %s", type(e).__name__, e)
         return
-    for n in reversed(list(g.nodes)):
-        if n.op == "call_function" and not n.users and n.target not in (aten.copy_.default,) and (
-                n in env or n.target in ITEMS or n.target in (operator.add, operator.sub, operator.mul,
-                                                             operator.truediv, operator.pow, operator.neg, SYM_FLOAT)
-                or n.target in (aten.addcdiv_.default, aten.addcmul_.default, aten.addcdiv.default, aten.addcmul.default)):
+    for n in reversed(list(g.nodes)):      # the numbers and the ops written out, now unused
+        if (n in env or n in done) and not n.users:
             g.erase_node(n)
     ep.graph_module.recompile()
 

@@ -253,9 +253,9 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if tuple(self.windowed[n.name]) != tuple(self.full):
                 raise Unsupported(f"windows {list(self.windowed[n.name])} of input {n.name} against {list(self.full)}: "
                                   f"only windows as long as the output's rows are covered by the templates")
-            if n.dtype not in FLOATS and n.dtype not in ("int16", "int32"):
-                raise Unsupported(f"windows of input {n.name} of dtype {n.dtype}: float, int16 and int32 only (a "
-                                  f"window is computed in float, and one-byte and 8-byte types have no direct cast)")
+            if n.dtype not in FLOATS and n.dtype not in ("int8", "uint8", "int16", "int32"):
+                raise Unsupported(f"windows of input {n.name} of dtype {n.dtype}: float, int8, int16 and int32 only "
+                                  f"(a window is computed in float; int64 has no direct cast)")
             return InputKind.SLICE
         shape = self.shapes.get(n.name, n.shape or ())
         if tuple(shape) == tuple(self.full):

@@ -196,7 +196,7 @@ class FullInput(Input):
 
     def buffers(self) -> list[Buffer]:
         i, t = self.index, self.t
-        ic = (f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)" if self.lay.row else
+        ic = (f"std::is_same_v<{t}, float> ? 32 : tileElems * sizeof(float)" if self.lay.row else
               f"std::is_same_v<{t}, TC> ? 32 : tileElems * sizeof(TC)")
         return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * self.lay.wide), queue=True),
                 Buffer(f"ic{i}_", ic, UbBytes(per_elem=4))]
@@ -262,7 +262,7 @@ class WindowInput(FullInput):
         i, t = self.index, self.t
         return [b for k in range(len(self.starts)) for b in
                 (Buffer(f"iq{i}w{k}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * self.lay.wide), queue=True),
-                 Buffer(f"ic{i}w{k}_", f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)", UbBytes(per_elem=4)))]
+                 Buffer(f"ic{i}w{k}_", f"std::is_same_v<{t}, float> ? 32 : tileElems * sizeof(float)", UbBytes(per_elem=4)))]
 
     def chunk_buffers(self) -> list[Buffer]:
         return self.buffers()        # the same queues and float copies, sized by tileElems = chunkLen
@@ -305,6 +305,27 @@ BYTE_DTYPES = ("bool", "int8", "uint8")
 """One-byte tensors: converted through a half staging tile (the only casts into and out of 8-bit types)."""
 
 
+@dataclass(frozen=True)
+class ByteWindowInput(WindowInput):
+    """Windows of an input with a one-byte dtype in some combination (int8): each window's bytes widen to float
+    through a half staging tile of its own (the only casts out of 8-bit types go through half)."""
+
+    def members(self) -> list[str]:
+        return super().members() + [f"TBuf<TPosition::VECCALC> hb{self.index}w{k}_;" for k in range(len(self.starts))]
+
+    def buffers(self) -> list[Buffer]:
+        i = self.index
+        return super().buffers() + [Buffer(f"hb{i}w{k}_", "tileElems * sizeof(half)", UbBytes(per_elem=2))
+                                    for k in range(len(self.starts))]
+
+    def compute_in(self) -> list[str]:
+        i, t = self.index, self.t
+        return [x for k in range(len(self.starts)) for x in
+                (f"LocalTensor<{t}> xt{i}w{k} = iq{i}w{k}_.DeQue<{t}>();",
+                 f"LocalTensor<float> XI{i}w{k} = WidenBytes<float>(xt{i}w{k}, hb{i}w{k}_.Get<half>(), "
+                 f"ic{i}w{k}_.Get<float>(), cnt);")]
+
+
 class ByteInput(FullInput):
     """A full input with a one-byte dtype in some combination (a bool mask, int8): its bytes widen to
     float through half."""
@@ -338,12 +359,12 @@ class BcastInput(Input):
     def buffers(self) -> list[Buffer]:
         i, t = self.index, self.t
         return [Buffer(f"ws{i}_", f"colsPad * sizeof({t})", UbBytes(per_col=4)),
-                Buffer(f"wb{i}_", f"sizeof({t}) == 4 ? 32 : colsPad * sizeof(float)", UbBytes(per_col=4))]
+                Buffer(f"wb{i}_", f"std::is_same_v<{t}, float> ? 32 : colsPad * sizeof(float)", UbBytes(per_col=4))]
 
     def chunk_buffers(self) -> list[Buffer]:
         i, t = self.index, self.t      # streamed chunk by chunk like a full input
         return [Buffer(f"iq{i}_", f"tileElems * sizeof({t})", UbBytes(per_elem=2 * self.lay.wide), queue=True),
-                Buffer(f"ic{i}_", f"sizeof({t}) == 4 ? 32 : tileElems * sizeof(float)", UbBytes(per_elem=4))]
+                Buffer(f"ic{i}_", f"std::is_same_v<{t}, float> ? 32 : tileElems * sizeof(float)", UbBytes(per_elem=4))]
 
     def init(self) -> list[str]:
         gm = f"xg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, cols);"
@@ -620,6 +641,26 @@ class WindowOutput(VecOutput):
         return lines
 
 
+@dataclass(frozen=True)
+class ByteWindowOutput(WindowOutput):
+    """``torch.cat`` output rows with a one-byte dtype in some combination: each piece narrows through a half
+    staging tile of its own."""
+
+    def members(self) -> list[str]:
+        return super().members() + [f"TBuf<TPosition::VECCALC> hs{self.index}w{k}_;" for k in range(self.pieces)]
+
+    def buffers(self) -> list[Buffer]:
+        j = self.index
+        return super().buffers() + [Buffer(f"hs{j}w{k}_", "tileElems * sizeof(half)", UbBytes(per_elem=2))
+                                    for k in range(self.pieces)]
+
+    def after(self, expr: str, direct: bool) -> list[str]:
+        j, t = self.index, self.t
+        return [x for k, tile in enumerate(expr.split("|")) for x in
+                (f"LocalTensor<{t}> yt{j}w{k} = oq{j}w{k}_.AllocTensor<{t}>();",
+                 f"NarrowToBytes<false>(yt{j}w{k}, {tile}, hs{j}w{k}_.Get<half>(), cnt);", f"oq{j}w{k}_.EnQue(yt{j}w{k});")]
+
+
 ROWS16 = "(tileRows + 15) / 16 * 16"
 
 
@@ -735,8 +776,8 @@ OUTPUTS: dict[OutputKind, type[Output]] = {OutputKind.VEC: VecOutput, OutputKind
 
 def inputs(params: list["TensorParam"], lay: Layout, windows: dict | None = None) -> list[Input]:
     """The kernel's input operands; ``windows``: input index -> the C++ start of each window (``slice`` inputs)."""
-    return [WindowInput(i, p.name, lay, tuple((windows or {})[i])) if p.kind == InputKind.SLICE
-            else _input_class(p)(i, p.name, lay) for i, p in enumerate(params)]
+    return [(ByteWindowInput if set(p.dtypes) & set(BYTE_DTYPES) else WindowInput)(i, p.name, lay, tuple((windows or {})[i]))
+            if p.kind == InputKind.SLICE else _input_class(p)(i, p.name, lay) for i, p in enumerate(params)]
 
 
 class ByteOutput(VecOutput):
@@ -753,7 +794,8 @@ def _input_class(p: "TensorParam") -> type[Input]:
 
 def outputs(params: list["TensorParam"], lay: Layout, pieces: dict | None = None) -> list[Output]:
     """The kernel's output operands; ``pieces``: output index -> how many pieces a ``cat`` output's rows hold."""
-    return [WindowOutput(j, p.name, lay, (pieces or {})[j]) if p.kind == OutputKind.CAT else
+    return [(ByteWindowOutput if set(p.dtypes) & set(BYTE_DTYPES) else WindowOutput)(j, p.name, lay, (pieces or {})[j])
+            if p.kind == OutputKind.CAT else
             (ByteOutput if p.kind == OutputKind.VEC and any(d in BYTE_DTYPES for d in p.dtypes)
              else ByteRowScalarOutput if p.kind == OutputKind.RS and any(d in BYTE_DTYPES for d in p.dtypes)
              else OUTPUTS[OutputKind(p.kind)])(j, p.name, lay) for j, p in enumerate(params)]

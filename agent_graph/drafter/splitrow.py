@@ -266,8 +266,9 @@ def _chunk_loop(kp, streamed: list[int], lines: list[str], tail: list[str], reve
               f"    iq{i}_.EnQue(xt{i});"]
     for i, k in streamed:
         if k is not None:
-            L += [f"    xt{i}w{k} = iq{i}w{k}_.DeQue<TI{i}>();",
-                  f"    LocalTensor<float> XI{i}w{k} = ToFloat(xt{i}w{k}, ic{i}w{k}_.Get<float>(), cn);"]
+            widen = (f"WidenBytes<float>(xt{i}w{k}, hb{i}w{k}_.Get<half>(), ic{i}w{k}_.Get<float>(), cn)"   # int8
+                     if set(kp.inputs[i].dtypes) & set(BYTE_DTYPES) else f"ToFloat(xt{i}w{k}, ic{i}w{k}_.Get<float>(), cn)")
+            L += [f"    xt{i}w{k} = iq{i}w{k}_.DeQue<TI{i}>();", f"    LocalTensor<float> XI{i}w{k} = {widen};"]
             continue
         name = f"XI{i}" if kp.inputs[i].kind == InputKind.FULL else f"W{i}"
         widen = (f"WidenBytes<float>(xt{i}, hb{i}_.Get<half>(), ic{i}_.Get<float>(), cn)"   # a bool mask, int8
@@ -306,7 +307,10 @@ def _variant_row(kp, body: list[str], out_exprs: list[str]) -> list[str]:
                 y, q = (f"yt{j}", f"oq{j}_") if len(pieces) == 1 else (f"yt{j}w{k}", f"oq{j}w{k}_")
                 piece = {0: "", 1: " + cols_"}.get(k, f" + {k} * cols_")
                 at = "rowOff + c0" if len(pieces) == 1 else f"static_cast<uint64_t>(r) * {len(pieces)} * cols_{piece} + c0"
-                tail += [f"LocalTensor<TO{j}> {y} = {q}.AllocTensor<TO{j}>();", f"FromFloat({y}, {tile}, cn);",
+                stage = f"hs{j}_" if len(pieces) == 1 else f"hs{j}w{k}_"      # a one-byte output narrows through half
+                store = (f"NarrowToBytes<false>({y}, {tile}, {stage}.Get<half>(), cn);"
+                         if set(kp.outputs[j].dtypes) & set(BYTE_DTYPES) else f"FromFloat({y}, {tile}, cn);")
+                tail += [f"LocalTensor<TO{j}> {y} = {q}.AllocTensor<TO{j}>();", store,
                          f"{q}.EnQue({y});", f"{y} = {q}.DeQue<TO{j}>();",
                          f"DataCopyPad(yg{j}_[{at}], {y}, DataCopyExtParams{{1, static_cast<uint32_t>(cn * sizeof(TO{j})), 0, 0, 0}});",
                          f"{q}.FreeTensor({y});"]
@@ -384,7 +388,8 @@ def splittable(kp) -> bool:
     if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) for p in kp.inputs)
             or kp.nmasks and any(set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)   # a bool read as a mask
             or any(p.kind == InputKind.BVEC and set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)
-            or any(o.kind == OutputKind.IDX or set(BYTE_DTYPES) & set(o.dtypes) for o in kp.outputs)):
+            or any(o.kind == OutputKind.IDX or o.kind == OutputKind.RS and set(BYTE_DTYPES) & set(o.dtypes)
+                   for o in kp.outputs)):
         return False
     try:
         for v in kp.variants:

@@ -686,12 +686,15 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
              "// the host's TilingFunc chooses one with the tiling key (TILING_KEY_IS below).",
              *[f"//   key {k}: {s} (cases {', '.join(map(str, g))})" for k, s, g in zip(keys, summaries, groups)],
              *includes, "using namespace AscendC;", "", *[c + "\n" for c in shared]]
-    for k, chunks, m in zip(keys, per, entries):
+    for k, chunks, m, pl in zip(keys, per, entries, plans):
         own = [c for c in chunks if c not in shared]
         body = re.sub(r"GET_TILING_DATA\((\w+),\s*(\w+)\)", rf"GET_TILING_DATA_WITH_STRUCT({struct}{k}, \1, \2)", m.group(3))
-        parts += [f"namespace key{k} {{", "", *[c + "\n" for c in own],
-                  f"__aicore__ inline void Run({m.group(2)})", "{" + body.rstrip() + "\n}", "",
-                  f"}}  // namespace key{k}", ""]
+        guard = _combos_guard(pl)
+        run = f"__aicore__ inline void Run({m.group(2)})"
+        code = [*[c + "\n" for c in own], run, "{" + body.rstrip() + "\n}", ""]
+        if guard:   # compiled in the builds of this group's dtype combinations only (each is its own build)
+            code = [f"#if {guard}", *code, "#else", f"{run} {{}}   // (another group's dtype combination)", "#endif", ""]
+        parts += [f"namespace key{k} {{", "", *code, f"}}  // namespace key{k}", ""]
     name = entries[0].group(1)
     parts += [f'extern "C" __global__ __aicore__ void {name}({", ".join(full)})', "{"]
     for k, own in zip(keys, params):
@@ -699,3 +702,16 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
                   f"        key{k}::Run({', '.join(a.split()[-1] for a in own)});"]
     parts += ["    }", "}", ""]
     return "\n".join(parts)
+
+
+def _combos_guard(plan: Any) -> str:
+    """The preprocessor test for the dtype combinations a group's kernel serves (``ORIG_DTYPE_X == DT_INT8 && ...``),
+    so a build of another group's combination does not instantiate it (an int8 window widens through half in one
+    kernel; another kernel's plain float widening does not compile for int8); empty when it serves every one."""
+    ins = list(getattr(getattr(plan, "params", None), "inputs", None) or [])
+    if not ins or any(not p.dtypes or len(p.dtypes) != len(ins[0].dtypes) for p in ins):
+        return ""
+    combos = sorted({tuple(p.dtypes[c] for p in ins) for c in range(len(ins[0].dtypes))})
+    tests = [" && ".join(f"ORIG_DTYPE_{codegen._macro(p.name)} == {codegen.GE[d].replace('ge::', '')}"
+                         for p, d in zip(ins, combo)) for combo in combos]
+    return " || ".join(f"({t})" for t in tests)

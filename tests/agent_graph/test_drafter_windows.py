@@ -111,3 +111,19 @@ def test_a_concatenation_other_ops_read_ends_a_stage(tmp_path):
     """A row kernel writes a concatenation only as its result: a sum over it reads it back in a second stage."""
     d = draft(write_reference(tmp_path, "torch.cat([x, x * 2], -1).sum(-1)", "torch.randn(4, 8)"))
     assert not isinstance(d, Unsupported) and d.plan.template == "staged", d
+
+
+def test_a_cross_product_along_a_dimension_given_as_an_argument(tmp_path):
+    """torch.cross(a, b, dim=d): PyTorch decomposes it with an arange index (refused: "core op aten.arange"); the
+    front end writes it as the three slices along d, their products and a cat. Int8 windows widen and the int8
+    result narrows through half (the only casts of one-byte types); int32 windows get a float copy of their own
+    (a 4-byte type is not float: its copy was 32 bytes, an out-of-bounds cast); a kernel serving only int32 is
+    not compiled in the int8 build (its float widening does not compile for int8)."""
+    from tests.agent_graph.drafter_checks import write_spec
+    t = '{{ shape = {s}, dtype = "{d}", range = [-8, 8] }}'     # (int8 products in range: PyTorch's wrap is not modelled)
+    cases = [[t.format(s=s, d=d)] * 2 for s, d in (([6, 3, 40], "float32"), ([4, 1, 3, 33], "float16"),
+                                                    ([5, 2, 3, 64], "int8"), ([7, 45, 3], "int32"))]
+    spec = write_spec(tmp_path, "torch.cross(a, b, dim=d)", "a, b, d: int", cases, args=[[1], [2], [2], [2]])
+    d = assert_verified(spec, tmp_path)
+    kernel = next(v for k, v in d.files.items() if k.startswith("op_kernel/"))
+    assert "WidenBytes<float>(xt0w0" in kernel and "NarrowToBytes<false>(yt0w0" in kernel
