@@ -689,11 +689,12 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
     for k, chunks, m, pl in zip(keys, per, entries, plans):
         own = [c for c in chunks if c not in shared]
         body = re.sub(r"GET_TILING_DATA\((\w+),\s*(\w+)\)", rf"GET_TILING_DATA_WITH_STRUCT({struct}{k}, \1, \2)", m.group(3))
-        guard = _combos_guard(pl)
+        guard = _combos_guard(pl) if any(_combos_guard(other) != _combos_guard(pl) for other in plans) else ""
         run = f"__aicore__ inline void Run({m.group(2)})"
         code = [*[c + "\n" for c in own], run, "{" + body.rstrip() + "\n}", ""]
         if guard:   # compiled in the builds of this group's dtype combinations only (each is its own build)
-            code = [f"#if {guard}", *code, "#else", f"{run} {{}}   // (another group's dtype combination)", "#endif", ""]
+            code = [f"#if {guard}", *code, "#else", f"{run} {{}}   // (a one-byte build: another group's kernel serves it)",
+                    "#endif", ""]
         parts += [f"namespace key{k} {{", "", *code, f"}}  // namespace key{k}", ""]
     name = entries[0].group(1)
     parts += [f'extern "C" __global__ __aicore__ void {name}({", ".join(full)})', "{"]
@@ -705,13 +706,14 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
 
 
 def _combos_guard(plan: Any) -> str:
-    """The preprocessor test for the dtype combinations a group's kernel serves (``ORIG_DTYPE_X == DT_INT8 && ...``),
-    so a build of another group's combination does not instantiate it (an int8 window widens through half in one
-    kernel; another kernel's plain float widening does not compile for int8); empty when it serves every one."""
-    ins = list(getattr(getattr(plan, "params", None), "inputs", None) or [])
-    if not ins or any(not p.dtypes or len(p.dtypes) != len(ins[0].dtypes) for p in ins):
-        return ""
-    combos = sorted({tuple(p.dtypes[c] for p in ins) for c in range(len(ins[0].dtypes))})
-    tests = [" && ".join(f"ORIG_DTYPE_{codegen._macro(p.name)} == {codegen.GE[d].replace('ge::', '')}"
-                         for p, d in zip(ins, combo)) for combo in combos]
-    return " || ".join(f"({t})" for t in tests)
+    """The preprocessor test that keeps a group's kernel out of the builds it cannot compile: a kernel planned with no
+    one-byte dtype for a tensor widens and narrows it with plain casts, which do not exist for int8/uint8/bool (those
+    go through half), so a build where that tensor is one-byte (another group's int8 case) skips it. Empty when the
+    kernel takes one-byte dtypes wherever the op does. Every other combination is compiled: a new case of a known
+    structure in another dtype runs its kernel."""
+    params = getattr(plan, "params", None)
+    tensors = list(getattr(params, "inputs", None) or []) + list(getattr(params, "outputs", None) or [])
+    tests = [f"ORIG_DTYPE_{codegen._macro(p.name)} != {codegen.GE[d].replace('ge::', '')}"
+             for p in tensors if p.dtypes and not set(p.dtypes) & {"int8", "uint8", "bool"}
+             for d in ("int8", "uint8", "bool")]
+    return " && ".join(tests)
