@@ -559,7 +559,8 @@ def declare_call_attrs(files: dict[str, str], mod: Any, ins: list, init: list) -
     scalar the harness passes, in the call's order (the harness fills the op's attributes in order: before, a
     ``forward(x, flag, scale)`` op declaring only ``scale`` got the flag's value in it); the kernel's reads
     remapped to their places. The files unchanged when they already agree or the kernel reads something else."""
-    names = [n for n, _ in _scalars(mod, ins, init)]
+    scalars = _scalars(mod, ins, init)          # (runs the binding's call once)
+    names = [n for n, _ in scalars]
     host_path = next((p for p in files if p.startswith("op_host/") and not p.endswith(".h")), None)
     if host_path is None:
         return files
@@ -571,7 +572,7 @@ def declare_call_attrs(files: dict[str, str], mod: Any, ins: list, init: list) -
     if own == names or any(a not in names for a in own) or len(set(own)) != len(own):
         return files
     try:
-        values = dict(_scalars(mod, ins, init))
+        values = dict(scalars)
         lines = {a.group(1): a.group(0) for a in _ATTR.finditer(o.group(1))}
         decls = ["        " + lines[n] if n in lines else
                  _attr_decl(n, values[n], "passed by the call; this kernel's structure is the drafted cases'")
@@ -686,10 +687,11 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
              "// the host's TilingFunc chooses one with the tiling key (TILING_KEY_IS below).",
              *[f"//   key {k}: {s} (cases {', '.join(map(str, g))})" for k, s, g in zip(keys, summaries, groups)],
              *includes, "using namespace AscendC;", "", *[c + "\n" for c in shared]]
+    guards = [_combos_guard(pl) for pl in plans]
     for k, chunks, m, pl in zip(keys, per, entries, plans):
         own = [c for c in chunks if c not in shared]
         body = re.sub(r"GET_TILING_DATA\((\w+),\s*(\w+)\)", rf"GET_TILING_DATA_WITH_STRUCT({struct}{k}, \1, \2)", m.group(3))
-        guard = _combos_guard(pl) if any(_combos_guard(other) != _combos_guard(pl) for other in plans) else ""
+        guard = guards[plans.index(pl)] if len(set(guards)) > 1 else ""
         run = f"__aicore__ inline void Run({m.group(2)})"
         code = [*[c + "\n" for c in own], run, "{" + body.rstrip() + "\n}", ""]
         if guard:   # compiled in the builds of this group's dtype combinations only (each is its own build)
