@@ -141,9 +141,11 @@ def unary(op: str, d: str, a: str, n: str, kw: dict, tmp: Tmp) -> list[str]:
         # softplus(x) = relu(x) + log(1 + exp(-|x|)); logsigmoid(x) = -softplus(-x)
         t, u = tmp(), tmp()
         sign = -1.0 if op == "logsigmoid" else 1.0
-        lines = [f"Muls({u}, {a}, {f(sign * beta)}, {n});", f"Abs({t}, {u}, {n});", f"Muls({t}, {t}, -1.0f, {n});",
-                 f"Exp({t}, {t}, {n});", f"Adds({t}, {t}, 1.0f, {n});", f"Ln({t}, {t}, {n});", f"Relu({u}, {u}, {n});",
-                 f"Add({t}, {t}, {u}, {n});"]
+        scaled = [f"Muls({u}, {a}, {f(sign * beta)}, {n});"] if sign * beta != 1.0 else []   # no copy for x * 1
+        src = u if scaled else a
+        lines = scaled + [f"Abs({t}, {src}, {n});", f"Muls({t}, {t}, -1.0f, {n});", f"Exp({t}, {t}, {n});",
+                          f"Adds({t}, {t}, 1.0f, {n});", f"Ln({t}, {t}, {n});", f"Relu({u}, {src}, {n});",
+                          f"Add({t}, {t}, {u}, {n});"]
         if op == "softplus":
             return lines + [f"Muls({d}, {t}, {f(1.0 / beta)}, {n});"]
         if op == "logsigmoid":
@@ -199,6 +201,21 @@ def pow_const(d: str, a: str, c: float, n: str, tmp: Tmp) -> list[str]:
     return [f"Ln({d}, {a}, {n});", f"Muls({d}, {d}, {f(c)}, {n});", f"Exp({d}, {d}, {n});"]
 
 
+def exact_inverse(s: str) -> str | None:
+    """1 / s as a float literal when ``s`` is a literal power of two (its inverse is exact, so x * (1 / s) rounds
+    as x / s does); None for any other divisor, an attribute or an expression."""
+    try:
+        c = float(s[:-1] if s.endswith("f") else s)
+    except ValueError:
+        return None
+    if c == 0.0 or not np.isfinite(c) or float(np.float32(c)) != c:
+        return None
+    mantissa, _ = np.frexp(c)
+    inverse = 1.0 / c
+    tiny, huge = float(np.finfo(np.float32).tiny), float(np.finfo(np.float32).max)
+    return f(inverse) if abs(mantissa) == 0.5 and tiny <= abs(inverse) <= huge else None
+
+
 def binary(op: str, d: str, a: V | S, b: V | S, n: str, tmp: Tmp) -> list[str]:
     """d = a op b where at least one operand is a vector."""
     names = {"add": "Add", "sub": "Sub", "mul": "Mul", "div": "Div", "maximum": "Max", "minimum": "Min"}
@@ -219,6 +236,9 @@ def binary(op: str, d: str, a: V | S, b: V | S, n: str, tmp: Tmp) -> list[str]:
         if op == "minimum":
             return [f"Mins({d}, {v}, {s}, {n});"]
         if op == "div":
+            inverse = exact_inverse(s)
+            if inverse is not None:   # x / 2^k is x * 2^-k exactly: one Muls, no tile of the divisor
+                return [f"Muls({d}, {v}, {inverse}, {n});"]
             t = tmp()
             return [f"Duplicate({t}, {s}, {n});", f"Div({d}, {v}, {t}, {n});"]
         raise Unsupported(f"{op} of a tensor and a scalar is not covered by the templates")

@@ -1,6 +1,7 @@
 """Offline drafter units: analysis, classification, lowering, planner (no kernel builds)."""
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -260,3 +261,35 @@ def test_drafts_are_the_same_on_every_run():
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300,
                            env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3, 4)}
     assert len(outs) == 1
+
+
+def test_a_division_by_a_power_of_two_is_one_multiply(tmp_path):
+    """x / 2^k equals x * 2^-k bit for bit (both round the same exact quotient): one Muls by the inverse, no tile
+    of the divisor; any other divisor (3, an attribute, a value whose inverse leaves the normal range) keeps Div.
+    Both drafted and verified against PyTorch's division in float16 and float32."""
+    from agent_graph.drafter.vecops import exact_inverse
+    from tests.agent_graph.drafter_checks import assert_verified, write_reference
+
+    assert [exact_inverse(s) for s in ("2.0f", "0.25f", "-8.0f", "1.0f")] == ["0.5f", "4.0f", "-0.125f", "1.0f"]
+    assert [exact_inverse(s) for s in ("3.0f", "0.1f", "attr0_", "(a / b)", "0.0f", "1e-45f")] == [None] * 6
+    for divisor, kept in (("4", False), ("3", True)):
+        d = tmp_path / divisor
+        d.mkdir()
+        ref = write_reference(d, f"torch.tanh(x) / {divisor}", "torch.randn(3, 70).half()")
+        kernel = next(t for p, t in assert_verified(ref, d).plan.files.items() if p.startswith("op_kernel/"))
+        assert ("Div(" in kernel) == kept and ("0.25f" in kernel) != kept, kernel
+
+
+def test_mish_and_logsigmoid_spend_no_instruction_on_a_copy(tmp_path):
+    """mish(x) = x * tanh(softplus(x)) reads x itself (no ``Muls(t, x, 1.0f)`` to copy it first); logsigmoid keeps
+    its one negation. Verified against PyTorch in float32 and bfloat16."""
+    from tests.agent_graph.drafter_checks import assert_verified, write_reference
+
+    for name, body, inputs in (("mish", "F.mish(x) * 2", "torch.randn(4, 50) * 4"),
+                               ("logsig", "F.logsigmoid(x)", "torch.randn(3, 33).to(torch.bfloat16) * 8")):
+        d = tmp_path / name
+        d.mkdir()
+        kernel = next(t for p, t in assert_verified(write_reference(d, body, inputs), d).plan.files.items()
+                      if p.startswith("op_kernel/"))
+        assert not re.search(r"Muls\(\w+, \w+, 1\.0f,", kernel), kernel
+        assert "Abs(" in kernel and (name == "mish" or re.search(r"Muls\(\w+, \w+, -1\.0f,", kernel))
