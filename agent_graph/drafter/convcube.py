@@ -18,7 +18,7 @@ import copy
 import logging
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 import torch
@@ -59,6 +59,7 @@ class Geometry:
     bias: bool                         # the convolution adds a bias (the epilogue's first op)
     transposed: bool = False           # a transposed convolution (ConvTranspose): output o reads input i where
     output_padding: tuple[int, int, int] = (0, 0, 0)   # o = i * stride - padding + tap * dilation
+    pointwise: bool = False            # a 1 x 1 kernel, stride 1, no padding: the im2col matrix is the input itself
 
 
 class NotCube(Exception):
@@ -141,6 +142,8 @@ def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Ge
         raise NotCube("dtype")
     geo = Geometry(rank, _triple(stride, rank, 1), _triple(padding, rank, 0), _triple(dilation, rank, 1),
                    user.index(x), b is not None, bool(transposed), _triple(output_padding, rank, 0))
+    if not geo.transposed and all(int(d) == 1 for d in wv.shape[2:]) and geo.stride == (1, 1, 1) and not any(geo.padding):
+        geo = replace(geo, pointwise=True)
     n_img, oc = int(yv.shape[0]), int(yv.shape[1])
     spatial = [int(d) for d in yv.shape[2:]]
     k = int(wv.numel()) // oc
@@ -191,8 +194,11 @@ class ConvCube:
     FIELDS = ("cin", "inD", "inH", "inW", "kd", "kh", "kw", "od", "oh", "ow", "unitRows", "units")
     TRANSPOSED_FIELDS = ("oc", "prepRows")
 
-    def __init__(self, geo: Geometry, col: str, x: str, weight: str, names: dict[str, str], a: str):
+    def __init__(self, geo: Geometry, col: str, x: str, weight: str, names: dict[str, str], a: str, in_place: bool = False):
         self.geo, self.col, self.x, self.weight, self.names, self.a = geo, col, x, weight, names, a
+        self.im2col = not in_place
+        """False for a pointwise convolution read in place: B is the input itself as [N, C, P] (its im2col matrix is
+        that), so the kernel has no im2col phase, no SyncAll and no workspace of its own."""
 
     @property
     def workspace_inputs(self) -> set[str]:
@@ -202,6 +208,8 @@ class ConvCube:
 
     @property
     def _fields(self) -> tuple[str, ...]:
+        if not self.im2col:
+            return ()
         return self.FIELDS + (self.TRANSPOSED_FIELDS if self.geo.transposed else ())
 
     @property
@@ -236,6 +244,10 @@ class ConvCube:
 
     def host(self, ins: list[str]) -> tuple[str, str, str, str, str]:
         """(shape code, used-cores code, workspace bytes added, tiling setters, UB bytes added) of the TilingFunc."""
+        if not self.im2col:
+            shape = load("conv_pointwise_shape.tmpl").substitute(rank=self.geo.rank, x_index=ins.index(self.x),
+                                                                  w_index=ins.index(self.weight))
+            return shape, "    uint32_t used = items < aiv ? items : aiv;", "", "", ""
         shape = self._shape_code("conv_mm_shape.tmpl", ins)
         used = ("    uint64_t work = items > units ? items : units;   // the im2col phase runs on every core of the launch\n"
                 "    uint32_t used = static_cast<uint32_t>(work < aiv ? work : aiv);")
@@ -388,7 +400,9 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
         wide = int(x_node.dtype != "float32")      # a 16-bit convolution's bias widened, its sum rounded once
         ops = ops[int(geos[0].bias) * (1 + wide) + wide:]   # the convolution's own ops: not its epilogue
         kind = "conv_transpose" if geos[0].transposed else "convolution"
-        summary = f"ops: {kind}{geos[0].rank}d (im2col + matmul on the cube)" + "".join(f" -> {o}" for o in ops)
+        in_place = geos[0].pointwise and after is None   # (a staged first stage keeps its im2col workspace)
+        how = "1 x 1: its input read in place as the matrix of a matmul on the cube" if in_place else "im2col + matmul on the cube"
+        summary = f"ops: {kind}{geos[0].rank}d ({how})" + "".join(f" -> {o}" for o in ops)
         cp = CubeParams(op_type, summary, cgs)
     except CubeUnsupported as e:
         _log.debug("%s: not on the cube: %s", task.name, e)
@@ -400,9 +414,11 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
         if name.startswith(("p_", "b_")) and arg == name and name[2:] not in cp.names.values() and name[2:] not in RESERVED:
             cp.names[name] = name[2:]
     x = x_node.name
-    cp.conv = ConvCube(geos[0], cgs[0].b.name, x, weight, cp.names, cgs[0].a.name)
+    cp.conv = ConvCube(geos[0], cgs[0].b.name, x, weight, cp.names, cgs[0].a.name, in_place)
     if cp.conv.x not in cp.names or cp.names[cp.conv.x] == cp.names.get(cp.conv.col):
         return None
+    if in_place:   # B is read at x's address
+        cp.names[cp.conv.col] = cp.names[cp.conv.x]
     kp = cp.kernel_params()
     if after is not None:   # a first stage: where it ends, its input x, and the C++ of its result's shape
         ins = cp.op_inputs()

@@ -90,6 +90,31 @@ def test_conv1d_and_conv3d_on_the_cube(tmp_path):
     _verified_on_cube(ref3, d3)
 
 
+@pytest.mark.parametrize("init, forward, inputs, args", [
+    ("self.c = nn.Conv2d(16, 32, 1)", "torch.relu(self.c(x))", "torch.randn(2, 16, 20, 23)", "x"),
+    ("pass", "torch.sigmoid(F.conv2d(x, w, b))",
+     "torch.randn(1, 12, 17, 9).half(), torch.randn(24, 12, 1, 1).half() * 0.3, torch.randn(24).half()", "x, w, b"),
+    ("self.c = nn.Conv3d(8, 16, 1).to(torch.bfloat16)", "self.c(x) * 0.5",
+     "torch.randn(1, 8, 4, 6, 10).to(torch.bfloat16)", "x"),
+])
+def test_a_pointwise_convolution_reads_its_input_in_place(tmp_path, init, forward, inputs, args):
+    """A 1 x 1 convolution with stride 1 and no padding: its im2col matrix is the input itself, [N, C, H * W], so
+    the product's B is x read in place: no im2col phase, no SyncAll, no workspace of its own (2-D and 3-D, module
+    and functional weights, fp32/fp16/bf16)."""
+    d = assert_verified(_ref(tmp_path, init, forward, inputs, args), tmp_path, standalone=True)
+    assert d.plan.template == "cube" and d.plan.category == "convolution"
+    kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+    host = next(t for p, t in d.plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    assert "Im2Col" not in kernel and "SyncAll" not in kernel and "GetUserWorkspace" not in kernel, kernel
+    assert "1 x 1: its input read in place" in kernel and "x is read in place" in host
+
+
+def test_a_strided_pointwise_convolution_keeps_its_im2col(tmp_path):
+    """With a stride the input is not the matrix (every other position): the im2col phase stays."""
+    _verified_on_cube(_ref(tmp_path, "self.c = nn.Conv2d(8, 16, 1, stride=2)", "self.c(x)", "torch.randn(2, 8, 30, 31)"),
+                      tmp_path)
+
+
 @pytest.mark.parametrize("init, forward, inputs, why", [
     ("self.c = nn.Conv2d(8, 16, 3, groups=2)", "self.c(x)", "torch.randn(2, 8, 12, 12)", "groups"),
     ("self.c = nn.ConvTranspose2d(8, 16, 3, groups=2)", "self.c(x)", "torch.randn(2, 8, 12, 12)", "transposed, groups"),

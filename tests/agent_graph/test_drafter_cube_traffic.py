@@ -54,3 +54,12 @@ def test_a_tall_matmul_keeps_the_narrow_operand_in_l1(tmp_path):
     ref = write_reference(tmp_path, "x @ w + 1.0", "torch.randn(3072, 128), torch.randn(128, 48)", sig="x, w")
     x, w = 3072 * 128 * F32, 128 * 48 * F32
     assert x <= _read_bytes(ref, tmp_path) <= x + CORES * w
+
+
+@pytest.mark.slow
+def test_a_pointwise_convolution_reads_its_input_once(tmp_path):
+    """Conv2d 64 -> 32 channels, 1 x 1, 2 images of 64 x 64: the input is the product's B, read once in place; no
+    im2col matrix is written or read (before: the input copied to the workspace and read back, 3 times its bytes)."""
+    ref = write_reference(tmp_path, "F.gelu(self.c(x))", "torch.randn(2, 64, 64, 64)", "self.c = nn.Conv2d(64, 32, 1)")
+    x, weight = 2 * 64 * 64 * 64 * F32, 32 * 64 * F32
+    assert x <= _read_bytes(ref, tmp_path) <= x + CORES * weight + 32 * F32 * CORES
