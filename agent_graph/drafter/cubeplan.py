@@ -406,9 +406,10 @@ def _kernel(cp: CubeParams) -> str:
         members += ["TBuf<TPosition::VECCALC> colIdx_;", "TBuf<TPosition::VECCALC> keepBits_;"]
     gm = [nm[x] for x in cp.op_inputs()] + [cp.out]
     init_gm, init_args, a_name, b_name, prologue, methods = gm, gm, nm[cg.a.name], nm.get(cg.b.name, ""), "", ""
+    if cp.conv is not None:   # Init takes what the kernel reads (a module tensor the forward never uses: not)
+        read = {cg.a.name, cg.b.name, cp.conv.x, cp.conv.weight, *eps}
+        init_gm = init_args = [nm[x] for x in cp.op_inputs() if x in read] + [cp.out]
     if cp.conv is not None and cp.conv.im2col:   # the vector cores write col (B) to the workspace first
-        read = {cg.a.name, cg.b.name, cp.conv.x, cp.conv.weight, *eps}   # (a module tensor the forward never uses: not)
-        init_gm = [nm[x] for x in cp.op_inputs() if x in read] + [cp.out]
         init_gm, init_args, b_name = init_gm + ["col"], init_gm + ["GetUserWorkspace(workspace)"], "col"
         a_name = cp.conv.a_source or a_name
         aliases += cp.conv.aliases

@@ -109,6 +109,16 @@ def test_a_pointwise_convolution_reads_its_input_in_place(tmp_path, init, forwar
     assert "1 x 1: its input read in place" in kernel and "x is read in place" in host
 
 
+def test_a_pointwise_kernel_takes_only_what_it_reads(tmp_path):
+    """A parameter the forward never uses is an op input (the harness passes it) but not an argument of Init."""
+    ref = _ref(tmp_path, "self.c = nn.Conv2d(16, 32, 1); self.scale = nn.Parameter(torch.randn(32, 1, 1))",
+               "torch.relu(self.c(x))", "torch.randn(2, 16, 20, 23)")
+    d = assert_verified(ref, tmp_path)
+    assert [p.name for p in d.plan.params.inputs] == ["x", "scale", "c_weight", "c_bias"]
+    kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+    assert "op.Init(x, c_weight, c_bias, y, td, &pipe);" in kernel, kernel
+
+
 def test_a_strided_pointwise_convolution_keeps_its_im2col(tmp_path):
     """With a stride the input is not the matrix (every other position): the im2col phase stays."""
     _verified_on_cube(_ref(tmp_path, "self.c = nn.Conv2d(8, 16, 1, stride=2)", "self.c(x)", "torch.randn(2, 8, 30, 31)"),
