@@ -688,10 +688,11 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
              *[f"//   key {k}: {s} (cases {', '.join(map(str, g))})" for k, s, g in zip(keys, summaries, groups)],
              *includes, "using namespace AscendC;", "", *[c + "\n" for c in shared]]
     guards = [_combos_guard(pl) for pl in plans]
-    for k, chunks, m, pl in zip(keys, per, entries, plans):
+    if len(set(guards)) == 1:   # every group compiles in the same builds: nothing to keep out
+        guards = [""] * len(plans)
+    for k, chunks, m, guard in zip(keys, per, entries, guards):
         own = [c for c in chunks if c not in shared]
         body = re.sub(r"GET_TILING_DATA\((\w+),\s*(\w+)\)", rf"GET_TILING_DATA_WITH_STRUCT({struct}{k}, \1, \2)", m.group(3))
-        guard = guards[plans.index(pl)] if len(set(guards)) > 1 else ""
         run = f"__aicore__ inline void Run({m.group(2)})"
         code = [*[c + "\n" for c in own], run, "{" + body.rstrip() + "\n}", ""]
         if guard:   # compiled in the builds of this group's dtype combinations only (each is its own build)
