@@ -12,10 +12,12 @@ files; nothing here trusts the task code beyond running it in this (limited) pro
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import sys
 import traceback
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -168,6 +170,22 @@ def _eager_ops(model, inputs: list) -> dict:
             "output_bytes": sum(nbytes(t) for t in tensors_in(result))}
 
 
+@contextlib.contextmanager
+def _sequential():
+    """PyTorch's deterministic algorithms while the reference runs: on several CPU threads, index_copy, index_put
+    and scatter with a repeated index keep whichever write came last in time, so the reference itself would change
+    from run to run (118 of 8192 rows of an index_copy of 2048 random picks). Deterministic, each keeps the last
+    pick in order, the result the docs give for one thread. Ops without a deterministic kernel run as before."""
+    before, warn_only = torch.are_deterministic_algorithms_enabled(), torch.is_deterministic_algorithms_warn_only_enabled()
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=".*does not have a deterministic implementation.*")
+            yield
+    finally:
+        torch.use_deterministic_algorithms(before, warn_only=warn_only)
+
+
 def _benchmark_roots_on_path(task: Task) -> None:
     """Let a task import its benchmark's own packages (NPUKernelBench's ``framework``): the task's
     ancestor directories (``Task.benchmark_roots``) go at the end of sys.path."""
@@ -193,7 +211,7 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             model = mod.Model(*copy.deepcopy(init))
             stubs.npu_only_ops()
             try:
-                with torch.no_grad(), TopkRecorder() as topk:
+                with torch.no_grad(), _sequential(), TopkRecorder() as topk:
                     ref = model(*copy.deepcopy(inputs))
             finally:
                 npu = stubs.npu_only_ops()

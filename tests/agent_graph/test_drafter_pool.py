@@ -140,3 +140,34 @@ def test_a_window_list_a_ceil_mode_flag_and_a_stride_left_to_the_kernel(tmp_path
     d, host = _spec_kernel(tmp_path / "b", "torch.nn.functional.avg_pool2d(x, k)", "x, k: int",
                            [[t.format([2, 3, 16, 16], "float32")], [t.format([1, 4, 9, 13], "bfloat16")]], [[2], [3]])
     assert "strideSize[3] = {1, kArg, kArg};" in host and host.count("AttrInt(context, 0);") == 1
+
+
+def test_index_copy_with_repeated_picks_keeps_the_last_in_order(tmp_path):
+    """x.index_copy(0, idx, src) with 256 picks of 256 rows (about a third of the rows picked twice or more): on
+    several CPU threads PyTorch keeps whichever write came last in time, so the reference changed between runs
+    (about 22 rows differing from the sequential result at [256, 512]). The reference now runs with PyTorch's
+    deterministic algorithms: the last pick in order wins, as the kernel writes it."""
+    (tmp_path / "reference.py").write_text(textwrap.dedent("""\
+        import torch
+        import torch.nn as nn
+
+
+        class Model(nn.Module):
+            def forward(self, x, idx, src):
+                return x.index_copy(0, idx, src)
+        """))
+    spec = tmp_path / "kgen-task.toml"
+    spec.write_text(textwrap.dedent("""\
+        name = "index_copy_repeats"
+        reference = "reference.py"
+        seed = 3
+
+        [[cases]]
+        id = "f32"
+        inputs = [{ shape = [256, 512], dtype = "float32" }, { shape = [256], dtype = "int64", range = [0, 256] }, { shape = [256, 512], dtype = "float32" }]
+
+        [[cases]]
+        id = "f16"
+        inputs = [{ shape = [300, 384], dtype = "float16" }, { shape = [300], dtype = "int64", range = [0, 300] }, { shape = [300, 384], dtype = "float16" }]
+        """))
+    _verified(spec, tmp_path / "out", "index_put")
