@@ -87,10 +87,14 @@ def read_graph(model: Any, ins: list, init: list = ()) -> dict | None:
                                 f"template (the vector Gather takes 2- and 4-byte elements)")
     else:
         source, idx_list = node.args[0], node.args[1]
-        if len(idx_list) != 1 or idx_list[0] is None:
-            raise AnalysisError(f"advanced indexing with {len(idx_list)} index positions (source of shape "
-                                f"{_shape(source)}) is not covered by the index template (one index tensor on dim 0)")
-        index, dim = idx_list[0], 0
+        tensors = [i for i in idx_list if i is not None]
+        if len(tensors) != 1:
+            raise AnalysisError(f"advanced indexing with {len(tensors)} index tensors (source of shape "
+                                f"{_shape(source)}) is not covered by the index template (one index tensor)")
+        index, dim = tensors[0], idx_list.index(tensors[0])   # x[:, idx]: the slices before it are None
+        rank = source.meta["val"].dim()
+        if 0 < dim == rank - 1:   # x[..., idx]: the last dimension whatever the rank
+            dim -= rank
     source, index = _root(source), _root(index)
     placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
     users = [n for n in placeholders if n.name in ep.graph_signature.user_inputs]
@@ -133,6 +137,7 @@ def render(kp: KernelParams) -> dict[str, str]:
     family = "gather" if e["op"] == "gather" else "index"
     kernel = load(f"{family}_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", src_macro=src.name.upper(),
+        wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"),
         idx_macro=idx.name.upper(), kernel_name=snake, src_name=src.name, idx_name=idx.name, out_name=y.name,
         kernel_args=", ".join(f"GM_ADDR {p.name}" for p in (*kp.inputs, y)))
     params = opdef_params(kp.inputs, [y])

@@ -171,3 +171,34 @@ def test_index_copy_with_repeated_picks_keeps_the_last_in_order(tmp_path):
         inputs = [{ shape = [300, 384], dtype = "float16" }, { shape = [300], dtype = "int64", range = [0, 300] }, { shape = [300, 384], dtype = "float16" }]
         """))
     _verified(spec, tmp_path / "out", "index_put")
+
+
+@pytest.mark.parametrize("forward,dtype", [("torch.index_select(x, 1, idx)", "float32"),
+                                           ("x[..., idx]", "float16"), ("x.index_select(-1, idx)", "bfloat16")])
+def test_picks_along_the_last_dimension_gather_within_each_row(forward, dtype, tmp_path):
+    """index_select along the last dimension (a functional, a subscript with negative picks, a method): each output
+    element is one element of the source. The kernel copies each source row to UB once and Gathers its picks; before,
+    each element was a DMA of its own (MKB's index_select at [256, 8192] with 2048 picks: 3352 us modelled against
+    12 us eager). Verified on odd shapes; the modelled time of the largest case stays within 2x of eager."""
+    from agent_graph.drafter import measure
+    from bench_bridge.tasks import load_task
+    low = -300 if forward.startswith("x[") else 0
+    shapes = ["[64, 4096]", "[15, 301]" if ", 1, " in forward else "[3, 5, 301]", "[7, 300]"]
+    (tmp_path / "reference.py").write_text(textwrap.dedent(f"""\
+        import torch
+        import torch.nn as nn
+
+
+        class Model(nn.Module):
+            def forward(self, x, idx):
+                return {forward}
+        """))
+    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "{dtype}" }}, '
+                      f'{{ shape = [{1500 if i == 0 else 77}], dtype = "int64", range = [{low}, 300] }}]\n'
+                      for i, s in enumerate(shapes))
+    spec = tmp_path / "kgen-task.toml"
+    spec.write_text(f'name = "columns"\nreference = "reference.py"\nseed = 2\n\n{cases}')
+    _verified(spec, tmp_path / "out", "index")
+    m = measure.modelled(load_task(spec), tmp_path / "out")
+    assert "error" not in m, m
+    assert m["kernel_us"] <= 2 * m["eager_us"], (m["kernel_us"], m["eager_us"])
