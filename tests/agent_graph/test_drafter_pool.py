@@ -238,3 +238,37 @@ def test_a_nearest_resize_moves_blocks_of_rows(forward, init, dtype, tmp_path):
     m = measure.modelled(load_task(spec), tmp_path / "out")
     assert "error" not in m, m
     assert m["kernel_us"] <= 2 * m["eager_us"], (m["kernel_us"], m["eager_us"])
+
+
+@pytest.mark.parametrize("forward,dtype,shapes,most", [
+    ("F.interpolate(x, scale_factor=2.0, mode='bilinear', align_corners=False)", "float32",
+     ["[2, 16, 48, 48]", "[1, 3, 7, 9]"], 2.5),
+    ("F.interpolate(x, size=(29, 13), mode='bilinear', align_corners=True)", "bfloat16", ["[2, 16, 48, 48]", "[3, 2, 5, 31]"],
+     2.5),
+    ("F.interpolate(x, scale_factor=2, mode='trilinear')", "float16", ["[1, 8, 12, 24, 24]", "[2, 1, 3, 5, 7]"], 9)])
+def test_a_linear_resize_blends_each_source_row_once_per_block(forward, dtype, shapes, most, tmp_path):
+    """A bilinear / trilinear resize: a block of output rows reads its source rows in one copy, blends each across
+    columns once (shared by the output rows that read it) and writes the block in one copy. Before, every output row
+    copied and blended its two (four) source rows again: a 2x bilinear upsample ran at a tenth of eager's modelled
+    speed (MKB's bilinear_upsample 0.09x, now 0.28x). Up, down to a size with aligned corners, trilinear. The
+    modelled time of the largest case against eager: 3.3x -> 1.8x (2x bilinear), 12.6x -> 6.7x (trilinear)."""
+    from agent_graph.drafter import measure
+    from bench_bridge.tasks import load_task
+    (tmp_path / "reference.py").write_text(textwrap.dedent(f"""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Model(nn.Module):
+            def forward(self, x):
+                return {forward}
+        """))
+    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "{dtype}" }}]\n'
+                      for i, s in enumerate(shapes))
+    spec = tmp_path / "kgen-task.toml"
+    spec.write_text(f'name = "linear_blocks"\nreference = "reference.py"\nseed = 2\n\n{cases}')
+    _verified(spec, tmp_path / "out", "resize_linear")
+    m = measure.modelled(load_task(spec), tmp_path / "out")
+    assert "error" not in m, m
+    assert m["kernel_us"] <= most * m["eager_us"], (m["kernel_us"], m["eager_us"])
