@@ -51,8 +51,8 @@ class Window:
     count_include_pad: bool = True
     divisor_override: int = 0
     adaptive: tuple[int, int, int] | None = None   # output size of an adaptive pooling
-    prologue: tuple[str, ...] = ()            # elementwise statements on each input row before pooling (rowF, inW_)
-    epilogue: tuple[str, ...] = ()            # ... and on each output row after it (acc, outW_)
+    prologue: tuple[str, ...] = ()            # elementwise statements on each input row before pooling (rowData, dataLen)
+    epilogue: tuple[str, ...] = ()            # ... and on each output chunk after it (acc, cols)
 
 
 def _bind(node: torch.fx.Node) -> dict[str, Any]:
@@ -156,8 +156,8 @@ def read_graph(model: Any, ins: list) -> tuple[Window, str, str] | None:
         if x.dtype != torch.float32:
             raise AnalysisError("elementwise ops around a pooling of a 16-bit tensor are not covered by the pool template "
                                 "(PyTorch rounds after every op)")
-        w = Window(**{**w.__dict__, "prologue": tuple(_statements(pre, "rowF", "inW_")),
-                      "epilogue": tuple(_statements(post, "acc", "outW_"))})
+        w = Window(**{**w.__dict__, "prologue": tuple(_statements(pre, "rowData", "dataLen")),
+                      "epilogue": tuple(_statements(post, "acc", "cols"))})
     if x.dtype != node.args[0].meta["val"].dtype:
         raise AnalysisError("a pooling of a cast input is not covered by the pool template")
     y = out[0].meta["val"]
@@ -239,7 +239,7 @@ def render(kp: KernelParams) -> dict[str, str]:
         count_include_pad="true" if w.count_include_pad else "false", divisor_override=f"{float(w.divisor_override)}f",
         adaptive="true" if w.adaptive else "false",
         chain_init=("        // tap and two scratch rows for the elementwise ops before / after the pooling\n"
-                    "        chainRow_ = t.rowLen + 8 > t.outWPad ? t.rowLen + 8 : t.outWPad;\n"
+                    "        chainRow_ = padBlock_ + 8 > t.outWPad ? padBlock_ + 8 : t.outWPad;\n"
                     "        pipe_.InitBuffer(chainBuf_, 3 * chainRow_ * sizeof(float));\n") if (w.prologue or w.epilogue) else "",
         chain_members=("    TBuf<TPosition::VECCALC> chainBuf_;\n    uint32_t chainRow_ = 0;\n") if (w.prologue or w.epilogue) else "",
         prologue=_block(w.prologue, "        ", "the ops before the pooling, on the input row"),
@@ -252,7 +252,7 @@ def render(kp: KernelParams) -> dict[str, str]:
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=w.spatial,
         adaptive="true" if w.adaptive else "false", output_size=trio(w.adaptive or (1, 1, 1)), window_code=code,
         attr_helpers=("\n" + comment + "\n" + "\n\n".join(used_helpers) + "\n") if used_helpers else "",
-        attrs="".join(line + "\n" for line in kp.extra.get("attrs", [])))
+        attrs="".join(line + "\n" for line in kp.extra.get("attrs", [])), chain_rows=3 if (w.prologue or w.epilogue) else 0)
     tiling = load("pool_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
@@ -366,11 +366,14 @@ def plan_window(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
             combos.append((dx, dy))
     w = read[0][0][0]
     for (cw, _, _), x in read:
-        row = x.shape[-1]
+        # a long row is pooled in chunks of output columns (pool_host: at least two windows and the padding wide);
+        # an adaptive pooling's windows are not one stride apart: its whole row must fit
+        row = x.shape[-1] if cw.adaptive else 2 * (cw.kernel[2] * cw.dilation[2] + cw.pad[2] + 8)
+        cols = row // max(cw.stride[2], 1) if cw.adaptive else row
         extra = 3 * (row + 16) * 4 if (w.prologue or w.epilogue) else 0   # the chains' tap and scratch rows
-        if (row + 16) * 12 + cw.kernel[2] * (row // max(cw.stride[2], 1) + 8) * 8 + extra > 180 * 1024:
-            return OwnPlan(CATEGORY, f"a pooling row of {row} elements (input of shape {list(x.shape)}) does not fit "
-                                     f"in UB")
+        if (row * cw.stride[2] + 24) * 12 + cw.kernel[2] * (cols + 8) * 8 + extra > 180 * 1024:
+            return OwnPlan(CATEGORY, f"a pooling row of {x.shape[-1]} elements (input of shape {list(x.shape)}, window "
+                                     f"{cw.kernel[2]}) does not fit in UB")
     kind = ("avg" if w.average else "max") + f"_pool{w.spatial}d" + (" (adaptive)" if w.adaptive else "")
     kp = KernelParams(op_type=op_type, template="pool",
                       inputs=[TensorParam("x", InputKind.FULL, [c[0] for c in combos])],

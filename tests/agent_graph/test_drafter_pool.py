@@ -272,3 +272,36 @@ def test_a_linear_resize_blends_each_source_row_once_per_block(forward, dtype, s
     m = measure.modelled(load_task(spec), tmp_path / "out")
     assert "error" not in m, m
     assert m["kernel_us"] <= most * m["eager_us"], (m["kernel_us"], m["eager_us"])
+
+
+@pytest.mark.parametrize("forward,dtype,shapes,template", [
+    ("self.pool(x)", "float32", ["[2, 3, 70000]", "[1, 2, 9]"], "pool"),
+    ("F.max_pool1d(torch.relu(x), 5, 2, 2, dilation=3, ceil_mode=True)", "bfloat16", ["[1, 2, 50001]", "[3, 1, 40]"],
+     "staged"),
+    ("F.avg_pool2d(x, 3, 1, 1, count_include_pad=False) * 2.0", "float16", ["[1, 2, 3, 90001]", "[2, 1, 4, 7]"],
+     "staged")])
+def test_a_row_longer_than_ub_is_pooled_in_chunks_of_columns(forward, dtype, shapes, template, tmp_path):
+    """A pooling row whose input does not fit UB (MKB's avg_pool1d over 65536 columns was refused: "a pooling row of
+    65536 elements does not fit in UB") is pooled in chunks of output columns: each reads the input columns its
+    windows cover, the span past the row's ends holds the padding value, and the divisors of the windows at each
+    end come from tables of the first and last chunks. With padding, dilation and ceil mode, an elementwise op
+    before (relu) and after (* 2) the pooling, average windows counting only the input taps."""
+    (tmp_path / "reference.py").write_text(textwrap.dedent(f"""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.pool = nn.AvgPool1d(kernel_size=8, stride=1, padding=4)
+
+            def forward(self, x):
+                return {forward}
+        """))
+    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "{dtype}" }}]\n'
+                      for i, s in enumerate(shapes))
+    spec = tmp_path / "kgen-task.toml"
+    spec.write_text(f'name = "long_rows"\nreference = "reference.py"\nseed = 2\n\n{cases}')
+    _verified(spec, tmp_path / "out", template)
