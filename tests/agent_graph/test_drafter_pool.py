@@ -173,6 +173,38 @@ def test_index_copy_with_repeated_picks_keeps_the_last_in_order(tmp_path):
     _verified(spec, tmp_path / "out", "index_put")
 
 
+def _one_dtype_spec(tmp: Path, name: str, forward: str, sig: str, inputs: list[str], init: str = "") -> Path:
+    """A spec whose Model's forward(``sig``) returns ``forward``; one case per entry of ``inputs`` (the TOML
+    inputs of that case)."""
+    (tmp / "reference.py").write_text(textwrap.dedent(f"""\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                {init or "pass"}
+
+            def forward(self, {sig}):
+                return {forward}
+        """))
+    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{case}]\n' for i, case in enumerate(inputs))
+    spec = tmp / "kgen-task.toml"
+    spec.write_text(f'name = "{name}"\nreference = "reference.py"\nseed = 2\n\n{cases}')
+    return spec
+
+
+def _modelled_over_eager(spec: Path, project: Path) -> float:
+    """The performance model's time of the largest case over its eager time."""
+    from agent_graph.drafter import measure
+    from bench_bridge.tasks import load_task
+    m = measure.modelled(load_task(spec), project)
+    assert "error" not in m, m
+    return m["kernel_us"] / m["eager_us"]
+
+
 @pytest.mark.parametrize("forward,dtype", [("torch.index_select(x, 1, idx)", "float32"),
                                            ("x[..., idx]", "float16"), ("x.index_select(-1, idx)", "bfloat16")])
 def test_picks_along_the_last_dimension_gather_within_each_row(forward, dtype, tmp_path):
@@ -180,28 +212,13 @@ def test_picks_along_the_last_dimension_gather_within_each_row(forward, dtype, t
     element is one element of the source. The kernel copies each source row to UB once and Gathers its picks; before,
     each element was a DMA of its own (MKB's index_select at [256, 8192] with 2048 picks: 3352 us modelled against
     12 us eager). Verified on odd shapes; the modelled time of the largest case stays within 2x of eager."""
-    from agent_graph.drafter import measure
-    from bench_bridge.tasks import load_task
     low = -300 if forward.startswith("x[") else 0
     shapes = ["[64, 4096]", "[15, 301]" if ", 1, " in forward else "[3, 5, 301]", "[7, 300]"]
-    (tmp_path / "reference.py").write_text(textwrap.dedent(f"""\
-        import torch
-        import torch.nn as nn
-
-
-        class Model(nn.Module):
-            def forward(self, x, idx):
-                return {forward}
-        """))
-    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "{dtype}" }}, '
-                      f'{{ shape = [{1500 if i == 0 else 77}], dtype = "int64", range = [{low}, 300] }}]\n'
-                      for i, s in enumerate(shapes))
-    spec = tmp_path / "kgen-task.toml"
-    spec.write_text(f'name = "columns"\nreference = "reference.py"\nseed = 2\n\n{cases}')
+    spec = _one_dtype_spec(tmp_path, "columns", forward, "x, idx", [
+        f'{{ shape = {s}, dtype = "{dtype}" }}, {{ shape = [{1500 if i == 0 else 77}], dtype = "int64", '
+        f'range = [{low}, 300] }}' for i, s in enumerate(shapes)])
     _verified(spec, tmp_path / "out", "index")
-    m = measure.modelled(load_task(spec), tmp_path / "out")
-    assert "error" not in m, m
-    assert m["kernel_us"] <= 2 * m["eager_us"], (m["kernel_us"], m["eager_us"])
+    assert _modelled_over_eager(spec, tmp_path / "out") <= 2
 
 
 @pytest.mark.parametrize("forward,init,dtype", [
@@ -213,31 +230,10 @@ def test_a_nearest_resize_moves_blocks_of_rows(forward, init, dtype, tmp_path):
     (one Gather per row). Before, each output row was two DMAs of its own (MKB's nearest upsample of [16, 128, 32,
     32] by 4: 904 us modelled against 94 us eager). Up by an integer and a fractional factor, down to a size that
     crosses planes inside a block; the modelled time of the largest case stays within 2x of eager."""
-    from agent_graph.drafter import measure
-    from bench_bridge.tasks import load_task
-    shapes = ["[2, 16, 40, 40]", "[1, 3, 7, 9]", "[3, 2, 29, 31]"]
-    (tmp_path / "reference.py").write_text(textwrap.dedent(f"""\
-        import torch
-        import torch.nn as nn
-        import torch.nn.functional as F
-
-
-        class Model(nn.Module):
-            def __init__(self):
-                super().__init__()
-                {init or "pass"}
-
-            def forward(self, x):
-                return {forward}
-        """))
-    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "{dtype}" }}]\n'
-                      for i, s in enumerate(shapes))
-    spec = tmp_path / "kgen-task.toml"
-    spec.write_text(f'name = "nearest_blocks"\nreference = "reference.py"\nseed = 2\n\n{cases}')
+    spec = _one_dtype_spec(tmp_path, "nearest_blocks", forward, "x", [
+        f'{{ shape = {s}, dtype = "{dtype}" }}' for s in ["[2, 16, 40, 40]", "[1, 3, 7, 9]", "[3, 2, 29, 31]"]], init)
     _verified(spec, tmp_path / "out", "resize")
-    m = measure.modelled(load_task(spec), tmp_path / "out")
-    assert "error" not in m, m
-    assert m["kernel_us"] <= 2 * m["eager_us"], (m["kernel_us"], m["eager_us"])
+    assert _modelled_over_eager(spec, tmp_path / "out") <= 2
 
 
 @pytest.mark.parametrize("forward,dtype,shapes,most", [
@@ -252,26 +248,9 @@ def test_a_linear_resize_blends_each_source_row_once_per_block(forward, dtype, s
     copied and blended its two (four) source rows again: a 2x bilinear upsample ran at a tenth of eager's modelled
     speed (MKB's bilinear_upsample 0.09x, now 0.28x). Up, down to a size with aligned corners, trilinear. The
     modelled time of the largest case against eager: 3.3x -> 1.8x (2x bilinear), 12.6x -> 6.7x (trilinear)."""
-    from agent_graph.drafter import measure
-    from bench_bridge.tasks import load_task
-    (tmp_path / "reference.py").write_text(textwrap.dedent(f"""\
-        import torch
-        import torch.nn as nn
-        import torch.nn.functional as F
-
-
-        class Model(nn.Module):
-            def forward(self, x):
-                return {forward}
-        """))
-    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "{dtype}" }}]\n'
-                      for i, s in enumerate(shapes))
-    spec = tmp_path / "kgen-task.toml"
-    spec.write_text(f'name = "linear_blocks"\nreference = "reference.py"\nseed = 2\n\n{cases}')
+    spec = _one_dtype_spec(tmp_path, "linear_blocks", forward, "x", [f'{{ shape = {s}, dtype = "{dtype}" }}' for s in shapes])
     _verified(spec, tmp_path / "out", "resize_linear")
-    m = measure.modelled(load_task(spec), tmp_path / "out")
-    assert "error" not in m, m
-    assert m["kernel_us"] <= most * m["eager_us"], (m["kernel_us"], m["eager_us"])
+    assert _modelled_over_eager(spec, tmp_path / "out") <= most
 
 
 @pytest.mark.parametrize("forward,dtype,shapes,template", [
@@ -286,22 +265,6 @@ def test_a_row_longer_than_ub_is_pooled_in_chunks_of_columns(forward, dtype, sha
     windows cover, the span past the row's ends holds the padding value, and the divisors of the windows at each
     end come from tables of the first and last chunks. With padding, dilation and ceil mode, an elementwise op
     before (relu) and after (* 2) the pooling, average windows counting only the input taps."""
-    (tmp_path / "reference.py").write_text(textwrap.dedent(f"""\
-        import torch
-        import torch.nn as nn
-        import torch.nn.functional as F
-
-
-        class Model(nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.pool = nn.AvgPool1d(kernel_size=8, stride=1, padding=4)
-
-            def forward(self, x):
-                return {forward}
-        """))
-    cases = "\n".join(f'[[cases]]\nid = "c{i}"\ninputs = [{{ shape = {s}, dtype = "{dtype}" }}]\n'
-                      for i, s in enumerate(shapes))
-    spec = tmp_path / "kgen-task.toml"
-    spec.write_text(f'name = "long_rows"\nreference = "reference.py"\nseed = 2\n\n{cases}')
+    spec = _one_dtype_spec(tmp_path, "long_rows", forward, "x", [f'{{ shape = {s}, dtype = "{dtype}" }}' for s in shapes],
+                           "self.pool = nn.AvgPool1d(kernel_size=8, stride=1, padding=4)")
     _verified(spec, tmp_path / "out", template)
