@@ -218,7 +218,7 @@ def prepare(task: Task, out: Path, profile: bool = False) -> list[dict]:
             if npu:   # torch_npu's stubs returned None: there is no reference result to compare with
                 raise Unsupported(stubs.npu_only_message(npu))
             entry["ref_structure"] = "tuple" if isinstance(ref, (tuple, list)) else "tensor"
-            own = module_tensors(model, init)   # the model's own weights (nn.Linear's, nn.Conv2d's), up to 64 MiB a case
+            own = module_tensors(model, init)   # the model's own weights (nn.Linear's, nn.Conv2d's), up to 512 MiB a case
             own_bytes = sum(t.numel() * t.element_size() for t in own)
             if own_bytes <= MODULE_LIMIT:
                 entry["module"] = [_encode(v, cdir, f"module_{k}") for k, v in enumerate(own)]

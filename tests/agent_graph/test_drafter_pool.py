@@ -268,3 +268,14 @@ def test_a_row_longer_than_ub_is_pooled_in_chunks_of_columns(forward, dtype, sha
     spec = _one_dtype_spec(tmp_path, "long_rows", forward, "x", [f'{{ shape = {s}, dtype = "{dtype}" }}' for s in shapes],
                            "self.pool = nn.AvgPool1d(kernel_size=8, stride=1, padding=4)")
     _verified(spec, tmp_path / "out", template)
+
+
+@pytest.mark.slow
+def test_an_embedding_table_of_88_mib_is_handed_to_the_op(tmp_path):
+    """nn.Embedding(30000, 768): its 88 MiB table is the op's input like any module weight. Before, a case handed at
+    most 64 MiB of the model's own weights and said so (MKB's embedding, a 293 MiB table, could not run)."""
+    spec = _one_dtype_spec(tmp_path, "big_table", "self.emb(idx)", "idx",
+                           ['{ shape = [64, 33], dtype = "int64", range = [0, 30000] }',
+                            '{ shape = [7], dtype = "int64", range = [0, 30000] }'],
+                           "self.emb = nn.Embedding(30000, 768)")
+    _verified(spec, tmp_path / "out", "index")

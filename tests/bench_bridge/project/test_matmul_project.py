@@ -144,17 +144,17 @@ def test_bench_reports_matmul_misuse_with_location(tmp_path):
 
 
 def test_weights_over_the_hand_over_limit_are_named_not_replaced_by_numbers(tmp_path):
-    """nn.Linear(4100, 4096) holds 64.1 MiB of weights, over the 64 MiB a case hands to the op: the case says so in
-    one line. Before, the init's numbers (4100, 4096) were handed over in the weights' places and the user read
-    "the TilingFunc returned 4294967295"."""
+    """nn.Linear(11600, 11600) holds 513 MiB of weights, over the 512 MiB a case hands to the op: the case says so in
+    one line. Before, the init's numbers were handed over in the weights' places and the user read "the TilingFunc
+    returned 4294967295"."""
     ref = tmp_path / "big_linear.py"
     ref.write_text(
         "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n"
         "    def __init__(self, n_in, n_out):\n        super().__init__()\n        self.fc = nn.Linear(n_in, n_out)\n\n"
         "    def forward(self, x):\n        return self.fc(x)\n\n\n"
-        "def get_inputs():\n    return [torch.randn(2, 4100)]\n\n\ndef get_init_inputs():\n    return [4100, 4096]\n")
+        "def get_inputs():\n    return [torch.randn(2, 11600)]\n\n\ndef get_init_inputs():\n    return [11600, 11600]\n")
     r = kgen("bench", str(ref), "--project", str(PROJECTS / "linear_custom"), "--json")
     rep = json.loads(r.stdout)
     assert not rep["correct"] and "TilingFunc" not in r.stdout
     (case,) = rep["cases"]
-    assert "own weights (64 MiB) are over the 64 MiB a case hands to the op" in case["message"], case["message"]
+    assert "own weights (513 MiB) are over the 512 MiB a case hands to the op" in case["message"], case["message"]
