@@ -78,3 +78,17 @@ def test_a_convolution_of_128_output_channels_reads_its_im2col_matrix_once(tmp_p
     weight = 128 * 72 * F32
     read = _read_bytes(ref, tmp_path)
     assert col + 0.9 * rows_read <= read <= col + rows_read + CORES * (weight + 128 * F32), read
+
+
+@pytest.mark.slow
+def test_a_matmul_as_tall_as_its_base_block_does_not_give_every_core_all_of_a(tmp_path):
+    """x [128, 1024] @ w [1024, 1024], then mish twice (the epilogue's tiles leave room for 128 x 32 blocks): all of
+    M fits one base block, but splitting the cores over N only would have each of 32 cores read all of x (21.0 MB
+    read in all). The host splits over N only while the cores' reads of A stay within B's; here
+    MultiCoreMatmulTiling splits both (16.8 MB; MKB's matmul_mish_mish at batch 128: 1.0x of eager with the N-only
+    split, 1.19x)."""
+    ref = write_reference(tmp_path, "F.mish(F.mish(x @ w))", "torch.randn(128, 1024) / 32, torch.randn(1024, 1024) / 32",
+                          sig="x, w")
+    w, x = 1024 * 1024 * F32, 128 * 1024 * F32
+    read = _read_bytes(ref, tmp_path)
+    assert read <= 4 * w + 2 * x, read
