@@ -242,8 +242,8 @@ def render(kp: KernelParams) -> dict[str, str]:
                     "        chainRow_ = padBlock_ + 8 > t.outWPad ? padBlock_ + 8 : t.outWPad;\n"
                     "        pipe_.InitBuffer(chainBuf_, 3 * chainRow_ * sizeof(float));\n") if (w.prologue or w.epilogue) else "",
         chain_members=("    TBuf<TPosition::VECCALC> chainBuf_;\n    uint32_t chainRow_ = 0;\n") if (w.prologue or w.epilogue) else "",
-        prologue=_block(w.prologue, "        ", "the ops before the pooling, on the input row"),
-        epilogue=_block(w.epilogue, "            ", "the ops after the pooling, on the output row"))
+        prologue=_block(w.prologue, "            ", "the ops before the pooling, on the input row"),
+        epilogue=_block(w.epilogue, "                ", "the ops after the pooling, on the output row"))
     params = opdef_params([x], [y])
     code = kp.extra.get("window_code") or window_code([w], [[]])[0]
     comment, *helpers = load("move_attrs.tmpl").template.strip("\n").split("\n\n")
