@@ -243,7 +243,9 @@ def render(kp: KernelParams) -> dict[str, str]:
                     "        pipe_.InitBuffer(chainBuf_, 3 * chainRow_ * sizeof(float));\n") if (w.prologue or w.epilogue) else "",
         chain_members=("    TBuf<TPosition::VECCALC> chainBuf_;\n    uint32_t chainRow_ = 0;\n") if (w.prologue or w.epilogue) else "",
         prologue=_block(w.prologue, "            ", "the ops before the pooling, on the input row"),
-        epilogue=_block(w.epilogue, "                ", "the ops after the pooling, on the output row"))
+        epilogue=("            for (uint32_t r = 0; r < rows; ++r) {\n                LocalTensor<float> acc = block[r * outWPad_];\n"
+                  + _block(w.epilogue, "                ", "the ops after the pooling, on the output row") + "            }\n"
+                  ) if w.epilogue else "")
     params = opdef_params([x], [y])
     code = kp.extra.get("window_code") or window_code([w], [[]])[0]
     comment, *helpers = load("move_attrs.tmpl").template.strip("\n").split("\n\n")
@@ -252,7 +254,8 @@ def render(kp: KernelParams) -> dict[str, str]:
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=w.spatial,
         adaptive="true" if w.adaptive else "false", output_size=trio(w.adaptive or (1, 1, 1)), window_code=code,
         attr_helpers=("\n" + comment + "\n" + "\n\n".join(used_helpers) + "\n") if used_helpers else "",
-        attrs="".join(line + "\n" for line in kp.extra.get("attrs", [])), chain_rows=3 if (w.prologue or w.epilogue) else 0)
+        attrs="".join(line + "\n" for line in kp.extra.get("attrs", [])), chain_rows=3 if (w.prologue or w.epilogue) else 0,
+        prologue="true" if w.prologue else "false")
     tiling = load("pool_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
