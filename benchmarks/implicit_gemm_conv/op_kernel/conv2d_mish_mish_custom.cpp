@@ -184,6 +184,22 @@ private:
 
     // output row (n, r), column tile t: C[OC, n1t*16] = sum over K chunks, + bias; Fixpipe into y.
     // refill: after kernel row fh, fetch the next output row's input row for this slot (first row: nextBase)
+    // C[OC, n1t * 16] = (first) or += the queued L0A chunk x L0B chunk over k rows of K; frees both
+    __aicore__ inline void MmadChunk(const LocalTensor<float>& c, uint32_t k, bool first)
+    {
+        const Conv2dMishMishCustomTilingData& td = *td_;
+        LocalTensor<float> a = aQ_.DeQue<float>();
+        LocalTensor<float> b = bQ_.DeQue<float>();
+        MmadParams mp;
+        mp.m = static_cast<uint16_t>(td.oc);
+        mp.n = static_cast<uint16_t>(td.n1t * 16);
+        mp.k = static_cast<uint16_t>(k);
+        mp.cmatrixInitVal = first;
+        Mmad(c, a, b, mp);
+        aQ_.FreeTensor(a);
+        bQ_.FreeTensor(b);
+    }
+
     __aicore__ inline void Tile(uint32_t n, uint32_t r, uint32_t t, bool refill, uint32_t nextBase)
     {
         const Conv2dMishMishCustomTilingData& td = *td_;
@@ -220,17 +236,8 @@ private:
                         }
                     }
                     bQ_.EnQue(b);
-                    a = aQ_.DeQue<float>();
-                    b = bQ_.DeQue<float>();
-                    MmadParams mp;
-                    mp.m = static_cast<uint16_t>(td.oc);
-                    mp.n = static_cast<uint16_t>(td.n1t * 16);
-                    mp.k = static_cast<uint16_t>(kcq * C0);
-                    mp.cmatrixInitVal = firstMmad;
-                    Mmad(c, a, b, mp);
+                    MmadChunk(c, kcq * C0, firstMmad);
                     firstMmad = false;
-                    aQ_.FreeTensor(a);
-                    bQ_.FreeTensor(b);
                 }
             }
             if (refill) {
@@ -251,16 +258,7 @@ private:
             LocalTensor<float> b = bQ_.AllocTensor<float>();
             LoadData(b, wL1_[(td.kh * td.kw * td.c1 + 1) * td.m1 * FRAC], LoadData2DParams(0, static_cast<uint8_t>(td.n1t), 0, 0, 0, false, 0));
             bQ_.EnQue(b);
-            a = aQ_.DeQue<float>();
-            b = bQ_.DeQue<float>();
-            MmadParams mp;
-            mp.m = static_cast<uint16_t>(td.oc);
-            mp.n = static_cast<uint16_t>(td.n1t * 16);
-            mp.k = static_cast<uint16_t>(C0);
-            mp.cmatrixInitVal = false;
-            Mmad(c, a, b, mp);
-            aQ_.FreeTensor(a);
-            bQ_.FreeTensor(b);
+            MmadChunk(c, C0, false);
         }
         cQ_.EnQue(c);
         c = cQ_.DeQue<float>();
