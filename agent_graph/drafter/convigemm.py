@@ -1,0 +1,203 @@
+"""Implicit GEMM: a 2-D convolution (stride 1, dilation 1, one group, fp32) and its elementwise epilogue on the cube
+without an im2col matrix in GM (templates ``conv_igemm_*``).
+
+The vector cores write each padded input row the convolution reads as a 5HD row record ([C1][W + 2 PAD_W][C0], zero
+positions for the padding, zero records for padded rows) and the weight as L0A fractals to the workspace; each cube
+core keeps the whole weight in L1, rotates KH input rows through L1 slots and builds the im2col fractals of L0B with
+2-D LoadData straight from them (at stride 1, 16 neighbouring output positions of one tap are one 512-byte run of a
+record), accumulates ``C[OC, positions]`` in L0C and Fixpipes it into y (NCHW); its vector cores then apply the
+epilogue in place on y, group of output rows by group of rows (cross-core flags). The GM traffic is the input about
+once, y twice and the weight, where the im2col path (``convcube``) writes and reads a matrix KH * KW times the input.
+
+The epilogue is the cube template's (``cubeplan.lower_epilogue``), on UB tiles of [output channels x positions]: a
+per-output-channel tensor (a bias, ``[OC, 1, 1]``) is one value per tile row, a tensor of the output's shape is read
+at the tile's positions, a one-element tensor is a scalar.
+
+``choose`` keeps the im2col path where the implicit GEMM does not apply, where its buffers do not fit (the weight and
+KH row slots in L1, the L0 chunk buffers, UB) or where the input has few channels (``MIN_CHANNELS``).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from agent_graph.drafter.codegen import opdef_params
+from agent_graph.drafter.templates import load
+from bench_bridge.api import snake_case, soc_facts
+
+C0 = 8                     # fp32 channels per 32-byte block
+A_BUFS = B_BUFS = 4        # the kernel's L0A / L0B chunk buffers
+MAX_KH = 7                 # the kernel's L1 row slots (one event id each)
+MIN_TILE = 1024            # floats of the smallest epilogue tile the host accepts
+UB_MARGIN = 2048           # the host's UB bytes besides the queues
+MIN_CHANNELS = 16
+"""Input channels below which the im2col path stays: K = C * KH * KW is then short, each Mmad a few k-blocks, and
+the per-row record conversions and cross-core hand-overs cost more than the im2col matrix saves (modelled: a
+3-channel 3 x 3 convolution 1.3x slower than through im2col, a 16-channel one 1.8x faster)."""
+
+
+def _align(a: int, b: int) -> int:
+    return (a + b - 1) // b * b
+
+
+def fits(x: tuple[int, ...], w: tuple[int, ...], pad: tuple[int, int], per_elem: int, col_vectors: int) -> str:
+    """Why the kernel's buffers do not take a convolution of input ``x`` [N, C, H, W] and weight ``w`` [OC, C, KH, KW]
+    (the host's checks), or "". ``per_elem``: UB bytes per element of an epilogue tile; ``col_vectors``: the
+    epilogue's per-channel tensors (each kept in UB)."""
+    soc = soc_facts()
+    _, c, h, wd = x
+    oc, _, kh, kw = w
+    hp, wr = h + 2 * pad[0], wd + 2 * pad[1]
+    if hp < kh or wr < kw:
+        return "a kernel larger than the padded input"
+    c1, m1, kk = -(-c // C0), -(-oc // 16), kh * kw
+    nb = -(-(wr - kw + 1) // 16)
+    fa, fb, fc = soc.l0a_bytes // A_BUFS // 512, soc.l0b_bytes // B_BUFS // 512, soc.l0c_bytes // 1024
+    if m1 > fa or m1 > fc or kh > MAX_KH:
+        return f"{oc} output channels or a {kh}-row kernel (at most {16 * min(fa, fc)} channels, {MAX_KH} rows)"
+    n1t = min(nb, fc // m1, fb)
+    col_tiles = -(-nb // n1t)
+    wp = n1t * 16 if col_tiles == 1 and n1t * 16 >= wr else wr
+    slot = max(((c1 - 1) * wp + col_tiles * n1t * 16 + kw - 1) * C0, c1 * wp * C0)
+    l1 = soc.l1_bytes - soc.kfc_reserved_bytes
+    if (kk * c1 * m1 * 128 + kh * slot) * 4 > l1:
+        return f"the weight ({kk * c1 * m1 * 512} bytes as fractals) and {kh} input rows exceed L1"
+    pitch = _align(C0 * kk, 8)
+    prep = (4 * max(C0 * _align(wd, C0), 16 * pitch) + 2 * max(C0 * wr, kk * 128) + max(kk * 128, C0 * wd)) * 4
+    ub = soc.ub_bytes - soc.kfc_reserved_bytes - prep - UB_MARGIN - col_vectors * _align(oc, 8) * 4
+    if ub < MIN_TILE * per_elem:
+        return "UB is too small for the epilogue tiles next to the row conversion buffers"
+    return ""
+
+
+class Epilogue:
+    """The vector part's epilogue code: ``cp``'s one fp32 program over a y tile ``XI0`` of ``no`` output channels x
+    ``lenAl`` positions (``n`` floats), with each input loaded as its kind says."""
+
+    def __init__(self, cp: Any):
+        self.cp = cp
+        nm, eps = cp.names, cp.cg.epilogue_inputs
+        self.init: list[str] = []
+        self.members: list[str] = []
+        self.load: list[str] = []
+        self.compute: list[str] = []
+        self.prologue: list[str] = []
+        self.free: list[str] = []
+        self.args: list[str] = []          # the GM arguments the epilogue reads
+        self.per_elem = 2 * 4              # UB bytes per tile element: the two y tiles
+        self.col_vectors = 0
+        for i, (x, kind) in enumerate(zip(eps, cp.kinds[1:]), 1):
+            if nm[x] not in self.args:
+                self.args.append(nm[x])
+            getattr(self, f"_{kind}")(i, nm[x])
+        if self.prologue:
+            self.prologue += ["SetFlag<HardEvent::MTE2_S>(0);   // the tile rows' values are read by the scalar unit",
+                              "WaitFlag<HardEvent::MTE2_S>(0);"]
+        for s in range(cp.nslots):
+            self.init.append(f"pipe->InitBuffer(slot{s}_, td.tile * sizeof(float));")
+            self.members.append(f"TBuf<TPosition::VECCALC> slot{s}_;")
+            self.compute.append(f"LocalTensor<float> S{s} = slot{s}_.Get<float>();")
+            self.per_elem += 4
+        for j in range(len(cp.attrs)):
+            self.init.append(f"attr{j}_ = td.attr{j};")
+            self.members.append(f"float attr{j}_ = 0.0f;")
+        prog = cp.progs[cp.combos[0]]
+        self.compute += prog.body
+        res = prog.outputs[0].val.expr
+        if res != "XI0":
+            self.compute.append(f"DataCopy(XI0, {res}, n);   // the result into the y tile")
+        self.compute += self.free
+
+    def _scalar(self, i: int, arg: str) -> None:
+        self.init += [f"GlobalTensor<float> xg{i};", f"xg{i}.SetGlobalBuffer((__gm__ float*){arg}, 1);",
+                      f"sv{i}_ = xg{i}.GetValue(0);"]
+        self.members.append(f"float sv{i}_ = 0.0f;")
+
+    def _col(self, i: int, arg: str) -> None:
+        """One value per output channel: the values sit in UB (loaded once), each tile row filled with its own."""
+        self.init += [f"xg{i}_.SetGlobalBuffer((__gm__ float*){arg}, td.oc);",
+                      f"pipe->InitBuffer(colv{i}_, Align(td.oc, 8) * sizeof(float));   // one value per output channel",
+                      f"pipe->InitBuffer(f{i}_, td.tile * sizeof(float));"]
+        self.members += [f"GlobalTensor<float> xg{i}_;", f"TBuf<TPosition::VECCALC> colv{i}_;", f"TBuf<TPosition::VECCALC> f{i}_;"]
+        self.prologue.append(f"DataCopyPad(colv{i}_.Get<float>(), xg{i}_, DataCopyExtParams{{1, td.oc * static_cast<uint32_t>(sizeof(float)), 0, 0, 0}}, "
+                             "DataCopyPadExtParams<float>{false, 0, 0, 0.0f});")
+        self.compute += [f"LocalTensor<float> XI{i} = f{i}_.Get<float>();",
+                         f"LocalTensor<float> cv{i} = colv{i}_.Get<float>();",
+                         "for (uint32_t k = 0; k < no; ++k) {",
+                         f"    Duplicate(XI{i}[k * lenAl], cv{i}.GetValue(o0 + k), lenAl);",
+                         "}"]
+        self.per_elem += 4
+        self.col_vectors += 1
+
+    def _full(self, i: int, arg: str) -> None:
+        """A tensor of the output's shape: its tile read at the y tile's positions."""
+        self.init += [f"xg{i}_.SetGlobalBuffer((__gm__ float*){arg}, static_cast<uint64_t>(td.n) * td.oc * td.oh * td.ow);",
+                      f"pipe->InitBuffer(inQ{i}_, 2, td.tile * sizeof(float));"]
+        self.members += [f"GlobalTensor<float> xg{i}_;", f"TQue<QuePosition::VECIN, 2> inQ{i}_;"]
+        self.load += [f"LocalTensor<float> x{i} = inQ{i}_.AllocTensor<float>();",
+                      f"DataCopyPad(x{i}, xg{i}_[at], in, DataCopyPadExtParams<float>{{false, 0, 0, 0.0f}});",
+                      f"inQ{i}_.EnQue(x{i});"]
+        self.compute.append(f"LocalTensor<float> XI{i} = inQ{i}_.DeQue<float>();")
+        self.free.append(f"inQ{i}_.FreeTensor(XI{i});")
+        self.per_elem += 2 * 4
+
+    def _row(self, i: int, arg: str) -> None:
+        raise NotIgemm("a tensor along the output positions in the epilogue")
+
+
+class NotIgemm(Exception):
+    """The implicit GEMM does not take the convolution (the im2col path does)."""
+
+
+def _ind(lines: list[str], n: int) -> str:
+    return "\n".join(" " * n + ln if ln else "" for ln in lines)
+
+
+def applies(cp: Any, geo: Any, shapes: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> str:
+    """Why the implicit GEMM does not take the convolution ``cp`` plans (``convcube``'s cube parameters, its geometry,
+    each case's input and weight shapes), or ""."""
+    if geo.rank != 2 or geo.transposed or geo.pointwise:
+        return "not a 2-D convolution with a kernel of several taps"
+    if geo.stride != (1, 1, 1) or geo.dilation != (1, 1, 1):
+        return "a stride or dilation"
+    if any(d != "float32" for combo in cp.combos for d in (*combo[0], combo[1])):
+        return "a 16-bit operand"
+    if min(x[1] for x, _ in shapes) < MIN_CHANNELS:
+        return f"fewer than {MIN_CHANNELS} input channels"
+    try:
+        ep = Epilogue(cp)
+    except NotIgemm as e:
+        return str(e)
+    for x, w in shapes:
+        why = fits(x, w, geo.padding[1:], ep.per_elem, ep.col_vectors)
+        if why:
+            return why
+    return ""
+
+
+def render(cp: Any, geo: Any) -> dict[str, str]:
+    """The op project's files for the implicit GEMM (``applies`` said yes)."""
+    snake = snake_case(cp.op_type)
+    ep = Epilogue(cp)
+    nm, conv = cp.names, cp.conv
+    ins = cp.op_inputs()
+    x, weight = nm[conv.x], nm[conv.weight]
+    vec_args = [x, weight, cp.out] + [a for a in ep.args if a not in (x, weight)]
+    gm = [nm[i] for i in ins] + [cp.out]
+    kernel = load("conv_igemm_kernel.cpp.tmpl").substitute(
+        op_type=cp.op_type, summary=cp.summary, kernel_name=snake, gm_params=", ".join(f"GM_ADDR {a}" for a in gm),
+        vec_init_params=", ".join(f"GM_ADDR {a}" for a in vec_args), vec_init_args=", ".join(vec_args),
+        x_name=x, w_name=weight, y_name=cp.out, init_body=_ind(ep.init, 8), members=_ind(ep.members, 4),
+        load_body=_ind(ep.load, 8), compute_body=_ind(ep.compute, 8), prologue=_ind(ep.prologue, 8) + ("\n" if ep.prologue else ""))
+    attr_fields = "".join(f"TILING_DATA_FIELD_DEF(float, attr{j});\n" for j in range(len(cp.attrs)))
+    tiling = load("conv_igemm_tiling.h.tmpl").substitute(op_type=cp.op_type, guard=f"{snake.upper()}_TILING_H",
+                                                          attr_fields=attr_fields)
+    attr_code = []
+    for j in range(len(cp.attrs)):
+        attr_code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
+                      f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {cp.attr_defaults[j]!r}f);"]
+    host = load("conv_igemm_host.cpp.tmpl").substitute(
+        op_type=cp.op_type, summary=cp.summary, op_snake=snake, x_index=ins.index(conv.x), w_index=ins.index(conv.weight),
+        pad_h=geo.padding[1], pad_w=geo.padding[2], bytes_per_elem=ep.per_elem,
+        budget_note=f"two y tiles, the epilogue's inputs and {cp.nslots} float slots",
+        col_vectors=ep.col_vectors, attr_code="\n".join(attr_code), params="\n".join(opdef_params(cp.kernel_params())))
+    return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
