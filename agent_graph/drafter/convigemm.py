@@ -18,6 +18,7 @@ KH row slots in L1, the L0 chunk buffers, UB) or where the input has few channel
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agent_graph.drafter.codegen import opdef_params
@@ -100,11 +101,7 @@ class Epilogue:
         for j in range(len(cp.attrs)):
             self.init.append(f"attr{j}_ = td.attr{j};")
             self.members.append(f"float attr{j}_ = 0.0f;")
-        prog = cp.progs[cp.combos[0]]
-        self.compute += prog.body
-        res = prog.outputs[0].val.expr
-        if res != "XI0":
-            self.compute.append(f"DataCopy(XI0, {res}, n);   // the result into the y tile")
+        self.compute += _into_tile(cp.progs[cp.combos[0]])
         self.compute += self.free
 
     def _scalar(self, i: int, arg: str) -> None:
@@ -142,6 +139,24 @@ class Epilogue:
 
     def _row(self, i: int, arg: str) -> None:
         raise NotIgemm("a tensor along the output positions in the epilogue")
+
+
+IN_PLACE_OPS = {"Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins", "Relu", "Exp", "Ln", "Abs",
+                "Sqrt", "LeakyRelu"}
+"""Vector instructions that only read their sources (the destination is not one): their result can go to any tile,
+one of their sources included (elementwise, each element read before it is written)."""
+
+
+def _into_tile(prog: Any) -> list[str]:
+    """The program with its result in the y tile XI0: its last instruction writes XI0 instead of a slot when that
+    instruction only reads its sources (``IN_PLACE_OPS``), else one copy after it."""
+    body, res = list(prog.body), prog.outputs[0].val.expr
+    if res == "XI0":
+        return body
+    m = re.fullmatch(r"(\w+)\(" + re.escape(res) + r", (.*)", body[-1]) if body else None
+    if m and m.group(1) in IN_PLACE_OPS:
+        return body[:-1] + [f"{m.group(1)}(XI0, {m.group(2)}"]
+    return body + [f"DataCopy(XI0, {res}, n);   // the result into the y tile"]
 
 
 class NotIgemm(Exception):
