@@ -13,8 +13,9 @@ The epilogue is the cube template's (``cubeplan.lower_epilogue``), on UB tiles o
 per-output-channel tensor (a bias, ``[OC, 1, 1]``) is one value per tile row, a tensor of the output's shape is read
 at the tile's positions, a one-element tensor is a scalar.
 
-``choose`` keeps the im2col path where the implicit GEMM does not apply, where its buffers do not fit (the weight and
-KH row slots in L1, the L0 chunk buffers, UB) or where the input has few channels (``MIN_CHANNELS``).
+``applies`` keeps the im2col path where the implicit GEMM does not apply, where its buffers do not fit (the weight and
+KH row slots in L1, the L0 chunk buffers, UB) or where it is modelled slower: few input channels (``MIN_CHANNELS``),
+few output rows a cube core (``MIN_ROWS_PER_CORE``).
 """
 from __future__ import annotations
 
@@ -30,10 +31,16 @@ A_BUFS = B_BUFS = 4        # the kernel's L0A / L0B chunk buffers
 MAX_KH = 7                 # the kernel's L1 row slots (one event id each)
 MIN_TILE = 1024            # floats of the smallest epilogue tile the host accepts
 UB_MARGIN = 2048           # the host's UB bytes besides the queues
-MIN_CHANNELS = 16
+MIN_CHANNELS = 8
 """Input channels below which the im2col path stays: K = C * KH * KW is then short, each Mmad a few k-blocks, and
-the per-row record conversions and cross-core hand-overs cost more than the im2col matrix saves (modelled: a
-3-channel 3 x 3 convolution 1.3x slower than through im2col, a 16-channel one 1.8x faster)."""
+the record conversions (one per C0-block of channels and input row, mostly scalar issue) cost more than the im2col
+matrix saves. Modelled on [2, C, 128, 128] -> 32 channels, 3 x 3, padding 1, relu: C = 3 13.5 us (im2col) against
+19.1 us (implicit GEMM); C = 8 22.0 against 19.6; C = 16 36.2 against 20.1."""
+MIN_ROWS_PER_CORE = 3
+"""Output rows (N * OH, of the largest case) per cube core below which the im2col path stays: each cube core copies
+the whole weight to L1 and starts its row pipeline once, which a few rows do not pay for. Modelled on 64 -> 128
+channels, 3 x 3, padding 1, mish twice: [1, 64, 48, 64] (2 rows a core) 27.3 us (im2col) against 28.5 us;
+[1, 64, 96, 96] (4 rows a core) 52.3 against 46.2; [2, 64, 128, 128] 149.9 against 106.9."""
 
 
 def _align(a: int, b: int) -> int:
@@ -178,6 +185,9 @@ def applies(cp: Any, geo: Any, shapes: list[tuple[tuple[int, ...], tuple[int, ..
         return "a 16-bit operand"
     if min(x[1] for x, _ in shapes) < MIN_CHANNELS:
         return f"fewer than {MIN_CHANNELS} input channels"
+    rows = max(x[0] * (x[2] + 2 * geo.padding[1] - w[2] + 1) for x, w in shapes)
+    if rows < MIN_ROWS_PER_CORE * soc_facts().ai_cores:
+        return f"{rows} output rows: under {MIN_ROWS_PER_CORE} a cube core"
     try:
         ep = Epilogue(cp)
     except NotIgemm as e:
