@@ -12,6 +12,7 @@ import pytest
 
 from agent_graph.drafter import Unsupported, convigemm, draft, prebuild, write_project
 from bench_bridge.bench import BenchOptions, bench
+from tests.agent_graph.test_drafter_review import _unused
 
 
 def _spec(tmp: Path, init: str, forward: str, sig: str, cases: list[tuple[str, str]]) -> Path:
@@ -41,6 +42,8 @@ def _verified(spec: Path, out: Path, template: str = "conv_igemm") -> Path:
     d = draft(spec)
     assert not isinstance(d, Unsupported), str(d)
     assert d.plan.template == template and d.plan.category == "convolution"
+    kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+    assert _unused(kernel) == [] and "PIPE_ALL" not in kernel   # what a reviewer checks first (test_drafter_review)
     project = write_project(d.plan, out)
     builds = prebuild(project, jobs=2)
     assert builds and all(b.ok for b in builds), [g.format() for b in builds for g in b.diagnostics][:3]
