@@ -89,6 +89,15 @@ def test_padded_rows_and_columns_are_zero_records(tmp_path, monkeypatch):
     assert "PAD_H = 2, PAD_W = 2" in host
 
 
+def test_blocks_of_many_rows_span_images(tmp_path):
+    """Cube cores of several output rows each: 3 images of 29 rows over 24 cores (blocks that start in one image and
+    end in the next: two segments in a block's input-row list), and 2 images of 216 rows of a 5 x 5 kernel (18 rows
+    a core, 9 groups: the cube core waits on its vector cores once MAX_LAG groups are outstanding)."""
+    spec = _spec(tmp_path, "self.conv = nn.Conv2d(cin, cout, k, padding=1)", "F.gelu(self.conv(x)) - 0.5", "x",
+                 [(_x(3, 16, 29, 20), "[16, 24, 3]"), (_x(2, 18, 218, 6), "[18, 20, 5]")])
+    _verified(spec, tmp_path / "out")
+
+
 def _modelled_over_eager(spec: Path, project: Path) -> float:
     """The performance model's time of the largest case over its eager time."""
     from agent_graph.drafter import measure
