@@ -54,8 +54,8 @@ def _verified(spec: Path, out: Path, template: str = "conv_igemm") -> Path:
     return project
 
 
-def _x(*shape: int) -> str:
-    return f'{{ shape = {list(shape)}, dtype = "float32" }}'
+def _x(*shape: int, dtype: str = "float32") -> str:
+    return f'{{ shape = {list(shape)}, dtype = "{dtype}" }}'
 
 
 @pytest.mark.parametrize("init, forward, sig, cases", [
@@ -75,6 +75,25 @@ def _x(*shape: int) -> str:
 ])
 def test_a_stride_1_convolution_is_an_implicit_gemm(tmp_path, monkeypatch, init, forward, sig, cases):
     monkeypatch.setattr(convigemm, "MIN_ROWS_PER_CORE", 0)   # small cases through the kernel's every branch
+    _verified(_spec(tmp_path, init, forward, sig, cases), tmp_path / "out")
+
+
+@pytest.mark.parametrize("init, forward, sig, cases", [
+    # fp16: C0 = 16 channels a block (21 and 40 input channels: one padded block each), the per-channel parameter
+    # and the output-shaped tensor widened to float, every op rounded to half as PyTorch rounds it
+    ("self.conv = nn.Conv2d(cin, cout, k, padding=1, bias=False).half(); "
+     "self.bias = nn.Parameter(torch.randn(cout, 1, 1).half())",
+     "torch.relu(self.conv(x) + self.bias) * 0.5 + r", "x, r",
+     [(f"{_x(2, 21, 11, 7, dtype='float16')}, {_x(2, 33, 9, 5, dtype='float16')}", "[21, 33, 5]"),
+      (f"{_x(3, 40, 6, 30, dtype='float16')}, {_x(3, 8, 6, 30, dtype='float16')}", "[40, 8, 3]")]),
+    # bf16 with the convolution's own bias, mish
+    ("self.conv = nn.Conv2d(cin, cout, k, padding=1).to(torch.bfloat16)", "F.mish(self.conv(x))", "x",
+     [(_x(2, 17, 9, 13, dtype="bfloat16"), "[17, 19, 3]"), (_x(1, 32, 16, 40, dtype="bfloat16"), "[32, 48, 3]")]),
+])
+def test_a_16_bit_convolution_sums_in_float_and_rounds_as_pytorch(tmp_path, monkeypatch, init, forward, sig, cases):
+    """fp16 / bf16: the cube multiplies 16-bit fractals into float, Fixpipe writes the float product to the workspace
+    and the vector cores compute the epilogue in float, rounding where PyTorch rounds and once into y."""
+    monkeypatch.setattr(convigemm, "MIN_ROWS_PER_CORE", 0)
     _verified(_spec(tmp_path, init, forward, sig, cases), tmp_path / "out")
 
 
