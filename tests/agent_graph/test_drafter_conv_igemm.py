@@ -68,6 +68,10 @@ def _x(*shape: int, dtype: str = "float32") -> str:
     ("self.conv = nn.Conv2d(cin, cout, k, padding=1, bias=False); self.bias = nn.Parameter(torch.randn(cout, 1, 1))",
      "torch.relu(self.conv(x) + self.bias) * 0.5 + r", "x, r",
      [(f"{_x(2, 21, 11, 7)}, {_x(2, 33, 9, 5)}", "[21, 33, 5]"), (f"{_x(3, 16, 6, 30)}, {_x(3, 8, 6, 30)}", "[16, 8, 3]")]),
+    # a residual that is the convolution's own input (x read by the records and by the epilogue), a one-element
+    # forward input as the epilogue's scalar
+    ("self.conv = nn.Conv2d(cin, cout, k, padding=1)", "torch.sigmoid((self.conv(x) + x) * s)", "x, s",
+     [(f"{_x(2, 16, 9, 13)}, {_x(1)}", "[16, 16, 3]"), (f"{_x(1, 24, 12, 20)}, {_x(1)}", "[24, 24, 3]")]),
     # no padding, a 1 x 3 kernel, no epilogue besides the bias; 130 output channels over rows of 298 positions:
     # two column tiles per output row
     ("self.conv = nn.Conv2d(cin, cout, (1, k))", "self.conv(x)", "x",
