@@ -147,6 +147,10 @@ class Epilogue:
                           "DataCopyPad(yGm_[at], XI0, Rows(no, len, lenAl, sizeof(T), true));",
                           "SetFlag<HardEvent::MTE3_MTE2>(ev);",
                           "ioQ_.FreeTensor(XI0);"]
+        if self.compute or self.wide:
+            self.compute.insert(0, "uint32_t n = no * lenAl;   // the tile's elements, whole rows")
+        self.any = self.wide or bool(self.compute or self.load)
+        """The vector cores compute something on the product (else the fp32 y that Fixpipe writes is the result)."""
 
     def _scalar(self, i: int, arg: str) -> None:
         self.init += [f"GlobalTensor<T> xg{i};", f"xg{i}.SetGlobalBuffer((__gm__ T*){arg}, 1);",
@@ -259,7 +263,7 @@ def render(cp: Any, geo: Any) -> dict[str, str]:
         op_type=cp.op_type, summary=cp.summary, kernel_name=snake, gm_params=", ".join(f"GM_ADDR {a}" for a in gm),
         vec_init_params=", ".join(f"GM_ADDR {a}" for a in vec_args), vec_init_args=", ".join(vec_args),
         x_name=x, w_name=weight, y_name=cp.out, init_body=_ind(ep.init, 8), members=_ind(ep.members, 4),
-        t_type=CT[ep.dtype], load_body=_ind(ep.load, 8), compute_body=_ind(ep.compute, 8), store_body=_ind(ep.store, 8),
+        t_type=CT[ep.dtype], epilogue="true" if ep.any else "false", load_body=_ind(ep.load, 8), compute_body=_ind(ep.compute, 8), store_body=_ind(ep.store, 8),
         prologue=_ind(ep.prologue, 8) + ("\n" if ep.prologue else ""))
     attr_fields = "".join(f"TILING_DATA_FIELD_DEF(float, attr{j});\n" for j in range(len(cp.attrs)))
     tiling = load("conv_igemm_tiling.h.tmpl").substitute(op_type=cp.op_type, guard=f"{snake.upper()}_TILING_H",

@@ -72,6 +72,9 @@ def _x(*shape: int, dtype: str = "float32") -> str:
     # forward input as the epilogue's scalar
     ("self.conv = nn.Conv2d(cin, cout, k, padding=1)", "torch.sigmoid((self.conv(x) + x) * s)", "x, s",
      [(f"{_x(2, 16, 9, 13)}, {_x(1)}", "[16, 16, 3]"), (f"{_x(1, 24, 12, 20)}, {_x(1)}", "[24, 24, 3]")]),
+    # no bias and no epilogue: y is what Fixpipe writes (the vector cores convert rows only)
+    ("self.conv = nn.Conv2d(cin, cout, k, padding=1, bias=False)", "self.conv(x)", "x",
+     [(_x(2, 16, 9, 13), "[16, 32, 3]"), (_x(1, 24, 12, 20), "[24, 48, 3]")]),
     # no padding, a 1 x 3 kernel, no epilogue besides the bias; 130 output channels over rows of 298 positions:
     # two column tiles per output row
     ("self.conv = nn.Conv2d(cin, cout, (1, k))", "self.conv(x)", "x",
