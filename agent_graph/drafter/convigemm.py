@@ -275,6 +275,7 @@ def render(cp: Any, geo: Any) -> dict[str, str]:
     host = load("conv_igemm_host.cpp.tmpl").substitute(
         op_type=cp.op_type, summary=cp.summary, op_snake=snake, x_index=ins.index(conv.x), w_index=ins.index(conv.weight),
         pad_h=geo.padding[1], pad_w=geo.padding[2], bytes_per_elem=ep.per_elem,
-        budget_note=f"two y tiles, the epilogue's inputs and {cp.nslots} float slots",
+        budget_note=f"two float product tiles{', two output tiles' if ep.wide else ''}, the epilogue's inputs, "
+                    f"{cp.nslots} float slots and {len(cp.round_types)} rounding tiles",
         col_vectors=ep.col_vectors, attr_code="\n".join(attr_code), params="\n".join(opdef_params(cp.kernel_params())))
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
