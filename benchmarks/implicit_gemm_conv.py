@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""The implicit-GEMM convolution against the drafter's im2col convolution, modelled on the emulator.
+"""The hand-written implicit-GEMM convolution against the drafter's convolution, modelled on the emulator.
 
 benchmarks/implicit_gemm_conv/ is a hand-written op project (team-written, not drafted): conv2d 3 x 3 (stride 1, no
 padding, bias) -> mish -> mish as a MIX kernel on the basic cube API. Its vector cores write each input row as a 5HD
 record to the workspace; its cube cores keep the weight in L1 as L0A fractals, rotate kh input rows through L1,
 build the im2col fractals of L0B with 2-D LoadData (at stride 1, 16 neighbouring output positions of one tap are one
 512-byte run of a 5HD record), accumulate C[OC, positions] in L0C and Fixpipe it straight into y (NCHW); the vector
-cores then apply mish twice in place, group of rows by group of rows (cross-core flags). The drafter's cube template
-today writes the whole im2col matrix to GM first (docs/drafter.md, "Convolutions on the cube").
+cores then apply mish twice in place, group of rows by group of rows (cross-core flags). The drafter generalises it
+as its template conv_igemm (docs/drafter.md, "On the cube: implicit GEMM") where it is modelled faster, and writes
+the whole im2col matrix to GM first elsewhere (a case of few output rows a cube core, such as --case small).
 
 For every case of the project's spec (or --case), prints both kernels' modelled times, the modelled eager time and
 the speedups: `kgen bench --profile` on the project, `kgen generate --offline --profile` on the same spec.
 Model gaps that flatter the hand-written kernel (docs/performance-model.md): cross-core flag waits are not charged,
-Fixpipe's GM writes are not counted, and its cube-core blocks share the vector cores' 48 slots.
+Fixpipe's GM writes are not counted, and its cube-core blocks share the vector cores' 48 slots (the same gaps flatter
+the drafted implicit GEMM).
 
 Usage: python benchmarks/implicit_gemm_conv.py [--case ID ...] [--json]
 """
@@ -61,15 +63,15 @@ def main() -> None:
     rows = []
     for cid, m in mine.items():
         d = drafted.get(cid, {})
-        rows.append({"case": cid, "implicit_gemm": m, "drafted_im2col": d,
+        rows.append({"case": cid, "implicit_gemm": m, "drafted": d,
                      "ratio": (d["us"] / m["us"]) if d.get("us") and m.get("us") else None})
     if args.json:
         print(json.dumps(rows, indent=1))
         return
-    print(f"{'case':8s} {'status':7s} {'implicit us':>12s} {'im2col us':>10s} {'eager us':>9s} {'speedup':>8s} "
-          f"{'im2col sp.':>10s} {'gain':>6s}  bound")
+    print(f"{'case':8s} {'status':7s} {'implicit us':>12s} {'drafted us':>10s} {'eager us':>9s} {'speedup':>8s} "
+          f"{'drafted sp.':>10s} {'gain':>6s}  bound")
     for r in rows:
-        m, d = r["implicit_gemm"], r["drafted_im2col"]
+        m, d = r["implicit_gemm"], r["drafted"]
         sp = m["eager_us"] / m["us"] if m.get("us") and m.get("eager_us") else float("nan")
         dsp = d["eager_us"] / d["us"] if d.get("us") and d.get("eager_us") else float("nan")
         print(f"{r['case']:8s} {m['status']:7s} {m['us'] or float('nan'):12.1f} {d.get('us') or float('nan'):10.1f} "

@@ -25,7 +25,7 @@ import torch
 import torch.nn.functional as F
 from torch import fx
 
-from agent_graph.drafter import memo
+from agent_graph.drafter import convigemm, memo
 from agent_graph.drafter.analysis import AnalysisError, OpNode
 from agent_graph.drafter.canonical import _export, _name, live_nodes
 from agent_graph.drafter.cube import CHAIN, analyse_cube
@@ -423,15 +423,29 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     if after is not None:   # a first stage: where it ends, its input x, and the C++ of its result's shape
         ins = cp.op_inputs()
         kp.extra.update(last=last, x=cp.names[x], shape_helper=cp.conv.stage_shape(ins), shape_call=STAGE_SHAPE_CALL)
-    pl = plan_cls(task=task, op_type=op_type, category="convolution", template="cube", params=kp,
+    why_not = "" if after is None else "a staged op's first stage"
+    if not why_not:
+        why_not = convigemm.applies(cp, geos[0], [_conv_shapes(r.original) for r in ready])
+    if not why_not:   # the implicit GEMM: no im2col matrix in GM
+        cp.summary = summary.replace(f"({how})", "(implicit GEMM on the cube: 5HD input rows in L1, 2-D LoadData)")
+        kp.summary, kp.template = cp.summary, "conv_igemm"
+    else:
+        _log.debug("%s: im2col, not the implicit GEMM: %s", task.name, why_not)
+    pl = plan_cls(task=task, op_type=op_type, category="convolution", template=kp.template, params=kp,
                   graphs=[cg.graph for cg in cgs])
-    pl.files = render(cp)
+    pl.files = render(cp) if why_not else convigemm.render(cp, geos[0])
     pl.case_meta = [{"inputs": [{"shape": list(n.shape), "dtype": n.dtype} for n in cg.graph.inputs[1:]
                                 if n.name not in cp.conv.workspace_inputs],
                      "args": [a.kwargs["value"] for a in cg.graph.attrs], "init": cg.graph.init,
                      # the forward's own tensors lead (the rewritten module's graph counts col and the product too)
                      "forward": sum(isinstance(t, torch.Tensor) for t in ins)} for cg, (_, ins) in zip(cgs, cases)]
     return pl
+
+
+def _conv_shapes(original: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The convolution's input and weight shapes in the reference's export."""
+    conv = next(n for n in original.graph.nodes if n.op == "call_function" and _name(n)[0] == "convolution")
+    return tuple(int(d) for d in conv.args[0].meta["val"].shape), tuple(int(d) for d in conv.args[1].meta["val"].shape)
 
 
 def _weight_node(original: Any) -> fx.Node:
