@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent_graph.drafter.codegen import opdef_params
+from agent_graph.drafter.codegen import _attr_code, opdef_params
 from agent_graph.drafter.templates import load
 from bench_bridge.api import snake_case, soc_facts
 
@@ -268,14 +268,11 @@ def render(cp: Any, geo: Any) -> dict[str, str]:
     attr_fields = "".join(f"TILING_DATA_FIELD_DEF(float, attr{j});\n" for j in range(len(cp.attrs)))
     tiling = load("conv_igemm_tiling.h.tmpl").substitute(op_type=cp.op_type, guard=f"{snake.upper()}_TILING_H",
                                                           attr_fields=attr_fields)
-    attr_code = []
-    for j in range(len(cp.attrs)):
-        attr_code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
-                      f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {cp.attr_defaults[j]!r}f);"]
+    kp = cp.kernel_params()
     host = load("conv_igemm_host.cpp.tmpl").substitute(
         op_type=cp.op_type, summary=cp.summary, op_snake=snake, x_index=ins.index(conv.x), w_index=ins.index(conv.weight),
         pad_h=geo.padding[1], pad_w=geo.padding[2], bytes_per_elem=ep.per_elem,
         budget_note=f"two float product tiles{', two output tiles' if ep.wide else ''}, the epilogue's inputs, "
                     f"{cp.nslots} float slots and {len(cp.round_types)} rounding tiles",
-        col_vectors=ep.col_vectors, attr_code="\n".join(attr_code), params="\n".join(opdef_params(cp.kernel_params())))
+        col_vectors=ep.col_vectors, attr_code="\n".join(_attr_code(kp)), params="\n".join(opdef_params(kp)))
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
