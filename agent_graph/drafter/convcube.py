@@ -27,7 +27,7 @@ from torch import fx
 
 from agent_graph.drafter import convigemm, memo
 from agent_graph.drafter.analysis import AnalysisError, OpNode
-from agent_graph.drafter.canonical import _export, _name, live_nodes
+from agent_graph.drafter.canonical import _export, _name, live_nodes, moved_floats
 from agent_graph.drafter.cube import CHAIN, analyse_cube
 from agent_graph.drafter.cubeplan import RESERVED, CubeParams, CubeUnsupported, consistent, render
 from agent_graph.drafter.templates import load
@@ -117,8 +117,6 @@ def rewrite(model: torch.nn.Module, ins: list) -> tuple[fx.GraphModule, list, Ge
     """The reference with its convolution as a matmul over a new first input ``COL`` (see the module doc), the
     inputs for it (the im2col matrices first), the convolution's geometry and the reference's own export.
     ``NotCube`` when it does not apply."""
-    if any(not isinstance(v, torch.Tensor) for v in ins):
-        raise NotCube("a forward argument that is not a tensor")
     try:
         original = _export(model, ins)
     except AnalysisError as e:
@@ -326,13 +324,15 @@ class ConvCube:
 
 class Prepared(NamedTuple):
     """One case read for the cube: the model, the rewritten module's inputs (im2col first), the geometry, the rewritten
-    module's export and the reference's own."""
+    module's export and the reference's own, and the rewritten module's export with each forward float moved (None
+    without forward floats)."""
 
     model: torch.nn.Module
     inputs: list
     geo: Geometry
     ep: Any
     original: Any
+    moved: Any = None
 
 
 def _prepare(task: Any, cases: list, mod: Any) -> list[Prepared] | None:
@@ -354,7 +354,14 @@ def _prepare(task: Any, cases: list, mod: Any) -> list[Prepared] | None:
 def _prepare_case(mod: Any, init: Any, ins: Any) -> Prepared:
     model = mod.Model(*copy.deepcopy(init))
     gm, ins2, geo, original = rewrite(model, list(ins))
-    return Prepared(model, ins2, geo, _export(gm, ins2), original)
+    moved = None
+    if any(isinstance(v, float) for v in ins):   # forward floats: the rewrite of the export with each one moved
+        try:                                     # shows which constants they are (the cube reads them as attrs)
+            gm_moved, ins_moved, _, _ = rewrite(mod.Model(*copy.deepcopy(init)), moved_floats(list(ins)))
+            moved = _export(gm_moved, ins_moved)
+        except (NotCube, AnalysisError):
+            moved = None
+    return Prepared(model, ins2, geo, _export(gm, ins2), original, moved)
 
 
 def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any, after: int | None = None,
@@ -366,12 +373,12 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     if ready is None:
         return None
     cgs, geos, last = [], [], ""
-    for (init, ins), (model, ins2, geo, ep, original) in zip(cases, ready):
+    for (init, ins), (model, ins2, geo, ep, original, moved) in zip(cases, ready):
         try:
             stop = None
             if after is not None:
                 stop, last = _stop(ep, original, geo, after)
-            cg = analyse_cube(model, ins2, list(init), stop=stop, ep=ep, shaped=False)
+            cg = analyse_cube(model, ins2, list(init), stop=stop, ep=ep, shaped=False, moved=moved)
         except (NotCube, AnalysisError) as e:
             _log.debug("%s: not on the cube: %s", task.name, e)
             return None

@@ -193,14 +193,15 @@ def _check_operand(p: fx.Node, trans: bool, rows: int, cols: int, what: str, sha
 
 
 def analyse_cube(model: nn.Module, inputs: list[Any], init: list[Any] | None = None, stop: str | None = None,
-                 ep: Any = None, shaped: bool = True) -> CubeGraph:
+                 ep: Any = None, shaped: bool = True, moved: Any = None) -> CubeGraph:
     """The reference's matmul and its epilogue; ``stop``: the epilogue ends at that export node (a staged op's
     first stage: its value is the stage's result, the ops after it are the second stage's); ``shaped`` False: the
-    host does not read M, K, N from the operands' shapes (a convolution's weight [OC, C, KH, KW] is [OC, K])."""
+    host does not read M, K, N from the operands' shapes (a convolution's weight [OC, C, KH, KW] is [OC, K]);
+    ``moved``: the export with each forward float moved, where ``ep`` is not the model's own (a rewritten convolution)."""
     ep = ep if ep is not None else _export(model, inputs)
     floats = [isinstance(v, float) for v in inputs]
-    other = None
-    if any(floats):
+    other = moved
+    if any(floats) and other is None:
         try:
             other = _export(model, moved_floats(list(inputs)))
         except AnalysisError:

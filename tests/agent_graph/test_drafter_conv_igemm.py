@@ -72,6 +72,11 @@ def _x(*shape: int, dtype: str = "float32") -> str:
     # forward input as the epilogue's scalar
     ("self.conv = nn.Conv2d(cin, cout, k, padding=1)", "torch.sigmoid((self.conv(x) + x) * s)", "x, s",
      [(f"{_x(2, 16, 9, 13)}, {_x(1)}", "[16, 16, 3]"), (f"{_x(1, 24, 12, 20)}, {_x(1)}", "[24, 24, 3]")]),
+    # forward floats (a slope and a scale, other values in each case): the epilogue reads them as runtime attributes
+    ("self.conv = nn.Conv2d(cin, cout, k, padding=1)", "F.leaky_relu(self.conv(x), slope) * alpha - alpha",
+     "x, alpha: float, slope: float",
+     [(f"{_x(2, 17, 9, 13)}, {{ value = 0.75 }}, {{ value = 0.2 }}", "[17, 19, 3]"),
+      (f"{_x(1, 16, 8, 20)}, {{ value = -1.5 }}, {{ value = 0.1 }}", "[16, 24, 3]")]),
     # no bias and no epilogue: y is what Fixpipe writes (the vector cores convert rows only)
     ("self.conv = nn.Conv2d(cin, cout, k, padding=1, bias=False)", "self.conv(x)", "x",
      [(_x(2, 16, 9, 13), "[16, 32, 3]"), (_x(1, 24, 12, 20), "[24, 48, 3]")]),
