@@ -103,6 +103,7 @@ class Epilogue:
         self.args: list[str] = []          # the GM arguments the epilogue reads
         self.per_elem = 2 * 4 + (2 * SIZE[self.dtype] if self.wide else 0)   # UB bytes per tile element: the tiles
         self.col_vectors = 0
+        self.cols: list[int] = []          # the epilogue inputs of one value per output channel
         for i, (x, kind) in enumerate(zip(eps, cp.kinds[1:]), 1):
             if nm[x] not in self.args:
                 self.args.append(nm[x])
@@ -147,6 +148,8 @@ class Epilogue:
                           "DataCopyPad(yGm_[at], XI0, Rows(no, len, lenAl, sizeof(T), true));",
                           "SetFlag<HardEvent::MTE3_MTE2>(ev);",
                           "ioQ_.FreeTensor(XI0);"]
+        for i in self.cols:
+            self._per_row(i)
         if self.compute or self.wide:
             self.compute.insert(0, "uint32_t n = no * lenAl;   // the tile's elements, whole rows")
         self.any = self.wide or bool(self.compute or self.load)
@@ -172,6 +175,35 @@ class Epilogue:
                          "}"]
         self.per_elem += 4
         self.col_vectors += 1
+        self.cols.append(i)
+
+    def _per_row(self, i: int) -> None:
+        """A per-channel tensor the program reads once, added, subtracted or multiplied (a convolution's bias): that
+        instruction becomes one scalar instruction per tile row (``Adds``/``Muls`` with the row's value), with no
+        tile of repeated values (its ``Duplicate`` pass and its UB tile saved)."""
+        name = f"XI{i}"
+        uses = [k for k, ln in enumerate(self.compute) if re.search(rf"\b{name}\b", ln)]
+        fill = next(k for k in uses if self.compute[k].startswith("LocalTensor<float> XI"))
+        users = [k for k in uses if k not in range(fill, fill + 5)]
+        if len(users) != 1:
+            return
+        m = re.fullmatch(r"(Add|Sub|Mul)\((\w+), (\w+), (\w+), n\);", self.compute[users[0]])
+        if not m or name not in m.group(3, 4) or (m.group(1) == "Sub" and m.group(3) == name):
+            return
+        op, dst = m.group(1), m.group(2)
+        src = m.group(4) if m.group(3) == name else m.group(3)
+        value = f"static_cast<float>(cv{i}.GetValue(o0 + k))"
+        scalar = {"Add": f"Adds({dst}[k * lenAl], {src}[k * lenAl], {value}, lenAl);",
+                  "Sub": f"Adds({dst}[k * lenAl], {src}[k * lenAl], -{value}, lenAl);",
+                  "Mul": f"Muls({dst}[k * lenAl], {src}[k * lenAl], {value}, lenAl);"}[op]
+        self.compute[users[0]:users[0] + 1] = [
+            f"for (uint32_t k = 0; k < no; ++k) {{   // one value per output channel: a scalar op per tile row",
+            f"    {scalar}", "}"]
+        del self.compute[fill:fill + 5]
+        self.compute.insert(fill, f"LocalTensor<T> cv{i} = colv{i}_.Get<T>();")
+        self.init.remove(f"pipe->InitBuffer(f{i}_, td.tile * sizeof(float));")
+        self.members.remove(f"TBuf<TPosition::VECCALC> f{i}_;")
+        self.per_elem -= 4
 
     def _full(self, i: int, arg: str) -> None:
         """A tensor of the output's shape: its tile read at the y tile's positions (16-bit: widened to float)."""

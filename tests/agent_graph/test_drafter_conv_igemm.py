@@ -5,6 +5,7 @@ from the rows in L1 and Fixpipes into y, the vector cores apply the epilogue in 
 verified on every case; the modelled time against the im2col path; the convolutions that keep im2col."""
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -111,13 +112,17 @@ def test_a_16_bit_convolution_sums_in_float_and_rounds_as_pytorch(tmp_path, monk
 
 def test_padded_rows_and_columns_are_zero_records(tmp_path, monkeypatch):
     """Padding 2 on inputs of 3 rows (3 columns): most output rows read zero records (rows in the padding), every
-    record has two zero positions at each end."""
+    record has two zero positions at each end. The convolution's bias, read once by the epilogue, is one ``Adds`` per
+    tile row (no tile of repeated bias values)."""
     spec = _spec(tmp_path, "self.conv = nn.Conv2d(cin, cout, k, padding=2)", "torch.tanh(self.conv(x))", "x",
                  [(_x(2, 16, 3, 5), "[16, 16, 3]"), (_x(2, 20, 7, 3), "[20, 24, 3]")])
     monkeypatch.setattr(convigemm, "MIN_ROWS_PER_CORE", 0)
     project = _verified(spec, tmp_path / "out")
     host = next((project / "op_host").glob("*.cpp")).read_text()
     assert "PAD_H = 2, PAD_W = 2" in host
+    kernel = next((project / "op_kernel").glob("*.cpp")).read_text()
+    assert re.search(r"Adds\(\w+\[k \* lenAl\], XI0\[k \* lenAl\], static_cast<float>\(cv1\.GetValue", kernel), kernel
+    assert "Duplicate(XI1" not in kernel and "f1_" not in kernel
 
 
 def test_blocks_of_many_rows_span_images(tmp_path):
