@@ -197,7 +197,7 @@ class Epilogue:
                   "Sub": f"Adds({dst}[k * lenAl], {src}[k * lenAl], -{value}, lenAl);",
                   "Mul": f"Muls({dst}[k * lenAl], {src}[k * lenAl], {value}, lenAl);"}[op]
         self.compute[users[0]:users[0] + 1] = [
-            f"for (uint32_t k = 0; k < no; ++k) {{   // one value per output channel: a scalar op per tile row",
+            "for (uint32_t k = 0; k < no; ++k) {   // one value per output channel: a scalar op per tile row",
             f"    {scalar}", "}"]
         del self.compute[fill:fill + 5]
         self.compute.insert(fill, f"LocalTensor<T> cv{i} = colv{i}_.Get<T>();")
