@@ -47,14 +47,14 @@ def _undo_then_reconfigure(method):
 
 def pytest_addoption(parser):
     parser.addoption("--full-suite", action="store_true",
-                     help="verify every drafter-suite reference (the default run verifies a fixed third of them)")
+                     help="verify every drafter-suite reference (the default run verifies a fixed quarter of them)")
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``full_suite`` (two thirds of the drafter suite) are skipped unless ``--full-suite``."""
+    """Tests marked ``full_suite`` (three quarters of the drafter suite) are skipped unless ``--full-suite``."""
     if config.getoption("--full-suite"):
         return
-    skip = pytest.mark.skip(reason="outside the default run's third of the drafter suite (pytest --full-suite, "
+    skip = pytest.mark.skip(reason="outside the default run's quarter of the drafter suite (pytest --full-suite, "
                                    "or python benchmarks/drafter_suite.py)")
     for item in items:
         if "full_suite" in item.keywords:
