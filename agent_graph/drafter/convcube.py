@@ -360,7 +360,7 @@ def _prepare_case(mod: Any, init: Any, ins: Any) -> Prepared:
             gm_moved, ins_moved, _, _ = rewrite(mod.Model(*copy.deepcopy(init)), moved_floats(list(ins)))
             moved = _export(gm_moved, ins_moved)
         except (NotCube, AnalysisError):
-            moved = None
+            pass                                 # (analyse_cube then reads every number as a constant)
     return Prepared(model, ins2, geo, _export(gm, ins2), original, moved)
 
 

@@ -103,7 +103,7 @@ class Epilogue:
         self.args: list[str] = []          # the GM arguments the epilogue reads
         self.per_elem = 2 * 4 + (2 * SIZE[self.dtype] if self.wide else 0)   # UB bytes per tile element: the tiles
         self.col_vectors = 0
-        self.cols: list[int] = []          # the epilogue inputs of one value per output channel
+        self.cols: dict[int, list[str]] = {}   # the epilogue inputs of one value per output channel: their tile fills
         for i, (x, kind) in enumerate(zip(eps, cp.kinds[1:]), 1):
             if nm[x] not in self.args:
                 self.args.append(nm[x])
@@ -168,23 +168,24 @@ class Epilogue:
         self.members += [f"GlobalTensor<T> xg{i}_;", f"TBuf<TPosition::VECCALC> colv{i}_;", f"TBuf<TPosition::VECCALC> f{i}_;"]
         self.prologue.append(f"DataCopyPad(colv{i}_.Get<T>(), xg{i}_, DataCopyExtParams{{1, td.oc * static_cast<uint32_t>(sizeof(T)), 0, 0, 0}}, "
                              "DataCopyPadExtParams<T>{false, 0, 0, 0});")
-        self.compute += [f"LocalTensor<float> XI{i} = f{i}_.Get<float>();",
-                         f"LocalTensor<T> cv{i} = colv{i}_.Get<T>();",
-                         "for (uint32_t k = 0; k < no; ++k) {",
-                         f"    Duplicate(XI{i}[k * lenAl], static_cast<float>(cv{i}.GetValue(o0 + k)), lenAl);",
-                         "}"]
+        fill = [f"LocalTensor<float> XI{i} = f{i}_.Get<float>();",
+                f"LocalTensor<T> cv{i} = colv{i}_.Get<T>();",
+                "for (uint32_t k = 0; k < no; ++k) {",
+                f"    Duplicate(XI{i}[k * lenAl], static_cast<float>(cv{i}.GetValue(o0 + k)), lenAl);",
+                "}"]
+        self.compute += fill
         self.per_elem += 4
         self.col_vectors += 1
-        self.cols.append(i)
+        self.cols[i] = fill
 
     def _per_row(self, i: int) -> None:
         """A per-channel tensor the program reads once, added, subtracted or multiplied (a convolution's bias): that
         instruction becomes one scalar instruction per tile row (``Adds``/``Muls`` with the row's value), with no
         tile of repeated values (its ``Duplicate`` pass and its UB tile saved)."""
-        name = f"XI{i}"
-        uses = [k for k, ln in enumerate(self.compute) if re.search(rf"\b{name}\b", ln)]
-        fill = next(k for k in uses if self.compute[k].startswith("LocalTensor<float> XI"))
-        users = [k for k in uses if k not in range(fill, fill + 5)]
+        name, lines = f"XI{i}", self.cols[i]
+        fill = self.compute.index(lines[0])
+        users = [k for k, ln in enumerate(self.compute)
+                 if re.search(rf"\b{name}\b", ln) and k not in range(fill, fill + len(lines))]
         if len(users) != 1:
             return
         m = re.fullmatch(r"(Add|Sub|Mul)\((\w+), (\w+), (\w+), n\);", self.compute[users[0]])
@@ -199,8 +200,7 @@ class Epilogue:
         self.compute[users[0]:users[0] + 1] = [
             "for (uint32_t k = 0; k < no; ++k) {   // one value per output channel: a scalar op per tile row",
             f"    {scalar}", "}"]
-        del self.compute[fill:fill + 5]
-        self.compute.insert(fill, f"LocalTensor<T> cv{i} = colv{i}_.Get<T>();")
+        self.compute[fill:fill + len(lines)] = [lines[1]]   # only the values' UB tensor stays
         self.init.remove(f"pipe->InitBuffer(f{i}_, td.tile * sizeof(float));")
         self.members.remove(f"TBuf<TPosition::VECCALC> f{i}_;")
         self.per_elem -= 4
