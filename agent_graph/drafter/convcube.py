@@ -430,9 +430,7 @@ def plan_conv_cube(task: Any, cases: list, mod: Any, op_type: str, plan_cls: Any
     if after is not None:   # a first stage: where it ends, its input x, and the C++ of its result's shape
         ins = cp.op_inputs()
         kp.extra.update(last=last, x=cp.names[x], shape_helper=cp.conv.stage_shape(ins), shape_call=STAGE_SHAPE_CALL)
-    why_not = "" if after is None else "a staged op's first stage"
-    if not why_not:
-        why_not = convigemm.applies(cp, geos[0], [_conv_shapes(r.original) for r in ready])
+    why_not = convigemm.applies(cp, geos[0], [_conv_shapes(r.original) for r in ready])
     if not why_not:   # the implicit GEMM: no im2col matrix in GM
         cp.summary = summary.replace(f"({how})", "(implicit GEMM on the cube: 5HD input rows in L1, 2-D LoadData)")
         kp.summary, kp.template = cp.summary, "conv_igemm"

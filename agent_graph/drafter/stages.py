@@ -330,8 +330,8 @@ def _host(op, struct, parts, texts, x_index, op_inputs, ys) -> str:
 
 
 def _is_mix(first: Any) -> bool:
-    """Whether the first stage is a MIX kernel (a matmul on the cube unit)."""
-    return first.template == "cube"
+    """Whether the first stage is a MIX kernel (a matmul or a convolution on the cube unit)."""
+    return first.template in ("cube", "conv_igemm")
 
 
 def _what(first: Any) -> str:

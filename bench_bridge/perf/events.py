@@ -13,7 +13,8 @@ or touched; ``repeats`` 256-byte vector repeats, or bursts of a data copy; ``syn
 (queue id * 64 + slot, -1 none); ``qpos`` the queue's src * 32 + dst TPosition (-1 unknown).
 Traces written before the last three fields existed load with their defaults. A tenth field ``loc``
 (an index into the block's ``"locs"`` list of ``"file:line"`` call sites) names the user's source line
-of the instruction; traces without it are split by API in the hot-lines table (``lines.py``).
+of the instruction; traces without it are split by API in the hot-lines table (``lines.py``). A cube
+core's line (the AIC of a MIX or cube launch) carries ``"aic": 1``.
 """
 from __future__ import annotations
 
@@ -83,6 +84,7 @@ class BlockTrace:
     ub_bytes: int = 0
     key: str = ""          # identical keys mean identical event lists (used to reuse model results)
     locs: list[str] = field(default_factory=list)   # the call sites ("file:line") events' ``loc`` name
+    aic: bool = False      # a cube core's (AIC) trace: it runs on the SoC's cube cores, not its vector cores
 
 
 @dataclass
@@ -102,7 +104,7 @@ def parse_line(line: str) -> BlockTrace:
     locs = [str(x) for x in d.get("locs", [])]
     key = json.dumps([d.get("events", []), locs], separators=(",", ":"))
     return BlockTrace(int(d.get("launch", 1)), str(d.get("kernel", "kernel")), int(d.get("block", 0)), evs,
-                      int(d.get("block_num", 0)), int(d.get("ub_bytes", 0)), key, locs)
+                      int(d.get("block_num", 0)), int(d.get("ub_bytes", 0)), key, locs, bool(d.get("aic", 0)))
 
 
 def group(blocks: Iterable[BlockTrace]) -> list[Launch]:

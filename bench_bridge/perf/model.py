@@ -13,7 +13,9 @@ Per core (one block at a time):
       PipeBarrier<PIPE_ALL>   everything waits for everything issued before;
       SyncAll   every block waits for the last block to arrive (blocks simulated in lockstep).
 Per launch: blocks are dealt to ``vector_cores`` cores as each frees up (waves when blocks >
-cores); GM bandwidth is shared: a core's copies run at min(its own MTE rate, its share of the
+cores); a cube core's block (the AIC part of a MIX launch, whose trace says ``aic``) is dealt to the
+``ai_cores`` cube cores instead, which run beside the vector cores (a MIX 1:2 launch of 24 blocks is
+24 cube and 48 vector cores at once, not 72 blocks in waves); GM bandwidth is shared: a core's copies run at min(its own MTE rate, its share of the
 chip's HBM bandwidth), the share found by a few fixed-point steps so that the aggregate GM
 traffic never exceeds the HBM bandwidth. Kernel time = launch overhead + makespan.
 All costs come from the cost table (``costs.py``); times inside are core clock cycles.
@@ -271,17 +273,31 @@ def _schedule(blocks: list[BlockResult], cores: int, start_cycles: float) -> tup
     return makespan, waves
 
 
+def _schedule_cores(launch: Launch, blocks: list[BlockResult], cores: int, costs: CostTable) -> tuple[float, int]:
+    """The vector cores' blocks dealt to ``cores``, the cube cores' to the SoC's ``ai_cores``, both at once;
+    (makespan, waves) of the slower side."""
+    cube = [r for r, b in zip(blocks, launch.blocks) if b.aic]
+    if not cube:
+        return _schedule(blocks, cores, costs.block_start_cycles)
+    vector = [r for r, b in zip(blocks, launch.blocks) if not b.aic]
+    span_v, waves_v = _schedule(vector, cores, costs.block_start_cycles) if vector else (0.0, 1)
+    span_c, waves_c = _schedule(cube, max(1, int(costs.ai_cores)), costs.block_start_cycles)
+    for r in cube:    # the cube cores are numbered after the vector cores
+        r.core += cores
+    return max(span_v, span_c), max(waves_v, waves_c)
+
+
 def simulate(launch: Launch, costs: CostTable, cores: int | None = None) -> LaunchResult:
     """Model one launch; ``cores`` overrides the SoC's vector core count (e.g. to study scaling)."""
     cores = int(cores or costs.vector_cores)
-    active = max(1, min(len(launch.blocks), cores))
+    active = max(1, min(sum(not b.aic for b in launch.blocks), cores))   # vector cores (the HBM share's divisor)
     hbm = costs.hbm_bytes_per_cycle
     core_cap = max(costs.mte2_gm_bytes_per_cycle, costs.mte3_gm_bytes_per_cycle)
     share = min(core_cap, hbm / active)
     best = None
     for _ in range(6):
         blocks = _simulate_blocks(launch, costs, share)
-        makespan, waves = _schedule(blocks, cores, costs.block_start_cycles)
+        makespan, waves = _schedule_cores(launch, blocks, cores, costs)
         traffic = sum(b.gm_traffic for b in blocks)
         throughput = traffic / makespan if makespan > 0 else 0.0
         ok = throughput <= hbm * 1.02

@@ -42,7 +42,7 @@ def _spec(tmp: Path, init: str, forward: str, sig: str, cases: list[tuple[str, s
 def _verified(spec: Path, out: Path, template: str = "conv_igemm") -> Path:
     d = draft(spec)
     assert not isinstance(d, Unsupported), str(d)
-    assert d.plan.template == template and d.plan.category == "convolution"
+    assert d.plan.template == template and d.plan.category == ("convolution" if template != "staged" else d.plan.category)
     kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
     assert _unused(kernel) == [] and "PIPE_ALL" not in kernel   # what a reviewer checks first (test_drafter_review)
     project = write_project(d.plan, out)
@@ -123,6 +123,25 @@ def test_padded_rows_and_columns_are_zero_records(tmp_path, monkeypatch):
     kernel = next((project / "op_kernel").glob("*.cpp")).read_text()
     assert re.search(r"Adds\(\w+\[k \* lenAl\], XI0\[k \* lenAl\], static_cast<float>\(cv1\.GetValue", kernel), kernel
     assert "Duplicate(XI1" not in kernel and "f1_" not in kernel
+
+
+@pytest.mark.parametrize("init, forward, cases", [
+    # the minimum over channels (keepdim), then tanh twice: a reduction the epilogue does not take
+    ("self.conv = nn.Conv2d(cin, cout, k)", "torch.tanh(torch.tanh(torch.min(self.conv(x), dim=1, keepdim=True)[0]))",
+     [(_x(2, 16, 9, 13), "[16, 24, 3]"), (_x(1, 17, 12, 20), "[17, 19, 3]")]),
+    # a scale in the convolution's epilogue, then the sum over channels
+    ("self.conv = nn.Conv2d(cin, cout, k, padding=1)", "(self.conv(x) * 1.5).sum(dim=1)",
+     [(_x(2, 20, 7, 11), "[20, 32, 3]"), (_x(1, 16, 10, 9), "[16, 40, 3]")]),
+])
+def test_a_staged_op_starts_with_the_implicit_gemm(tmp_path, monkeypatch, init, forward, cases):
+    """A convolution followed by a reduction over channels: stage 1 is the implicit GEMM (MIX, its epilogue's
+    prefix included), its result in the workspace; stage 2 the reduction, on every vector core after SyncAll."""
+    monkeypatch.setattr(convigemm, "MIN_ROWS_PER_CORE", 0)
+    spec = _spec(tmp_path, init, forward, "x", cases)
+    project = _verified(spec, tmp_path / "out", template="staged")
+    kernel = next((project / "op_kernel").glob("*.cpp")).read_text()
+    assert "stage 1: ops: convolution2d (implicit GEMM on the cube" in kernel
+    assert "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2)" in kernel and "if ASCEND_IS_AIC {" in kernel
 
 
 def test_blocks_of_many_rows_span_images(tmp_path):

@@ -111,6 +111,28 @@ def test_waves_when_blocks_exceed_cores():
     assert two.makespan == pytest.approx(2 * one.makespan, rel=0.15)
 
 
+def test_a_mix_launch_runs_its_cube_cores_beside_its_vector_cores():
+    """A MIX 1:2 launch of 24 blocks is 24 cube (AIC) and 48 vector (AIV) cores at once on a 910B2 (24 + 48
+    cores): one wave, as long as its longest block, not 72 blocks dealt to 48 cores in two waves (blocks of vector
+    work: the HBM share does not bind)."""
+    ev = [copy_in(256), add(4096)]
+    vector = simulate(synthetic(ev, blocks=48), C)
+    mix = synthetic(ev, blocks=72)
+    for b in mix.blocks[48:]:
+        b.aic = True
+    res = simulate(mix, C)
+    assert C.ai_cores == 24 and C.vector_cores == 48
+    assert res.waves == 1 and res.active_cores == 48
+    assert len({b.core for b in res.blocks}) == 72         # 48 vector and 24 cube cores
+    assert res.makespan == pytest.approx(vector.makespan, rel=0.15)
+    unmarked = simulate(synthetic(ev, blocks=72), C)       # the same blocks all on vector cores: two waves
+    assert unmarked.waves == 2 and unmarked.makespan > 1.5 * res.makespan
+    more = synthetic(ev, blocks=48 + 48)                   # 48 cube blocks on 24 cube cores: two waves
+    for b in more.blocks[48:]:
+        b.aic = True
+    assert simulate(more, C).waves == 2
+
+
 def test_gm_bandwidth_is_shared_by_active_cores():
     ev = [copy_in(1 << 20), ("DataCopy", "MTE3", 1 << 20, 1, 0, 0, 2)]
     few = simulate(synthetic(ev, blocks=4), C)

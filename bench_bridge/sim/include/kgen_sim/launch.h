@@ -212,7 +212,8 @@ inline void flush_trace(int launch_id, const char* kernel_name) {
         }
         fprintf(f, "%s\"%s\"", i ? "," : "", json_escape(where).c_str());
     }
-    fprintf(f, "],\"block_num\":%lld}\n", (long long)c.block_num);
+    // a cube core's trace says so: the cube cores are counted apart from the vector cores (perf/model.py)
+    fprintf(f, "],\"block_num\":%lld%s}\n", (long long)c.block_num, tls_core_type == AscendC::AIC ? ",\"aic\":1" : "");
     fclose(f);
 }
 
