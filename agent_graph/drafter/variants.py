@@ -18,6 +18,7 @@ The key is computed from structure, never from sizes: a new case of a known stru
 from __future__ import annotations
 
 import copy
+import dataclasses
 import inspect
 import itertools
 import re
@@ -374,8 +375,41 @@ def _files(plan: Any) -> tuple[str, str, str, str, str]:
             plan.files[f"op_kernel/{snake}.cpp"], plan.op_type)
 
 
+def _outputs(plan: Any) -> list[str]:
+    o = _OPS.search(_files(plan)[1])
+    return [r[1] for r in _IO.findall(o.group(1) if o else "") if r[0] == "Output"]
+
+
+def _renamed_output(plan: Any, old: str, new: str) -> Any:
+    """The plan with its output ``old`` named ``new`` in its files and interface (a group of one result, ``y``, in an
+    op whose other groups return several, ``y0``, ``y1``: the harness matches results by position)."""
+    if any(re.search(rf"\b{new}\b", t) for t in plan.files.values()):
+        raise MergeError("the groups' kernels name their results differently")
+    up, new_up = codegen._macro(old), codegen._macro(new)
+    def rename(t: str) -> str:
+        t = re.sub(rf"\b(ORIG_)?DTYPE_{up}\b", lambda m: f"{m.group(1) or ''}DTYPE_{new_up}", t)
+        return re.sub(rf"\b{old}\b", new, t)
+    out = copy.copy(plan)
+    out.files = {p: rename(t) if p.endswith((".cpp", ".h")) else t for p, t in plan.files.items()}
+    if plan.params is not None:
+        out.params = copy.copy(plan.params)
+        out.params.outputs = [dataclasses.replace(o, name=new) if o.name == old else o for o in plan.params.outputs]
+    return out
+
+
+def _align_outputs(plans: list[Any]) -> list[Any]:
+    """The groups' plans with a group of one result named as the first of the others' several (``y`` -> ``y0``)."""
+    outs = [_outputs(pl) for pl in plans]
+    longest = max(outs, key=len)
+    if len(longest) < 2:
+        return plans
+    return [_renamed_output(pl, o[0], longest[0]) if len(o) == 1 and o[0] != longest[0] else pl
+            for pl, o in zip(plans, outs)]
+
+
 def _merge(task: Any, cases: list, mod: Any, groups: list[list[int]], plans: list[Any], plan_type: Any) -> Any:
     group_of = [next(g for g, m in enumerate(groups) if k in m) for k in range(len(cases))]
+    plans = _align_outputs(plans)
     feats, attrs = _features(cases, mod, _declared(plans))
     chosen = _choose(feats, group_of)
     snake, _, _, _, op = _files(plans[0])
@@ -433,15 +467,29 @@ def _merge_tiling(plans: list[Any], keys: list[int], op: str, struct: str, snake
             + "\n".join(defs) + "\n" + "\n".join(regs) + "\n}  // namespace optiling\n#endif\n")
 
 
+def _shape_sources(r: torch.Tensor, tensors: list) -> set[tuple[int, tuple[int, ...]]]:
+    """The ways a result's shape is an input's: (input j, the dimensions, counted from the end, that the result has as
+    1 where the input does not: a reduction's keepdim), for every input of the result's rank."""
+    out = set()
+    for j, t in enumerate(tensors):
+        if t.dim() != r.dim():
+            continue
+        ones = tuple(d - t.dim() for d in range(t.dim()) if r.shape[d] != t.shape[d])
+        if all(r.shape[d + t.dim()] == 1 for d in ones):
+            out.add((j, ones))
+    return out
+
+
 def _infer_shapes(host: str, op: str, cases: list, mod: Any) -> str:
     """An op whose groups return different numbers of results (the merged OpDef declares them all) gets an
-    InferShape: each result has the shape of the input it has in every case that returns it (the harness takes the
-    shapes of the results a case does not return from it, and compares none of them)."""
+    InferShape: each result has the shape of the input it has in every case that returns it, or that shape with the
+    same dimensions set to 1 (a row maximum kept as [rows, 1]); the harness takes the shapes of the results a case
+    does not return from it, and compares none of them."""
     o = _OPS.search(host)
     outs = [r for r in _IO.findall(o.group(1)) if r[0] == "Output"] if o else []
     if not outs or "SetInferShape" in host:
         return host
-    source: list[int | None] = [None] * len(outs)
+    source: list[set | None] = [None] * len(outs)
     counts = set()
     for init, ins in cases:
         tensors = binding_tensors(list(ins))
@@ -450,14 +498,19 @@ def _infer_shapes(host: str, op: str, cases: list, mod: Any) -> str:
         res = binding_tensors(list(res) if isinstance(res, (tuple, list)) else [res])
         counts.add(len(res))
         for i, r in enumerate(res[:len(outs)]):
-            same = [j for j, t in enumerate(tensors) if tuple(t.shape) == tuple(r.shape)]
-            source[i] = same[0] if source[i] is None and same else (source[i] if source[i] in same else -1)
-    if len(counts) < 2 or any(s is None or s < 0 for s in source):
+            ways = _shape_sources(r, tensors)
+            source[i] = ways if source[i] is None else source[i] & ways
+    if len(counts) < 2 or any(not s for s in source):
         return host
-    lines = "\n".join(f"    *context->GetOutputShape({i}) = *context->GetInputShape({j});" for i, j in enumerate(source))
-    fn = (f"namespace ge {{\n// each result has the shape of an input (a case may return fewer results than the op "
-          f"declares)\nstatic ge::graphStatus {op}InferShape(gert::InferShapeContext* context)\n{{\n{lines}\n"
-          f"    return GRAPH_SUCCESS;\n}}\n}}  // namespace ge\n\n")
+    lines = []
+    for i, ways in enumerate(source):
+        j, ones = min(ways, key=lambda w: (len(w[1]), w[0]))   # an input's shape itself where one serves
+        lines.append(f"    *context->GetOutputShape({i}) = *context->GetInputShape({j});")
+        for d in ones:
+            lines.append(f"    context->GetOutputShape({i})->SetDim(context->GetOutputShape({i})->GetDimNum() - {-d}, 1);")
+    fn = (f"namespace ge {{\n// each result has the shape of an input, or that shape with some dimensions 1 (a case may "
+          f"return fewer results than the op declares)\nstatic ge::graphStatus {op}InferShape(gert::InferShapeContext* "
+          f"context)\n{{\n" + "\n".join(lines) + "\n    return GRAPH_SUCCESS;\n}\n}  // namespace ge\n\n")
     host = host[:o.start()] + fn + host[o.start():]
     return re.sub(r"(\n(\s*)this->AICore\(\)\.SetTiling)", rf"\n\2this->SetInferShape(ge::{op}InferShape);\1", host, count=1)
 

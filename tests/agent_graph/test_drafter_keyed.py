@@ -191,3 +191,15 @@ def test_a_step_count_read_with_item_is_a_tensor_and_results_may_differ_in_numbe
     kernel = next(v for k, v in d.files.items() if k.startswith("op_kernel/"))
     assert host.count('this->Output("') == 4 and "this->SetInferShape(" in host
     assert "if (!amsgrad)" in host and "0.99995" not in kernel and "(__gm__ TI4*)step" in kernel
+
+
+def test_a_mode_that_changes_the_number_of_results_names_them_by_position(tmp_path):
+    """keyed/scale_mode: one result in "static" mode (``y``), two in "dynamic" mode (``y0``, ``y1``). The harness
+    matches results by position, so the one-result group's kernel writes ``y0`` (refused before: "the groups'
+    kernels take different inputs"); the op declares both results."""
+    d = assert_verified(KEYED / "scale_mode.py", tmp_path)
+    assert d.plan.template == "keyed"
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    kernel = next(v for k, v in d.files.items() if k.startswith("op_kernel/"))
+    assert host.count('this->Output("') == 2 and 'this->Output("y")' not in host
+    assert "GM_ADDR y0, GM_ADDR y1" in kernel and "GM_ADDR y," not in kernel
