@@ -25,7 +25,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import defaultdict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bench_bridge.perf.costs import CostTable
 from bench_bridge.perf.events import (PIPES, SYNC_ALL, SYNC_BARRIER, SYNC_DEQUE, SYNC_ENQUE, SYNC_SET, SYNC_WAIT, Event,
