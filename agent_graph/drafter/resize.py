@@ -1,6 +1,8 @@
 """Nearest-neighbour resize (``F.interpolate(mode="nearest")``, ``nn.Upsample``) over the last 1 or 2 dimensions
-onto the ``resize`` template, and bilinear / trilinear resize (``mode="bilinear"`` / ``"trilinear"``, either
-``align_corners``) of the last 2 / 3 onto the ``resize_linear`` template, by a scale factor or to a size, up or down.
+onto the ``resize`` template, and bilinear / bicubic / trilinear resize (``mode="bilinear"`` / ``"bicubic"`` /
+``"trilinear"``, either ``align_corners``) of the last 2 / 3 onto the ``resize_linear`` template (bicubic: four taps
+per axis with PyTorch's cubic convolution weights, A = -0.75, the taps clamped into the input), by a scale factor or to
+a size, up or down.
 
 Core ATen keeps the op whole (``upsample_nearest1d.vec`` / ``upsample_nearest2d.vec`` with an output size or
 scale factors; ``upsample_bilinear2d.vec`` with align_corners between them). The host computes the output size (floor(input x factor)) and the source-index scale as PyTorch
@@ -22,7 +24,9 @@ from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
 NEAREST = {"upsample_nearest1d": 1, "upsample_nearest2d": 2}
-LINEAR = {"upsample_bilinear2d": 2, "upsample_trilinear3d": 3}
+LINEAR = {"upsample_bilinear2d": 2, "upsample_trilinear3d": 3, "upsample_bicubic2d": 2}
+TAPS = {"upsample_bicubic2d": 4}
+"""Source elements an output element blends per axis where not 2."""
 UB_LIMIT = 180 * 1024     # the linear host's limit (resize_linear_host.cpp.tmpl UbBytes), checked here to refuse early
 CATEGORY = "resize"
 VIEWS = {"view", "reshape", "_unsafe_view", "clone", "alias", "contiguous"}
@@ -59,7 +63,7 @@ def read_graph(model: Any, ins: list) -> dict | None:
     shape = list(xv.shape)
     if _base(node) not in {**NEAREST, **LINEAR} or not str(node.target).endswith(".vec"):
         raise AnalysisError(f"core op aten.{_base(node)} (input of shape {shape}) is not covered by the resize templates "
-                            f"(nearest, bilinear and trilinear only)")
+                            f"(nearest, bilinear, bicubic and trilinear only)")
     for n in calls:
         if n is not node and _base(n) not in VIEWS:
             raise Beside(f"core op aten.{_base(n)} beside a resize is not covered by the resize template "
@@ -70,15 +74,17 @@ def read_graph(model: Any, ins: list) -> dict | None:
                             f"covered by the resize template")
     linear = _base(node) in LINEAR
     spatial = (LINEAR if linear else NEAREST)[_base(node)]
-    at = 3 if linear else 2   # upsample_bi/trilinear.vec(input, output_size, align_corners, scale_factors)
+    at = 3 if linear else 2   # upsample_bilinear/bicubic/trilinear.vec(input, output_size, align_corners, scale_factors)
     size, factors = (list(node.args[1]) if len(node.args) > 1 and node.args[1] else None,
                      list(node.args[at]) if len(node.args) > at and node.args[at] else None)
     out = _shape(node)
-    if linear and _ub_bytes(shape[-1], out[-1], 2 if spatial == 2 else 4) > UB_LIMIT:
+    taps = TAPS.get(_base(node), 2)
+    if linear and _ub_bytes(shape[-1], out[-1], taps if spatial == 2 else 4, taps) > UB_LIMIT:
         raise AnalysisError(f"a linear resize of rows {shape[-1]} -> {out[-1]} wide (input of shape {shape}) does not "
                             f"fit the resize_linear template's UB (two source rows and one output row at a time)")
     return {"spatial": spatial, "size": size, "factors": factors, "dtype": str(xv.dtype).replace("torch.", ""),
-            "shape": shape, "mode": ("bilinear" if spatial == 2 else "trilinear") if linear else "nearest",
+            "shape": shape, "taps": taps if linear else 1,
+            "mode": ("bicubic" if taps == 4 else "bilinear" if spatial == 2 else "trilinear") if linear else "nearest",
             "align_corners": bool(node.args[2]) if linear else False}
 
 
@@ -86,11 +92,11 @@ def _shape(n: torch.fx.Node) -> list[int]:
     return list(n.meta["val"].shape)
 
 
-def _ub_bytes(in_w: int, out_w: int, rows: int) -> int:
-    """UB bytes of the linear kernel blending ``rows`` source rows in_w -> out_w wide (4-byte worst case;
-    resize_linear_host UbBytes)."""
+def _ub_bytes(in_w: int, out_w: int, rows: int, taps: int = 2) -> int:
+    """UB bytes of the linear kernel blending ``rows`` source rows in_w -> out_w wide, ``taps`` per axis (4-byte
+    worst case; resize_linear_host UbBytes)."""
     row, out = -(-in_w // 16) * 16, -(-out_w // 16) * 16
-    return 2 * rows * row * 4 + rows * row * 4 + 2 * out * 4 + (rows + 1) * out * 4 + 4 * out * 4
+    return 2 * rows * row * 4 + rows * row * 4 + 2 * out * 4 + (rows + 1) * out * 4 + 2 * taps * out * 4
 
 
 def render(kp: KernelParams) -> dict[str, str]:
@@ -106,12 +112,12 @@ def render(kp: KernelParams) -> dict[str, str]:
     kernel = load(f"{family}_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=x.name.upper(), kernel_name=snake,
         in_name=x.name, out_name=y.name, wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"),
-        volume="true" if e["spatial"] == 3 else "false")
+        volume="true" if e["spatial"] == 3 else "false", taps=e.get("taps", 2))
     params = opdef_params([x], [y])
     host = load(f"{family}_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, spatial=e["spatial"],
         output_size=", ".join(str(v) for v in size), scale_factor=", ".join(repr(v) for v in factors),
-        align_corners="true" if e["align_corners"] else "false")
+        align_corners="true" if e["align_corners"] else "false", taps=e.get("taps", 2))
     tiling = load(f"{family}_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 

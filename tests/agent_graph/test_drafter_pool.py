@@ -15,7 +15,7 @@ from bench_bridge.bench import BenchOptions, bench
 SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
 
 
-def _verified(spec: Path, out: Path, template: str) -> None:
+def _verified(spec: Path, out: Path, template: str) -> Path:
     d = draft(spec)
     assert not isinstance(d, Unsupported), str(d)
     assert d.plan.template == template
@@ -26,6 +26,7 @@ def _verified(spec: Path, out: Path, template: str) -> None:
     bad = [(c.case_id, c.status, c.message) for c in rep.cases if c.status != "pass"]
     assert rep.compiled and rep.correct and not bad, bad or rep.message
     assert len(rep.cases) >= 2
+    return project
 
 
 # a 1-D max pool with dilation (fp32/fp16/bf16, odd lengths) and a 2-D average pool with ceil mode and padding
@@ -99,7 +100,7 @@ def test_pooling_outside_the_template_is_refused_by_name(forward, shapes, says, 
     ("self.emb(idx)", ', { shape = [5], dtype = "int64", range = [0, 4] }',
      "self.pre = nn.Linear(3, 3); self.emb = nn.Embedding(4, 6)", "other forward or module tensor(s)"),
     ("x.scatter(0, idx, x)", ', { shape = [4, 6], dtype = "int64", range = [0, 4] }', "", "the last dimension"),
-    ("F.interpolate(x, scale_factor=2, mode='bicubic')", "", "", "nearest, bilinear and trilinear only"),
+    ("F.interpolate(x, scale_factor=2, mode='bicubic', antialias=True)", "", "", "nearest, bilinear, bicubic and trilinear only"),
 ])
 def test_gathers_and_resizes_outside_the_templates_are_refused_by_name(forward, index, init, says, tmp_path):
     d = draft(_spec(tmp_path, "refused", forward, ["[1, 1, 4, 6]" if "interpolate" in forward else "[4, 6]"],
@@ -251,6 +252,21 @@ def test_a_linear_resize_blends_each_source_row_once_per_block(forward, dtype, s
     spec = _one_dtype_spec(tmp_path, "linear_blocks", forward, "x", [f'{{ shape = {s}, dtype = "{dtype}" }}' for s in shapes])
     _verified(spec, tmp_path / "out", "resize_linear")
     assert _modelled_over_eager(spec, tmp_path / "out") <= most
+
+
+@pytest.mark.parametrize("forward,dtype,shapes", [
+    ("F.interpolate(x, scale_factor=2.0, mode='bicubic', align_corners=False)", "float32", ["[2, 3, 9, 13]", "[1, 2, 4, 40]"]),
+    ("F.interpolate(x, size=(29, 7), mode='bicubic', align_corners=True)", "float16", ["[2, 4, 12, 30]", "[1, 1, 3, 5]"]),
+    ("nn.functional.upsample(x, scale_factor=(0.5, 1.5), mode='bicubic')", "bfloat16", ["[1, 3, 11, 10]", "[2, 2, 6, 3]"]),
+])
+def test_a_bicubic_resize_blends_four_taps_per_axis(forward, dtype, shapes, tmp_path):
+    """Bicubic resize (``upsample_bicubic2d``; refused before): the linear template with four taps per axis, PyTorch's
+    cubic convolution weights (A = -0.75) and the taps clamped into the input; up with half-pixel centres (source
+    coordinates below 0 at the edges), to a size with aligned corners, down in one axis and up in the other."""
+    spec = _one_dtype_spec(tmp_path, "bicubic", forward, "x", [f'{{ shape = {s}, dtype = "{dtype}" }}' for s in shapes])
+    project = _verified(spec, tmp_path / "out", "resize_linear")
+    kernel = next((project / "op_kernel").glob("*.cpp")).read_text()
+    assert "constexpr uint32_t TAPS = 4;" in kernel and "CubicSource(" in kernel
 
 
 @pytest.mark.parametrize("forward,dtype,shapes,template", [
