@@ -154,16 +154,21 @@ def _split_sizes(n: fx.Node) -> tuple[list[int], int]:
 
 def _group_norm_affine(x: torch.Tensor, weight: Any, bias: Any, n: Any, c: Any, hw: Any, group: Any, eps: float):
     """A group norm's per-channel affine as its own multiply and add after the plain norm (a row kernel
-    normalises a group; the channels' scale and shift are elementwise ops a later stage broadcasts). float32
-    only: in a half type the later stage would read the normalised value rounded, where PyTorch rounds once."""
-    if (weight is None and bias is None) or x.dtype != torch.float32:
+    normalises a group; the channels' scale and shift are elementwise ops a later stage broadcasts). In a 16-bit
+    type the norm and the affine run in float32 and the result is rounded once, as PyTorch's kernel computes (its
+    normalised value is never rounded: the later stage reads it as float32; within one ulp of PyTorch's result)."""
+    if (weight is None and bias is None) or x.dtype not in (torch.float32, torch.float16, torch.bfloat16):
         return NotImplemented
-    out, mean, rstd = aten.native_group_norm.default(x, None, None, n, c, hw, group, eps)
+    wide = x.dtype != torch.float32
+    f32 = (lambda t: aten._to_copy.default(t, dtype=torch.float32)) if wide else (lambda t: t)
+    out, mean, rstd = aten.native_group_norm.default(f32(x), None, None, n, c, hw, group, eps)
     shape = [1, c] + [1] * (x.dim() - 2)
     if weight is not None:
-        out = aten.mul.Tensor(out, aten.view.default(weight, shape))
+        out = aten.mul.Tensor(out, f32(aten.view.default(weight, shape)))
     if bias is not None:
-        out = aten.add.Tensor(out, aten.view.default(bias, shape))
+        out = aten.add.Tensor(out, f32(aten.view.default(bias, shape)))
+    if wide:
+        out, mean, rstd = (aten._to_copy.default(t, dtype=x.dtype) for t in (out, mean, rstd))
     return out, mean, rstd
 
 

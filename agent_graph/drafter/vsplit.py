@@ -253,6 +253,8 @@ def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], p
             tails = [split_after(s.module, s.inputs, cut, s.init, first=False) for s in splits]
         except error:
             continue
+        if _only_casts(heads[0].module):
+            continue        # a dtype conversion alone is not worth a pass over the data of its own
         as_x = all(t.inputs[0].dtype == d for t, d in zip(tails, x_dtypes))
         if not as_x and any(t.inputs[0].dtype != torch.float32 for t in tails):
             continue        # an intermediate has x's dtype or float32
@@ -277,6 +279,15 @@ def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], p
             continue
         return [first] + rest
     return None
+
+
+CASTS = {"_to_copy", "to", "view", "reshape", "_unsafe_view", "clone", "alias", "contiguous"}
+
+
+def _only_casts(module: Any) -> bool:
+    """Whether a stage module does nothing but convert dtypes (and view)."""
+    calls = [n for n in module.graph.nodes if n.op == "call_function"]
+    return bool(calls) and all(getattr(n.target, "__name__", str(n.target)).split(".")[0] in CASTS for n in calls)
 
 
 def _up(source: tuple[str, Any], tail_sources: list[tuple[str, Any]], k: int, error: type) -> tuple[str, Any]:

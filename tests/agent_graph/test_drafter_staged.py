@@ -158,10 +158,18 @@ def test_vector_ops_no_template_takes_whole_run_in_stages(tmp_path):
     assert "stage 1: ops: layer_norm" in kernel and "its result to the workspace" in kernel
 
 
-def test_half_group_norm_with_a_per_channel_weight_is_refused(tmp_path):
-    """In float16 the second stage would read the normalised value rounded where PyTorch's group norm rounds once
-    (2-4 ulp off): refused by name, not drafted wrong."""
+@pytest.mark.parametrize("dtype", ["half", "bfloat16"])
+def test_a_16_bit_group_norm_with_a_per_channel_weight_keeps_its_normalised_value_in_float(dtype, tmp_path):
+    """In fp16 / bf16 the group norm and its per-channel affine run in float32 and the result is rounded once, as
+    PyTorch computes it: stage 1 normalises the groups and keeps its result in float32 in the workspace, stage 2
+    scales and shifts it and rounds (refused before: reading a rounded normalised value was 2-4 ulp off)."""
     d = draft(write_reference(tmp_path, "F.group_norm(x, 2, w, b)",
-                              "torch.randn(2, 4, 6, 6).half(), torch.rand(4).half() + 0.5, torch.randn(4).half()",
-                              sig="x, w, b"))
-    assert isinstance(d, Unsupported) and "group_norm with per-channel weight or bias" in d.reason
+                              f"torch.randn(2, 4, 6, 6).{dtype}() * 3 + 1, torch.rand(4).{dtype}() + 0.5, "
+                              f"torch.randn(4).{dtype}()", sig="x, w, b"))
+    assert not isinstance(d, Unsupported), str(d)
+    assert d.plan.template == "staged"
+    kernel = d.files[next(p for p in d.files if p.startswith("op_kernel/"))]
+    assert "stage 1: ops: cast -> layer_norm" in kernel and "stage 2: " in kernel
+    project = write_project(d.plan, tmp_path / "project")
+    rep = bench(tmp_path / "ref.py", BenchOptions(project=project, timeout=600))
+    assert rep.compiled and rep.correct, [(c.case_id, c.message) for c in rep.cases] or rep.message
