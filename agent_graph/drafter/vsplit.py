@@ -25,7 +25,7 @@ from torch.export import Dim
 from torch.fx.experimental import _config as shape_config
 from torch.utils._sympy.printers import CppPrinter
 
-from agent_graph.drafter.canonical import _export, live_nodes
+from agent_graph.drafter.canonical import IDENTITY, _export, live_nodes
 from bench_bridge.api import drawn_at_random
 
 HEAVY = re.compile(r"^(sum|mean|amax|amin|prod|max|min|var|std|var_mean|logsumexp|_softmax|_log_softmax|cumsum|"
@@ -281,7 +281,8 @@ def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], p
     return None
 
 
-CASTS = {"_to_copy", "to", "view", "reshape", "_unsafe_view", "clone", "alias", "contiguous"}
+CASTS = {"_to_copy"} | IDENTITY | VIEWS
+"""Ops that only convert dtypes or view (this module's views, the canonical reader's identities)."""
 
 
 def _only_casts(module: Any) -> bool:
