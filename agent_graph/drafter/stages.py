@@ -279,6 +279,8 @@ def _host(op, struct, parts, texts, x_index, op_inputs, ys) -> str:
             raise StageError("a stage's host file has another form")
         body = re.sub(rf"\b{struct}\b", f"{struct}{k}", m.group(1))
         body = _CTX_FN.sub(r"template <typename Context>\nstatic \1 \2(Context* context", body)
+        # a member template called through the (now dependent) context needs the template keyword
+        body = body.replace("->GetAttrPointer<", "->template GetAttrPointer<")
         if k > 1 and _ATTR_USE.search(body):
             raise StageError(f"the ops after {_what(first)} read forward attributes")
         # a row shared by several cores meets them with SyncAll, which every core of the launch must reach: the

@@ -125,19 +125,24 @@ def test_padded_rows_and_columns_are_zero_records(tmp_path, monkeypatch):
     assert "Duplicate(XI1" not in kernel and "f1_" not in kernel
 
 
-@pytest.mark.parametrize("init, forward, cases", [
+@pytest.mark.parametrize("init, forward, sig, cases", [
     # the minimum over channels (keepdim), then tanh twice: a reduction the epilogue does not take
     ("self.conv = nn.Conv2d(cin, cout, k)", "torch.tanh(torch.tanh(torch.min(self.conv(x), dim=1, keepdim=True)[0]))",
-     [(_x(2, 16, 9, 13), "[16, 24, 3]"), (_x(1, 17, 12, 20), "[17, 19, 3]")]),
+     "x", [(_x(2, 16, 9, 13), "[16, 24, 3]"), (_x(1, 17, 12, 20), "[17, 19, 3]")]),
     # a scale in the convolution's epilogue, then the sum over channels
     ("self.conv = nn.Conv2d(cin, cout, k, padding=1)", "(self.conv(x) * 1.5).sum(dim=1)",
-     [(_x(2, 20, 7, 11), "[20, 32, 3]"), (_x(1, 16, 10, 9), "[16, 40, 3]")]),
+     "x", [(_x(2, 20, 7, 11), "[20, 32, 3]"), (_x(1, 16, 10, 9), "[16, 40, 3]")]),
+    # a forward float in the epilogue (a runtime attribute the stage-1 TilingFunc reads through the staged op's
+    # context: the template keyword), then the maximum over channels
+    ("self.conv = nn.Conv2d(cin, cout, k, padding=1, bias=False)", "torch.amax(self.conv(x) * scale, dim=1)",
+     "x, scale: float", [(f"{_x(2, 20, 7, 11)}, {{ value = 0.7 }}", "[20, 24, 3]"),
+                         (f"{_x(1, 17, 10, 9)}, {{ value = -1.3 }}", "[17, 19, 3]")]),
 ])
-def test_a_staged_op_starts_with_the_implicit_gemm(tmp_path, monkeypatch, init, forward, cases):
+def test_a_staged_op_starts_with_the_implicit_gemm(tmp_path, monkeypatch, init, forward, sig, cases):
     """A convolution followed by a reduction over channels: stage 1 is the implicit GEMM (MIX, its epilogue's
     prefix included), its result in the workspace; stage 2 the reduction, on every vector core after SyncAll."""
     monkeypatch.setattr(convigemm, "MIN_ROWS_PER_CORE", 0)
-    spec = _spec(tmp_path, init, forward, "x", cases)
+    spec = _spec(tmp_path, init, forward, sig, cases)
     project = _verified(spec, tmp_path / "out", template="staged")
     kernel = next((project / "op_kernel").glob("*.cpp")).read_text()
     assert "stage 1: ops: convolution2d (implicit GEMM on the cube" in kernel
