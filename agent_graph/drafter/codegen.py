@@ -67,11 +67,11 @@ class KernelWriter:
             methods=self._methods(), members=_ind(self._members(), 4),
             kernel_name=snake_case(kp.op_type), gm_params=", ".join(f"GM_ADDR {n}" for n in gm),
             chunk_init="        chunkLen_ = chunkLen;" + ("\n        rowCores_ = rowCores > 1 ? rowCores : 1;" if self.split else ""),
-            gm_args=", ".join(read), attr_args="".join(f", t.attr{j}" for j in range(len(kp.attrs))) + "".join(f", t.{m}" for m in maps)
+            gm_args=", ".join(read), attr_args="".join(f", t.attr{j}" for j in range(kp.nattrs)) + "".join(f", t.{m}" for m in maps)
             + (", t.tensorStart, t.tensorLen" if self.foreach else ""))
 
     def _attr_names(self) -> list[str]:
-        return [f"a{j}" for j in range(len(self.kp.attrs))]
+        return [f"a{j}" for j in range(self.kp.nattrs)]
 
     # ---- Init ---------------------------------------------------------------------------------
     def _init(self) -> list[str]:
@@ -252,7 +252,7 @@ class KernelWriter:
         if kp.accs:
             L += ["GlobalTensor<float> wsg_;", "TBuf<TPosition::VECCALC> pb_;"]
             L += [f"float {name} = 0.0f;" for name, _ in kp.accs]
-        L += [f"float attr{j}_ = 0.0f;" for j in range(len(kp.attrs))]
+        L += [f"float attr{j}_ = 0.0f;" for j in range(kp.nattrs)]
         return L
 
 
@@ -281,6 +281,8 @@ def render_kernel(kp: KernelParams) -> str:
 def render_tiling(kp: KernelParams) -> str:
     snake = snake_case(kp.op_type)
     fields = "".join(f"TILING_DATA_FIELD_DEF(float, attr{j});     // attr '{a}'\n" for j, a in enumerate(kp.attrs))
+    fields += "".join(f"TILING_DATA_FIELD_DEF(float, attr{len(kp.attrs) + k});     // {d.describe(kp.attrs)} (the host computes it)\n"
+                      for k, d in enumerate(kp.derived))
     for i, kept in sorted(kp.extra.get("row_maps", {}).items()):
         name = kp.inputs[i].name
         fields += f"// row map of input '{name}', broadcast against the output (kernel RowMap)\n"
@@ -292,7 +294,7 @@ def render_tiling(kp: KernelParams) -> str:
     if kp.template == "foreach":
         constants = f"constexpr uint32_t MAX_TENSORS = {MAX_LIST_TENSORS};   // tensors of one list a launch takes\n\n"
         fields += "TILING_DATA_FIELD_DEF(uint32_t, tensorCount);  // tensors in the list\n"
-        if (11 + len(kp.attrs) + 1) % 2:
+        if (11 + kp.nattrs + 1) % 2:
             fields += "TILING_DATA_FIELD_DEF(uint32_t, reserved);     // keeps the 8-byte arrays 8-byte aligned\n"
         fields += ("TILING_DATA_FIELD_DEF_ARR(uint64_t, MAX_TENSORS, tensorStart);  // each tensor's first element in the joined run\n"
                    "TILING_DATA_FIELD_DEF_ARR(uint64_t, MAX_TENSORS, tensorLen);    // each tensor's elements\n")
@@ -316,7 +318,7 @@ def render_foreach_host(kp: KernelParams) -> str:
     return load("foreach_host.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, op_snake=snake_case(kp.op_type), chunk=chunk,
         chunk_note=" (64: a comparison's count rounds up to 64)" if kp.nmasks else "",
-        list_input=first_list, attr_code="".join(ln + "\n" for ln in _attr_code(kp)),
+        list_input=first_list, attr_code="".join(ln + "\n" for ln in _attr_code(kp)), host_helpers=host_helpers(kp),
         budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up", ub_budget=UB_BUDGET,
         split_code=split.rstrip("\n"), params="\n".join(opdef_params(kp)))
 
@@ -327,7 +329,18 @@ def _attr_code(kp: KernelParams) -> list[str]:
     for j, a in enumerate(kp.attrs):
         code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
                  f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0!r}f);"]
+    if kp.derived:
+        code += ["    // numbers computed from the attributes alone, in double from the values as written (as PyTorch",
+                 "    // computes them in Python), rounded to float once"]
+    for k, d in enumerate(kp.derived):
+        code += [f"    tiling.set_attr{len(kp.attrs) + k}(static_cast<float>({d.host_expr()}));   // {d.describe(kp.attrs)}"]
     return code
+
+
+def host_helpers(kp: KernelParams) -> str:
+    """The host's helper functions the TilingFunc calls: the row map's, ``AsWritten`` for derived numbers."""
+    return ((load("row_map_host.tmpl").template if kp.extra.get("row_maps") else "")
+            + (load("as_written_host.tmpl").template if kp.derived else ""))
 
 
 def render_host(kp: KernelParams, main_input: int) -> str:
@@ -386,7 +399,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         budget_note="tiles, scratch slots and queues as the kernel's InitBuffer calls add up",
         ub_budget=UB_BUDGET, split_code=split.rstrip("\n"), attr_code="\n".join(attr_code),
         map_code="".join(x + "\n" for x in map_code),
-        host_helpers=load("row_map_host.tmpl").template if kp.extra.get("row_maps") else "",
+        host_helpers=host_helpers(kp),
         user_workspace=str(user_workspace(kp)), params="\n".join(params))
 
 

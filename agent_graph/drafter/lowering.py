@@ -104,8 +104,9 @@ INTS = {"int32", "int64", "int16", "int8", "uint8"}   # integer tensors computed
 
 
 class Lowering(ElementwiseLowering, CompositeLowering):
-    def __init__(self, g: OpGraph):
+    def __init__(self, g: OpGraph, host_derived: list | None = None):
         self.g = g
+        self.host_derived = host_derived   # numbers computed from attributes alone: the host's (shared by the dtypes' programs)
         self.windowed = _windowed(g)
         full = max(g.inputs, key=lambda n: _numel(self.windowed.get(n.name, n.shape))) if g.inputs else None
         if full is None or not full.shape:
@@ -297,7 +298,15 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if isinstance(v, tuple):
                 raise Unsupported("a tuple result used as a tensor")
             return v
-        if isinstance(a, ScaledAttr):      # a number computed from runtime attributes
+        if isinstance(a, ScaledAttr) and self.host_derived is not None:
+            # a number computed from runtime attributes alone: the host computes it in double from the values as
+            # written, as PyTorch computes ``1 - beta1`` in Python (1.0f - 0.9f is 3 float ulps from float(0.1)),
+            # and hands it over as one more tiling number
+            if a not in self.host_derived:
+                self.host_derived.append(a)
+            self.p.derived = self.host_derived
+            return Val("k", f"attr{len(self.g.attrs) + self.host_derived.index(a)}_")
+        if isinstance(a, ScaledAttr):      # a number computed from runtime attributes (kernels with their own host)
             expr = f(a.scale)
             for name, power in a.powers:
                 expr += f" {'*' if power > 0 else '/'} {self.vals[name].expr}"
@@ -553,5 +562,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
 # ---- graph utilities --------------------------------------------------------------------------
 
 
-def lower(g: OpGraph) -> Program:
-    return Lowering(g).run()
+def lower(g: OpGraph, host_derived: list | None = None) -> Program:
+    """``g`` as a vector program. ``host_derived``: numbers computed from attributes alone are the host's, listed
+    there (one list for the programs of every dtype combination: the same tiling fields); None: the kernel computes
+    them (the cube epilogue, whose host writes its own attribute fields)."""
+    return Lowering(g, host_derived).run()

@@ -27,7 +27,7 @@ from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.prune import prune
-from agent_graph.drafter.templates import KernelParams, TensorParam, Variant
+from agent_graph.drafter.templates import DerivedNumber, KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
 from agent_graph.drafter.windows import window_starts
 from bench_bridge.api import (CaseRow, Task, group_inputs, install_stubs, load_module, npu_only_message, npu_only_ops,
@@ -330,13 +330,14 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     combos: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     progs: dict[tuple, Program] = {}
     windows: list[tuple] = []
+    derived: list = []        # numbers computed from the attributes alone (the host's, one list for every combination)
     for g in graphs:
         c = (tuple(n.dtype for n in g.inputs), tuple(g.node(o).dtype for o in g.outputs))
         for d in (*c[0], *c[1]):
             if d not in codegen.GE:
                 return Unsupported(name, f"dtype {d} is not covered by the templates", category=category)
         try:
-            p = lower(g)
+            p = lower(g, derived)
         except _LowerUnsupported as e:
             return Unsupported(name, str(e), op=_op_in(str(e)), category=category)
         except (KeyError, IndexError, TypeError, ValueError) as e:
@@ -371,6 +372,8 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         attrs=[a.kwargs.get("param", a.name) for a in g0.attrs], attr_defaults=[float(a.kwargs["value"]) for a in g0.attrs], summary=_summary(g0),
         nslots=max(p.nslots for p in progs.values()), nmasks=max(p.nmasks for p in progs.values()), variants=variants, accs=list(p0.accs),
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
+    slot = {a.name: j for j, a in enumerate(g0.attrs)}
+    kp.derived = [DerivedNumber(a.scale, tuple((slot[n], power) for n, power in a.powers), a.offset) for a in derived]
     if p0.row_maps:
         kp.extra["row_maps"] = dict(p0.row_maps)
     pieces = {j: o.val.tile.count("|") + 1 for j, o in enumerate(p0.outputs) if o.kind == OutputKind.CAT}

@@ -35,6 +35,37 @@ class TensorParam:
             self.kind = InputKind(self.kind) if self.kind in tuple(InputKind) else OutputKind(self.kind)
 
 
+@dataclass(frozen=True)
+class DerivedNumber:
+    """A number computed from the op's float attributes alone, ``scale * prod(attr[j] ** power) + offset``
+    (``1 - beta1``, ``1 - lr * weight_decay``): the host computes it in double from each attribute as written and
+    hands the kernel the float nearest it, as PyTorch rounds a Python number once where a tensor op takes it."""
+
+    scale: float
+    powers: tuple[tuple[int, int], ...]    # (attribute index, +1 | -1)
+    offset: float = 0.0
+
+    def host_expr(self) -> str:
+        """The C++ double expression over the tiling's attribute fields (``AsWritten``: host helper)."""
+        terms = [f"AsWritten(tiling.get_attr{j}())" for j, _ in self.powers]
+        expr = "" if self.scale in (1.0, -1.0) and self.powers[0][1] > 0 else repr(float(self.scale))
+        for (j, power), term in zip(self.powers, terms):
+            expr += (" * " if expr else "") + term if power > 0 else f" / {term}"
+        if self.scale == -1.0 and self.powers[0][1] > 0:
+            expr = "-" + expr
+        return f"{expr} + {float(self.offset)!r}" if self.offset else expr
+
+    def describe(self, names: list[str]) -> str:
+        """The number as the reference writes it: ``1 - lr * weight_decay``."""
+        num = [names[j] for j, p in self.powers if p > 0]
+        den = [names[j] for j, p in self.powers if p < 0]
+        text = " * ".join(([f"{abs(self.scale):g}"] if abs(self.scale) != 1.0 or not num else []) + num)
+        text += "".join(f" / {n}" for n in den)
+        if self.offset:
+            return f"{self.offset:g} {'-' if self.scale < 0 else '+'} {text}"
+        return ("-" if self.scale < 0 else "") + text
+
+
 @dataclass
 class KernelParams:
     """Everything a template needs: the op's interface and the generated compute program."""
@@ -52,6 +83,12 @@ class KernelParams:
     accs: list[tuple[str, str]] = field(default_factory=list)
     round_types: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)          # template-specific settings (col: dim, combine, mean)
+    derived: list[DerivedNumber] = field(default_factory=list)   # tiling attr{len(attrs) + k}: computed by the host
+
+    @property
+    def nattrs(self) -> int:
+        """The kernel's float numbers from the tiling: the attributes, then the numbers derived from them."""
+        return len(self.attrs) + len(self.derived)
 
 
 @dataclass
