@@ -10,11 +10,38 @@ from typing import Any
 
 from agent_graph.drafter.analysis import OpGraph, OpNode
 from agent_graph.drafter.attention import AttnGraph, AttnUnsupported, FUSED_SDPA, Layout, NotAttention, analyse_cases
+from agent_graph.drafter.budget import UB_BUDGET
 from agent_graph.drafter.codegen import opdef_params
 from agent_graph.drafter.templates import KernelParams, TensorParam, load
 from bench_bridge.api import snake_case
 
 SHAPES = {"q": "qs", "k": "ks", "v": "vs", "y": "ys"}
+BLOCK_K = 64                 # keys per step (the kernel's BLOCK_K: one score row is one 256-byte float repeat)
+BLOCK_QS = (64, 32, 16)      # query rows per work item, the largest whose buffers fit the UB (16: the cube's M)
+MAX_PV_COLUMNS = 256         # output columns of one P V base block when the head is wider (PvColumns on the host)
+
+
+def ub_bytes(block_q: int, head_pad: int, mask: bool, round_scores: bool) -> int:
+    """The kernel's UB bytes (its InitBuffer calls, 4-byte elements for any input type): the score and weight
+    tiles, one P V base block, the output rows and the float accumulator, the per-row statistics."""
+    tile = block_q * BLOCK_K
+    pv_cols = head_pad if head_pad <= MAX_PV_COLUMNS else MAX_PV_COLUMNS
+    total = tile * 4 * 2 + block_q * pv_cols * 4 + block_q * head_pad * 4 * 2 + block_q * 4 * 4 + block_q * 8 * 4
+    return total + (tile * 2 if round_scores else 0) + (tile * 4 * 2 if mask else 0)
+
+
+def block_rows(head_dim: int, mask: bool, round_scores: bool) -> tuple[int, int]:
+    """(BLOCK_Q, the widest head it serves): the most query rows per item whose buffers fit the UB with a head of
+    ``head_dim``; AttnUnsupported when not even 16 rows fit."""
+    pad = (head_dim + 15) // 16 * 16
+    for bq in BLOCK_QS:
+        if ub_bytes(bq, pad, mask, round_scores) <= UB_BUDGET:
+            widest = pad
+            while widest + 16 <= 2032 and ub_bytes(bq, widest + 16, mask, round_scores) <= UB_BUDGET:
+                widest += 16      # (2032: the accumulator's row pitch in 32-byte blocks is a uint8 repeat stride)
+            return bq, widest
+    raise AttnUnsupported(f"a head dimension of {head_dim} is larger than the accumulator of {BLOCK_QS[-1]} query rows "
+                          f"takes in the Unified Buffer")
 
 
 def is_candidate(names: set[str]) -> bool:
@@ -113,9 +140,8 @@ def plan_attention(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_
         heads_kv = {ag.kv_heads for ag in ags}
         if (ags[0].layouts["q"].kind == "bshd3" and len(heads_q) > 1) or (ags[0].layouts["k"].kind == "bshd3" and len(heads_kv) > 1):
             raise AttnUnsupported("a [B, S, H*D] attention whose head count differs between the shape cases is not covered")
-        if max(ag.head_dim for ag in ags) > 128:
-            raise AttnUnsupported(f"a head dimension of {max(ag.head_dim for ag in ags)} (q of shape "
-                                  f"{list(ags[0].inputs[0][1])}) is larger than one tile takes (128)")
+        block_q, widest = block_rows(max(ag.head_dim for ag in ags), ags[0].mask is not None,
+                                     any(a.round_scores for a in ags))
         causal, offset = _offset_code(ags)
         scale_code, attrs, defaults = _scale_code(ags)
     except NotAttention:
@@ -143,9 +169,10 @@ def plan_attention(task: Any, cases: list, mod: Any, plan_cls: Any, unsupported_
         f"op_host/{snake}_tiling.h": load("attn_tiling.h.tmpl").substitute(op_type=op_type, guard=f"{snake.upper()}_TILING_H"),
         f"op_host/{snake}.cpp": load("attn_host.cpp.tmpl").substitute(
             op_type=op_type, summary=kp.summary, op_snake=snake, layout_code=_layout_code(ag, max(heads_q), max(heads_kv)),
-            causal_offset=offset, scale_code=scale_code, params="\n".join(opdef_params(kp)), mask_code=_mask_code(ag)),
+            causal_offset=offset, scale_code=scale_code, params="\n".join(opdef_params(kp)), mask_code=_mask_code(ag),
+            block_q=block_q, block_k=BLOCK_K, max_head_dim=widest, max_pv_columns=MAX_PV_COLUMNS),
         f"op_kernel/{snake}.cpp": _kernel(op_type, kp.summary, (q, k, v), causal, any(a.round_scores for a in ags),
-                                               causal_note, m),
+                                               causal_note, m, block_q),
     }
     graphs = [OpGraph(inputs=[OpNode(x, "input", [], {}, tuple(shape), dt) for x, (_, shape, dt) in
                               zip((q, k, v, m), a.inputs + ([a.mask] if a.mask else []))],
@@ -241,7 +268,7 @@ __aicore__ inline void RoundTo(const LocalTensor<float>& val, TBuf<TPosition::VE
 
 
 def _kernel(op_type: str, summary: str, qkv: tuple[str, str, str], causal: bool, round_scores: bool, causal_note: str,
-            mask: str | None) -> str:
+            mask: str | None, block_q: int) -> str:
     pieces = {k: (v if round_scores else "") for k, v in ROUND_PIECES.items()}
     pieces.update({k: (v.replace("MASK_NAME", mask or "") if mask else "") for k, v in MASK_PIECES.items()})
     if mask and round_scores:
@@ -249,5 +276,6 @@ def _kernel(op_type: str, summary: str, qkv: tuple[str, str, str], causal: bool,
     pieces["round_helper"] = ROUND_HELPER if round_scores else ""
     return load("attn_kernel.cpp.tmpl").substitute(
         op_type=op_type, summary=summary, q_name=qkv[0], k_name=qkv[1], v_name=qkv[2], y_name="y", q_upper=qkv[0].upper(),
-        causal="true" if causal else "false", causal_note=causal_note, kernel_name=snake_case(op_type),
+        causal="true" if causal else "false", causal_note=causal_note, kernel_name=snake_case(op_type), block_q=block_q,
+        block_k=BLOCK_K,
         two_pass="!std::is_same_v<T, float>" if round_scores else "false", **pieces)

@@ -1,11 +1,13 @@
 """Attention in the offline drafter: what it refuses, in one sentence naming the op and its shape, and that
-differently written references are read as the same attention (plans only: no build; the suite
-references under tests/data/drafter/attn_* and sdpa_* are built and verified by the suite tests)."""
+differently written references are read as the same attention (plans only: the suite references under
+tests/data/drafter/attn_* and sdpa_* are built and verified by the suite tests), and heads wider than one
+128-column tile (built and verified here: the suite runs a quarter of its references by default)."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from agent_graph.drafter import Unsupported, draft
+from tests.agent_graph.drafter_checks import assert_verified
 
 SUITE = Path(__file__).resolve().parents[1] / "data" / "drafter"
 
@@ -55,3 +57,22 @@ def test_spellings_of_causal_attention_plan_the_same_kernel_structure():
     assert "[B, S, H * D]" in hosts["attn_mha_split"]            # heads split from the embedding
     assert "1.0f / std::sqrt(static_cast<float>(D))" in hosts["attn_mha_split"]
     assert "[B, S, D] (one head)" in hosts["attn_masked_fill"]    # bmm over [N, S, D]
+
+
+def test_heads_wider_than_one_tile_take_fewer_query_rows_per_item(tmp_path):
+    # attn_wide_head: heads of 320 (fp32: P V in base blocks of 64 columns) and 1000 (fp16, padded to 1008: blocks
+    # of 16 columns); the accumulator of BLOCK_Q rows x the padded head stays in UB, so BLOCK_Q drops to 16
+    d = assert_verified(SUITE / "attn_wide_head" / "kgen-task.toml", tmp_path)
+    kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+    host = next(t for p, t in d.plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
+    assert "constexpr uint32_t BLOCK_Q = 16;" in kernel and "AddColumns(acc, pv, rows, c0);" in kernel
+    assert "constexpr int32_t BLOCK_Q = 16;" in host and "PvColumns(headPad)" in host
+
+
+def test_a_head_too_wide_for_the_accumulator_is_refused_in_one_sentence(tmp_path):
+    ref = tmp_path / "attn_huge_head.py"
+    ref.write_text(DROPOUT_REF.replace(", dropout_p=0.1, is_causal=True", "").replace("16, 8)", "16, 4096)"))
+    d = draft(ref)
+    assert isinstance(d, Unsupported) and not d.user_error
+    msg = str(d)
+    assert "\n" not in msg and "head dimension of 4096" in msg and "16 query rows" in msg, msg
