@@ -114,8 +114,10 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         self.full = self.windowed.get(full.name, full.shape)
         self.shapes = {**_broadcast_shapes(g), **self.windowed}
         both = _common_shape([self.shapes.get(n.name, n.shape or ()) for n in g.inputs])
-        if both is not None and _numel(both) > _numel(self.full):
-            self.full = both          # inputs broadcast against each other: the output's shape is the main one
+        if both is not None and (_numel(both) > _numel(self.full) or (0 in both and tuple(both) != tuple(self.full))):
+            # inputs broadcast against each other: the output's shape is the main one (an empty input against a
+            # one-value one: the output is empty, though the other has more elements)
+            self.full = both
         self.rank = len(self.full)
         self.cols = self.full[-1]
         self.rows = _numel(self.full) // max(self.cols, 1)

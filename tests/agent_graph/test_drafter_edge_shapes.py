@@ -10,9 +10,11 @@ from tests.agent_graph.drafter_checks import assert_verified
 DATA = Path(__file__).resolve().parents[1] / "data" / "tasks" / "input_groups"
 
 
-@pytest.mark.parametrize("stem", ["edge_shapes", "row_edge_shapes"])
+@pytest.mark.parametrize("stem", ["edge_shapes", "row_edge_shapes", "empty_against_one"])
 def test_zero_d_and_empty_cases_verify(stem, tmp_path):
-    assert_verified(DATA / f"{stem}.py", tmp_path)   # flat template (hardswish chain), row template (log-softmax)
+    # flat template (hardswish chain), row template (log-softmax); an empty x against a [1] y (floor_divide: the
+    # output is x's empty shape, not y's one element: "input x of shape [0, 3, 5] against [1]" before)
+    assert_verified(DATA / f"{stem}.py", tmp_path)
 
 
 def test_forward_floats_as_tensors_take_each_cases_value(tmp_path):
