@@ -379,8 +379,8 @@ DIM_OPS = {"sum", "mean", "amax", "amin", "max", "min", "prod", "argmax", "argmi
 ELEMENTWISE = {"add", "sub", "mul", "div", "neg", "pow", "relu", "sigmoid", "tanh", "exp", "log", "sqrt", "rsqrt", "abs",
                "square", "reciprocal", "erf", "sin", "cos", "floor", "ceil", "sign", "maximum", "minimum", "clamp",
                "addcmul", "addcdiv", "lerp", "log1p", "expm1", "gelu", "silu", "leaky_relu", "elu", "softplus", "hardtanh",
-               "hardsigmoid", "hardswish", "mish", "logsigmoid", "relu6", "selu", "cast", "identity", "view",
-               *MATH_LIBRARY}
+               "hardsigmoid", "hardswish", "mish", "mish_backward", "logsigmoid", "relu6", "selu", "cast", "identity",
+               "view", *MATH_LIBRARY}
 REDUCTIONS = {"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "logsumexp", "getitem", "prod"}
 NORMALISATIONS = {"softmax", "log_softmax", "layer_norm", "rms_norm", "normalize"}
 LOSSES = {"mse_loss", "l1_loss", "cross_entropy", "smooth_l1_loss"}

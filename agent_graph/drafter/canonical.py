@@ -675,6 +675,8 @@ def _canonical(base: str, overload: str, args: list, kw: dict) -> tuple[str, lis
         return base, list(args[:3]), {"value": kw.get("value", 1.0)} if kw.get("value", 1.0) != 1.0 else {}
     if base == "lerp":
         return "lerp", list(args[:3]), {}
+    if base == "mish_backward":               # (grad, x): the export keeps it (PyTorch's decomposition is not applied)
+        return "mish_backward", list(args[:2]), {}
     if base == "where":
         return "where", list(args[:3]), {}
     if base in REDUCE:

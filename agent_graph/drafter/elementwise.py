@@ -187,6 +187,18 @@ class ElementwiseLowering:
             self.p.body += binary(op, d.expr, ops[0], ops[1], self.n, self.tmp)
         return d
 
+    def _mish_backward(self, grad: Val, x: Val) -> Val:
+        """grad * (t + x * sigmoid(x) * (1 - t * t)) with t = tanh(softplus(x)), all in float (rounded once for a
+        16-bit result, as PyTorch's kernel computes it); t as the mish template computes it: m / (m + 2) with
+        m = e * (e + 2), e = exp(min(x, 20)) (tanh(ln(1 + e)), no Ln or Tanh)."""
+        k = lambda v: Val("k", f(v))     # noqa: E731
+        e = self._elementwise("exp", [self._elementwise("minimum", [x, k(20.0)], {})], {})
+        m = self._elementwise("mul", [e, self._elementwise("add", [e, k(2.0)], {})], {})
+        t = self._elementwise("div", [m, self._elementwise("add", [m, k(2.0)], {})], {})
+        rest = self._elementwise("sub", [k(1.0), self._elementwise("mul", [t, t], {})], {})
+        slope = self._elementwise("mul", [self._elementwise("mul", [x, self._elementwise("sigmoid", [x], {})], {}), rest], {})
+        return self._elementwise("mul", [grad, self._elementwise("add", [t, slope], {})], {})
+
     def _pow_scalar(self, args: list[Val]) -> Val:
         name = self.rs_name()
         kinds = {a.kind for a in args}
@@ -217,6 +229,8 @@ class ElementwiseLowering:
             if value != 1.0:
                 t = self._elementwise("mul", [t, self._arg(value)], {})
             return self._elementwise("add", [self._arg(args[0]), t], {})
+        if op == "mish_backward":
+            return self._mish_backward(self._arg(args[0]), self._arg(args[1]))
         if op == "lerp":
             a, b = self._arg(args[0]), self._arg(args[1])
             w = self._arg(args[2] if len(args) > 2 else kw["weight"])
