@@ -19,6 +19,7 @@ SHAPES = {"q": "qs", "k": "ks", "v": "vs", "y": "ys"}
 BLOCK_K = 64                 # keys per step (the kernel's BLOCK_K: one score row is one 256-byte float repeat)
 BLOCK_QS = (64, 32, 16)      # query rows per work item, the largest whose buffers fit the UB (16: the cube's M)
 MAX_PV_COLUMNS = 256         # output columns of one P V base block when the head is wider (PvColumns on the host)
+MAX_HEAD_PAD = 2032          # the accumulator's row pitch in 32-byte blocks is a uint8 repeat stride (<= 255 blocks)
 
 
 def ub_bytes(block_q: int, head_pad: int, mask: bool, round_scores: bool) -> int:
@@ -37,8 +38,8 @@ def block_rows(head_dim: int, mask: bool, round_scores: bool) -> tuple[int, int]
     for bq in BLOCK_QS:
         if ub_bytes(bq, pad, mask, round_scores) <= UB_BUDGET:
             widest = pad
-            while widest + 16 <= 2032 and ub_bytes(bq, widest + 16, mask, round_scores) <= UB_BUDGET:
-                widest += 16      # (2032: the accumulator's row pitch in 32-byte blocks is a uint8 repeat stride)
+            while widest + 16 <= MAX_HEAD_PAD and ub_bytes(bq, widest + 16, mask, round_scores) <= UB_BUDGET:
+                widest += 16
             return bq, widest
     raise AttnUnsupported(f"a head dimension of {head_dim} is larger than the accumulator of {BLOCK_QS[-1]} query rows "
                           f"takes in the Unified Buffer")

@@ -306,7 +306,6 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             # and hands it over as one more tiling number
             if a not in self.host_derived:
                 self.host_derived.append(a)
-            self.p.derived = self.host_derived
             return Val("k", f"attr{len(self.g.attrs) + self.host_derived.index(a)}_")
         if isinstance(a, ScaledAttr):      # a number computed from runtime attributes (kernels with their own host)
             expr = f(a.scale)

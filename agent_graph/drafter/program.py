@@ -51,7 +51,6 @@ class Program:
     native16: bool = True                      # every node is one correctly rounded or exact vector op (see lowering)
     row_maps: dict[int, int] = field(default_factory=dict)   # input index -> bits of the output dims it keeps (grow/grs)
     windows: dict[int, list[tuple[int, int, int]]] = field(default_factory=dict)   # slice input -> (start, row length, cols) each
-    derived: list[Any] = field(default_factory=list)   # ScaledAttr numbers the host computes (tiling attr{len(attrs) + k})
 
 
 def is_last_dim(dim: Any, rank: int) -> bool:
