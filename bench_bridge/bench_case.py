@@ -64,7 +64,7 @@ class CaseRunner:
             args = list(e["inputs"]) + list(e.get("init", []))
         args = [e["inputs"][a["index"]] if a["kind"] == "input" else a for a in args]
         if "call" in e:
-            order = _binding_input_order(self.task.root, len(self.op.inputs))
+            order = _binding_input_order(self.task.root, [p.name for p in self.op.inputs])
             if order and max(order) < len(args) and all(
                     args[i]["kind"] in ("tensor", "list") or (args[i]["kind"] == "scalar" and args[i]["value"] is None)
                     for i in order):
@@ -273,8 +273,10 @@ class CaseRunner:
                 scalars.append(a["value"])
         names = [None if isinstance(x, tuple) else _dtype_name(x) for x in slots]
         k = self.op.match_combo(names + [None] * (n_in - len(names))) if len(names) <= n_in else None
-        if k is None:
-            return [x for x in slots if not isinstance(x, tuple)], scalars
+        if k is None:   # no combination takes these dtypes as they are: the absent inputs stay in their places
+            # (a widening match follows: AddLayerNorm's binding passes bfloat16 weights to an op taking float32)
+            return [None if absent_only and isinstance(x, tuple) else x for x in slots
+                    if not isinstance(x, tuple) or absent_only and x[1] is None], scalars
         combo = self.op.combo(k)
         out = []
         for x, p in zip(slots, self.op.inputs):
@@ -477,12 +479,15 @@ def _binding_source(task_root: Path | None) -> str:
     return re.sub(r"//[^\n]*", "", text)
 
 
-def _binding_input_order(task_root: Path | None, n_in: int) -> list[int]:
-    """Which parameter of the NPUKernelBench binding (``validation/pybind.cpp``) each op input is: the first
-    ``n_in`` arguments of the binding's first ``EXEC_NPU_CMD`` whose leading arguments all name its
-    parameters, as positions in its parameter list (the positions of ModelNew's call). Empty when there is
-    no such binding or the order is the parameters' own."""
+def _binding_input_order(task_root: Path | None, op_inputs: list[str]) -> list[int]:
+    """Which parameter of the NPUKernelBench binding (``validation/pybind.cpp``) each op input is, as positions in
+    its parameter list (the positions of ModelNew's call): an input named as a parameter is that parameter; the
+    others take the binding's first ``EXEC_NPU_CMD``'s leading arguments not so taken, in that call's order (a
+    task's own answer declares its inputs in that order; a drafted op declares them in ModelNew's, named after
+    the forward's parameters: AddLayerNorm's ``x1, x2, bias`` and then the model's own ``gamma``, ``beta``).
+    Empty when there is no such binding or the order is the parameters' own."""
     text = _binding_source(task_root)
+    n_in = len(op_inputs)
     for call in re.finditer(r"EXEC_NPU_CMD\s*\(([^;]*?)\)\s*;", text):
         sigs = [m for m in re.finditer(r"\b\w+\s*\(([^()]*)\)\s*\{", text[:call.start()]) if "Tensor" in m.group(1)]
         if not sigs or n_in <= 0:
@@ -492,7 +497,9 @@ def _binding_input_order(task_root: Path | None, n_in: int) -> list[int]:
         names = [a.strip() for a in call.group(1).split(",")][1:1 + n_in]
         if len(names) < n_in or not all(n in params for n in names):
             continue
-        order = [params.index(n) for n in names]
+        named = [params.index(n) if n in names else None for n in op_inputs]
+        rest = iter(params.index(n) for n in names if params.index(n) not in named)
+        order = [k if k is not None else next(rest) for k in named]
         return [] if order == list(range(n_in)) else order
     return []
 

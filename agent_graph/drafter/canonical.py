@@ -380,6 +380,18 @@ def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
                     if new is None:
                         return
                     env[n] = new
+                elif n.target in (aten.full.default, aten.full_like.default) and n.args[1] in env:
+                    # a tensor filled with the number: the one-element tensor broadcast to the shape, in its dtype
+                    like = val(n.args[0]) if n.target is aten.full_like.default else None
+                    size = [int(d) for d in (n.args[0] if like is None else like.shape)]
+                    one = call(aten.reshape.default, (env[n.args[1]], [1] * len(size)))
+                    dtype = n.kwargs.get("dtype") or (like.dtype if like is not None else val(env[n.args[1]]).dtype)
+                    if dtype != val(one).dtype:
+                        one = call(aten._to_copy.default, (one,), {"dtype": dtype})
+                    # (times one: an elementwise op the broadcast feeds, exact for every value, -0.0 and NaN too)
+                    out = call(aten.mul.Tensor, (call(aten.expand.default, (one, size)), 1))
+                    n.replace_all_uses_with(out)
+                    done.append(n)
                 elif any(a in env for a in (*n.args, *n.kwargs.values())):
                     if n.target in (aten.addcdiv.default, aten.addcdiv_.default, aten.addcmul.default,
                                     aten.addcmul_.default) and n.kwargs.get("value") in env:

@@ -169,7 +169,8 @@ def _binding_scalars(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]
         return []
     if call is None:
         return []
-    scal = [a for a in call[1] if not binding_tensors([a])]    # (a reordering binding: refused by the planner first)
+    # an absent optional tensor (None) is no attribute; (a reordering binding: refused by the planner first)
+    scal = [a for a in call[1] if a is not None and not binding_tensors([a])]
     if len(scal) <= len(fwd) or [type(v)(x) if isinstance(v, SCALAR) else x for x, (_, v) in zip(scal, fwd)] != \
             [v for _, v in fwd]:
         return []
@@ -179,7 +180,7 @@ def _binding_scalars(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]
         names = []
     out, used = [], set()
     for k, v in enumerate(scal[len(fwd):]):
-        j = next((j for j, x in enumerate(init) if j not in used and type(x) is type(v) and x == v), None)
+        j = next((j for j, x in enumerate(init) if j not in used and _same_value(x, v)), None)
         if j is not None:
             used.add(j)
         name = names[j] if j is not None and j < len(names) else f"arg{len(fwd) + k}"
@@ -198,7 +199,7 @@ def _held_extras(mod: Any, ins: list, init: list, fwd: list[tuple[str, Any]]) ->
     extras = _binding_scalars(mod, ins, init, fwd)
     def fits(v: Any, j: int | None) -> bool:
         return (isinstance(v, (str, bool)) or (isinstance(v, float) and j is not None)
-                or (isinstance(v, int) and v in MODE_INTS))
+                or (isinstance(v, int) and v in MODE_INTS) or _int_list(v))
     return extras if extras and all(fits(v, j) for _, v, j in extras) else []
 
 
@@ -256,6 +257,10 @@ def _features(cases: list, mod: Any, declared: dict[str, str]) -> tuple[list[Fea
     for j, (name, v0) in enumerate(attrs):      # attributes first: the usual reason for another kernel
         vals = [s[j][1] for s in scal]
         kind = _attr_kind(vals)
+        if kind == "listint":    # its length may choose a kernel (normalized_shape [20] or [5, 20] of [10, 5, 20])
+            feats.append(Feature(f"{_ident(name)}Len", f"static_cast<int64_t>(attrs->GetListInt({j})->GetSize())",
+                                 f"the length of attribute '{name}'", [len(v) for v in vals]))
+            continue
         have = declared.get(name, kind)
         get = {"int": "GetInt", "float": "GetFloat", "bool": "GetBool", "str": "GetStr"}[have]
         expr = f"{'' if have == 'str' else '*'}attrs->{get}({j})"
@@ -293,7 +298,21 @@ def _features(cases: list, mod: Any, declared: dict[str, str]) -> tuple[list[Fea
     return feats, attrs
 
 
+def _same_value(held: Any, passed: Any) -> bool:
+    """Whether the binding passes the value the model holds (a list it holds may be passed as a tuple)."""
+    if _int_list(held) and _int_list(passed):
+        return list(held) == list(passed)
+    return type(held) is type(passed) and held == passed
+
+
+def _int_list(v: Any) -> bool:
+    """A list or tuple of ints (a shape or dimensions: LayerNormV4's ``normalized_shape``): a ListInt attribute."""
+    return isinstance(v, (list, tuple)) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+
+
 def _attr_kind(vals: list) -> str:
+    if all(_int_list(v) for v in vals):
+        return "listint"
     if all(isinstance(v, bool) for v in vals):
         return "bool"
     if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
@@ -603,7 +622,8 @@ def _remap_attrs(text: str, own: list[str], names: list[str]) -> str:
 def _attr_decl(name: str, v: Any, note: str) -> str:
     kind = _attr_kind([v])
     decl = (f"Bool({'true' if v else 'false'})" if kind == "bool" else f"Int({v})" if kind == "int" else
-            f'String("{v}")' if kind == "str" else f"Float({float(v)!r}f)")
+            f'String("{v}")' if kind == "str" else
+            "ListInt({" + ", ".join(str(x) for x in v) + "})" if kind == "listint" else f"Float({float(v)!r}f)")
     return f'        this->Attr("{name}").AttrType(OPTIONAL).{decl};   // {note}'
 
 

@@ -3,6 +3,7 @@ broadcast pattern): one op, a kernel per structure, the host choosing it by tili
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -203,3 +204,22 @@ def test_a_mode_that_changes_the_number_of_results_names_them_by_position(tmp_pa
     kernel = next(v for k, v in d.files.items() if k.startswith("op_kernel/"))
     assert host.count('this->Output("') == 2 and 'this->Output("y")' not in host
     assert "GM_ADDR y0, GM_ADDR y1" in kernel and "GM_ADDR y," not in kernel
+
+
+def test_a_list_the_model_holds_is_a_list_attribute_whose_length_chooses_the_kernel(tmp_path):
+    """npukb_list_attr: Model(normalized_shape, weight, eps), an RMS norm over the last len(normalized_shape)
+    dimensions; ModelNew passes (x, shift, tuple(normalized_shape), weight, eps), the shift None in some cases,
+    and the binding runs the op with the weight before the shift, the weight in the dtype it was given where the
+    model holds it in float32 (NPUKernelBench's LayerNormV4 and AddLayerNorm).
+    Cases 1 and 2 have the same input, [6, 4, 24], normalised over [4, 24] and over [24]: the host tells them
+    apart by the list's length. Before, the list stopped every number the binding passes after it from being an
+    attribute ("cases that need different kernels look alike to the host"); and the harness handed the op its
+    inputs in the binding's order although the drafted op takes the forward's (named after its parameters)."""
+    task = Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_list_attr"
+    d = assert_verified(task, tmp_path)
+    host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    assert re.search(r'this->Attr\("normalized_shape"\)\.AttrType\(OPTIONAL\)\.ListInt\(\{\d+\}\)', host)
+    assert host.index('this->Attr("normalized_shape")') < host.index('this->Attr("eps").AttrType(OPTIONAL).Float(')
+    dispatch = host[host.rindex("uint32_t key = 0;"):]
+    assert "normalized_shapeLen == 2" in dispatch and "normalized_shapeLen == 1" in dispatch
+    assert host.index('this->Input("shift").ParamType(OPTIONAL)') < host.index('this->Input("p_weight")')
