@@ -199,18 +199,21 @@ def _runs(dims: list[int]) -> list[list[int]]:
 def _split_reduce(op: Any, rounds: bool) -> Any:
     """A reduction over dimensions that are not adjacent (``x.sum((0, 2))``) as one reduction per run of adjacent
     ones, the last run first (the earlier dimensions keep their places): a staged op of templates that each reduce
-    one run. Adjacent dimensions are left to the op (``NotImplemented``), and so is a sum or mean (``rounds``) of
-    16-bit values: PyTorch accumulates it in float32 and rounds once, and the stages would round in between."""
+    one run. Adjacent dimensions are left to the op (``NotImplemented``). A sum or mean (``rounds``) of 16-bit
+    values is computed as PyTorch's CPU kernels do (ReduceOps ``mean_out``: cast to float32, sum, divide, cast
+    back): the stages reduce in float32 and the result is rounded once."""
     def split(x: torch.Tensor, dim: Any = None, keepdim: bool = False, **kw: Any) -> Any:
         if not isinstance(dim, (list, tuple)) or x.dim() == 0:
             return NotImplemented
         runs = _runs(sorted({int(d) % x.dim() for d in dim}))
-        if len(runs) < 2 or (rounds and (kw.get("dtype") or x.dtype) != torch.float32):
+        if len(runs) < 2:
             return NotImplemented
-        y = x
+        out_dtype = kw.get("dtype") or x.dtype
+        wide = rounds and out_dtype in (torch.float16, torch.bfloat16)
+        y = x.to(torch.float32) if wide else x
         for run in reversed(runs):
-            y = op(y, run, keepdim, **kw)
-        return y
+            y = op(y, run, keepdim, **({**kw, "dtype": torch.float32} if wide and "dtype" in kw else kw))
+        return y.to(out_dtype) if wide else y
     return split
 
 
