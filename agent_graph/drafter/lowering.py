@@ -45,9 +45,14 @@ def _common_shape(shapes: list) -> tuple | None:
     return tuple(out)
 
 
+RESHAPING = ("view", "cast")
+"""Ops on the way from an input to the shape it broadcasts at: reshapes, and dtype casts (``gamma.float().view(1, -1,
+1, 1)``: a float16 group norm's weight, widened before it is reshaped)."""
+
+
 def _broadcast_shapes(g: OpGraph) -> dict[str, tuple]:
     """The shape each input is used at when every use is a reshape of it with its numel (``b.view(1, -1, 1, 1)``,
-    ``b[:, None, None]``): the shape it broadcasts against the others with."""
+    ``b[:, None, None]``, each maybe after a cast): the shape it broadcasts against the others with."""
     out: dict[str, tuple] = {}
     mains: dict[str, tuple] = {}
     most = max((_numel(n.shape) for n in g.inputs), default=0)
@@ -60,9 +65,9 @@ def _broadcast_shapes(g: OpGraph) -> dict[str, tuple]:
             if not users:
                 ok = False
             for m in users:
-                if m.op != "view" or _numel(m.shape) != _numel(n.shape):
+                if m.op not in RESHAPING or _numel(m.shape) != _numel(n.shape):
                     ok = False
-                elif all(u.op == "view" for u in g.nodes if any(r.name == m.name for r in _refs(u))) and m.name not in g.outputs:
+                elif all(u.op in RESHAPING for u in g.nodes if any(r.name == m.name for r in _refs(u))) and m.name not in g.outputs:
                     todo.append(m.name)
                 else:
                     ends.add(tuple(m.shape or ()))

@@ -173,3 +173,12 @@ def test_a_16_bit_group_norm_with_a_per_channel_weight_keeps_its_normalised_valu
     project = write_project(d.plan, tmp_path / "project")
     rep = bench(tmp_path / "ref.py", BenchOptions(project=project, timeout=600))
     assert rep.compiled and rep.correct, [(c.case_id, c.message) for c in rep.cases] or rep.message
+
+def test_a_group_norm_of_weights_widened_before_they_are_viewed_per_channel_verifies(tmp_path):
+    """npukb_group_norm_inputs (NPUKernelBench's GroupNormSwish spelling): ``F.group_norm(x.float(), g,
+    gamma.float(), beta.float())`` of float32 / float16 / bfloat16 inputs, then SiLU. The per-channel weight
+    reaches its [1, C, 1, 1] view through a cast; refused before ("a group norm's per-channel tensor is not
+    covered"): only a reshape led from an input to the shape it broadcasts at."""
+    from tests.agent_graph.drafter_checks import assert_verified
+    d = assert_verified(Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_group_norm_inputs", tmp_path)
+    assert d.plan.template == "staged"
