@@ -6,7 +6,7 @@ from agent_graph.drafter.analysis import OpNode, Ref, RowLength, ScaledAttr
 from agent_graph.drafter import sync
 from agent_graph.drafter.program import Val, is_number as _is_number, num as _num
 from agent_graph.drafter.vecops import (SIXTEEN_BIT_CXX, S, Unsupported, V, as_dtype, binary, f, pow_const,
-                                        scalar_binary, unary)
+                                        SCALAR_UNARY, scalar_binary, unary)
 
 
 CMP = {"gt": "GT", "lt": "LT", "ge": "GE", "le": "LE", "eq": "EQ", "ne": "NE"}
@@ -116,11 +116,15 @@ class ElementwiseLowering:
     def _scalar_unary(self, op: str, a: Val, kw: dict) -> Val:
         name = self.rs_name()
         out = self.out(a)
+        kind = a.kind if a.kind != "k" or not self.row_mode else "rs"
+        if op in SCALAR_UNARY and not kw:      # one float operation: on the scalar unit, no vector round trip
+            out.append(f"float {name} = {SCALAR_UNARY[op].format(a=a.expr)};")
+            return Val(kind, name)
         out.append(f"Duplicate(SC1, {a.expr}, 8);")
         tmps = iter(["SC2", "SC3", "SC4"])
         out += unary(op, "SC0", "SC1", "8", kw, lambda: next(tmps))
         out += [sync.VECTOR_TO_SCALAR, f"float {name} = SC0.GetValue(0);"]
-        return Val(a.kind if a.kind != "k" or not self.row_mode else "rs", name)
+        return Val(kind, name)
 
     def _index_arith(self, op: str, args: list[Val]) -> Val:
         """An argmax/argmin index plus, minus or times a whole-number constant (BLAS's i?amax counts from 1):

@@ -274,4 +274,8 @@ def scalar_binary(op: str, a: str, b: str) -> str:
     raise Unsupported(f"{op} of two scalars is not covered by the templates")
 
 
+SCALAR_UNARY = {"neg": "(-{a})", "reciprocal": "(1.0f / {a})", "square": "({a} * {a})"}
+"""Unary ops of one float the scalar unit computes as the vector unit would (one IEEE float operation, the same
+rounding): no Duplicate / vector op / GetValue round trip for a negation, reciprocal or square of a number."""
+
 SCALAR_COMPARE = {"gt": ">", "lt": "<", "ge": ">=", "le": "<=", "eq": "==", "ne": "!="}
