@@ -345,10 +345,19 @@ def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
         node.meta["val"] = target(*[val(a) for a in args], **{k: val(v) for k, v in (kwargs or {}).items()})
         return node
 
+    def python_float(x: Any, other: Any) -> Any:
+        """An integer number's tensor as float64 where Python arithmetic with a float makes it a float (``beta1 **
+        t`` of an int t: a Python float, double precision)."""
+        if isinstance(x, fx.Node) and not val(x).dtype.is_floating_point and (
+                isinstance(other, float) or (isinstance(other, fx.Node) and val(other).dtype.is_floating_point)):
+            return call(aten._to_copy.default, (x,), {"dtype": torch.float64})
+        return x
+
     def tensor_of(n: fx.Node, a: Any, b: Any) -> fx.Node | None:
         t = n.target
         x, y = env.get(a, a), env.get(b, b)
         xt, yt = isinstance(x, fx.Node) and a in env, isinstance(y, fx.Node) and b in env
+        x, y = python_float(x, y), python_float(y, x)
         if t in (operator.add, operator.mul):
             op = aten.add.Tensor if t is operator.add else aten.mul.Tensor
             return call(op, (x, y) if xt else (y, x))
@@ -372,9 +381,12 @@ def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
                     src = n.args[0]
                     if val(src).numel() != 1:
                         return
+                    # a Python number: a float item is a double, the arithmetic on it Python's, in double
                     env[n] = call(aten.reshape.default, (src, []))
+                    if val(src).dtype.is_floating_point and val(src).dtype != torch.float64:
+                        env[n] = call(aten._to_copy.default, (env[n],), {"dtype": torch.float64})
                 elif n.target is SYM_FLOAT and n.args[0] in env:
-                    env[n] = call(aten._to_copy.default, (env[n.args[0]],), {"dtype": torch.float32})
+                    env[n] = call(aten._to_copy.default, (env[n.args[0]],), {"dtype": torch.float64})
                 elif n.target is operator.neg and n.args[0] in env:
                     env[n] = call(aten.neg.default, (env[n.args[0]],))
                 elif n.target in (operator.add, operator.sub, operator.mul, operator.truediv, operator.pow) and \
@@ -388,7 +400,9 @@ def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
                     like = val(n.args[0]) if n.target is aten.full_like.default else None
                     size = [int(d) for d in (n.args[0] if like is None else like.shape)]
                     one = call(aten.reshape.default, (env[n.args[1]], [1] * len(size)))
-                    dtype = n.kwargs.get("dtype") or (like.dtype if like is not None else val(env[n.args[1]]).dtype)
+                    number = val(env[n.args[1]]).dtype       # (a float number fills the default dtype, as torch.full)
+                    dtype = n.kwargs.get("dtype") or (like.dtype if like is not None else
+                                                      torch.get_default_dtype() if number.is_floating_point else number)
                     if dtype != val(one).dtype:
                         one = call(aten._to_copy.default, (one,), {"dtype": dtype})
                     # (times one: an elementwise op the broadcast feeds, exact for every value, -0.0 and NaN too)

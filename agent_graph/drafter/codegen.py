@@ -330,8 +330,9 @@ def _attr_code(kp: KernelParams) -> list[str]:
         code += [f"    const float* attr{j} = context->GetAttrs()->GetAttrPointer<float>({j});",
                  f"    tiling.set_attr{j}(attr{j} ? *attr{j} : {kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0!r}f);"]
     if kp.derived:
-        code += ["    // numbers computed from the attributes alone, in double from the values as written (as PyTorch",
-                 "    // computes them in Python), rounded to float once"]
+        code += ["    // numbers computed from the attributes" + (" and a one-element input's value" if kp.extra.get("value_depend")
+                                                               else " alone") + ", in double from the values as written",
+                 "    // (as PyTorch computes them in Python), rounded to float once"]
     for k, d in enumerate(kp.derived):
         code += [f"    tiling.set_attr{len(kp.attrs) + k}(static_cast<float>({d.host_expr()}));   // {d.describe(kp.attrs)}"]
     return code
@@ -340,7 +341,8 @@ def _attr_code(kp: KernelParams) -> list[str]:
 def host_helpers(kp: KernelParams) -> str:
     """The host's helper functions the TilingFunc calls: the row map's, ``AsWritten`` for derived numbers."""
     return ((load("row_map_host.tmpl").template if kp.extra.get("row_maps") else "")
-            + (load("as_written_host.tmpl").template if kp.derived else ""))
+            + (load("as_written_host.tmpl").template if kp.derived else "")
+            + (load("input_number_host.tmpl").template if kp.extra.get("value_depend") else ""))
 
 
 def render_host(kp: KernelParams, main_input: int) -> str:
@@ -391,7 +393,7 @@ def render_host(kp: KernelParams, main_input: int) -> str:
     if main_input < 0 and pieces:     # the output's rows hold `pieces` rows of the kernel side by side (torch.cat)
         cols_code += (f"\n    cols /= {pieces};   // output 0's rows hold {pieces} of the kernel's rows side by side (torch.cat)"
                       f"\n    total /= {pieces};")
-    return load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=cols_code, 
+    host = load("host.cpp.tmpl").substitute(col_pad=pad, cols_code=cols_code,
         op_type=kp.op_type, template=kp.template, summary=kp.summary, op_snake=snake_case(kp.op_type),
         main_shape=f"GetInputShape({main_input})" if main_input >= 0 else "GetOutputShape(0)",
         main_note=(f"the shape of input '{kp.inputs[main_input].name}', which every other tensor broadcasts to"
@@ -401,6 +403,9 @@ def render_host(kp: KernelParams, main_input: int) -> str:
         map_code="".join(x + "\n" for x in map_code),
         host_helpers=host_helpers(kp),
         user_workspace=str(user_workspace(kp)), params="\n".join(params))
+    if any("std::pow" in d.host_expr() for d in kp.derived):
+        host = host.replace("#include <cstdio>\n", "#include <cmath>\n#include <cstdio>\n", 1)
+    return host
 
 
 def _row_dims_arg(kp: KernelParams) -> str:
@@ -417,7 +422,8 @@ def opdef_params(kp: KernelParams) -> list[str]:
             dts = ", ".join(GE[d] for d in p.dtypes)
             fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
             ptype = "DYNAMIC" if p.name in kp.extra.get("foreach", {}).get("lists", ()) else "REQUIRED"   # a tensor list
-            params.append(f'        this->{kind}("{p.name}").ParamType({ptype}).DataType({{{dts}}}).Format({{{fmts}}});')
+            depend = ".ValueDepend(REQUIRED)" if p.name in kp.extra.get("value_depend", ()) else ""  # read by the host
+            params.append(f'        this->{kind}("{p.name}").ParamType({ptype}).DataType({{{dts}}}).Format({{{fmts}}}){depend};')
     for j, a in enumerate(kp.attrs):
         dflt = kp.attr_defaults[j] if j < len(kp.attr_defaults) else 0.0
         params.append(f'        this->Attr("{a}").AttrType(OPTIONAL).Float({float(dflt)!r}f);')

@@ -14,6 +14,7 @@ import torch
 
 from agent_graph.drafter.analysis import OpGraph, OpNode, Ref, RowLength, ScaledAttr
 from agent_graph.drafter import sync, vecops
+from agent_graph.drafter.hostnum import host_numbers
 from agent_graph.drafter.composites import CompositeLowering
 from agent_graph.drafter.elementwise import CMP, ElementwiseLowering
 from agent_graph.drafter.program import (InputSpec, OutputSpec, Program, Val, ValKind, aliases as _aliases, is_last_dim as _is_last_dim,
@@ -180,7 +181,9 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         g = self.g
         self.row_mode = self._needs_rows()
         self.p.mode = "row" if self.row_mode else "flat"
-        read = {r.name for node in g.nodes for r in _refs(node)} | set(g.outputs)
+        # Python numbers computed from a step count read with .item(): the host's, in double (hostnum.py)
+        host, handed = host_numbers(g) if self.host_derived is not None else (set(), {})
+        read = {r.name for node in g.nodes if node.name not in host for r in _refs(node)} | set(g.outputs)
         for i, n in enumerate(g.inputs):
             kind = self._input_kind(n) if n.name in read else InputKind.UNREAD
             self.p.inputs.append(InputSpec(n.name, kind, i))
@@ -203,7 +206,13 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         for j, a in enumerate(g.attrs):
             self.p.attrs.append(a.name)
             self.vals[a.name] = Val("k", f"attr{j}_")
+        for name, number in handed.items():
+            if number not in self.host_derived:
+                self.host_derived.append(number)
+            self.vals[name] = Val("k", f"attr{len(g.attrs) + self.host_derived.index(number)}_")
         for node in g.nodes:
+            if node.name in host:
+                continue
             self._tmps: list[int] = []
             self._no_round = False
             start = len(self.p.body)

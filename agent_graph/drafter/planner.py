@@ -27,7 +27,7 @@ from agent_graph.drafter.budget import UB_BUDGET, budget, split_budget
 from agent_graph.drafter.lowering import Program, lower
 from agent_graph.drafter.operands import InputKind, OutputKind
 from agent_graph.drafter.prune import prune
-from agent_graph.drafter.templates import DerivedNumber, KernelParams, TensorParam, Variant
+from agent_graph.drafter.templates import DerivedNumber, HostNumber, KernelParams, TensorParam, Variant
 from agent_graph.drafter.vecops import Unsupported as _LowerUnsupported
 from agent_graph.drafter.windows import window_starts
 from bench_bridge.api import (CaseRow, Task, group_inputs, install_stubs, load_module, npu_only_message, npu_only_ops,
@@ -373,7 +373,11 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         nslots=max(p.nslots for p in progs.values()), nmasks=max(p.nmasks for p in progs.values()), variants=variants, accs=list(p0.accs),
         round_types=sorted(set().union(*[p.round_types for p in progs.values()])))
     slot = {a.name: j for j, a in enumerate(g0.attrs)}
-    kp.derived = [DerivedNumber(a.scale, tuple((slot[n], power) for n, power in a.powers), a.offset) for a in derived]
+    kp.derived = [a if isinstance(a, HostNumber) else DerivedNumber(a.scale, tuple((slot[n], power) for n, power in a.powers),
+                                                                    a.offset) for a in derived]
+    read_on_host = sorted({i for a in derived if isinstance(a, HostNumber) for i in a.inputs})
+    if read_on_host:       # one-element inputs the host reads (a step count): copied to the host before tiling
+        kp.extra["value_depend"] = [kp.inputs[i].name for i in read_on_host]
     if p0.row_maps:
         kp.extra["row_maps"] = dict(p0.row_maps)
     pieces = {j: o.val.tile.count("|") + 1 for j, o in enumerate(p0.outputs) if o.kind == OutputKind.CAT}

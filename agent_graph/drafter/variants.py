@@ -383,7 +383,8 @@ def _choose(feats: list[Feature], group_of: list[int]) -> list[Feature]:
 _ENTRY = re.compile(r'extern "C" __global__ __aicore__ void (\w+)\(([^)]*)\)\s*\{(.*)\}\s*$', re.S)
 _OPTILING = re.compile(r"namespace optiling \{\n(.*?)\n\}  // namespace optiling", re.S)
 _OPS = re.compile(r"namespace ops \{\n(.*?)\n\}  // namespace ops", re.S)
-_IO = re.compile(r'this->(Input|Output)\("(\w+)"\)\.ParamType\((\w+)\)\.DataType\(\{([^}]*)\}\)\.Format\(\{([^}]*)\}\);')
+_IO = re.compile(r'this->(Input|Output)\("(\w+)"\)\.ParamType\((\w+)\)\.DataType\(\{([^}]*)\}\)\.Format\(\{([^}]*)\}\)'
+                 r'(\.ValueDepend\(\w+\))?;')
 _ATTR = re.compile(r'this->Attr\("(\w+)"\)[^;]*;')
 _TILING_DEF = re.compile(r"BEGIN_TILING_DATA_DEF\((\w+)\)\n(.*?)END_TILING_DATA_DEF;", re.S)
 
@@ -700,12 +701,13 @@ def _merge_opdef(opdefs: list[str], attrs: list[tuple[str, Any]]) -> str:
     tail = re.search(r"(\s*this->AICore\(\)\.SetTiling.*)", opdefs[0], re.S)
     if not head or not tail or len(order) != len(combos[0]):
         raise MergeError("an OpDef of another form")
+    depend = {r[1]: r[5] for rows in parsed for r in rows if r[5]}    # inputs a group's host reads (ValueDepend)
     out = [head.group(1).rstrip("\n")]
     for i, name in enumerate(order):
         kind, ptype, _ = io[name]
         types = ", ".join(c[i] for c in combos)
         fmts = ", ".join(["ge::FORMAT_ND"] * len(combos))
-        out.append(f'        this->{kind}("{name}").ParamType({ptype}).DataType({{{types}}}).Format({{{fmts}}});')
+        out.append(f'        this->{kind}("{name}").ParamType({ptype}).DataType({{{types}}}).Format({{{fmts}}}){depend.get(name, "")};')
     for name, v in attrs:
         out.append("        " + attr_lines[name] if name in attr_lines else _attr_decl(name, v, "chooses the kernel"))
     return "\n".join(out) + tail.group(1).rstrip() + ""

@@ -186,12 +186,17 @@ def test_a_step_count_read_with_item_is_a_tensor_and_results_may_differ_in_numbe
     """keyed/adamw_step: ``t = step.item() + 1`` then ``beta1 ** t`` (the export gives such numbers as symbols
     no template reads: "add does not produce a tensor" before) is read as one-element tensor ops on the step
     input; ``1 - lr * weight_decay`` is an expression of two attributes (a constant of each case before); amsgrad
-    returns a fourth result: the op declares four, with an InferShape for the one a case does not return."""
+    returns a fourth result: the op declares four, with an InferShape for the one a case does not return.
+    The bias corrections are Python numbers (double): the host computes them from the step it reads (the input
+    declared ValueDepend) and the attributes as written; the kernel does not read the step at all."""
     d = assert_verified(KEYED / "adamw_step.py", tmp_path)
     host = next(v for k, v in d.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
     kernel = next(v for k, v in d.files.items() if k.startswith("op_kernel/"))
     assert host.count('this->Output("') == 4 and "this->SetInferShape(" in host
-    assert "if (!amsgrad)" in host and "0.99995" not in kernel and "(__gm__ TI4*)step" in kernel
+    assert "if (!amsgrad)" in host and "0.99995" not in kernel
+    assert re.search(r'this->Input\("step"\)[^;]*\.ValueDepend\(REQUIRED\);', host), host
+    assert "std::pow(AsWritten(" in host and "InputNumber(context, 4)" in host
+    assert "powf" not in kernel and "(__gm__ TI4*)step" not in kernel
 
 
 def test_a_mode_that_changes_the_number_of_results_names_them_by_position(tmp_path):

@@ -66,6 +66,23 @@ class DerivedNumber:
         return ("-" if self.scale < 0 else "") + text
 
 
+@dataclass(frozen=True)
+class HostNumber:
+    """A Python number the reference computes from a one-element input it reads with ``.item()`` and from the float
+    attributes (``lr / (1 - beta1 ** (step.item() + 1))``): the host computes it in double (hostnum.py), the input
+    declared ``ValueDepend``, and hands the kernel the float nearest it."""
+
+    expr: str                       # C++ double expression over the tiling's attributes and ``InputNumber``
+    text: str                       # the expression as the reference writes it
+    inputs: tuple[int, ...] = ()    # the inputs the host reads (ValueDepend)
+
+    def host_expr(self) -> str:
+        return self.expr
+
+    def describe(self, names: list[str]) -> str:
+        return self.text
+
+
 @dataclass
 class KernelParams:
     """Everything a template needs: the op's interface and the generated compute program."""
@@ -83,7 +100,7 @@ class KernelParams:
     accs: list[tuple[str, str]] = field(default_factory=list)
     round_types: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)          # template-specific settings (col: dim, combine, mean)
-    derived: list[DerivedNumber] = field(default_factory=list)   # tiling attr{len(attrs) + k}: computed by the host
+    derived: list[DerivedNumber | HostNumber] = field(default_factory=list)   # tiling attr{len(attrs) + k}: computed by the host
 
     @property
     def nattrs(self) -> int:

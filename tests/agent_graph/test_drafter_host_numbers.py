@@ -1,0 +1,46 @@
+"""Python numbers computed from a one-element input read with ``.item()`` (an optimizer's step count, a learning
+rate given as a tensor): the reference computes them in Python, in double, and a tensor op takes each as one float.
+The drafted host computes them the same way (agent_graph/drafter/hostnum.py): it reads the input (declared
+``ValueDepend``) and the attributes as written, and hands the kernel the float nearest each number. Computed in
+float on the kernel, ``1 - 0.99 ** 2`` is 2e-6 (relative) from PyTorch's, and bfloat16 results round to the other
+side for some elements (the harness allows 1e-3: one bfloat16 step is 4e-3). Verified against PyTorch on the
+emulator."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.agent_graph.drafter_checks import assert_verified, write_reference
+
+
+def _files(d) -> tuple[str, str]:
+    host = next(v for k, v in d.plan.files.items() if k.startswith("op_host/") and not k.endswith(".h"))
+    kernel = next(v for k, v in d.plan.files.items() if k.startswith("op_kernel/"))
+    return host, kernel
+
+
+@pytest.mark.parametrize("body, inputs, sig", [
+    # Adam's second-moment bias correction, the step an int64 count, the result rounded to bfloat16 (failed before:
+    # the kernel's powf(0.99f, 2.0f) put 1 - beta2 ** t 2e-6 away, and elements rounded to the other bfloat16)
+    ("(v / (1 - 0.99 ** (step.item() + 1))).bfloat16()",
+     "torch.rand(64, 1024), torch.tensor([1])", "v, step"),
+    # the learning rate a float32 one-element tensor, the step an int32 one; a float16 result; a method spelling
+    ("x.mul(-lr.item() / (1.0 - 0.9 ** step.item())).add(x)",
+     "torch.randn(48, 1000).half(), torch.tensor([0.001]), torch.tensor([7], dtype=torch.int32)", "x, lr, step"),
+])
+def test_numbers_computed_from_an_item_are_the_hosts_in_double(body, inputs, sig, tmp_path):
+    d = assert_verified(write_reference(tmp_path, body, inputs, sig=sig), tmp_path)
+    host, kernel = _files(d)
+    assert re.search(r'this->Input\("step"\)[^;]*\.ValueDepend\(REQUIRED\);', host), host
+    assert "std::pow(" in host and "static double InputNumber(" in host
+    assert "powf" not in kernel and "step" not in kernel.split("Init(")[1].split(")")[0]
+
+
+def test_a_count_used_as_it_is_stays_the_kernels(tmp_path):
+    """An integer read and used in float without Python float arithmetic (``x * s.item()``): the kernel reads the
+    one value itself; the input is no ValueDepend (the host would wait for the device's copy for nothing)."""
+    d = assert_verified(write_reference(tmp_path, "x * s.item() + 1", "torch.randn(16, 256), torch.tensor([3])",
+                                        sig="x, s"), tmp_path)
+    host, kernel = _files(d)
+    assert "ValueDepend" not in host and "InputNumber" not in host
