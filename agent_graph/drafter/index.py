@@ -8,6 +8,7 @@ data: the index is a scalar read from GM, each row (or chunk of a long row) goes
 """
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import torch
@@ -54,10 +55,42 @@ def _root(n: Any) -> Any:
     return n
 
 
+class _Pinned(torch.nn.Module):
+    """The reference with its one-element integer inputs held as constants of the module: the export reads their
+    values (``index_select(x, dim=axis)`` with ``axis`` a tensor is data-dependent for ``torch.export`` otherwise)."""
+
+    def __init__(self, model: Any, ins: list, pinned: list[int]):
+        super().__init__()
+        self.model, self.pinned, self.width = model, {i: ins[i] for i in pinned}, len(ins)
+
+    def forward(self, *rest: Any) -> Any:
+        it = iter(rest)
+        return self.model(*[self.pinned[i] if i in self.pinned else next(it) for i in range(self.width)])
+
+
+def _export_pinning(model: Any, ins: list) -> tuple[Any, list[int]]:
+    """The export, and the forward positions of the one-element integer inputs held as constants to get it (none
+    when it needs none)."""
+    try:
+        return _export(model, ins), []
+    except AnalysisError as e:
+        if "DataDependent" not in str(e) or not all(isinstance(a, torch.Tensor) for a in ins):
+            raise
+        first = e
+    for i, a in enumerate(ins):        # one such input at a time: the one the export needs
+        if a.numel() == 1 and a.dtype in (torch.int32, torch.int64):
+            try:
+                return _export(_Pinned(model, ins, [i]), ins[:i] + ins[i + 1:]), [i]
+            except AnalysisError:
+                continue
+    raise first
+
+
 def read_graph(model: Any, ins: list, init: list = ()) -> dict | None:
     """What the template needs from a reference that is one row gather (views around it); None when the
-    exported graph holds no row gather."""
-    ep = _export(model, ins)
+    exported graph holds no row gather. The indexed dimension may be the value of a one-element integer input
+    (NPUKernelBench's GatherV3: ``index_select(x, dim=axis)``): the host reads it (``dim_input``)."""
+    ep, pinned = _export_pinning(model, ins)
     calls = [n for n in ep.graph.nodes if n.op == "call_function"]
     gathers = [n for n in calls if _base(n) in INDEX_OPS]
     if not gathers:
@@ -110,9 +143,29 @@ def read_graph(model: Any, ins: list, init: list = ()) -> dict | None:
     if iv.dtype not in (torch.int64, torch.int32) or str(sv.dtype).replace("torch.", "") not in SOURCE_DTYPES:
         raise AnalysisError(f"{base} of a {str(sv.dtype).replace('torch.', '')} source with "
                             f"{str(iv.dtype).replace('torch.', '')} indices is not covered by the index template")
-    return {"op": base, "dim": dim, "source_input": operands.index(source), "index_input": operands.index(index),
+    read = {"op": base, "dim": dim, "source_input": operands.index(source), "index_input": operands.index(index),
             "dtypes": [str(u.meta["val"].dtype).replace("torch.", "") for u in operands],
-            "shapes": [_shape(u) for u in operands], "forward": len(users)}
+            "shapes": [_shape(u) for u in operands], "forward": len(users), "dim_input": None}
+    return _with_pinned(read, ins, pinned, sv.dim()) if pinned else read
+
+
+def _with_pinned(read: dict, ins: list, pinned: list[int], rank: int) -> dict:
+    """``read`` in the forward's positions with the pinned inputs back in place; the one whose value is the indexed
+    dimension becomes ``dim_input``. A pinned value that is not the dimension would be baked into the kernel: refused."""
+    dims = [i for i in pinned if int(ins[i]) % max(rank, 1) == read["dim"] % max(rank, 1)]
+    if not dims or read["op"] == "gather":
+        raise AnalysisError(f"aten.{read['op']} reads one-element integer input {pinned[0]} as a number that is not "
+                            f"its indexed dimension (it would be baked into the kernel): not covered by the index template")
+    if read["forward"] != len(ins) - 1:
+        raise AnalysisError(f"aten.{read['op']} of the module's own table with a dimension given as an input is not "
+                            f"covered by the index template")
+    place = [i for i in range(len(ins)) if i not in pinned]
+    dtypes, shapes = list(read["dtypes"]), list(read["shapes"])
+    for i in pinned:
+        dtypes.insert(i, str(ins[i].dtype).replace("torch.", ""))
+        shapes.insert(i, list(ins[i].shape))
+    return {**read, "source_input": place[read["source_input"]], "index_input": place[read["index_input"]],
+            "dtypes": dtypes, "shapes": shapes, "forward": len(ins), "dim_input": dims[0]}
 
 
 def _operands(ep: Any, model: Any, init: list, users: list, source: Any, base: str) -> list:
@@ -130,6 +183,26 @@ def _operands(ep: Any, model: Any, init: list, users: list, source: Any, base: s
     return users + [None] * names.index(target) + [source]
 
 
+DIM_FROM_INPUT = """\
+    // the dimension is input DIM_INPUT's one value (the OpDef declares it ValueDepend: copied to the host for tiling)
+    const gert::Tensor* dimTensor = context->GetInputTensor(DIM_INPUT);
+    if (dimTensor == nullptr || dimTensor->GetShapeSize() != 1) return ge::GRAPH_FAILED;
+    const int32_t* dim32 = dimTensor->GetDataType() == ge::DT_INT32 ? dimTensor->GetData<int32_t>() : nullptr;
+    const int64_t* dim64 = dimTensor->GetDataType() == ge::DT_INT64 ? dimTensor->GetData<int64_t>() : nullptr;
+    if (dim32 == nullptr && dim64 == nullptr) return ge::GRAPH_FAILED;
+    int64_t dimValue = dim32 != nullptr ? static_cast<int64_t>(*dim32) : *dim64;
+    int64_t dim = dimValue < 0 ? dimValue + rank : dimValue;"""
+
+
+def _dim_code(e: dict) -> tuple[str, str]:
+    """The host's indexed dimension: the constant the reference gives, or the value of the input it reads it from."""
+    if e.get("dim_input") is not None:
+        return (f"constexpr size_t DIM_INPUT = {e['dim_input']};             // the input holding the indexed dimension",
+                DIM_FROM_INPUT)
+    return (f"constexpr int64_t DIM = {e['dim']};                    // the indexed dimension of the source",
+            "    int64_t dim = DIM < 0 ? DIM + rank : DIM;")
+
+
 def render(kp: KernelParams) -> dict[str, str]:
     e = kp.extra
     snake = snake_case(kp.op_type)
@@ -140,10 +213,12 @@ def render(kp: KernelParams) -> dict[str, str]:
         wait_pipe=load("wait_pipe.tmpl").template.rstrip("\n"),
         idx_macro=idx.name.upper(), kernel_name=snake, src_name=src.name, idx_name=idx.name, out_name=y.name,
         kernel_args=", ".join(f"GM_ADDR {p.name}" for p in (*kp.inputs, y)))
-    params = opdef_params(kp.inputs, [y])
+    # the host reads the dimension's input (ValueDepend)
+    params = opdef_params(kp.inputs, [y], {kp.inputs[e["dim_input"]].name} if e.get("dim_input") is not None else set())
+    dim_decl, dim_code = _dim_code(e)
     host = load(f"{family}_host.cpp.tmpl").substitute(
-        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params,
-        source_input=e["source_input"], index_input=e["index_input"], dim=e["dim"], from_end=-int(e["dim"]))
+        op_type=kp.op_type, summary=kp.summary, op_snake=snake, params=params, dim_decl=dim_decl, dim_code=dim_code,
+        source_input=e["source_input"], index_input=e["index_input"], from_end=-int(e["dim"]))
     tiling = load(f"{family}_tiling.h.tmpl").substitute(op_type=kp.op_type, guard=f"{snake.upper()}_TILING_H")
     return {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": tiling, f"op_kernel/{snake}.cpp": kernel}
 
@@ -154,22 +229,33 @@ def plan_index(cases: list, mod: Any, op_type: str) -> OwnPlan | None:
     read = read_cases(cases, mod, lambda model, ins: read_graph(model, ins, init_of[id(ins)]), CATEGORY)
     if not isinstance(read, list):
         return read
-    if len({(r["op"], r["dim"], r["source_input"], r["index_input"], r["forward"]) for r in read}) > 1:
+    # (a dimension read from an input may differ between the cases: the host reads each case's)
+    if len({(r["op"], r["dim"] if r["dim_input"] is None else None, r["dim_input"], r["source_input"], r["index_input"],
+             r["forward"]) for r in read}) > 1:
         return OwnPlan(CATEGORY, "the shape cases gather along different dimensions (one kernel must serve every case)")
     combos: list[list[str]] = []
     for r in read:
         if r["dtypes"] not in combos:
             combos.append(r["dtypes"])
     r0 = read[0]
-    roles = ["x", "x"]
+    roles = ["x"] * len(r0["dtypes"])
     roles[r0["source_input"]] = "weight" if r0["op"] == "embedding" else "x"
     roles[r0["index_input"]] = "indices"
+    if r0["dim_input"] is not None:
+        # named as the forward names them: a binding may pass them in another order (GatherV3: x, indices, axis),
+        # and the harness maps the op's inputs to the binding's by name
+        names = [n for n in inspect.signature(mod.Model.forward).parameters][1:]
+        roles[r0["dim_input"]] = "axis"
+        if len(names) == len(roles) and len(set(names)) == len(names) and all(n.isidentifier() for n in names):
+            roles = names
     src = r0["source_input"]
     template = "gather" if r0["op"] == "gather" else "index"
     kp = KernelParams(op_type=op_type, template=template,
-                      inputs=[TensorParam(roles[i], InputKind.FULL, [c[i] for c in combos]) for i in range(2)],
+                      inputs=[TensorParam(roles[i], InputKind.FULL, [c[i] for c in combos]) for i in range(len(roles))],
                       outputs=[TensorParam("y", OutputKind.COL, [c[src] for c in combos])],
-                      summary=f"ops: {r0['op']} along dim {r0['dim']}", extra=dict(r0))
+                      summary=f"ops: {r0['op']} along " + (f"dim {r0['dim']}" if r0["dim_input"] is None else
+                                                                   f"the dimension input '{roles[r0['dim_input']]}' holds"),
+                      extra=dict(r0))
     graphs = [OpGraph(inputs=[OpNode(roles[i], "input", [], {}, tuple(shape), dt)
                               for i, (shape, dt) in enumerate(zip(r["shapes"], r["dtypes"])) if i < r["forward"]],
                       init=list(init))

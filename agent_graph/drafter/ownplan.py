@@ -108,13 +108,15 @@ def forward_arguments(mod: Any, ins: list) -> list[tuple[str, Any]]:
     return out
 
 
-def opdef_params(inputs: list[TensorParam], outputs: list[TensorParam]) -> str:
-    """The OpDef's Input/Output lines: one dtype per dtype combination, ND format."""
+def opdef_params(inputs: list[TensorParam], outputs: list[TensorParam], value_depend: set[str] = frozenset()) -> str:
+    """The OpDef's Input/Output lines: one dtype per dtype combination, ND format; ``value_depend``: inputs the host
+    reads (declared ValueDepend: the framework copies them to the host before tiling)."""
     lines = []
     for kind, p in [("Input", p) for p in inputs] + [("Output", p) for p in outputs]:
         dts = ", ".join(GE[d] for d in p.dtypes)
         fmts = ", ".join("ge::FORMAT_ND" for _ in p.dtypes)
-        lines.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}});')
+        depend = ".ValueDepend(REQUIRED)" if kind == "Input" and p.name in value_depend else ""
+        lines.append(f'        this->{kind}("{p.name}").ParamType(REQUIRED).DataType({{{dts}}}).Format({{{fmts}}}){depend};')
     return "\n".join(lines)
 
 

@@ -166,14 +166,14 @@ def test_prune_scopes_locals_to_their_block_and_drops_empty_methods():
 
 
 def test_a_negated_or_inverted_number_is_computed_on_the_scalar_unit(tmp_path):
-    """A number read out of an input (``s.item()``) negated, inverted or squared is one float operation the scalar
-    unit does as the vector unit would: ``float r = (-s)``, not Duplicate into a scratch tile, a vector Muls and a
-    GetValue behind a V_S flag. Checked against PyTorch on the emulator (the bias correction of an Adam step:
-    ``-lr / (1 - beta ** t)`` with t read from a one-element tensor)."""
+    """A number the kernel reads from a one-element input (a 0-d float32 tensor, used as a tensor: PyTorch computes
+    on it in float32, as the kernel does) negated, inverted or squared is one float operation the scalar unit does
+    as the vector unit would: ``float r = (-s)``, not Duplicate into a scratch tile, a vector Muls and a GetValue
+    behind a V_S flag. Checked against PyTorch on the emulator."""
     from tests.agent_graph.drafter_checks import assert_verified, write_reference
-    body = "x * (-(1.0 / (1.0 - 0.9 ** t.item()))) + y * (-(t.item() * t.item()))"
-    d = assert_verified(write_reference(tmp_path, body, "torch.randn(40, 96), torch.randn(40, 96), torch.tensor(3.0)",
-                                        sig="x, y, t"), tmp_path)
+    body = "x * torch.reciprocal(1.0 - s) + y * (-(s * s))"
+    d = assert_verified(write_reference(tmp_path, body, "torch.randn(40, 96), torch.randn(40, 96), torch.tensor(0.3)",
+                                        sig="x, y, s"), tmp_path)
     kernel = next(text for path, text in d.plan.files.items() if path.startswith("op_kernel/"))
     assert "Duplicate(SC1" not in kernel and "SC0.GetValue(0)" not in kernel, kernel
     assert re.search(r"float r\d+ = \(-r\d+\);", kernel) and re.search(r"float r\d+ = \(1\.0f / r\d+\);", kernel), kernel
