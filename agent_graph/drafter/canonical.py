@@ -425,7 +425,13 @@ def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
                         done.append(n)
                         continue
                     if str(n.target).endswith(".Tensor") and not any(v in env for v in n.kwargs.values()):
-                        n.args = tuple(env.get(a, a) for a in n.args)      # (add, mul, div ... .Tensor: a tensor there)
+                        # (add, mul, div ... .Tensor: a tensor there). A Python float with an integer tensor makes
+                        # the default float dtype, as the float64 0-d tensor would not: cast to it first
+                        ints = any(isinstance(a, fx.Node) and a not in env and isinstance(val(a), torch.Tensor)
+                                   and not val(a).dtype.is_floating_point for a in n.args)
+                        n.args = tuple(call(aten._to_copy.default, (env[a],), {"dtype": torch.get_default_dtype()})
+                                       if a in env and ints and val(env[a]).dtype == torch.float64 else env.get(a, a)
+                                       for a in n.args)
                         continue
                     return
     except Exception as e:    # a form not foreseen: the export as it is (its refusal names the op)

@@ -78,8 +78,9 @@ def host_numbers(g: OpGraph) -> tuple[set[str], dict[str, HostNumber]]:
             cand[node.name] = f"(-{parts[0][0]})", "-" + (a if a.startswith("(") or " " not in a else f"({a})")
         elif node.op in HOST_UNARY and len(parts) == 1 and (node.op != "cast" or node.dtype == "float64"):
             cand[node.name] = HOST_UNARY[node.op].format(a=parts[0][0]), HOST_UNARY[node.op].format(a=parts[0][1]).replace("1.0 /", "1 /")
-    # only what leads to a double number is the host's: a step read and used as it is stays the kernel's
-    wide = {n.name for n in g.nodes if n.name in cand and n.dtype == "float64"}
+    # only what leads to double arithmetic is the host's: a number read and used as it is (or only widened, which
+    # is exact) stays the kernel's
+    wide = {n.name for n in g.nodes if n.name in cand and n.dtype == "float64" and n.op not in ("cast", "view")}
     host = set(wide)
     for node in reversed(g.nodes):
         if node.name in host:

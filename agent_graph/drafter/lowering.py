@@ -483,6 +483,10 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             self.p.body.append(f"Compares({m}, {v.expr}, 0.0f, CMPMODE::NE, ({self.n} + 63) / 64 * 64);")
             return Val("mask", m)
         if op == "cast":
+            if node.dtype == "float64" and not node.shape:
+                v = self._arg(args[0])
+                if v.kind == "k":       # a number widened as Python reads it (a float item): the number itself
+                    return v
             if node.dtype not in FLOATS and node.dtype not in INTS:
                 raise Unsupported(f"a cast to {node.dtype} is not covered by the templates")
             v = self._arg(args[0])

@@ -37,10 +37,15 @@ def test_numbers_computed_from_an_item_are_the_hosts_in_double(body, inputs, sig
     assert "powf" not in kernel and "step" not in kernel.split("Init(")[1].split(")")[0]
 
 
-def test_a_count_used_as_it_is_stays_the_kernels(tmp_path):
-    """An integer read and used in float without Python float arithmetic (``x * s.item()``): the kernel reads the
-    one value itself; the input is no ValueDepend (the host would wait for the device's copy for nothing)."""
-    d = assert_verified(write_reference(tmp_path, "x * s.item() + 1", "torch.randn(16, 256), torch.tensor([3])",
-                                        sig="x, s"), tmp_path)
+@pytest.mark.parametrize("body, inputs, dtype", [
+    ("x * s.item() + 1", "torch.randn(16, 256), torch.tensor([3])", "float32"),
+    # a Python float times an int32 tensor is float32 (the default dtype), as in PyTorch: not float64
+    ("x * s.item()", "torch.randint(-50, 50, (16, 64), dtype=torch.int32), torch.tensor(0.37)", "float32"),
+])
+def test_a_number_used_as_it_is_stays_the_kernels(body, inputs, dtype, tmp_path):
+    """A number read and used without Python arithmetic in double (``x * s.item()``): the kernel reads the one
+    value itself; the input is no ValueDepend (the host would wait for the device's copy for nothing)."""
+    d = assert_verified(write_reference(tmp_path, body, inputs, sig="x, s"), tmp_path)
     host, kernel = _files(d)
     assert "ValueDepend" not in host and "InputNumber" not in host
+    assert d.plan.params.outputs[0].dtypes == [dtype]
