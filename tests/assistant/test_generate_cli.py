@@ -12,6 +12,7 @@ import pytest
 
 from tests.agent_graph import scripted_kernels as sk
 from tests.agent_graph.openai_server import ScriptedOpenAI
+from tests.terminal import sigint_default
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "tasks" / "add" / "kgen-task.toml"
@@ -212,7 +213,7 @@ def test_ctrl_c_during_generate_cancels_with_exit_130_and_no_traceback(tmp_path)
     env.pop("KGEN_LLM_URL", None)
     p = subprocess.Popen([sys.executable, "-m", "assistant.cli", "generate", str(EXAMPLE), "--offline", "-o",
                           str(tmp_path / "out")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                         cwd=ROOT, env=env)
+                         cwd=ROOT, env=env, preexec_fn=sigint_default)   # as from a terminal (tests/terminal.py)
     err: list[str] = []
     drafted = threading.Event()
 

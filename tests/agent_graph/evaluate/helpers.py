@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.terminal import sigint_default
+
 ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "tests" / "data"
 SUITE6 = DATA / "eval" / "suite6.txt"
@@ -25,8 +27,9 @@ def kgen(tmp: Path, *args: str, timeout: float = 600, **extra: str) -> subproces
 
 
 def popen(tmp: Path, *args: str, **extra: str) -> subprocess.Popen:
+    """``kgen`` as a process of its own, started as from a terminal (Ctrl-C reaches it: tests/terminal.py)."""
     return subprocess.Popen([sys.executable, "-m", "assistant.cli", *args], cwd=ROOT, env=env(tmp, **extra),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
 
 
 def summary(out: Path) -> dict:
