@@ -187,17 +187,15 @@ DIM_FROM_INPUT = """\
     // the dimension is input DIM_INPUT's one value (the OpDef declares it ValueDepend: copied to the host for tiling)
     const gert::Tensor* dimTensor = context->GetInputTensor(DIM_INPUT);
     if (dimTensor == nullptr || dimTensor->GetShapeSize() != 1) return ge::GRAPH_FAILED;
-    const int32_t* dim32 = dimTensor->GetDataType() == ge::DT_INT32 ? dimTensor->GetData<int32_t>() : nullptr;
-    const int64_t* dim64 = dimTensor->GetDataType() == ge::DT_INT64 ? dimTensor->GetData<int64_t>() : nullptr;
-    if (dim32 == nullptr && dim64 == nullptr) return ge::GRAPH_FAILED;
-    int64_t dimValue = dim32 != nullptr ? static_cast<int64_t>(*dim32) : *dim64;
+    int64_t dimValue = static_cast<int64_t>(InputNumber(context, DIM_INPUT));
     int64_t dim = dimValue < 0 ? dimValue + rank : dimValue;"""
 
 
 def _dim_code(e: dict) -> tuple[str, str]:
     """The host's indexed dimension: the constant the reference gives, or the value of the input it reads it from."""
     if e.get("dim_input") is not None:
-        return (f"constexpr size_t DIM_INPUT = {e['dim_input']};             // the input holding the indexed dimension",
+        return (load("input_number_host.tmpl").template.strip("\n") + "\n\n"
+                f"constexpr size_t DIM_INPUT = {e['dim_input']};             // the input holding the indexed dimension",
                 DIM_FROM_INPUT)
     return (f"constexpr int64_t DIM = {e['dim']};                    // the indexed dimension of the source",
             "    int64_t dim = DIM < 0 ? DIM + rank : DIM;")
