@@ -424,6 +424,17 @@ def _items_as_tensors(ep: torch.export.ExportedProgram) -> None:
                         n.replace_all_uses_with(out)
                         done.append(n)
                         continue
+                    if n.target in (aten.add.Tensor, aten.sub.Tensor) and n.kwargs.get("alpha") in env and \
+                            len(n.args) == 2 and isinstance(n.args[1], fx.Node) and n.args[1] not in env:
+                        # x.add(g, alpha=number): x + alpha * g in float32, rounded once into x's dtype (PyTorch's)
+                        base, other = n.args
+                        wide = [call(aten._to_copy.default, (t,), {"dtype": torch.float32}) for t in (base, other)]
+                        term = call(aten.mul.Tensor, (wide[1], env[n.kwargs["alpha"]]))
+                        op = aten.add.Tensor if n.target is aten.add.Tensor else aten.sub.Tensor
+                        out = call(aten._to_copy.default, (call(op, (wide[0], term)),), {"dtype": val(n).dtype})
+                        n.replace_all_uses_with(out)
+                        done.append(n)
+                        continue
                     if str(n.target).endswith(".Tensor") and not any(v in env for v in n.kwargs.values()):
                         # (add, mul, div ... .Tensor: a tensor there). A Python float with an integer tensor makes
                         # the default float dtype, as the float64 0-d tensor would not: cast to it first
