@@ -35,8 +35,10 @@ class Ref:
 @dataclass(frozen=True)
 class RowLength:
     """A number that is each case's row length (``x / x.shape[-1]``, ``float(torch.prod(torch.tensor(
-    gamma.shape)))`` over the normalised dimensions): the kernel's runtime row length, so one kernel serves rows of
-    every length (``row_lengths``)."""
+    gamma.shape)))`` over the normalised dimensions), or ``numer`` over it (a norm gradient's ``2.0 / D``): from the
+    kernel's runtime row length, so one kernel serves rows of every length (``row_lengths``)."""
+
+    numer: float | None = None
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,15 @@ ARITHMETIC = ("add", "sub", "rsub", "mul", "div")
 """Ops whose number arguments may be a row length."""
 
 
+LENGTH_NUMERATORS = (1.0, 2.0, -1.0, -2.0)
+"""``q`` of a number ``q / D`` (D: the row length) written as ``RowLength(q)``: a mean's ``1.0 / D``, a variance
+gradient's ``2.0 / D`` and ``-2.0 / D``."""
+
+
 def row_lengths(g: "OpGraph") -> "OpGraph | None":
     """``g`` with every number an arithmetic op takes that equals the row length (the main input's last
-    ``row_dims`` dimensions) as ``RowLength()``; None when no number is."""
+    ``row_dims`` dimensions) as ``RowLength()``, or ``q`` over it (``q`` in ``LENGTH_NUMERATORS``) as
+    ``RowLength(q)``; None when no number is."""
     if not g.inputs or g.row_div != 1:
         return None
     full = max((tuple(n.shape or ()) for n in g.inputs), key=lambda s: (len(s), _numel(s)))
@@ -70,9 +78,16 @@ def row_lengths(g: "OpGraph") -> "OpGraph | None":
         if n.op not in ARITHMETIC:
             continue
         for k, a in enumerate(n.args):
-            if isinstance(a, (int, float)) and not isinstance(a, bool) and float(a) == float(length) and length > 1:
+            if not isinstance(a, (int, float)) or isinstance(a, bool) or length < 2:
+                continue
+            if float(a) == float(length):
                 n.args[k] = RowLength()
                 hit = True
+            elif isinstance(a, float):
+                q = next((q for q in LENGTH_NUMERATORS if abs(a * length - q) <= 1e-12 * length), None)
+                if q is not None:
+                    n.args[k] = RowLength(q)
+                    hit = True
     return out if hit else None
 
 

@@ -458,6 +458,23 @@ def _chunk_code(kp: KernelParams) -> str:
     return "\n".join(lines + ["    const uint64_t CHUNK = 32 / esz;"])
 
 
+def _cascade_parts(on: bool) -> dict[str, str]:
+    """The col kernel's pieces of a sum in PyTorch's order (``col_cascade.tmpl``), or nothing."""
+    if not on:
+        return dict(cascade="", cascade_init="", cascade_start="", cascade_step="", cascade_end="", cascade_members="")
+    return dict(
+        cascade=load("col_cascade.tmpl").template,
+        cascade_init=("        pipe_.InitBuffer(lv_, 3 * tile * sizeof(float));   // levels 1-3 of the cascade sum\n"
+                      "        // PyTorch's block of 2^power_ rows: ceil(log2(reduce)) / 4 levels' worth, at least 16 rows\n"
+                      "        uint32_t lg = 0;\n"
+                      "        while ((static_cast<uint64_t>(1) << lg) < reduce) ++lg;\n"
+                      "        power_ = lg / 4 > 4 ? lg / 4 : 4;\n"),
+        cascade_start="            CascadeStart();\n",
+        cascade_step="\n                CascadeStep(acc, static_cast<uint64_t>(r) + j + 1, len);",
+        cascade_end="            CascadeEnd(acc, len);\n",
+        cascade_members=", lv_")
+
+
 def render_col(kp: KernelParams) -> dict[str, str]:
     """The three files of the inner-dimension reduction template (forms: agent_graph/drafter/colplan.py)."""
     snake = snake_case(kp.op_type)
@@ -483,6 +500,7 @@ def render_col(kp: KernelParams) -> dict[str, str]:
                   + "".join(f"                {st}\n" for st in prologue))
     nrows = scratch_count(epilogue + prologue)
     modes_1_3 = mode in (1, 2, 3)
+    cascade = mode == 0 and kp.extra["combine"] == "Add" and not kp.extra.get("arg")   # a sum or a mean
     kernel = load("col_kernel.cpp.tmpl").substitute(
         op_type=kp.op_type, summary=kp.summary, cls=f"Kernel{kp.op_type}", in_macro=_macro(x.name), out_macro=_macro(y.name),
         finish=finish, combine=kp.extra["combine"], kernel_name=snake, in_name=x.name, out_name=y.name,
@@ -499,7 +517,8 @@ def render_col(kp: KernelParams) -> dict[str, str]:
         scale_call="            Scale(base, acc, len);\n" if mode == 4 else "",
         epilogue_init=f"        pipe_.InitBuffer(scr_, {nrows} * tile * sizeof(float));   // scratch rows of the ops on rows\n"
                       if nrows else "", epilogue_members=", scr_" if nrows else "",
-        arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE")
+        arg_index="true" if kp.extra.get("arg") else "false", keep_mode="LE" if kp.extra["combine"] == "Max" else "GE",
+        **_cascade_parts(cascade))
     # UB: the input batches (double-buffered), their float copy and the output rows share what the accumulator,
     # the sum / term rows (modes 1-3) and the scratch rows of the ops on rows (up to five) leave
     if epilogue and mode in (1, 2):

@@ -34,10 +34,16 @@ _END = "}  // namespace optiling"
 
 @dataclass
 class Rows:
-    """The collapse that serves every case: ``trailing`` dimensions form one row; ``cases``: the collapsed cases."""
+    """The collapse that serves every case: ``trailing`` dimensions form one row, or as many as forward tensor
+    ``of_input`` has in each case (a norm's gradient over ``normalized_shape``: gamma's rank); ``cases``: the
+    collapsed cases."""
 
     trailing: int
     cases: list
+    of_input: int | None = None
+
+    def what(self) -> str:
+        return f"as many as input {self.of_input} has" if self.of_input is not None else str(self.trailing)
 
 
 def row_shape(shape: list[int] | torch.Size, rank: int, trailing: int) -> list[int]:
@@ -62,19 +68,27 @@ def rows_of(cases: list, mod: Any) -> Rows | None:
             return None
         ranks.append((max(t.dim() for t in fwd + held), held))
     top = max(r for r, _ in ranks)
-    for trailing in range(1, top):
-        if any(row_shape(t.shape, r, trailing) != list(t.shape) for r, held in ranks for t in held):
+    tensors = [[t for t in ins if isinstance(t, torch.Tensor)] for _, ins in cases]
+    # a fixed row rank, else the rank of one forward tensor in each case (the smaller tensors, one at a time)
+    trials = [(t, None) for t in range(1, top)] + [
+        (None, j) for j in range(len(tensors[0])) if len({len(ts) for ts in tensors}) == 1
+        and any(0 < ts[j].dim() < r for ts, (r, _) in zip(tensors, ranks))]
+    for fixed, of_input in trials:
+        per_case = [fixed if of_input is None else ts[of_input].dim() for ts in tensors]
+        if any(row_shape(t.shape, r, k) != list(t.shape) for (r, held), k in zip(ranks, per_case) for t in held):
             continue
-        collapsed = [(init, [t.reshape(row_shape(t.shape, r, trailing)) if isinstance(t, torch.Tensor) else t
-                             for t in ins]) for (init, ins), (r, _) in zip(cases, ranks)]
+        collapsed = [(init, [t.reshape(row_shape(t.shape, r, k)) if isinstance(t, torch.Tensor) else t for t in ins])
+                     for (init, ins), (r, _), k in zip(cases, ranks, per_case)]
         changed = any(list(a.shape) != list(b.shape) for (_, x), (_, y) in zip(cases, collapsed)
                       for a, b in zip(x, y) if isinstance(a, torch.Tensor))
         if not changed:
-            return None
-        if all(_agrees(mod, init, ins, rows, r, trailing)
-               for (init, ins), (_, rows), (r, _) in zip(cases, collapsed, ranks)):
-            return Rows(trailing, [(init, [t.contiguous() if isinstance(t, torch.Tensor) else t for t in rows])
-                                   for init, rows in collapsed])
+            if of_input is None:
+                return None
+            continue
+        if all(_agrees(mod, init, ins, rows, r, k)
+               for (init, ins), (_, rows), (r, _), k in zip(cases, collapsed, ranks, per_case)):
+            return Rows(per_case[0], [(init, [t.contiguous() if isinstance(t, torch.Tensor) else t for t in rows])
+                                      for init, rows in collapsed], of_input)
     return None
 
 
@@ -109,18 +123,18 @@ def over_rows(plan: Any, rows: Rows, cases: list) -> Any:
     ``RowsContext``; its case metadata has the cases' own shapes."""
     for path, text in list(plan.files.items()):
         if path.startswith("op_host/") and path.endswith(".cpp"):
-            plan.files[path] = _host(text, rows.trailing)
+            plan.files[path] = _host(text, rows)
     for meta, (_, ins) in zip(plan.case_meta, cases):
         tensors = [t for t in ins if isinstance(t, torch.Tensor)]
         for spec, t in zip(meta.get("inputs", []), tensors):
             if "shape" in spec:
                 spec["shape"] = list(t.shape)
     if plan.params is not None:
-        plan.params.summary += f" (leading dimensions as rows of the last {rows.trailing})"
+        plan.params.summary += f" (leading dimensions as rows of the last {rows.what()})"
     return plan
 
 
-def _host(text: str, trailing: int) -> str:
+def _host(text: str, rows: Rows) -> str:
     """The host with its TilingFunc run on ``RowsContext``: the planned one made a template over the context (its
     name + ``OfRows``), the OpDef's TilingFunc a wrapper building the view."""
     top = re.search(r"SetTiling\(optiling::(\w+)\)", text)
@@ -129,7 +143,9 @@ def _host(text: str, trailing: int) -> str:
     name = top.group(1)
     inputs = len(re.findall(r'this->Input\("', text))
     outputs = len(re.findall(r'this->Output\("', text))
-    view = load("rows_context.tmpl").substitute(trailing=trailing, inputs=inputs, outputs=outputs)
+    trailing = (f"op->GetInputShape({rows.of_input})->GetStorageShape().GetDimNum()" if rows.of_input is not None
+                else str(rows.trailing))
+    view = load("rows_context.tmpl").substitute(trailing=trailing, what=rows.what(), inputs=inputs, outputs=outputs)
     text = text.replace(_NAMESPACE, _NAMESPACE + view + "\n", 1)
     text = text.replace("using OpContext = gert::TilingContext;", "using OpContext = RowsContext;")
     # every TilingFunc taking the call becomes a template over it; the OpDef's one is renamed

@@ -17,6 +17,7 @@ take); ``col_params`` fills the template's parameters.
 from __future__ import annotations
 
 import re
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,7 @@ class ColForm:
     """One inner-dimension reduction form (the same for every shape case)."""
 
     combine: str                  # Add | Max | Min | Mul: how reduced rows combine
-    dim: int                      # first reduced dimension, negative (counted from the end)
+    dim: int                      # first reduced dimension: 0, or negative (counted from the end)
     mean: bool                    # divide the sum by the reduced count
     arg: bool                     # argmax/argmin: the index of the extreme is the result
     dim_last: int                 # last reduced dimension, negative
@@ -242,10 +243,24 @@ def _scale_of(last: Any, x: str, stat: str, names: dict) -> str:
     return ""
 
 
+def _one_form(forms: list[tuple[ColForm, bool]]) -> ColForm | str | None:
+    """The form serving every case (each case's form, and whether it reduces from its first dimension on), or why
+    none does. Cases that reduce from their first dimension (a gradient's sum over every batch dimension, however
+    many a case has) may differ in how far from the end that is: their form counts from the first (``dim`` 0)."""
+    if not forms:
+        return None
+    if all(f == forms[0][0] for f, _ in forms):
+        return forms[0][0]
+    if all(first for _, first in forms) and all(dataclasses.replace(f, dim=0) == dataclasses.replace(forms[0][0], dim=0)
+                                                for f, _ in forms):
+        return dataclasses.replace(forms[0][0], dim=0)
+    return "the shape cases reduce different dimensions"
+
+
 def inner_reduction(graphs: list[OpGraph]) -> ColForm | str | None:
     """The col form of every case's graph; a reason when it is an inner-dimension reduction in a form the col
     template does not take; None when the graph is not one."""
-    found = None
+    forms: list[tuple[ColForm, bool]] = []
     for g in graphs:
         nodes = [n for n in g.nodes if n.op not in _PASS]
         rank = len(g.inputs[0].shape or ()) if g.inputs else 0
@@ -283,9 +298,7 @@ def inner_reduction(graphs: list[OpGraph]) -> ColForm | str | None:
                 return "cumprod of a 16-bit tensor over an inner dimension is not covered yet"
             cur = ColForm(combine=_COMBINE[red.op], dim=dims[0] - rank, mean=False, arg=False, dim_last=dims[1] - rank,
                           mode=5)
-            if found is not None and found != cur:
-                return "the shape cases reduce different dimensions"
-            found = cur
+            forms.append((cur, dims[0] == 0))
             continue
         if red.op in ("max", "min"):
             if not rest or rest[0].op != "getitem":
@@ -311,7 +324,5 @@ def inner_reduction(graphs: list[OpGraph]) -> ColForm | str | None:
             return "prod of a 16-bit tensor over an inner dimension is not covered yet"
         cur = ColForm(combine=_COMBINE[red.op], dim=dims[0] - rank, mean=red.op == "mean", arg=arg,
                       dim_last=dims[1] - rank, epilogue=tuple(epilogue), mode=mode, prologue=tuple(prologue), scale=scale)
-        if found is not None and found != cur:
-            return "the shape cases reduce different dimensions"
-        found = cur
-    return found
+        forms.append((cur, dims[0] == 0))
+    return _one_form(forms)

@@ -332,6 +332,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if not self.row_mode:
                 raise Unsupported("a number that is the row length outside a row-wise kernel")
             self.p.cols_needed = True
+            if a.numer is not None:      # q / D: a float division, as PyTorch rounds the double q / D to float
+                return Val("k", f"({f(a.numer)} / static_cast<float>(cols_))")
             return Val("k", "static_cast<float>(cols_)")
         if isinstance(a, bool) or not isinstance(a, (int, float)):
             raise Unsupported(f"argument {a!r} is not a tensor or a number")

@@ -183,9 +183,16 @@ def analyse(body: list[str]) -> SplitProgram:
 
 
 def _joinable(prev: Pass, seg_between: list[tuple[str, str]]) -> bool:
+    """Whether the next reduction may share ``prev``'s pass: the vector work between them neither reads ``prev``'s
+    results nor overwrites a tensor ``prev`` reduces (the pass folds every source into its accumulator after all of
+    its statements: a buffer the row program reuses would be folded with its later value)."""
     names = {r.name for r in prev.reds}
+    sources = {t for r in prev.reds for t in (_tensors(r.src) or [r.src])}
     for kind, ln in seg_between:
         if kind != "V" or any(re.search(rf"\b{n}\b", ln) for n in names):
+            return False
+        refs = _tensors(ln)
+        if refs and refs[0] in sources:
             return False
     return True
 
@@ -340,7 +347,9 @@ def process_split(kp, variants_fn, views: list[str]) -> str:
     L += [f"LocalTensor<float> S{k} = B{k};" for k in range(kp.nslots)]
     L += views
     L += [f"LocalTensor<float> RO{j} = ro{j}_.Get<float>();" for j, o in enumerate(kp.outputs) if o.kind == OutputKind.RS]
-    L += ["const uint32_t o = 0;", "(void)o;", "for (uint32_t r = 0; r < count_; ++r) {",
+    # (a value per row is read at row first_ + off + r: one row at a time here, no tile offset)
+    off = ["const uint32_t off = 0;"] if any(p.kind == InputKind.GRS for p in kp.inputs) else []
+    L += ["const uint32_t o = 0;", "(void)o;", *off, "for (uint32_t r = 0; r < count_; ++r) {",
           "    uint64_t rowOff = static_cast<uint64_t>(r) * cols_;"]
     L += ["    " + ln if not ln.startswith("#") else ln for ln in variants_fn(lambda v: _variant_row(kp, v.body, v.out_exprs))]
     L += ["}"]
@@ -385,7 +394,7 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.GRS) for p in kp.inputs)
+    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW) for p in kp.inputs)
             or kp.nmasks and any(set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)   # a bool read as a mask
             or any(p.kind == InputKind.BVEC and set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)
             or any(o.kind == OutputKind.IDX or o.kind == OutputKind.RS and set(BYTE_DTYPES) & set(o.dtypes)

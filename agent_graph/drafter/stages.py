@@ -511,15 +511,19 @@ def _output_groups(task: Any, splits: list[Split], gm: fx.GraphModule, plan_case
     dgamma summed over the rows): each result's ops as a module of their own (``head_split`` at that result),
     planned whole or in vector stages; one group of stages per result, the last one writing it. None when the
     reference has one result, or a result is planned by nothing. ``gm``: case 0's export."""
-    out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
-    outs = list(out) if isinstance(out, (tuple, list)) else [out]
+    outs = _results(gm)
     if len(outs) < 2 or not all(isinstance(o, fx.Node) and o.op == "call_function" for o in outs):
         return None
     x_dtypes = [s.inputs[0].dtype for s in splits]
+    # each case's own result nodes: a float32 case has no casts where a float16 one converts (names differ)
+    names = [[o.name for o in outs]] + [[o.name if isinstance(o, fx.Node) else "" for o in _results(_export(
+        s.module, s.inputs).module())] for s in splits[1:]]
+    if any(len(n) != len(outs) for n in names):
+        return None
     groups = []
-    for o in outs:
-        heads = [head_split(s.module, s.inputs, o.name, Split, StageError, drawn_at_random(s.module, s.init or []))
-                 for s in splits]
+    for j in range(len(outs)):
+        heads = [head_split(s.module, s.inputs, names[k][j], Split, StageError,
+                            drawn_at_random(s.module, s.init or [])) for k, s in enumerate(splits)]
         whole = plan_cases(task, [([k], h.inputs) for k, h in enumerate(heads)], stage_module(heads))
         if isinstance(whole, plan_type) and whole.template in STAGE_TEMPLATES and len(whole.params.outputs) == 1:
             groups.append([VectorPart(whole, heads, list(heads[0].sources))])
@@ -532,6 +536,12 @@ def _output_groups(task: Any, splits: list[Split], gm: fx.GraphModule, plan_case
             part.sources = [heads[0].sources[s[1]] if s[0] == "input" else s for s in part.sources]
         groups.append(group)
     return groups
+
+
+def _results(gm: fx.GraphModule) -> list[Any]:
+    """The nodes an exported module returns, in order."""
+    out = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
 def _stage_inputs(vp: VectorPart, stage: int, names: list[str], missing: str) -> list[int]:

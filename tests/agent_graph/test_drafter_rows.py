@@ -1,10 +1,14 @@
 """Shape cases of several ranks planned as rows (``collapse.py``): a reference that treats its leading dimensions
 alike gets one kernel for [N, D], [B, S, D] and [1, 2, D], its host reading the call through ``RowsContext``; a
 reference that reads the rank keeps its cases as they are. Drafted, built and verified on the emulator."""
+from pathlib import Path
+
 import torch
 
 from agent_graph.drafter import collapse
 from tests.agent_graph.drafter_checks import assert_verified, write_spec
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "tasks"
 
 
 def _t(shape, dtype="float32"):
@@ -55,7 +59,7 @@ def test_a_column_sum_over_every_leading_dimension_is_one_kernel(tmp_path):
     d = assert_verified(ref, tmp_path / "out")
     assert d.plan.template != "keyed"
     host = _host(d)
-    assert "RowsContext rows(context);" in host and "TRAILING = 1;" in host
+    assert "RowsContext rows(context);" in host and "trailing_(1)" in host
 
 
 def test_an_rms_norm_gradient_over_ranks_two_and_three(tmp_path):
@@ -70,3 +74,16 @@ def test_an_rms_norm_gradient_over_ranks_two_and_three(tmp_path):
     host = _host(d)
     assert "using OpContext = RowsContext;" in host
     assert "leading dimensions as rows" in d.plan.params.summary
+
+
+def test_a_norm_gradient_whose_row_is_the_weights_rank_in_each_case(tmp_path):
+    # team task: a layer norm's backward over normalized_shape of one or two dimensions (the module's), ranks 2
+    # and 3, float16/float32; mean and rstd one value per row; 2.0 / n and 1.0 / n from the row length; case 3's
+    # row (12 x 800) is longer than the UB: streamed, its mean and rstd read per row
+    task = DATA / "npukb_norm_grad_ranks"
+    d = assert_verified(task, tmp_path / "out")
+    assert d.plan.template == "staged"
+    host = _host(d)
+    assert "trailing_(op->GetInputShape(4)->GetStorageShape().GetDimNum())" in host   # the weight's rank
+    kernel = next(t for p, t in d.plan.files.items() if p.startswith("op_kernel/"))
+    assert "ProcessSplit()" in kernel and "static_cast<float>(cols_)" in kernel
