@@ -77,7 +77,8 @@ def rows_of(cases: list, mod: Any) -> Rows | None:
         per_case = [fixed if of_input is None else ts[of_input].dim() for ts in tensors]
         if any(row_shape(t.shape, r, k) != list(t.shape) for (r, held), k in zip(ranks, per_case) for t in held):
             continue
-        collapsed = [(init, [t.reshape(row_shape(t.shape, r, k)) if isinstance(t, torch.Tensor) else t for t in ins])
+        collapsed = [(_row_init(init, ins, r, k), [t.reshape(row_shape(t.shape, r, k)) if isinstance(t, torch.Tensor)
+                                                   else t for t in ins])
                      for (init, ins), (r, _), k in zip(cases, ranks, per_case)]
         changed = any(list(a.shape) != list(b.shape) for (_, x), (_, y) in zip(cases, collapsed)
                       for a, b in zip(x, y) if isinstance(a, torch.Tensor))
@@ -85,19 +86,32 @@ def rows_of(cases: list, mod: Any) -> Rows | None:
             if of_input is None:
                 return None
             continue
-        if all(_agrees(mod, init, ins, rows, r, k)
-               for (init, ins), (_, rows), (r, _), k in zip(cases, collapsed, ranks, per_case)):
+        if all(_agrees(mod, init, ins, row_init, rows, r, k)
+               for (init, ins), (row_init, rows), (r, _), k in zip(cases, collapsed, ranks, per_case)):
             return Rows(per_case[0], [(init, [t.contiguous() if isinstance(t, torch.Tensor) else t for t in rows])
                                       for init, rows in collapsed], of_input)
     return None
 
 
-def _agrees(mod: Any, init: list, ins: list, rows: list, rank: int, trailing: int) -> bool:
-    """Whether the reference returns on ``rows`` what it returns on ``ins``, each result in its collapsed shape."""
+def _row_init(init: list, ins: list, rank: int, trailing: int) -> list:
+    """The model's arguments for the collapsed case: a list that is the row's dimensions (a norm's
+    ``normalized_shape``, [6, 20] of a [4, 6, 20] input) becomes the one dimension of the collapsed row ([120]);
+    anything else as it is."""
+    full = next((list(t.shape) for t in ins if isinstance(t, torch.Tensor) and t.dim() == rank), None)
+    if full is None or trailing < 2 or rank <= trailing:
+        return init
+    tail = full[rank - trailing:]
+    return [type(v)([math.prod(tail)]) if isinstance(v, (list, tuple)) and not isinstance(v, torch.Size)
+            and list(v) == tail else v for v in init]
+
+
+def _agrees(mod: Any, init: list, ins: list, row_init: list, rows: list, rank: int, trailing: int) -> bool:
+    """Whether the reference returns on ``rows`` (its model made of ``row_init``) what it returns on ``ins``, each
+    result in its collapsed shape."""
     try:
         with torch.no_grad():
             want = _results(mod.Model(*copy.deepcopy(init))(*copy.deepcopy(ins)))
-            got = _results(mod.Model(*copy.deepcopy(init))(*copy.deepcopy(rows)))
+            got = _results(mod.Model(*copy.deepcopy(row_init))(*copy.deepcopy(rows)))
     except Exception:      # the reference reads a rank or a dimension the collapse removed
         return False
     if len(want) != len(got):
@@ -124,7 +138,9 @@ def over_rows(plan: Any, rows: Rows, cases: list) -> Any:
     for path, text in list(plan.files.items()):
         if path.startswith("op_host/") and path.endswith(".cpp"):
             plan.files[path] = _host(text, rows)
-    for meta, (_, ins) in zip(plan.case_meta, cases):
+    for meta, (init, ins) in zip(plan.case_meta, cases):
+        if "init" in meta:
+            meta["init"] = list(init)     # (a row's dimensions held as a list were one for the planners)
         tensors = [t for t in ins if isinstance(t, torch.Tensor)]
         for spec, t in zip(meta.get("inputs", []), tensors):
             if "shape" in spec:

@@ -163,6 +163,25 @@ def test_split_row_passes():
     assert len(sp.passes) == 1 and sp.write == []
 
 
+def test_a_reduction_whose_buffer_is_reused_before_the_next_keeps_its_own_pass():
+    # a norm gradient's two sums (DeepNormGrad's d_var and d_mean): the row program reduces S2, then writes S2 again
+    # for the second sum; sharing a pass would fold S2's later value into the first accumulator
+    from agent_graph.drafter import splitrow, sync
+
+    body = ["Mul(S0, XI0[o], W3, cols_);", "Mul(S1, XI1[o], XI2[o], cols_);", "Muls(S2, S0, -0.5f, cols_);",
+            "Mul(S3, S2, S1, cols_);", "ReduceSum<float>(SC0, S3, WK, cols_);", sync.VECTOR_TO_SCALAR,
+            "float r1 = SC0.GetValue(0);", "Muls(S3, S0, -1.0f, cols_);", "ReduceSum<float>(SC0, S3, WK, cols_);",
+            sync.VECTOR_TO_SCALAR, "float r2 = SC0.GetValue(0);", "Muls(S1, S1, r1, cols_);", "Adds(S1, S1, r2, cols_);"]
+    sp = splitrow.analyse(body)
+    assert [[r.name for r in p.reds] for p in sp.passes] == [["r1"], ["r2"]]
+    assert sp.passes[0].vec[-1] == "Mul(S3, S2, S1, cn);"           # each pass computes its own S3
+    assert sp.passes[1].vec == ["Mul(S0, XI0[o], W3, cn);", "Muls(S3, S0, -1.0f, cn);"]
+    # two sums of different buffers still share one pass (a layer norm's sum of squares and of residuals)
+    body[7] = "Muls(S2, S0, -1.0f, cols_);"
+    body[8] = "ReduceSum<float>(SC0, S2, WK, cols_);"
+    assert [[r.name for r in p.reds] for p in splitrow.analyse(body).passes] == [["r1", "r2"]]
+
+
 def test_draft_renders_the_three_project_files():
     d = draft(SUITE / "softmax" / "kgen-task.toml")
     assert not isinstance(d, Unsupported)
