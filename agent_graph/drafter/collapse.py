@@ -151,24 +151,30 @@ def over_rows(plan: Any, rows: Rows, cases: list) -> Any:
 
 
 def _host(text: str, rows: Rows) -> str:
-    """The host with its TilingFunc run on ``RowsContext``: the planned one made a template over the context (its
-    name + ``OfRows``), the OpDef's TilingFunc a wrapper building the view."""
-    top = re.search(r"SetTiling\(optiling::(\w+)\)", text)
-    if not top or top.group(1) not in _TOP.findall(text) or _NAMESPACE not in text or _END not in text:
-        raise ValueError("the host file has another form")
-    name = top.group(1)
+    """The host with its TilingFunc run on ``RowsContext`` (``templates/rows_context.tmpl``)."""
     inputs = len(re.findall(r'this->Input\("', text))
     outputs = len(re.findall(r'this->Output\("', text))
     trailing = (f"op->GetInputShape({rows.of_input})->GetStorageShape().GetDimNum()" if rows.of_input is not None
                 else str(rows.trailing))
     view = load("rows_context.tmpl").substitute(trailing=trailing, what=rows.what(), inputs=inputs, outputs=outputs)
+    return on_view(text, view, "RowsContext", "rows")
+
+
+def on_view(text: str, view: str, cls: str, what: str) -> str:
+    """The host with its TilingFunc run on the view class ``cls`` (C++ ``view``, built from the call): the planned
+    one made a template over the context (its name + ``Of`` + ``cls``), the OpDef's TilingFunc a wrapper building
+    the view. ``what``: the view in words (a comment). ValueError when the host has another form."""
+    top = re.search(r"SetTiling\(optiling::(\w+)\)", text)
+    if not top or top.group(1) not in _TOP.findall(text) or _NAMESPACE not in text or _END not in text:
+        raise ValueError("the host file has another form")
+    name = top.group(1)
     text = text.replace(_NAMESPACE, _NAMESPACE + view + "\n", 1)
-    text = text.replace("using OpContext = gert::TilingContext;", "using OpContext = RowsContext;")
+    text = text.replace("using OpContext = gert::TilingContext;", f"using OpContext = {cls};")
     # every TilingFunc taking the call becomes a template over it; the OpDef's one is renamed
     text = _TOP.sub(lambda m: f"template <typename Context>\nstatic ge::graphStatus "
-                              f"{m.group(1)}{'OfRows' if m.group(1) == name else ''}(Context* context)", text)
-    wrapper = (f"// the planned TilingFunc on the call seen as rows (RowsContext above)\n"
+                              f"{m.group(1)}{'Of' + cls if m.group(1) == name else ''}(Context* context)", text)
+    wrapper = (f"// the planned TilingFunc on the call seen as {what} ({cls} above)\n"
                f"static ge::graphStatus {name}(gert::TilingContext* context)\n{{\n"
-               f"    RowsContext rows(context);\n    return {name}OfRows(&rows);\n}}\n")
+               f"    {cls} view(context);\n    return {name}Of{cls}(&view);\n}}\n")
     at = text.rindex(_END)
     return text[:at] + wrapper + text[at:]

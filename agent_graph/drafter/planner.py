@@ -14,7 +14,8 @@ from typing import Any
 
 import torch
 
-from agent_graph.drafter import bnplan, codegen, collapse, conv, convcube, foreach, memo, reorder, special, splitrow, stages, variants
+from agent_graph.drafter import (bnplan, codegen, collapse, conv, convcube, foreach, memo, prefix, reorder, special, splitrow,
+                                 stages, variants)
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, analyse, classify, row_lengths
 from agent_graph.drafter.canonical import Analyser, analyse_canonical, analyse_canonical_values
 from agent_graph.drafter.variants import binding_floats, modes
@@ -191,6 +192,14 @@ def _plan_read(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
         whole = _plan_cases(task, cases, mod, vector_stages=False)   # the list taken whole: a cat of its tensors
         return whole if isinstance(whole, Plan) else each
     first = _plan_cases(task, cases, mod)
+    if isinstance(first, Unsupported) and not first.user_error:
+        pre = prefix.prefix_of(cases, mod)    # an input read up to a count the call passes (x[:n]): one kernel
+        again = _plan_cases(task, pre.cases, mod) if pre is not None else None
+        if isinstance(again, Plan):
+            try:
+                return prefix.over_prefix(again, pre, cases)
+            except ValueError:
+                pass
     if isinstance(first, Unsupported) and len(cases) > 1 and variants.needs_variants(first.reason):
         rows = collapse.rows_of(cases, mod)    # the leading dimensions as rows: one kernel for every rank
         if rows is not None:

@@ -59,7 +59,7 @@ def test_a_column_sum_over_every_leading_dimension_is_one_kernel(tmp_path):
     d = assert_verified(ref, tmp_path / "out")
     assert d.plan.template != "keyed"
     host = _host(d)
-    assert "RowsContext rows(context);" in host and "trailing_(1)" in host
+    assert "RowsContext view(context);" in host and "trailing_(1)" in host
 
 
 def test_an_rms_norm_gradient_over_ranks_two_and_three(tmp_path):
