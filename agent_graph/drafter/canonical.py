@@ -19,6 +19,7 @@ bias, a ``torch.ones`` scale) are that value; others are refused (pass them as f
 """
 from __future__ import annotations
 
+import builtins
 import contextlib
 import copy
 import io
@@ -286,9 +287,45 @@ def _export_tracking_constants(model: nn.Module, inputs: list[Any]) -> torch.exp
     limit = fake_tensor.CONSTANT_NUMEL_LIMIT
     fake_tensor.CONSTANT_NUMEL_LIMIT = CONSTANT_ELEMENTS
     try:
-        return _quiet_export(model, inputs)
+        try:
+            return _quiet_export(model, inputs)
+        except Exception as e:
+            if "data-dependent" not in str(e):
+                raise
+            with _numbers_of_tensors(model):     # float(step): the number a one-element input holds, symbolic
+                return _quiet_export(model, inputs)
     finally:
         fake_tensor.CONSTANT_NUMEL_LIMIT = limit
+
+
+def _symbolic_float(v: Any = 0.0) -> Any:
+    """``float(v)`` while exporting: a tensor's number as the symbolic float it is (Python's ``float()`` must
+    return a real float, so ``float(step)`` of an input stops the export; ``step.item()`` does not)."""
+    if isinstance(v, torch.Tensor):
+        return torch.sym_float(v.item())
+    return builtins.float(v)
+
+
+def _symbolic_int(v: Any = 0) -> Any:
+    """``int(v)`` while exporting: a tensor's number as the symbolic int it is (see ``_symbolic_float``)."""
+    if isinstance(v, torch.Tensor):
+        return torch.sym_int(v.item())
+    return builtins.int(v)
+
+
+@contextlib.contextmanager
+def _numbers_of_tensors(model: nn.Module):
+    """``float``/``int`` in the reference's module read a tensor's number symbolically for the time of an export
+    (names the module defines itself are left alone)."""
+    space = getattr(type(model).forward, "__globals__", None)
+    put = [n for n in ("float", "int") if space is not None and n not in space]
+    for name in put:
+        space[name] = {"float": _symbolic_float, "int": _symbolic_int}[name]
+    try:
+        yield
+    finally:
+        for name in put:
+            space.pop(name, None)
 
 
 def _quiet_export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram:

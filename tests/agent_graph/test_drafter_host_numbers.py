@@ -28,6 +28,9 @@ def _files(d) -> tuple[str, str]:
     # the learning rate a float32 one-element tensor, the step an int32 one; a float16 result; a method spelling
     ("x.mul(-lr.item() / (1.0 - 0.9 ** step.item())).add(x)",
      "torch.randn(48, 1000).half(), torch.tensor([0.001]), torch.tensor([7], dtype=torch.int32)", "x, lr, step"),
+    # the step read with float() (Python's float() of an input stops torch.export: read as .item() is), int64
+    ("p - 0.01 / (1 - 0.9 ** (float(step) + 1)) * g",
+     "torch.randn(40, 96), torch.randn(40, 96), torch.tensor(4)", "p, g, step"),
     # the number as add's alpha (x.add(g, alpha=...): x + alpha * g in float, rounded once), float16
     ("x.add(g, alpha=-lr.item() / (1 - 0.9 ** (step.item() + 1)))",
      "torch.randn(33, 65).half(), torch.randn(33, 65).half(), torch.tensor([3e-3]), torch.tensor([9])", "x, g, lr, step"),
