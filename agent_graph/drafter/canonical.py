@@ -1539,7 +1539,8 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
         tries = [moved_numbers(list(inputs))] if any(i and v in read for i, v in zip(ints, inputs)) else []
         for moved in tries + ([moved_floats(list(inputs))] if any(floats) or init_attrs else []):
             try:
-                other = _export(type(model)(*copy.deepcopy(moved_init)) if init_attrs else model, moved)
+                remake = getattr(model, "remake", None) or type(model)   # (a stage's module: built by its namespace)
+                other = _export(remake(*copy.deepcopy(moved_init)) if init_attrs else model, moved)
             except Exception:
                 other = None
             if other is not None and _same_path(ep, other):

@@ -239,9 +239,10 @@ def _staged_params(op_type: str, op_inputs: list, ys: list[TensorParam], summary
 
 
 def _staged_meta(cases: list) -> list[dict]:
-    """Each case's inputs (shape, dtype) for the written project: the forward's tensors."""
-    return [{"inputs": [{"shape": list(v.shape), "dtype": str(v.dtype).replace("torch.", "")} for v in ins],
-             "args": [], "init": list(init)} for init, ins in cases]
+    """Each case's inputs (shape, dtype) for the written project: the forward's tensors; its numbers (floats)."""
+    return [{"inputs": [{"shape": list(v.shape), "dtype": str(v.dtype).replace("torch.", "")} for v in ins
+                        if isinstance(v, torch.Tensor)],
+             "args": [v for v in ins if not isinstance(v, torch.Tensor)], "init": list(init)} for init, ins in cases]
 
 
 def _plan_one(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
@@ -279,7 +280,7 @@ def _plan_one(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
             task, own.params.op_type, own.category, own.template, own.params, own.graphs, own.files, own.case_meta)
     # floats the model holds that the binding passes are attributes only the canonical reader takes (the torch.fx
     # one would bake each dtype combination's first values into its kernel)
-    held = any(binding_floats(mod, ins, init) for init, ins in cases)
+    held = any(_held(mod, ins, init) for init, ins in cases)
     first = None if held else _plan_with(task, cases, mod, analyse)
     if isinstance(first, Plan):
         return first
@@ -293,6 +294,12 @@ def _plan_one(task: Task, cases: list, mod: Any) -> Plan | Unsupported:
     return first
 
 
+def _held(mod: Any, ins: list, init: list) -> list[tuple[int, str]]:
+    """Floats of ``init`` the op takes as attributes (index, name): those the model holds that the binding passes,
+    or a vector stage's forward floats (``stages.stage_module``)."""
+    return getattr(mod, "held_floats", None) or binding_floats(mod, ins, init)
+
+
 def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | Unsupported:
     """The plan from the op graphs one front end reads (``analyse``: torch.fx spellings; ``analyse_canonical``:
     core ATen through torch.export)."""
@@ -301,7 +308,7 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
     for init, ins in cases:
         # floats the model holds that the binding passes: attributes (only the canonical reader takes them)
         canonical = analyser in (analyse_canonical, analyse_canonical_values)
-        held = (binding_floats(mod, ins, init),) if canonical else ()
+        held = (_held(mod, ins, init),) if canonical else ()
         try:
             graphs.append(memo.analysed(analyser, mod, init, ins,
                                         lambda: analyser(mod.Model(*copy.deepcopy(init)), ins, init, *held)))

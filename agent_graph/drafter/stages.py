@@ -33,7 +33,9 @@ from torch import fx
 from agent_graph.drafter import codegen
 from agent_graph.drafter.canonical import _export
 from agent_graph.drafter.templates import load
-from agent_graph.drafter.vsplit import VectorPart, forward_input, head_split, module_tensor, shape_code, vector_parts
+from agent_graph.drafter.vsplit import (VectorPart, derived, forward_input, head_split, module_tensor, shape_code,
+                                       stage_cases, vector_parts)
+from agent_graph.drafter.ownplan import forward_arguments
 from agent_graph.drafter.variants import _OPS, _OPTILING, _TILING_DEF, _chunks, _ENTRY, _files
 from bench_bridge.api import drawn_at_random, module_tensor_items
 
@@ -63,6 +65,8 @@ class Split:
     inputs: list[Any]
     sources: list[tuple[str, Any]]     # per stage-2 input: ("inter", None) | ("input", k) | ("param", fqn)
     init: list[Any] | None = None      # the reference's init arguments (a split of the reference itself)
+    floats: list[tuple[str, float]] | None = None   # the reference's forward floats (name, this case's value)
+    rebuild: Callable[[list[float]], "Split"] | None = None   # this split for other values of those floats
 
 
 def _target_name(n: fx.Node) -> str:
@@ -177,11 +181,19 @@ def _conv_result(gm: fx.GraphModule, conv: fx.Node, ins: list) -> torch.Tensor:
 
 
 def stage_module(splits: list[Split]) -> Any:
-    """A module namespace the planners read like a reference's: ``Model(k)`` is case k's second stage."""
-    def Model(k: int) -> fx.GraphModule:       # noqa: N802 (the planners call mod.Model(*init))
-        return copy.deepcopy(splits[k].module)   # a fresh one each time: a batch norm in training mode updates its buffers
+    """A module namespace the planners read like a reference's: ``Model(k)`` is case k's second stage;
+    ``Model(k, *floats)`` that stage cut from the reference run with those forward floats (``held_floats``: their
+    places in the case's ``init`` and names, read as float attributes, in the forward's order)."""
+    def Model(k: int, *floats: float) -> fx.GraphModule:       # noqa: N802 (the planners call mod.Model(*init))
+        s = splits[k]
+        if floats and s.rebuild is not None and list(floats) != [v for _, v in s.floats or []]:
+            s = s.rebuild(list(floats))
+        gm = copy.deepcopy(s.module)   # a fresh one each time: a batch norm in training mode updates its buffers
+        gm.remake = Model              # (the canonical reader builds the stage again with its floats moved)
+        return gm
     Model.forward = type(splits[0].module).forward   # variants read the forward's signature
-    return types.SimpleNamespace(Model=Model)
+    held = [(1 + j, name) for j, (name, _) in enumerate(splits[0].floats or [])]
+    return types.SimpleNamespace(Model=Model, held_floats=held)
 
 
 # ---- merging the stages' projects ---------------------------------------------------------------------------
@@ -200,10 +212,11 @@ class Part:
 
 
 def merge(task: Any, parts: list[Part], names: list[str], x_index: int, plan_type: Any,
-          op_inputs: list[tuple[str, str, list[str]]], ys: list[Any] | None = None) -> Any:
+          op_inputs: list[tuple[str, str, list[str]]], ys: list[Any] | None = None, floats: bool = False) -> Any:
     """The staged op's Plan. ``names``: the op's inputs in the harness's order; ``op_inputs``: (name, param type,
     dtypes) of each; ``x_index``: the op input whose dtype every intermediate result has (or float32); ``ys``: the
-    op's outputs (default ``op_outputs(parts)``)."""
+    op's outputs (default ``op_outputs(parts)``); ``floats``: every stage reads the forward's floats as the op's
+    attributes, in order (vector stages of a reference that takes floats)."""
     first = parts[0].plan
     files = [_files(p.plan) for p in parts]
     snake, op = files[0][0], files[0][4]
@@ -215,7 +228,7 @@ def merge(task: Any, parts: list[Part], names: list[str], x_index: int, plan_typ
         parts[-1].out = 0                  # one result: the last stage's
     ys = ys or op_outputs(parts)
     header = _tiling_header(op, snake, struct, [f[2] for f in files], [k for k, p in enumerate(parts, 1) if p.out is None])
-    host = _host(op, struct, parts, [f[1] for f in files], x_index, op_inputs, ys)
+    host = _host(op, struct, parts, [f[1] for f in files], x_index, op_inputs, ys, floats)
     kernel = _kernel(op, struct, parts, [f[3] for f in files], names, ys, names[x_index])
     out = {f"op_host/{snake}.cpp": host, f"op_host/{snake}_tiling.h": header, f"op_kernel/{snake}.cpp": kernel}
     return plan_type(task=task, op_type=op, category="fused", template="staged", params=first.params,
@@ -266,7 +279,7 @@ _FLOOR_DIV = ("// Python's floor division (b > 0): the shapes PyTorch derives fo
 _CONTEXT_NAMES = ("one", "two", "three", "four", "five", "six")
 
 
-def _host(op, struct, parts, texts, x_index, op_inputs, ys) -> str:
+def _host(op, struct, parts, texts, x_index, op_inputs, ys, floats: bool = False) -> str:
     first = parts[0].plan
     includes = ["#include <cstdint>", "#include <cstring>"]
     bodies = []
@@ -281,7 +294,7 @@ def _host(op, struct, parts, texts, x_index, op_inputs, ys) -> str:
         body = _CTX_FN.sub(r"template <typename Context>\nstatic \1 \2(Context* context", body)
         # a member template called through the (now dependent) context needs the template keyword
         body = body.replace("->GetAttrPointer<", "->template GetAttrPointer<")
-        if k > 1 and _ATTR_USE.search(body):
+        if k > 1 and not floats and _ATTR_USE.search(body):
             raise StageError(f"the ops after {_what(first)} read forward attributes")
         # a row shared by several cores meets them with SyncAll, which every core of the launch must reach: the
         # op's launch has the largest stage's core count, so a stage's rows stay one core's each
@@ -522,9 +535,10 @@ def _output_groups(task: Any, splits: list[Split], gm: fx.GraphModule, plan_case
         return None
     groups = []
     for j in range(len(outs)):
-        heads = [head_split(s.module, s.inputs, names[k][j], Split, StageError,
-                            drawn_at_random(s.module, s.init or [])) for k, s in enumerate(splits)]
-        whole = plan_cases(task, [([k], h.inputs) for k, h in enumerate(heads)], stage_module(heads))
+        heads = [derived(s, lambda p, name=names[k][j]: head_split(p.module, p.inputs, name, Split, StageError,
+                                                                  drawn_at_random(p.module, p.init or [])))
+                 for k, s in enumerate(splits)]
+        whole = plan_cases(task, stage_cases(heads), stage_module(heads))
         if isinstance(whole, plan_type) and whole.template in STAGE_TEMPLATES and len(whole.params.outputs) == 1:
             groups.append([VectorPart(whole, heads, list(heads[0].sources))])
             continue
@@ -565,17 +579,36 @@ def _stage_inputs(vp: VectorPart, stage: int, names: list[str], missing: str) ->
 
 # ---- a reference of vector ops only, in stages ---------------------------------------------------------------
 
+def _with_floats(mod: Any, init: list, ins: list, names: list[str]) -> Split:
+    """Case (``init``, ``ins``) as the split every stage is cut from. Its forward floats (DeepNormGrad's ``alpha``)
+    are constants of the export: the split carries them and a rebuild for other values, so each stage's planner
+    reads the numbers that follow them as float attributes, the op's, in the forward's order."""
+    places = [k for k, v in enumerate(ins) if isinstance(v, float)]
+
+    def make(values: list[float]) -> Split:
+        moved = list(ins)
+        for k, v in zip(places, values):
+            moved[k] = v
+        split = Split(mod.Model(*copy.deepcopy(init)), moved, [("input", k) for k in range(len(moved))], list(init))
+        if places:
+            split.floats = [(names[j] if j < len(names) else f"arg{k}", moved[k]) for j, k in enumerate(places)]
+            split.rebuild = make
+        return split
+    return make([ins[k] for k in places])
+
+
 def plan_vector_staged(task: Any, cases: list, mod: Any, plan_type: Any, plan_cases: Callable[[Any, list, Any], Any],
                        make_params: Callable[..., Any], make_meta: Callable[[list], list]) -> Any:
     """A reference of vector ops no template takes whole (a group norm then its per-channel affine, a pool then a
     reduction over channels), cut into vector stages like the rest after a convolution; None when no cut helps.
     ``make_params(op_type, op_inputs, ys, summary)``: the op's KernelParams; ``make_meta(cases)``: its case metadata."""
     splits = []
+    names_of = [n for n, _ in forward_arguments(mod, cases[0][1])]     # the floats' names, in order
     for init, ins in cases:
-        if not ins or any(not isinstance(v, torch.Tensor) for v in ins):
-            return None      # scalar forward arguments are attributes: a stage reads none
-        splits.append(Split(mod.Model(*copy.deepcopy(init)), list(ins), [("input", k) for k in range(len(ins))],
-                            list(init)))
+        if not ins or any(not isinstance(v, (torch.Tensor, float)) or isinstance(v, bool) for v in ins) or \
+                not isinstance(ins[0], torch.Tensor):
+            return None      # numbers other than floats (modes, counts) are the whole reference's
+        splits.append(_with_floats(mod, init, list(ins), names_of))
     try:
         ep = _export(splits[0].module, splits[0].inputs)
         groups = _output_groups(task, splits, ep.module(), plan_cases, plan_type)
@@ -589,6 +622,9 @@ def plan_vector_staged(task: Any, cases: list, mod: Any, plan_type: Any, plan_ca
     if groups is None:
         return None
     vector = [vp for group in groups for vp in group]
+    tensor_at = {k: j for j, k in enumerate(k for k, v in enumerate(cases[0][1]) if isinstance(v, torch.Tensor))}
+    for vp in vector:     # ("input", k): the forward's argument k; the op's inputs are its tensors only
+        vp.sources = [("input", tensor_at[ref]) if kind == "input" else (kind, ref) for kind, ref in vp.sources]
     outs = [len(group) - 1 for group in groups]       # each group's last stage writes an op output
     forward = [n.name for n in ep.graph.nodes if n.op == "placeholder" and n.name in ep.graph_signature.user_inputs]
     items = module_tensor_items(splits[0].module, cases[0][0])
@@ -597,7 +633,7 @@ def plan_vector_staged(task: Any, cases: list, mod: Any, plan_type: Any, plan_ca
     results: list[list[str]] = []      # each combination's result dtypes
     for init, ins in cases:
         model = mod.Model(*copy.deepcopy(init))
-        combo = [str(v.dtype).replace("torch.", "") for v in ins]
+        combo = [str(v.dtype).replace("torch.", "") for v in ins if isinstance(v, torch.Tensor)]
         combo += [str(t.dtype).replace("torch.", "") for _, t in module_tensor_items(model, init)]
         if combo not in combos:
             combos.append(combo)
@@ -622,7 +658,7 @@ def plan_vector_staged(task: Any, cases: list, mod: Any, plan_type: Any, plan_ca
             raise StageError("the stages' dtype combinations differ")
         first = vector[0].plan
         params = make_params(first.op_type, op_inputs, ys, " | ".join(p.plan.params.summary for p in parts))
-        plan = merge(task, parts, names, 0, plan_type, op_inputs, ys)
+        plan = merge(task, parts, names, 0, plan_type, op_inputs, ys, floats=bool(splits[0].floats))
     except StageError:
         return None
     plan.params = params

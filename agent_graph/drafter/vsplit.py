@@ -233,6 +233,30 @@ def shape_code(dims: list[str], ctx: str) -> str:
     return "\n".join(lines)
 
 
+def derived(parent: Any, make: Callable[[Any], Any]) -> Any:
+    """``make(parent)`` (a stage's split of ``parent``), carrying the reference's forward floats (``floats``:
+    (name, value) pairs) and a ``rebuild`` of the same cut for other values of them (the canonical reader exports a
+    stage again with its floats moved to see which numbers follow them); memoised per values."""
+    child = make(parent)
+    if getattr(parent, "floats", None) is None or getattr(parent, "rebuild", None) is None:
+        return child
+    child.floats = list(parent.floats)
+    made: dict[tuple, Any] = {}
+
+    def rebuild(values: list[float]) -> Any:
+        key = tuple(values)
+        if key not in made:
+            made[key] = make(parent.rebuild(list(values)))
+        return made[key]
+    child.rebuild = rebuild
+    return child
+
+
+def stage_cases(splits: list[Any]) -> list[tuple[list, list]]:
+    """The planners' cases of a stage's module: ``Model(k, *floats)`` of case k, its inputs."""
+    return [([k, *(v for _, v in (getattr(s, "floats", None) or []))], s.inputs) for k, s in enumerate(splits)]
+
+
 def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], plan_type: Any, templates: set,
                  split_after: Callable[..., Any], stage_module: Callable[..., Any], error: type,
                  depth: int = MAX_STAGES, x_dtypes: list | None = None) -> list[VectorPart] | None:
@@ -247,10 +271,15 @@ def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], p
     except Exception:
         return None
     for cut in cuts[:MAX_CUTS]:
+        def cut_head(s: Any, cut: str = cut) -> Any:
+            return head_split(s.module, s.inputs, cut, type(s), error, drawn_at_random(s.module, s.init or [])) \
+                if s.init is not None else head_split(s.module, s.inputs, cut, type(s), error)
+
+        def cut_tail(s: Any, cut: str = cut) -> Any:
+            return split_after(s.module, s.inputs, cut, s.init, first=False)
         try:
-            heads = [head_split(s.module, s.inputs, cut, type(s), error, drawn_at_random(s.module, s.init or []))
-                     if s.init is not None else head_split(s.module, s.inputs, cut, type(s), error) for s in splits]
-            tails = [split_after(s.module, s.inputs, cut, s.init, first=False) for s in splits]
+            heads = [derived(s, cut_head) for s in splits]
+            tails = [derived(s, cut_tail) for s in splits]
         except error:
             continue
         if _only_casts(heads[0].module):
@@ -258,14 +287,14 @@ def vector_parts(task: Any, splits: list[Any], plan_cases: Callable[..., Any], p
         as_x = all(t.inputs[0].dtype == d for t, d in zip(tails, x_dtypes))
         if not as_x and any(t.inputs[0].dtype != torch.float32 for t in tails):
             continue        # an intermediate has x's dtype or float32
-        head = plan_cases(task, [([k], h.inputs) for k, h in enumerate(heads)], stage_module(heads))
+        head = plan_cases(task, stage_cases(heads), stage_module(heads))
         if not isinstance(head, plan_type) or head.template not in templates:
             continue
         dims = checked_dims(heads)
         if dims is None:
             continue
         first = VectorPart(head, heads, list(heads[0].sources), dims, result_float=not as_x)
-        tail = plan_cases(task, [([k], t.inputs) for k, t in enumerate(tails)], stage_module(tails))
+        tail = plan_cases(task, stage_cases(tails), stage_module(tails))
         if isinstance(tail, plan_type) and tail.template in templates:
             return [first, VectorPart(tail, tails, [("prev", 1) if s[0] == "inter" else s for s in tails[0].sources])]
         rest = vector_parts(task, tails, plan_cases, plan_type, templates, split_after, stage_module, error, depth - 1,

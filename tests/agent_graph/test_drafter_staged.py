@@ -182,3 +182,22 @@ def test_a_group_norm_of_weights_widened_before_they_are_viewed_per_channel_veri
     from tests.agent_graph.drafter_checks import assert_verified
     d = assert_verified(Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_group_norm_inputs", tmp_path)
     assert d.plan.template == "staged"
+
+
+def test_vector_stages_read_the_forwards_floats_as_attributes(tmp_path):
+    # two results no template computes together (a row result, a column sum of a product: vector stages), and a
+    # float forward argument with another value in each case (DeepNormGrad's alpha): every stage reads the numbers
+    # that follow it as the op's float attribute; refused before ("scalar forward arguments ... a stage reads none")
+    from tests.agent_graph.drafter_checks import assert_verified, write_spec
+
+    t = '{{ shape = {}, dtype = "{}" }}'
+    body = "[x * alpha + (x * w).sum(-1, keepdim=True), (x * (1.0 - alpha) * w).sum(0)]"
+    cases = [[t.format([16, 64], "float32"), t.format([64], "float32")],
+             [t.format([8, 64], "float32"), t.format([64], "float32")],
+             [t.format([24, 40], "float16"), t.format([40], "float16")]]
+    d = assert_verified(write_spec(tmp_path, body, "x, w, alpha", cases, args=[[0.5], [1.75], [-0.25]]),
+                        tmp_path / "out")
+    assert d.plan.template == "staged"
+    host = next(v for k, v in d.plan.files.items() if k.startswith("op_host/") and k.endswith(".cpp"))
+    assert 'this->Attr("alpha")' in host and host.count("GetAttrPointer<float>(0)") >= 2   # two stages read it
+    assert "1 - alpha" in host      # 1.0 - alpha: a number of the host's, in double
