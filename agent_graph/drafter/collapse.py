@@ -138,15 +138,21 @@ def over_rows(plan: Any, rows: Rows, cases: list) -> Any:
     for path, text in list(plan.files.items()):
         if path.startswith("op_host/") and path.endswith(".cpp"):
             plan.files[path] = _host(text, rows)
+    return with_own_cases(plan, cases, f" (leading dimensions as rows of the last {rows.what()})")
+
+
+def with_own_cases(plan: Any, cases: list, note: str) -> Any:
+    """``plan`` (made on cases seen otherwise: collapsed, cut) with the cases' own shapes and model arguments in its
+    case metadata (a row's dimensions held as a list were one for the planners), ``note`` added to its summary."""
     for meta, (init, ins) in zip(plan.case_meta, cases):
         if "init" in meta:
-            meta["init"] = list(init)     # (a row's dimensions held as a list were one for the planners)
+            meta["init"] = list(init)
         tensors = [t for t in ins if isinstance(t, torch.Tensor)]
         for spec, t in zip(meta.get("inputs", []), tensors):
             if "shape" in spec:
                 spec["shape"] = list(t.shape)
     if plan.params is not None:
-        plan.params.summary += f" (leading dimensions as rows of the last {rows.what()})"
+        plan.params.summary += note
     return plan
 
 

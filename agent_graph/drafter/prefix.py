@@ -99,11 +99,4 @@ def over_prefix(plan: Any, pre: Prefix, cases: list) -> Any:
     view = load("prefix_context.tmpl").substitute(input=pre.input, input_name=input_name, attr=pre.attr,
                                                  attr_name=pre.names[pre.attr], inputs=len(inputs))
     plan.files[host_path] = collapse.on_view(text, view, "PrefixContext", f"{pre.names[pre.attr]} elements of {input_name}")
-    for meta, (_, ins) in zip(plan.case_meta, cases):
-        tensors = [t for t in ins if isinstance(t, torch.Tensor)]
-        for spec, t in zip(meta.get("inputs", []), tensors):
-            if "shape" in spec:
-                spec["shape"] = list(t.shape)
-    if plan.params is not None:
-        plan.params.summary += f" (input {input_name} read up to {pre.names[pre.attr]})"
-    return plan
+    return collapse.with_own_cases(plan, cases, f" (input {input_name} read up to {pre.names[pre.attr]})")
