@@ -306,11 +306,11 @@ def _symbolic_float(v: Any = 0.0) -> Any:
     return builtins.float(v)
 
 
-def _symbolic_int(v: Any = 0) -> Any:
+def _symbolic_int(v: Any = 0, *base: Any) -> Any:
     """``int(v)`` while exporting: a tensor's number as the symbolic int it is (see ``_symbolic_float``)."""
-    if isinstance(v, torch.Tensor):
+    if isinstance(v, torch.Tensor) and not base:
         return torch.sym_int(v.item())
-    return builtins.int(v)
+    return builtins.int(v, *base)
 
 
 @contextlib.contextmanager
