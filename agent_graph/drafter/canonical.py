@@ -38,6 +38,7 @@ from torch._subclasses import fake_tensor
 
 from bench_bridge.api import drawn_at_random
 from agent_graph.drafter.analysis import AnalysisError, OpGraph, OpNode, Ref, ScaledAttr, one_element_rows
+from agent_graph.drafter.complexparts import complex_as_parts
 from agent_graph.drafter.program import refs
 from agent_graph.drafter.vecops import MATH_LIBRARY
 
@@ -350,7 +351,9 @@ def _export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram
                                 f"{str(e).strip().splitlines()[0][:160]})") from e
         _diagonal_products(ep)
         _items_as_tensors(ep)
-        return ep.run_decompositions(decompositions())
+        ep = ep.run_decompositions(decompositions())
+    complex_as_parts(ep)
+    return ep
 
 
 DIAG = (aten.diag.default, aten.diag_embed.default)
@@ -1021,6 +1024,15 @@ class _Reader:
                 continue
             if base == "_local_scalar_dense" and isinstance(n.args[0], fx.Node) and _numel_of(n.args[0]) == 1:
                 self.alias[n.name] = self.alias.get(n.args[0].name, n.args[0].name)   # t.item(): t's one value
+                continue
+            if base == "view_as_real" and isinstance(n.args[0], fx.Node) and n.args[0].op == "placeholder":
+                continue                       # a complex input's pairs: read through its parts (below)
+            if base == "select" and isinstance(n.args[0], fx.Node) and _name(n.args[0])[0] == "view_as_real":
+                src = n.args[0].args[0]        # a complex input's real (0) or imaginary (1) part (complexparts.py)
+                self._add(n, "part", [Ref(self.alias.get(src.name, src.name))], {"part": int(n.args[2]) % 2})
+                continue
+            if base == "complex":              # a complex result from its parts (complexparts.py)
+                self._add(n, "complex", [self.conv(a) for a in n.args], {})
                 continue
             if base == "select" and isinstance(n.args[0], fx.Node) and _numel_of(n.args[0]) == 1:
                 self.alias[n.name] = self.alias.get(n.args[0].name, n.args[0].name)   # alpha[0] of a one-element alpha

@@ -13,7 +13,8 @@ from agent_graph.drafter.templates import KernelParams, load
 from bench_bridge.api import snake_case
 
 GE = {"float16": "ge::DT_FLOAT16", "bfloat16": "ge::DT_BF16", "float32": "ge::DT_FLOAT", "int64": "ge::DT_INT64",
-      "int32": "ge::DT_INT32", "int16": "ge::DT_INT16", "bool": "ge::DT_BOOL", "int8": "ge::DT_INT8", "uint8": "ge::DT_UINT8"}
+      "int32": "ge::DT_INT32", "int16": "ge::DT_INT16", "bool": "ge::DT_BOOL", "int8": "ge::DT_INT8", "uint8": "ge::DT_UINT8",
+      "complex64": "ge::DT_COMPLEX64"}
 
 
 def _ind(lines: list[str], n: int) -> str:
@@ -23,6 +24,13 @@ def _ind(lines: list[str], n: int) -> str:
 
 def _macro(name: str) -> str:
     return name.upper()
+
+
+def _alias(alias: str, p) -> str:
+    """A tensor's element type in the kernel: its DTYPE macro; a complex64 tensor's (real, imag) float pairs."""
+    if p.kind in (InputKind.PAIR, operands.OutputKind.PAIR):
+        return f"using {alias} = float;   // complex64 '{p.name}': (real, imag) float pairs"
+    return f"using {alias} = DTYPE_{_macro(p.name)};"
 
 
 class KernelWriter:
@@ -40,8 +48,8 @@ class KernelWriter:
 
     def render(self) -> str:
         kp = self.kp
-        aliases = [f"using TI{i} = DTYPE_{_macro(p.name)};" for i, p in enumerate(kp.inputs)]
-        aliases += [f"using TO{j} = DTYPE_{_macro(p.name)};" for j, p in enumerate(kp.outputs)]
+        aliases = [_alias(f"TI{i}", p) for i, p in enumerate(kp.inputs)]
+        aliases += [_alias(f"TO{j}", p) for j, p in enumerate(kp.outputs)]
         aliases += _compute_type(kp)
         maps = [m for op in self.ins for m in op.tiling_params()]
         if any(hasattr(op, "map_params") for op in self.ins):

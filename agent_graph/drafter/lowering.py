@@ -195,6 +195,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 self.vals[n.name] = Val("k", f"sv{i}_")
             elif kind == "slice":
                 self.p.windows[i] = []         # filled by its slice nodes (_lower)
+            elif kind == "pair":
+                pass                           # read through its parts (part nodes, _lower)
             elif kind == "grow":
                 self.vals[n.name] = Val("vec", f"XI{i}[o]", None, f"XI{i}")
                 self.p.row_maps[i] = self._kept(n)
@@ -243,7 +245,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 v = d
             if not isinstance(v, Val) or v.kind in ("k", "bvec", "mask"):
                 raise Unsupported(f"output {name} is not computed per element, per row or over the whole tensor")
-            kind = OutputKind.CAT if g.node(name).op == "cat" else OutputKind(v.kind)
+            kind = {"cat": OutputKind.CAT, "complex": OutputKind.PAIR}.get(g.node(name).op) or OutputKind(v.kind)
             self.p.outputs.append(OutputSpec(name, kind, v))
         if any(o.kind == "gs" for o in self.p.outputs) and any(o.kind != "gs" for o in self.p.outputs):
             raise Unsupported("a reference returning a whole-tensor reduction together with other outputs")
@@ -255,7 +257,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
         if any(n.op == "cat" for n in self.g.nodes):
             return True
         for n in self.g.inputs:
-            if self._input_kind(n) not in ("full", "scalar"):
+            if self._input_kind(n) not in ("full", "scalar", "pair"):
                 return True
         for n in self.g.nodes:
             if n.op in ("softmax", "log_softmax", "layer_norm", "rms_norm", "normalize", "cumsum", "cumprod", "logsumexp",
@@ -275,6 +277,12 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                                   f"(a window is computed in float; int64 has no direct cast)")
             return InputKind.SLICE
         shape = self.shapes.get(n.name, n.shape or ())
+        if n.dtype == "complex64":
+            users = [m for m in self.g.nodes if any(r.name == n.name for r in _refs(m))]
+            if tuple(shape) != tuple(self.full) or not all(m.op == "part" for m in users):
+                raise Unsupported(f"complex64 input {n.name} of shape {list(shape)} against {list(self.full)}: "
+                                  f"complex inputs of the output's shape, read through their parts, only")
+            return InputKind.PAIR
         if tuple(shape) == tuple(self.full):
             if n.dtype not in FLOATS and n.dtype not in INTS and n.dtype != "bool":
                 raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32, "
@@ -467,6 +475,18 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 wins.append(win)
             k = wins.index(win)
             return Val("vec", f"XI{i}w{k}[o]", None, f"XI{i}w{k}")
+        if op == "part":                   # a complex input's real (0) or imaginary (1) parts (operands.PairInput)
+            i = next(k for k, n in enumerate(self.g.inputs) if n.name == args[0].name)
+            tile = f"XI{i}p{int(node.kwargs['part'])}"
+            return Val("vec", f"{tile}[o]" if self.row_mode else tile, None, tile)
+        if op == "complex":                # a complex result from its parts (operands.PairOutput)
+            if node.name not in self.g.outputs or self.uses.get(node.name, 0) > 0:
+                raise Unsupported("a complex value that is not the reference's result alone (other ops read it)")
+            parts = [self._arg(a) for a in args]
+            if any(not isinstance(v, Val) or v.kind != "vec" for v in parts):
+                raise Unsupported("a complex result whose parts are not computed per element")
+            self.pinned.update(a.name for a in args if isinstance(a, Ref))   # each part's tile is stored as it is
+            return Val("vec", parts[0].expr, None, f"{parts[0].tile}|{parts[1].tile}")
         if op in ("identity", "view"):
             v = self._arg(args[0])
             if op == "view" and v.kind == "vec" and self.row_mode and node.shape and node.shape[-1] != self.cols \

@@ -14,6 +14,8 @@ Inputs (``InputKind``):
            read from the row map's element by a scalar load: no UB
     slice  a tensor read only through windows of its last dimension (``x.chunk(2, -1)``, ``x[..., :d]``): each
            window streamed into its own queue, its rows ``<input>Cols`` apart in GM (row template)
+    pair   a complex64 tensor read through its real and imaginary parts (complexparts.py): its (real, imag)
+           float pairs streamed in, taken apart by GatherMask (even / odd elements)
 Outputs (``OutputKind``):
     vec    a tensor of the whole shape, written tile by tile
     rs     one value per row (rounded up to 16 rows a tile), staged as float
@@ -22,6 +24,7 @@ Outputs (``OutputKind``):
     col    the inner-dimension reduction template's output (codegen.render_col writes that template whole)
     cat    ``torch.cat(pieces, -1)`` of pieces as long as the kernel's rows: each piece written into its
            window of the output rows by a strided DataCopyPad (row template)
+    pair   a complex64 result from its real and imaginary parts: interleaved by Gather into (real, imag) pairs
 
 UB bytes are worst cases (4-byte data, 8-byte indices) in four terms the host's TilingFunc combines:
 per tile element, per tile row, per padded column and fixed (:class:`UbBytes`).
@@ -48,6 +51,7 @@ class InputKind(StrEnum):
     GROW = "grow"
     GRS = "grs"
     SLICE = "slice"
+    PAIR = "pair"
     UNREAD = "unread"
 
 
@@ -64,6 +68,7 @@ class OutputKind(StrEnum):
     GS = "gs"
     COL = "col"          # the col template's output (that template is written whole, no operand code)
     CAT = "cat"          # equal pieces side by side in each row (torch.cat(pieces, -1)): WindowOutput
+    PAIR = "pair"        # a complex64 result: its real and imaginary parts interleaved (PairOutput)
 
 
 @dataclass(frozen=True)
@@ -299,6 +304,49 @@ class WindowInput(FullInput):
 
     def free(self) -> list[str]:
         return [f"iq{self.index}w{k}_.FreeTensor(xt{self.index}w{k});" for k in range(len(self.starts))]
+
+
+@dataclass(frozen=True)
+class PairInput(FullInput):
+    """A complex64 input read through its parts: each tile of ``n`` elements is ``2 n`` floats in GM, (real, imag)
+    pairs, copied in whole and taken apart by GatherMask in counter mode (built-in pattern 1: the even elements,
+    the real parts; 2: the odd ones, the imaginary parts) into two float tiles, ``XI<i>p0`` and ``XI<i>p1``. On the
+    row path a row of ``cols_`` elements is ``2 cols_`` floats at a pitch of ``2 colsPad_``, so the parts come out at
+    the tile's pitch ``colsPad_``."""
+
+    kind = InputKind.PAIR
+
+    def members(self) -> list[str]:
+        i = self.index
+        return [f"GlobalTensor<{self.t}> xg{i}_;   // (real, imag) float pairs",
+                f"TQue<TPosition::VECIN, BUFFER_NUM> iq{i}_;", f"TBuf<TPosition::VECCALC> ir{i}_, ii{i}_;"]
+
+    def buffers(self) -> list[Buffer]:
+        i, t = self.index, self.t
+        return [Buffer(f"iq{i}_", f"2 * tileElems * sizeof({t})", UbBytes(per_elem=2 * 8), queue=True),
+                Buffer(f"ir{i}_", "tileElems * sizeof(float)", UbBytes(per_elem=4)),
+                Buffer(f"ii{i}_", "tileElems * sizeof(float)", UbBytes(per_elem=4))]
+
+    def bind(self) -> list[str]:
+        return [f"xg{self.index}_.SetGlobalBuffer({self.gm} + 2 * base, 2 * span);"]
+
+    def copy_in(self) -> list[str]:
+        i, t = self.index, self.t
+        if self.lay.row:
+            prm, src = f"RowsIn<{t}>(n, 2 * cols_, 2 * colsPad_)", f"xg{i}_[static_cast<uint64_t>(off) * 2 * cols_]"
+        else:
+            prm, src = f"DataCopyExtParams{{1, static_cast<uint32_t>(2 * n * sizeof({t})), 0, 0, 0}}", f"xg{i}_[2 * off]"
+        return [f"LocalTensor<{t}> xt{i} = iq{i}_.AllocTensor<{t}>();",
+                f"DataCopyPad(xt{i}, {src}, {prm}, DataCopyPadExtParams<{t}>{{false, 0, 0, 0}});", f"iq{i}_.EnQue(xt{i});"]
+
+    def compute_in(self) -> list[str]:
+        i, t = self.index, self.t
+        return [f"LocalTensor<{t}> xt{i} = iq{i}_.DeQue<{t}>();",
+                f"LocalTensor<float> XI{i}p0 = ir{i}_.Get<float>();   // the real parts",
+                f"LocalTensor<float> XI{i}p1 = ii{i}_.Get<float>();   // the imaginary parts",
+                f"uint64_t taken{i} = 0;",
+                f"GatherMask(XI{i}p0, xt{i}, REDUCEV2_MODE_ONE, true, 2 * cnt, GatherMaskParams{{1, 1, 8, 0}}, taken{i});",
+                f"GatherMask(XI{i}p1, xt{i}, REDUCEV2_MODE_TWO, true, 2 * cnt, GatherMaskParams{{1, 1, 8, 0}}, taken{i});"]
 
 
 BYTE_DTYPES = ("bool", "int8", "uint8")
@@ -641,6 +689,61 @@ class WindowOutput(VecOutput):
         return lines
 
 
+class PairOutput(VecOutput):
+    """A complex64 result from its real and imaginary parts (``expr``: ``re|im`` tiles): both copied into one
+    staging tile, the real parts first and the imaginary parts ``tileElems`` floats after them, and interleaved
+    into (real, imag) pairs by one Gather whose byte offsets (pair k: k, then tileElems + k floats) Init writes
+    once."""
+
+    kind = OutputKind.PAIR
+
+    def members(self) -> list[str]:
+        j = self.index
+        return [f"GlobalTensor<{self.t}> yg{j}_;   // (real, imag) float pairs",
+                f"TQue<TPosition::VECOUT, BUFFER_NUM> oq{j}_;", f"TBuf<TPosition::VECCALC> ps{j}_, po{j}_;",
+                f"uint32_t imagAt{j}_ = 0;   // where the imaginary parts start in ps{j}_ (floats)"]
+
+    def buffers(self) -> list[Buffer]:
+        j, t = self.index, self.t
+        return [Buffer(f"oq{j}_", f"2 * tileElems * sizeof({t})", UbBytes(per_elem=2 * 8), queue=True),
+                Buffer(f"ps{j}_", "2 * tileElems * sizeof(float)", UbBytes(per_elem=8)),
+                Buffer(f"po{j}_", "2 * tileElems * sizeof(uint32_t)", UbBytes(per_elem=8))]
+
+    def chunk_buffers(self) -> list[Buffer]:
+        return self.buffers()
+
+    def bind(self) -> list[str]:
+        return [f"yg{self.index}_.SetGlobalBuffer({self.gm} + 2 * base, 2 * span);"]
+
+    def setup(self) -> list[str]:
+        j = self.index
+        return [b.init for b in self.buffers()] + [
+            f"imagAt{j}_ = tileElems;",
+            f"LocalTensor<uint32_t> pairAt{j} = po{j}_.Get<uint32_t>();",
+            f"for (uint32_t k = 0; k < tileElems; ++k) {{   // pair k: real part k, imaginary part tileElems + k (bytes)",
+            f"    pairAt{j}.SetValue(2 * k, k * sizeof(float));",
+            f"    pairAt{j}.SetValue(2 * k + 1, (tileElems + k) * sizeof(float));",
+            "}", sync.SCALAR_TO_VECTOR]     # Gather (vector) reads what SetValue wrote
+
+    def after(self, expr: str, direct: bool) -> list[str]:
+        j, t = self.index, self.t
+        re, im = expr.split("|")
+        return [f"LocalTensor<float> parts{j} = ps{j}_.Get<float>();",
+                f"DataCopy(parts{j}, {re}, (cnt + 7) / 8 * 8);",
+                f"DataCopy(parts{j}[imagAt{j}_], {im}, (cnt + 7) / 8 * 8);",
+                f"LocalTensor<{t}> yt{j} = oq{j}_.AllocTensor<{t}>();",
+                f"Gather(yt{j}, parts{j}, po{j}_.Get<uint32_t>(), 0, 2 * cnt);", f"oq{j}_.EnQue(yt{j});"]
+
+    def copy_out(self) -> list[str]:
+        j, t = self.index, self.t
+        if self.lay.row:
+            prm, dst = f"RowsOut<{t}>(n, 2 * cols_, 2 * colsPad_)", f"yg{j}_[static_cast<uint64_t>(off) * 2 * cols_]"
+        else:
+            prm, dst = f"DataCopyExtParams{{1, static_cast<uint32_t>(2 * n * sizeof({t})), 0, 0, 0}}", f"yg{j}_[2 * off]"
+        return [f"LocalTensor<{t}> yt{j} = oq{j}_.DeQue<{t}>();", f"DataCopyPad({dst}, yt{j}, {prm});",
+                f"oq{j}_.FreeTensor(yt{j});"]
+
+
 @dataclass(frozen=True)
 class ByteWindowOutput(WindowOutput):
     """``torch.cat`` output rows with a one-byte dtype in some combination: each piece narrows through a half
@@ -769,9 +872,11 @@ class UnreadInput(Input):
 
 INPUTS: dict[InputKind, type[Input]] = {InputKind.UNREAD: UnreadInput, InputKind.FULL: FullInput, InputKind.BVEC: BcastInput,
                                         InputKind.RIDX: RowIndexInput, InputKind.SCALAR: ScalarInput,
-                                        InputKind.GROW: GatherRowInput, InputKind.GRS: RowValueInput}
+                                        InputKind.GROW: GatherRowInput, InputKind.GRS: RowValueInput,
+                                        InputKind.PAIR: PairInput}
 OUTPUTS: dict[OutputKind, type[Output]] = {OutputKind.VEC: VecOutput, OutputKind.RS: RowScalarOutput,
-                                           OutputKind.IDX: IndexOutput, OutputKind.GS: GlobalScalarOutput}
+                                           OutputKind.IDX: IndexOutput, OutputKind.GS: GlobalScalarOutput,
+                                           OutputKind.PAIR: PairOutput}
 
 
 def inputs(params: list["TensorParam"], lay: Layout, windows: dict | None = None) -> list[Input]:

@@ -123,9 +123,9 @@ def _names(g: OpGraph) -> tuple[list[str], list[str]]:
 
 
 def main_input_index(kinds: list[InputKind]) -> int:
-    """The input whose shape the host's tiling reads: the first one read whole, else one read not at all
-    (``zeros_like(x)``: the output has x's shape); -1 when none is."""
-    for kind in (InputKind.FULL, InputKind.UNREAD):
+    """The input whose shape the host's tiling reads: the first one read whole (a complex one: through its
+    parts), else one read not at all (``zeros_like(x)``: the output has x's shape); -1 when none is."""
+    for kind in (InputKind.FULL, InputKind.PAIR, InputKind.UNREAD):
         if kind in kinds:
             return kinds.index(kind)
     return -1
@@ -380,7 +380,8 @@ def _plan_with(task: Task, cases: list, mod: Any, analyser: Analyser) -> Plan | 
         native = (p.mode == "flat" and p.native16 and not p.nmasks and not p.accs
                   and all(d == "float16" for d in (*c[0], *c[1])))
         variants.append(Variant(cond, list(p.body), list(p.final),
-                                [o.val.tile if o.kind in (OutputKind.VEC, OutputKind.CAT) else o.val.expr for o in p.outputs], native))
+                                [o.val.tile if o.kind in (OutputKind.VEC, OutputKind.CAT, OutputKind.PAIR) else o.val.expr
+                                 for o in p.outputs], native))
     kp = KernelParams(
         op_type=op_type, template=p0.mode,
         inputs=[TensorParam(in_names[i], spec.kind, [c[0][i] for c in combos]) for i, spec in enumerate(p0.inputs)],

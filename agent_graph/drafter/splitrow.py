@@ -394,7 +394,7 @@ ROW_COMBINE = """    __aicore__ inline float RowCombine(float v, uint32_t slot, 
 
 
 def splittable(kp) -> bool:
-    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW) for p in kp.inputs)
+    if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.PAIR) for p in kp.inputs)
             or kp.nmasks and any(set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)   # a bool read as a mask
             or any(p.kind == InputKind.BVEC and set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)
             or any(o.kind == OutputKind.IDX or o.kind == OutputKind.RS and set(BYTE_DTYPES) & set(o.dtypes)
