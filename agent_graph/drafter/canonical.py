@@ -350,6 +350,7 @@ def _export(model: nn.Module, inputs: list[Any]) -> torch.export.ExportedProgram
             raise AnalysisError(f"the reference cannot be exported by torch.export ({type(e).__name__}: "
                                 f"{str(e).strip().splitlines()[0][:160]})") from e
         _diagonal_products(ep)
+        _arange_lookups(ep)
         _items_as_tensors(ep)
         ep = ep.run_decompositions(decompositions())
     complex_as_parts(ep)
@@ -523,6 +524,43 @@ def _diagonal_products(ep: torch.export.ExportedProgram) -> None:
             changed = True
             break
     if changed:
+        ep.graph_module.recompile()
+
+
+ARANGES = (aten.arange.default, aten.arange.start, aten.arange.start_step)
+
+
+def _arange_lookups(ep: torch.export.ExportedProgram) -> None:
+    """``torch.arange(start, end, step)[i]`` with ``i`` a value the reference computes (``indices[x.argmin()]``:
+    the position an arg-reduction found, mapped back through the positions it searched) is ``start + i * step``:
+    written so, the lookup needs no tensor of positions."""
+    g = ep.graph
+    changed = False
+    for n in list(g.nodes):
+        if n.op != "call_function" or n.target is not aten.select.int or len(n.args) != 3 or n.args[1] != 0:
+            continue
+        table, at = n.args[0], n.args[2]
+        while isinstance(table, fx.Node) and table.target in (aten.to.dtype, aten._to_copy.default) and \
+                not table.meta["val"].is_floating_point():
+            table = table.args[0]
+        if not (isinstance(table, fx.Node) and table.target in ARANGES and isinstance(at, fx.Node)
+                and at.target in ITEMS and all(isinstance(a, int) for a in table.args)):
+            continue
+        start, _, step = (0, table.args[0], 1) if len(table.args) == 1 else (*table.args, 1)[:3]
+        pos = at.args[0]
+        with g.inserting_before(n):
+            new = g.call_function(aten._to_copy.default, (pos,), {"dtype": n.meta["val"].dtype})
+            new.meta["val"] = pos.meta["val"].to(n.meta["val"].dtype)
+            if step != 1:
+                new = g.call_function(aten.mul.Tensor, (new, step))
+                new.meta["val"] = pos.meta["val"].to(n.meta["val"].dtype) * step
+            if start != 0:
+                new = g.call_function(aten.add.Tensor, (new, start))
+                new.meta["val"] = pos.meta["val"].to(n.meta["val"].dtype) + start
+        n.replace_all_uses_with(new)
+        changed = True
+    if changed:
+        g.eliminate_dead_code()
         ep.graph_module.recompile()
 
 

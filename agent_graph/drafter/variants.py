@@ -762,7 +762,8 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
              "// the host's TilingFunc chooses one with the tiling key (TILING_KEY_IS below).",
              *[f"//   key {k}: {s} (cases {', '.join(map(str, g))})" for k, s, g in zip(keys, summaries, groups)],
              *includes, "using namespace AscendC;", "", *[c + "\n" for c in shared]]
-    guards = [_combos_guard(pl) for pl in plans]
+    complex_op = any("complex64" in p.dtypes for pl in plans for p in _tensors(pl))
+    guards = [_combos_guard(pl, complex_op) for pl in plans]
     if len(set(guards)) == 1:   # every group compiles in the same builds: nothing to keep out
         guards = [""] * len(plans)
     for k, chunks, m, guard in zip(keys, per, entries, guards):
@@ -771,7 +772,7 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
         run = f"__aicore__ inline void Run({m.group(2)})"
         code = [*[c + "\n" for c in own], run, "{" + body.rstrip() + "\n}", ""]
         if guard:   # compiled in the builds of this group's dtype combinations only (each is its own build)
-            code = [f"#if {guard}", *code, "#else", f"{run} {{}}   // (a one-byte build: another group's kernel serves it)",
+            code = [f"#if {guard}", *code, "#else", f"{run} {{}}   // (a build of dtypes another group's kernel serves)",
                     "#endif", ""]
         parts += [f"namespace key{k} {{", "", *code, f"}}  // namespace key{k}", ""]
     name = entries[0].group(1)
@@ -783,15 +784,23 @@ def _merge_kernel(plans, keys, op, struct, summaries, groups) -> str:
     return "\n".join(parts)
 
 
-def _combos_guard(plan: Any) -> str:
+def _tensors(plan: Any) -> list:
+    params = getattr(plan, "params", None)
+    return list(getattr(params, "inputs", None) or []) + list(getattr(params, "outputs", None) or [])
+
+
+def _combos_guard(plan: Any, complex_op: bool = False) -> str:
     """The preprocessor test that keeps a group's kernel out of the builds it cannot compile: a kernel planned with no
     one-byte dtype for a tensor widens and narrows it with plain casts, which do not exist for int8/uint8/bool (those
-    go through half), so a build where that tensor is one-byte (another group's int8 case) skips it. Empty when the
-    kernel takes one-byte dtypes wherever the op does. Every other combination is compiled: a new case of a known
-    structure in another dtype runs its kernel."""
-    params = getattr(plan, "params", None)
-    tensors = list(getattr(params, "inputs", None) or []) + list(getattr(params, "outputs", None) or [])
+    go through half), so a build where that tensor is one-byte (another group's int8 case) skips it; likewise a build
+    where a tensor it reads as real data is complex64 (``complex_op``: some group takes complex64; the kernel
+    library has no complex element type, ``DTYPE_X`` is not defined there). Empty when the kernel takes those dtypes
+    wherever the op does. Every other combination is compiled: a new case of a known structure in another dtype
+    runs its kernel."""
+    tensors = _tensors(plan)
     tests = [f"ORIG_DTYPE_{codegen._macro(p.name)} != {codegen.GE[d].replace('ge::', '')}"
              for p in tensors if p.dtypes and not set(p.dtypes) & {"int8", "uint8", "bool"}
              for d in ("int8", "uint8", "bool")]
+    tests += [f"ORIG_DTYPE_{codegen._macro(p.name)} != DT_COMPLEX64"
+              for p in tensors if complex_op and p.dtypes and "complex64" not in p.dtypes]
     return " && ".join(tests)
