@@ -77,10 +77,16 @@ def _var_mean(x: torch.Tensor, dim: Any = None, *, correction: Any = None, keepd
 
 
 def _vector_norm(x: torch.Tensor, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None):
-    """p-norms as reductions the lowering has: sqrt(sum(x*x)), sum(|x|), max(|x|), (sum |x|^p)^(1/p)."""
+    """p-norms as reductions the lowering has: sqrt(sum(x*x)), sum(|x|), max(|x|), (sum |x|^p)^(1/p); a complex
+    x's 2-norm sums re^2 + im^2 (|z|^2)."""
     dims, _ = _reduced(x, dim)
     p = float(ord)
     if p == 2.0:
+        if x.is_complex():
+            pairs = aten.view_as_real.default(x)
+            re, im = aten.select.int(pairs, -1, 0), aten.select.int(pairs, -1, 1)
+            squares = aten.add.Tensor(aten.mul.Tensor(re, re), aten.mul.Tensor(im, im))
+            return aten.sqrt.default(aten.sum.dim_IntList(squares, dims, keepdim))
         return aten.sqrt.default(aten.sum.dim_IntList(aten.mul.Tensor(x, x), dims, keepdim))
     a = aten.abs.default(x)
     if p == 1.0:

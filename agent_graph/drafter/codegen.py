@@ -28,7 +28,7 @@ def _macro(name: str) -> str:
 
 def _alias(alias: str, p) -> str:
     """A tensor's element type in the kernel: its DTYPE macro; a complex64 tensor's (real, imag) float pairs."""
-    if p.kind in (InputKind.PAIR, operands.OutputKind.PAIR):
+    if p.kind in (InputKind.PAIR, *operands.PAIR_OUTPUTS):
         return f"using {alias} = float;   // complex64 '{p.name}': (real, imag) float pairs"
     return f"using {alias} = DTYPE_{_macro(p.name)};"
 
@@ -169,6 +169,12 @@ class KernelWriter:
         def one(v):
             out = list(v.final)
             for j, p in enumerate(kp.outputs):
+                if p.kind == operands.OutputKind.GS_PAIR:    # a complex value: its (real, imag) pair
+                    re, im = v.out_exprs[j].split("|")
+                    out += [f"LocalTensor<float> oh{j} = oh{j}_.Get<float>();", f"oh{j}.SetValue(0, {re});",
+                            f"oh{j}.SetValue(1, {im});", sync.SCALAR_TO_COPY_OUT,
+                            f"DataCopyPad(yg{j}_, oh{j}, DataCopyExtParams{{1, 2 * sizeof(float), 0, 0, 0}});"]
+                    continue
                 out += [f"Duplicate(SC0, {v.out_exprs[j]}, 8);",
                         f"LocalTensor<TO{j}> oh{j} = oh{j}_.Get<TO{j}>();", f"FromFloat(oh{j}, SC0, 8);", sync.VECTOR_TO_COPY_OUT,
                         f"DataCopyPad(yg{j}_, oh{j}, DataCopyExtParams{{1, static_cast<uint32_t>(sizeof(TO{j})), 0, 0, 0}});"]

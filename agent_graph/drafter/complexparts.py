@@ -6,12 +6,15 @@ the front end and the lowering see real ops only:
 
 * a complex forward input ``x``: its parts are ``select(view_as_real(x), -1, k)`` (k = 0, 1): the lowering reads
   them out of the pairs as the kernel copies them in (``operands.PairInput``: GatherMask's even/odd patterns);
-* a complex result: ``aten.complex(re, im)``, stored interleaved again (``operands.PairOutput``: Gather);
+* a complex result: ``aten.complex(re, im)``, stored interleaved again (``operands.PairOutput``: Gather); so is
+  ``torch.view_as_real(z)`` returned (the same pairs, as float32 ``[..., 2]``);
 * the arithmetic as PyTorch's CPU kernels compute it, one float32 rounding per step:
   ``(a+bi)(c+di) = (ac - bd) + (ad + bc)i`` (each product rounded, then the sum), a real operand promoted to
   ``v + 0i`` (``(a+bi) * v = av + bvi``), ``a ± b`` part by part, ``conj``, ``neg``, ``|z| = sqrt(re^2 + im^2)``;
   ``z.real`` / ``z.imag`` (``select`` of ``view_as_real``) are the parts themselves;
-* reshapes, slices and copies of a complex value apply to each part.
+* reshapes, slices and copies of a complex value apply to each part, and so do sums and means (``torch.vdot``,
+  ``sum(conj(x) * y)``: a complex result of one value is stored as its pair, ``operands.GlobalPairOutput``);
+  ``torch.complex(re, im)`` of real tensors is its parts.
 
 Anything else on a complex value (a complex division, ``exp``, ``angle``, a complex reduction) is refused naming the
 core op.
@@ -56,11 +59,11 @@ def complex_as_parts(ep: torch.export.ExportedProgram) -> None:
     parts: dict[fx.Node, tuple[fx.Node, fx.Node]] = {}
     made: set[fx.Node] = set()                   # the pairs views the rewrite itself reads inputs through
 
-    def call(target: Any, args: tuple, at: fx.Node) -> fx.Node:
+    def call(target: Any, args: tuple, at: fx.Node, kwargs: dict | None = None) -> fx.Node:
         with g.inserting_before(at):
-            node = g.call_function(target, args, {})
+            node = g.call_function(target, args, dict(kwargs or {}))
         vals = [a.meta["val"] if isinstance(a, fx.Node) else a for a in args]
-        node.meta["val"] = target(*vals)
+        node.meta["val"] = target(*vals, **(kwargs or {}))
         return node
 
     def split(n: fx.Node, at: fx.Node) -> tuple[fx.Node, fx.Node]:
@@ -71,18 +74,28 @@ def complex_as_parts(ep: torch.export.ExportedProgram) -> None:
         return parts[n]
 
     def real_operand(a: Any, at: fx.Node) -> tuple[Any, Any]:
-        """A complex operand's parts, a real one promoted (``v + 0i``: its imaginary part is None)."""
+        """A complex operand's parts (a complex tensor's, a Python complex's), a real one promoted (``v + 0i``: its
+        imaginary part is None)."""
         if _is_complex(a):
             return split(a, at)
+        if isinstance(a, complex):               # a Python complex number: its two floats
+            return a.real, a.imag
         return a, None
 
     ops: dict[str, Callable[[fx.Node], tuple[fx.Node, fx.Node] | fx.Node]] = {}
+
+    def times(p: Any, q: Any, at: fx.Node) -> fx.Node:
+        if not isinstance(p, fx.Node):           # a number times a tensor: the tensor first (aten.mul.Tensor)
+            p, q = q, p
+        if not isinstance(p, fx.Node):
+            raise AnalysisError("a complex product of two numbers is not covered by the templates")
+        return call(aten.mul.Tensor, (p, q), at)
 
     def mul(n: fx.Node) -> tuple[fx.Node, fx.Node]:
         (ar, ai), (br, bi) = real_operand(n.args[0], n), real_operand(n.args[1], n)
         if ai is None or bi is None:            # a real factor v: (a + bi) v = av + bvi
             (zr, zi), v = ((br, bi), ar) if ai is None else ((ar, ai), br)
-            return call(aten.mul.Tensor, (zr, v), n), call(aten.mul.Tensor, (zi, v), n)
+            return times(zr, v, n), times(zi, v, n)
         re = call(aten.sub.Tensor, (call(aten.mul.Tensor, (ar, br), n), call(aten.mul.Tensor, (ai, bi), n)), n)
         im = call(aten.add.Tensor, (call(aten.mul.Tensor, (ar, bi), n), call(aten.mul.Tensor, (ai, br), n)), n)
         return re, im
@@ -118,7 +131,18 @@ def complex_as_parts(ep: torch.export.ExportedProgram) -> None:
                                 "not covered by the templates")
         return split(n.args[0], n)
 
-    ops.update(mul=mul, add=add_sub, sub=add_sub, neg=neg, conj=conj, conj_physical=conj, _conj=conj,
+    def from_parts(n: fx.Node) -> tuple[fx.Node, fx.Node]:
+        return n.args[0], n.args[1]              # torch.complex(re, im) of real tensors
+
+    def total(n: fx.Node) -> tuple[fx.Node, fx.Node]:
+        if n.kwargs.get("dtype") not in (None, *COMPLEX):
+            raise AnalysisError(f"core op aten.{_base(n)} of complex64 values into another dtype is not covered by the "
+                                f"templates")
+        re, im = split(n.args[0], n)             # a sum (mean) of complex values is the sums (means) of their parts
+        kw = {k: v for k, v in n.kwargs.items() if k != "dtype"}
+        return tuple(call(n.target, (p, *n.args[1:]), n, kw) for p in (re, im))
+
+    ops.update(complex=from_parts, sum=total, mean=total, mul=mul, add=add_sub, sub=add_sub, neg=neg, conj=conj, conj_physical=conj, _conj=conj,
                _conj_physical=conj, abs=absolute, _to_copy=copy)
 
     for n in list(g.nodes):
@@ -139,6 +163,13 @@ def complex_as_parts(ep: torch.export.ExportedProgram) -> None:
             g.erase_node(n)                      # a dtype check of a value that is now its parts
             continue
         if base == "view_as_real":
+            out = [u for u in n.users if u.op == "output"]
+            if out and n not in made and _is_complex(n.args[0]):
+                # torch.view_as_real(z) returned: the pairs as they are stored (float32 [..., 2])
+                pairs = call(aten.complex.default, split(n.args[0], n), n)
+                pairs.meta["val"] = n.meta["val"]
+                for o in out:
+                    o.replace_input_with(n, pairs)
             continue
         if not (_is_complex(n) or any(_is_complex(a) for a in n.args)):
             continue
@@ -146,7 +177,7 @@ def complex_as_parts(ep: torch.export.ExportedProgram) -> None:
             out = ops[base](n)
         elif base in PER_PART and _is_complex(n.args[0]) and not any(_is_complex(a) for a in n.args[1:]):
             re, im = split(n.args[0], n)
-            out = tuple(call(n.target, (p, *n.args[1:]), n) for p in (re, im))
+            out = tuple(call(n.target, (p, *n.args[1:]), n, n.kwargs) for p in (re, im))
         else:
             raise AnalysisError(f"core op aten.{base} on complex64 values is not covered by the templates (complex "
                                 f"tensors are computed as their real and imaginary parts: multiplication, addition, "

@@ -245,9 +245,11 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 v = d
             if not isinstance(v, Val) or v.kind in ("k", "bvec", "mask"):
                 raise Unsupported(f"output {name} is not computed per element, per row or over the whole tensor")
-            kind = {"cat": OutputKind.CAT, "complex": OutputKind.PAIR}.get(g.node(name).op) or OutputKind(v.kind)
+            pair = {"gs": OutputKind.GS_PAIR, "rs": OutputKind.RS_PAIR}.get(v.kind, OutputKind.PAIR)
+            kind = {"cat": OutputKind.CAT, "complex": pair}.get(g.node(name).op) or OutputKind(v.kind)
             self.p.outputs.append(OutputSpec(name, kind, v))
-        if any(o.kind == "gs" for o in self.p.outputs) and any(o.kind != "gs" for o in self.p.outputs):
+        whole = [o.kind in (OutputKind.GS, OutputKind.GS_PAIR) for o in self.p.outputs]
+        if any(whole) and not all(whole):
             raise Unsupported("a reference returning a whole-tensor reduction together with other outputs")
         self.p.nmasks = self.nmasks
         self.p.nslots = self.nslots
@@ -483,8 +485,12 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             if node.name not in self.g.outputs or self.uses.get(node.name, 0) > 0:
                 raise Unsupported("a complex value that is not the reference's result alone (other ops read it)")
             parts = [self._arg(a) for a in args]
+            for kind in ("gs", "rs"):      # a complex sum of the whole tensor, of each row
+                if all(isinstance(v, Val) and v.kind == kind for v in parts):
+                    return Val(kind, f"{parts[0].expr}|{parts[1].expr}")
             if any(not isinstance(v, Val) or v.kind != "vec" for v in parts):
-                raise Unsupported("a complex result whose parts are not computed per element")
+                raise Unsupported("a complex result whose parts are not computed per element or over the whole "
+                                  "tensor")
             self.pinned.update(a.name for a in args if isinstance(a, Ref))   # each part's tile is stored as it is
             return Val("vec", parts[0].expr, None, f"{parts[0].tile}|{parts[1].tile}")
         if op in ("identity", "view"):

@@ -25,6 +25,8 @@ Outputs (``OutputKind``):
     cat    ``torch.cat(pieces, -1)`` of pieces as long as the kernel's rows: each piece written into its
            window of the output rows by a strided DataCopyPad (row template)
     pair   a complex64 result from its real and imaginary parts: interleaved by Gather into (real, imag) pairs
+    gspair a complex64 result of one value (``torch.vdot``): block 0 writes its (real, imag) pair
+    rspair a complex64 result of one value per row (a complex row sum): (real, imag) pairs staged as floats
 
 UB bytes are worst cases (4-byte data, 8-byte indices) in four terms the host's TilingFunc combines:
 per tile element, per tile row, per padded column and fixed (:class:`UbBytes`).
@@ -69,6 +71,12 @@ class OutputKind(StrEnum):
     COL = "col"          # the col template's output (that template is written whole, no operand code)
     CAT = "cat"          # equal pieces side by side in each row (torch.cat(pieces, -1)): WindowOutput
     PAIR = "pair"        # a complex64 result: its real and imaginary parts interleaved (PairOutput)
+    GS_PAIR = "gspair"   # a complex64 result of one value (a complex sum): its two parts (GlobalPairOutput)
+    RS_PAIR = "rspair"   # a complex64 result of one value per row: (real, imag) pairs (RowPairOutput)
+
+
+PAIR_OUTPUTS = (OutputKind.PAIR, OutputKind.GS_PAIR, OutputKind.RS_PAIR)
+"""Complex64 results: (real, imag) float pairs in GM."""
 
 
 @dataclass(frozen=True)
@@ -792,6 +800,36 @@ class RowScalarOutput(Output):
                 f"oq{j}_.EnQue(yt{j});"]
 
 
+class RowPairOutput(RowScalarOutput):
+    """A complex64 result of one value per row (``expr``: ``re|im``): row r's pair staged at 2r and 2r + 1."""
+
+    kind = OutputKind.RS_PAIR
+
+    def buffers(self) -> list[Buffer]:
+        j = self.index
+        return [Buffer(f"oq{j}_", f"2 * {ROWS16} * sizeof({self.t})", UbBytes(per_row=2 * 8), queue=True),
+                Buffer(f"ro{j}_", f"2 * {ROWS16} * sizeof(float)", UbBytes(per_row=8))]
+
+    def init(self) -> list[str]:
+        return ([f"yg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name} + 2 * first_, 2 * count_);"]
+                + [b.init for b in self.buffers()])
+
+    def per_row(self, expr: str) -> list[str]:
+        re, im = expr.split("|")
+        return [f"RO{self.index}.SetValue(2 * r, {re});", f"RO{self.index}.SetValue(2 * r + 1, {im});"]
+
+    def after(self, expr: str, direct: bool) -> list[str]:
+        j, t = self.index, self.t
+        return [f"LocalTensor<{t}> yt{j} = oq{j}_.AllocTensor<{t}>();", f"FromFloat(yt{j}, RO{j}, (2 * n + 15) / 16 * 16);",
+                f"oq{j}_.EnQue(yt{j});"]
+
+    def copy_out(self) -> list[str]:
+        j, t = self.index, self.t
+        prm = f"DataCopyExtParams{{1, static_cast<uint32_t>(2 * n * sizeof({t})), 0, 0, 0}}"
+        return [f"LocalTensor<{t}> yt{j} = oq{j}_.DeQue<{t}>();", f"DataCopyPad(yg{j}_[2 * off], yt{j}, {prm});",
+                f"oq{j}_.FreeTensor(yt{j});"]
+
+
 class ByteRowScalarOutput(RowScalarOutput):
     """A per-row output with a one-byte dtype (``any``/``all`` over the last dimension: bool): the float row
     values go float -> half -> bytes through a half staging tile."""
@@ -851,6 +889,16 @@ class GlobalScalarOutput(Output):
         return []                     # block 0 writes it in the epilogue (codegen._final)
 
 
+class GlobalPairOutput(GlobalScalarOutput):
+    """A complex64 result of one value: block 0 writes its real and imaginary parts, one float pair."""
+
+    kind = OutputKind.GS_PAIR
+
+    def init(self) -> list[str]:
+        gm = f"yg{self.index}_.SetGlobalBuffer((__gm__ {self.t}*){self.name}, 2);"
+        return [gm] + [b.init for b in self.buffers()]
+
+
 class UnreadInput(Input):
     """An input the program never reads (``zeros_like(x)``, a forward argument left unused): the entry takes its
     address, as the op's signature has it; Init binds nothing, and nothing is copied in."""
@@ -876,7 +924,8 @@ INPUTS: dict[InputKind, type[Input]] = {InputKind.UNREAD: UnreadInput, InputKind
                                         InputKind.PAIR: PairInput}
 OUTPUTS: dict[OutputKind, type[Output]] = {OutputKind.VEC: VecOutput, OutputKind.RS: RowScalarOutput,
                                            OutputKind.IDX: IndexOutput, OutputKind.GS: GlobalScalarOutput,
-                                           OutputKind.PAIR: PairOutput}
+                                           OutputKind.PAIR: PairOutput, OutputKind.GS_PAIR: GlobalPairOutput,
+                                           OutputKind.RS_PAIR: RowPairOutput}
 
 
 def inputs(params: list["TensorParam"], lay: Layout, windows: dict | None = None) -> list[Input]:

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from agent_graph.drafter import sync
-from agent_graph.drafter.operands import BYTE_DTYPES, InputKind, OutputKind
+from agent_graph.drafter.operands import BYTE_DTYPES, PAIR_OUTPUTS, InputKind, OutputKind
 
 RED = re.compile(r"^(ReduceSum|ReduceMax|ReduceMin)<float>\(SC0, (.+), WK, cols_\);$")
 ROW_SUM = re.compile(r"^acc\d+_ \+= (?!SC0\.GetValue)")   # a whole-tensor sum of a per-row value
@@ -397,7 +397,7 @@ def splittable(kp) -> bool:
     if (kp.template != "row" or any(p.kind in (InputKind.RIDX, InputKind.GROW, InputKind.PAIR) for p in kp.inputs)
             or kp.nmasks and any(set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)   # a bool read as a mask
             or any(p.kind == InputKind.BVEC and set(BYTE_DTYPES) & set(p.dtypes) for p in kp.inputs)
-            or any(o.kind == OutputKind.IDX or o.kind == OutputKind.RS and set(BYTE_DTYPES) & set(o.dtypes)
+            or any(o.kind == OutputKind.IDX or o.kind in PAIR_OUTPUTS or o.kind == OutputKind.RS and set(BYTE_DTYPES) & set(o.dtypes)
                    for o in kp.outputs)):
         return False
     try:

@@ -64,3 +64,30 @@ def test_a_complex_division_is_refused_naming_the_core_op(tmp_path):
     ref = write_reference(tmp_path, "a / b", f"{PAIRS.format('8')}, {PAIRS.format('8')}", sig="a, b")
     d = draft(ref)
     assert isinstance(d, Unsupported) and "aten.div on complex64" in str(d)
+
+
+def test_complex_sums_per_row_and_over_the_whole_tensor_verify(tmp_path):
+    # a complex made of two real inputs, scaled by a Python complex, summed per row: (real, imag) per row
+    rows = write_reference(tmp_path, "(torch.complex(a, b) * (0.5 - 1j)).sum(-1)", "torch.randn(8, 300), torch.randn(8, 300)",
+                           sig="a, b")
+    d = assert_verified(rows, tmp_path / "rows")
+    assert "RO0.SetValue(2 * r + 1," in _kernel(d)
+    # torch.vdot: sum(conj(x) * y), one complex value
+    whole = write_reference(tmp_path, "torch.vdot(x, y)", f"{PAIRS.format('1000')}, {PAIRS.format('1000')}", sig="x, y")
+    d = assert_verified(whole, tmp_path / "whole")
+    assert "DataCopyPad(yg0_, oh0, DataCopyExtParams{1, 2 * sizeof(float), 0, 0, 0});" in _kernel(d)
+
+
+def test_pairs_returned_as_floats_and_a_complex_norm(tmp_path):
+    # torch.view_as_real(z): the pairs as stored, float32 [..., 2]
+    ref = write_reference(tmp_path, "torch.view_as_real(x * y.conj())", f"{PAIRS.format('5, 96')}, {PAIRS.format('5, 96')}",
+                          sig="x, y")
+    d = assert_verified(ref, tmp_path)
+    assert "ge::DT_FLOAT}" in _host(d).split('Output("')[1]
+
+    class Norm(torch.nn.Module):
+        def forward(self, x):
+            return torch.linalg.vector_norm(x, dim=-1)
+
+    g = analyse_canonical(Norm(), [torch.complex(torch.randn(4, 9), torch.randn(4, 9))])
+    assert {n.op for n in g.nodes} == {"part", "mul", "add", "sum", "sqrt"}
