@@ -112,6 +112,7 @@ class OpGraph:
     row_div: int = 1       # ... split into row_div rows (groups): shapes below are already in rows
     forward: int | None = None   # inputs[:forward] are the forward's tensors; init tensors and the module's
                                  # weights follow (None: all of them are)
+    expanded: set[str] = field(default_factory=set)   # view nodes that broadcast their input (aten.expand)
 
     def node(self, name: str) -> OpNode:
         for n in (*self.inputs, *self.attrs, *self.nodes):

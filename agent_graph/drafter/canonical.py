@@ -1032,6 +1032,13 @@ class _Reader:
             if base == "empty" and n.users and all(_name(u)[0].startswith("rrelu_with_noise") for u in n.users):
                 self.consts[n.name] = 0.0      # the noise buffer of an rrelu in evaluation mode: never read
                 continue
+            if (base == "full" and isinstance(n.args[1], fx.Node) and n.args[1].target in ITEMS
+                    and n.args[1].args[0].meta["val"].dtype == n.meta["val"].dtype == torch.bool):
+                # torch.full(dims, v.item()) of a one-element bool v (the export keeps a bool item as it is): v
+                # broadcast to the result
+                self._add(n, "view", [self.conv(n.args[1].args[0])], {})
+                self.g.expanded.add(n.name)
+                continue
             if base == "full" and (_numel_of(n) == 1 or tuple(self._shape_of(n)) in self._input_shapes()):
                 # a one-value constant (binary_cross_entropy's -100 floor), or one of an input's shape
                 # (torch.zeros(x.shape)): beside that input it broadcasts like the number
@@ -1118,6 +1125,8 @@ class _Reader:
                         raise AnalysisError(f"{e} (a tensor it makes of shape {self._shape_of(n)})") from None
                     raise AnalysisError(f"{e} (input of shape {self._shape_of(n.args[0])})") from None
             self._add(n, op, args, kw)
+            if base == "expand":
+                self.g.expanded.add(n.name)
 
     def _truth(self, n: fx.Node, k: int, a: Any, conv: Any) -> Any:
         """Operand ``k`` of a logical op as a bool: a non-bool tensor is ``a != 0`` (PyTorch's truth of a value)."""
@@ -1527,6 +1536,46 @@ def _windows_only(n: fx.Node) -> bool:
     return True
 
 
+EXACT_IN_DOUBLE = {"float16", "bfloat16", "float32", "int8", "uint8", "int16", "int32", "bool"}
+
+
+def fold_double_round_trips(g: OpGraph) -> None:
+    """``x`` cast to float64 and back to its own dtype (through reshapes) is ``x``: every value of these dtypes is a
+    double exactly (``torch.full(dims, v.item(), dtype=v.dtype)``: the item is a Python float on the way). The
+    float64 cast and the reshapes after it take ``x``'s dtype; the cast back becomes a reshape."""
+    by_name = {n.name: n for n in (*g.inputs, *g.nodes)}
+    users: dict[str, list[OpNode]] = {}
+    for n in g.nodes:
+        for r in refs(n):
+            users.setdefault(r.name, []).append(n)
+    for c in g.nodes:
+        if c.op != "cast" or c.dtype != "float64" or not c.args or not isinstance(c.args[0], Ref):
+            continue
+        src = by_name.get(c.args[0].name)
+        if src is None or src.dtype not in EXACT_IN_DOUBLE:
+            continue
+        chain, backs, todo = [c], [], [c]
+        while todo:
+            for u in users.get(todo.pop().name, []):
+                if u.op == "view" and u.dtype == "float64" and u.name not in g.outputs:
+                    chain.append(u)
+                    todo.append(u)
+                elif u.op == "cast" and u.dtype == src.dtype:
+                    backs.append(u)
+                else:
+                    backs = None
+                    break
+            if backs is None:
+                break
+        if not backs or any(n.name in g.outputs for n in chain):
+            continue
+        for n in chain:
+            n.dtype = src.dtype
+        c.op = "view"
+        for b in backs:
+            b.op = "view"
+
+
 def drop_dead(g: OpGraph) -> None:
     """Drop the graph's nodes no output depends on (the clone an assignment ``y = x.clone(); y[..., a:b] = v``
     starts from, once the assignment reads ``x``'s windows instead)."""
@@ -1614,6 +1663,7 @@ def analyse_canonical(model: nn.Module, inputs: list[Any], init: list[Any] | Non
     r.nodes()
     r.outputs()
     drop_dead(r.g)
+    fold_double_round_trips(r.g)
     collapse_windows(r.g)
     collapse_rows(r.g)
     one_element_rows(r.g)

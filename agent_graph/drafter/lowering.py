@@ -124,6 +124,11 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             # inputs broadcast against each other: the output's shape is the main one (an empty input against a
             # one-value one: the output is empty, though the other has more elements)
             self.full = both
+        big = max((tuple(g.node(o).shape or ()) for o in g.outputs), key=_numel, default=())
+        if _numel(big) > _numel(self.full) and all(
+                _numel(s) == 1 or _broadcasts(s, big) for s in (self.shapes.get(n.name, n.shape or ()) for n in g.inputs)):
+            # a result larger than every input, which all broadcast to it (torch.full(dims, v.item())): its shape
+            self.full = big
         self.rank = len(self.full)
         self.cols = self.full[-1]
         self.rows = _numel(self.full) // max(self.cols, 1)
@@ -285,6 +290,8 @@ class Lowering(ElementwiseLowering, CompositeLowering):
                 raise Unsupported(f"complex64 input {n.name} of shape {list(shape)} against {list(self.full)}: "
                                   f"complex inputs of the output's shape, read through their parts, only")
             return InputKind.PAIR
+        if _numel(shape) == 1 and (n.dtype in FLOATS or n.dtype in INTS or n.dtype == "bool") and self._expanded(n):
+            return InputKind.SCALAR            # one value broadcast to the result (torch.full(dims, v.item()))
         if tuple(shape) == tuple(self.full):
             if n.dtype not in FLOATS and n.dtype not in INTS and n.dtype != "bool":
                 raise Unsupported(f"input {n.name} of dtype {n.dtype}: the templates compute float16/bfloat16/float32, "
@@ -304,6 +311,21 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             return InputKind.GRS               # one value per output row
         raise Unsupported(f"input {n.name} of shape {list(shape)} against {list(self.full)}: only equal shapes and "
                           f"last-dimension broadcast are covered by the templates")
+
+    def _expanded(self, n: OpNode) -> bool:
+        """Whether input ``n`` is read only through a broadcast of it (``aten.expand``), reshapes before it."""
+        todo, found = [(n.name, False)], False
+        while todo:
+            name, passed = todo.pop()
+            for m in self.g.nodes:
+                if not any(r.name == name for r in _refs(m)):
+                    continue
+                if m.op == "view":
+                    todo.append((m.name, passed or m.name in self.g.expanded))
+                elif not passed:
+                    return False
+            found = found or passed
+        return found
 
     def _kept(self, n: OpNode) -> int:
         """Bit j: the input (as broadcast, aligned at the last dimension) holds the output's j-th dimension

@@ -2,6 +2,7 @@
 program never reads: drafted, built and verified on the emulator; the kernel copies in nothing it does not read and
 its Init binds only what it uses; a one-value result of a shape no input has is refused in one sentence."""
 import re
+from pathlib import Path
 
 from agent_graph.drafter import Unsupported, draft
 from tests.agent_graph.drafter_checks import assert_verified, write_reference
@@ -63,3 +64,13 @@ def test_a_number_computed_from_a_one_value_tensor_fills_the_result(tmp_path):
                           "torch.randn(7, 13, 5).bfloat16()")
     d = assert_verified(ref, tmp_path)
     assert _kernel(d).count("Duplicate(") == 2
+
+
+def test_a_result_of_a_shape_the_call_passes_holds_a_one_element_input(tmp_path):
+    # team task: torch.full(shape, value.item(), dtype=value.dtype) (NPUKernelBench's Fill kind): int32, float16,
+    # bfloat16, float32 (value.item() is a double on the way: the round trip is exact) and bool (the export keeps a
+    # bool item as it is); shapes [1] to [3, 5, 7]; one kernel reads the value, the host sizes by the output
+    d = assert_verified(Path(__file__).resolve().parents[1] / "data" / "tasks" / "npukb_fill_value", tmp_path)
+    kernel = _kernel(d.plan)
+    assert "sv0_ = static_cast<float>(xg0_.GetValue(0));" in kernel and "DataCopyPad(xt0" not in kernel
+    assert "GetOutputShape(0)" in next(t for p, t in d.plan.files.items() if p.startswith("op_host/") and p.endswith(".cpp"))
