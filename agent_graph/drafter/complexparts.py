@@ -126,9 +126,10 @@ def complex_as_parts(ep: torch.export.ExportedProgram) -> None:
         return call(aten.sqrt.default, (squares,), n)
 
     def copy(n: fx.Node) -> tuple[fx.Node, fx.Node]:
-        if n.kwargs.get("dtype", n.meta["val"].dtype) not in COMPLEX:
-            raise AnalysisError("core op aten._to_copy from complex64 to a real dtype (the imaginary part dropped) is "
-                                "not covered by the templates")
+        dtype = n.kwargs.get("dtype", n.meta["val"].dtype)
+        if dtype not in COMPLEX:
+            raise AnalysisError(f"core op aten._to_copy from complex64 to {str(dtype).replace('torch.', '')} is not "
+                                f"covered by the templates")
         return split(n.args[0], n)
 
     def from_parts(n: fx.Node) -> tuple[fx.Node, fx.Node]:
