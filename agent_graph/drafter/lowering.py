@@ -125,7 +125,7 @@ class Lowering(ElementwiseLowering, CompositeLowering):
             # one-value one: the output is empty, though the other has more elements)
             self.full = both
         big = max((tuple(g.node(o).shape or ()) for o in g.outputs), key=_numel, default=())
-        if _numel(big) > _numel(self.full) and all(
+        if _numel(big) > _numel(self.full) and not self.windowed and all(n.op != "cat" for n in g.nodes) and all(
                 _numel(s) == 1 or _broadcasts(s, big) for s in (self.shapes.get(n.name, n.shape or ()) for n in g.inputs)):
             # a result larger than every input, which all broadcast to it (torch.full(dims, v.item())): its shape
             self.full = big
