@@ -728,7 +728,7 @@ class PairOutput(VecOutput):
         return [b.init for b in self.buffers()] + [
             f"imagAt{j}_ = tileElems;",
             f"LocalTensor<uint32_t> pairAt{j} = po{j}_.Get<uint32_t>();",
-            f"for (uint32_t k = 0; k < tileElems; ++k) {{   // pair k: real part k, imaginary part tileElems + k (bytes)",
+            "for (uint32_t k = 0; k < tileElems; ++k) {   // pair k: real part k, imaginary part tileElems + k (bytes)",
             f"    pairAt{j}.SetValue(2 * k, k * sizeof(float));",
             f"    pairAt{j}.SetValue(2 * k + 1, (tileElems + k) * sizeof(float));",
             "}", sync.SCALAR_TO_VECTOR]     # Gather (vector) reads what SetValue wrote
