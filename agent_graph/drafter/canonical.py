@@ -557,12 +557,11 @@ def _arange_lookups(ep: torch.export.ExportedProgram) -> None:
         with g.inserting_before(n):
             new = g.call_function(aten._to_copy.default, (pos,), {"dtype": n.meta["val"].dtype})
             new.meta["val"] = pos.meta["val"].to(n.meta["val"].dtype)
-            if step != 1:
-                new = g.call_function(aten.mul.Tensor, (new, step))
-                new.meta["val"] = pos.meta["val"].to(n.meta["val"].dtype) * step
-            if start != 0:
-                new = g.call_function(aten.add.Tensor, (new, start))
-                new.meta["val"] = pos.meta["val"].to(n.meta["val"].dtype) + start
+            for target, k, unit in ((aten.mul.Tensor, step, 1), (aten.add.Tensor, start, 0)):
+                if k != unit:
+                    val = target(new.meta["val"], k)
+                    new = g.call_function(target, (new, k))
+                    new.meta["val"] = val
         n.replace_all_uses_with(new)
         changed = True
     if changed:
